@@ -1,0 +1,222 @@
+#include "kernels/cortex_m/conv2d/conv2d.h"
+
+#include <cstdio>
+
+#include "kernels/common/checks.h"
+
+namespace etns::cortex_m {
+
+using kernels::check_dtype;
+using kernels::check_range;
+using kernels::check_rank;
+using kernels::read_int_in_range;
+using runtime::Error;
+using runtime::IntList;
+using runtime::PrepareContext;
+using runtime::RunContext;
+using runtime::ScalarType;
+using runtime::Tensor;
+using runtime::ValueKind;
+
+namespace {
+
+// True when memory holds the tensor in N, H, W, C order: channels_last, or
+// contiguous where C or H * W is 1 (upstream accepts any dim order there).
+bool is_nhwc_in_memory(const Tensor& t) {
+  if (t.is_channels_last()) return true;
+  return t.is_contiguous() && (t.size(1) == 1 || (t.size(2) == 1 && t.size(3) == 1));
+}
+
+// A [h, w] argument (stride, padding, dilation) with both values in [lo, hi].
+Error read_pair(const PrepareContext& ctx, const IntList& list, const char* name, int64_t lo,
+                int64_t hi, int32_t* h, int32_t* w) {
+  if (list.size != 2) {
+    return ctx.fail(Error::InvalidArgument, "%s has %u values, expected 2 ([h, w])", name,
+                    static_cast<unsigned>(list.size));
+  }
+  char item_name[32];
+  for (uint32_t i = 0; i < 2; ++i) {
+    std::snprintf(item_name, sizeof(item_name), "%s[%u]", name, static_cast<unsigned>(i));
+    ETNS_TRY(check_range(ctx, item_name, list.at(i), lo, hi));
+  }
+  *h = static_cast<int32_t>(list.at(0));
+  *w = static_cast<int32_t>(list.at(1));
+  return Error::Ok;
+}
+
+// out's extent along one spatial dim must be PyTorch's
+// (in + 2 * pad - dilation * (kernel - 1) - 1) / stride + 1. Checking it also
+// bounds every index the kernel forms by in + 2 * pad, kept within int32.
+Error check_extent(const PrepareContext& ctx, const char* dim, int64_t in, int64_t kernel,
+                   int64_t stride, int64_t pad, int64_t dilation, int64_t out) {
+  const int64_t padded = in + 2 * pad;
+  if (padded > INT32_MAX) {
+    return ctx.fail(Error::InvalidArgument, "padded input %s %lld exceeds int32", dim,
+                    static_cast<long long>(padded));
+  }
+  const int64_t span = dilation * (kernel - 1) + 1;
+  if (span > padded) {
+    return ctx.fail(Error::InvalidArgument,
+                    "kernel %s %lld with dilation %lld spans %lld, more than the padded input %lld",
+                    dim, static_cast<long long>(kernel), static_cast<long long>(dilation),
+                    static_cast<long long>(span), static_cast<long long>(padded));
+  }
+  const int64_t expected = (padded - span) / stride + 1;
+  if (out != expected) {
+    return ctx.fail(Error::InvalidArgument,
+                    "out %s = %lld, expected %lld (input %lld, kernel %lld, stride %lld, "
+                    "padding %lld, dilation %lld)",
+                    dim, static_cast<long long>(out), static_cast<long long>(expected),
+                    static_cast<long long>(in), static_cast<long long>(kernel),
+                    static_cast<long long>(stride), static_cast<long long>(pad),
+                    static_cast<long long>(dilation));
+  }
+  return Error::Ok;
+}
+
+// A per-channel int32 tensor, one value per output channel. `must_be_constant`
+// for those whose values prepare validates and run then trusts.
+Error check_per_channel(const PrepareContext& ctx, const Tensor& t, const char* name,
+                        int32_t channels, bool must_be_constant) {
+  ETNS_TRY(check_dtype(ctx, t, name, ScalarType::Int));
+  ETNS_TRY(check_rank(ctx, t, name, 1));
+  if (t.numel != static_cast<size_t>(channels)) {
+    return ctx.fail(Error::InvalidArgument,
+                    "%s has %zu values, expected %d (one per output channel)", name, t.numel,
+                    static_cast<int>(channels));
+  }
+  if (must_be_constant && !t.is_constant) {
+    return ctx.fail(Error::NotSupported,
+                    "%s is not a constant tensor (its values are checked at load)", name);
+  }
+  return Error::Ok;
+}
+
+// Every value of a per-channel tensor in [lo, hi]; the message names the channel.
+Error check_values(const PrepareContext& ctx, const Tensor& t, const char* name, int64_t lo,
+                   int64_t hi) {
+  const int32_t* values = t.data_as<const int32_t>();
+  for (size_t oc = 0; oc < t.numel; ++oc) {
+    if (values[oc] >= lo && values[oc] <= hi) continue;
+    char item_name[48];
+    std::snprintf(item_name, sizeof(item_name), "%s[%zu]", name, oc);
+    return check_range(ctx, item_name, values[oc], lo, hi);
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
+void conv2d_s8(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
+               const int32_t* bias, int8_t* out) {
+  conv2d_s8_ref(p, input, weight, bias, out);
+}
+
+Error conv2d_prepare(PrepareContext& ctx) {
+  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(0, "input"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* weight, ctx.tensor(1, "weight"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* bias, ctx.optional_tensor(2, "bias"));
+  ETNS_ASSIGN_OR_RETURN(const IntList stride, ctx.int_list(3, "stride"));
+  ETNS_ASSIGN_OR_RETURN(const IntList padding, ctx.int_list(4, "padding"));
+  ETNS_ASSIGN_OR_RETURN(const IntList dilation, ctx.int_list(5, "dilation"));
+  // input_offset is minus an int8 zero point, output_offset an int8 zero point.
+  ETNS_ASSIGN_OR_RETURN(const int32_t input_offset,
+                        read_int_in_range(ctx, 6, "input_offset", -INT8_MAX, -INT8_MIN));
+  ETNS_ASSIGN_OR_RETURN(const int32_t output_offset,
+                        read_int_in_range(ctx, 7, "output_offset", INT8_MIN, INT8_MAX));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* multipliers, ctx.tensor(8, "requantize_multipliers"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* shifts, ctx.tensor(9, "requantize_shifts"));
+  ETNS_ASSIGN_OR_RETURN(const int32_t activation_min,
+                        read_int_in_range(ctx, 10, "activation_min", INT8_MIN, INT8_MAX));
+  ETNS_ASSIGN_OR_RETURN(const int32_t activation_max,
+                        read_int_in_range(ctx, 11, "activation_max", activation_min, INT8_MAX));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(12, "out"));
+
+  ETNS_TRY(check_dtype(ctx, *input, "input", ScalarType::Char));
+  ETNS_TRY(check_dtype(ctx, *weight, "weight", ScalarType::Char));
+  ETNS_TRY(check_dtype(ctx, *out, "out", ScalarType::Char));
+  ETNS_TRY(check_rank(ctx, *input, "input", 4));
+  ETNS_TRY(check_rank(ctx, *weight, "weight", 4));
+  ETNS_TRY(check_rank(ctx, *out, "out", 4));
+  // The kernel reads input and writes out as NHWC and reads weight as OHWI.
+  // Upstream checks the input twice instead of out (a bug); we check both.
+  if (!is_nhwc_in_memory(*input)) {
+    return ctx.fail(Error::InvalidArgument, "input must be channels_last (dim order [0, 2, 3, 1])");
+  }
+  if (!is_nhwc_in_memory(*out)) {
+    return ctx.fail(Error::InvalidArgument, "out must be channels_last (dim order [0, 2, 3, 1])");
+  }
+  if (!weight->is_contiguous()) {
+    return ctx.fail(Error::InvalidArgument,
+                    "weight must be contiguous ([Cout, KH, KW, Cin], OHWI in memory)");
+  }
+
+  Conv2dParams p;
+  p.batches = input->size(0);
+  p.input_c = input->size(1);
+  p.input_h = input->size(2);
+  p.input_w = input->size(3);
+  p.output_c = weight->size(0);
+  p.filter_h = weight->size(1);
+  p.filter_w = weight->size(2);
+  p.filter_c = weight->size(3);
+  p.output_h = out->size(2);
+  p.output_w = out->size(3);
+  if (p.output_c < 1 || p.filter_h < 1 || p.filter_w < 1 || p.filter_c < 1) {
+    return ctx.fail(Error::InvalidArgument, "weight [%d, %d, %d, %d] has an empty dimension",
+                    static_cast<int>(p.output_c), static_cast<int>(p.filter_h),
+                    static_cast<int>(p.filter_w), static_cast<int>(p.filter_c));
+  }
+  // Grouped convolution: input channels split into groups of the weight's Cin.
+  if (p.input_c < p.filter_c || p.input_c % p.filter_c != 0) {
+    return ctx.fail(Error::InvalidArgument,
+                    "input has %d channels, expected a positive multiple of weight's %d",
+                    static_cast<int>(p.input_c), static_cast<int>(p.filter_c));
+  }
+  const int32_t groups = p.input_c / p.filter_c;
+  if (p.output_c % groups != 0) {
+    return ctx.fail(Error::InvalidArgument,
+                    "weight has %d output channels, expected a multiple of the %d groups",
+                    static_cast<int>(p.output_c), static_cast<int>(groups));
+  }
+  if (out->size(0) != p.batches || out->size(1) != p.output_c) {
+    return ctx.fail(Error::InvalidArgument,
+                    "out has batch %d and %d channels, expected batch %d and %d channels",
+                    static_cast<int>(out->size(0)), static_cast<int>(out->size(1)),
+                    static_cast<int>(p.batches), static_cast<int>(p.output_c));
+  }
+  if (bias != nullptr) ETNS_TRY(check_per_channel(ctx, *bias, "bias", p.output_c, false));
+  ETNS_TRY(check_per_channel(ctx, *multipliers, "requantize_multipliers", p.output_c, true));
+  ETNS_TRY(check_per_channel(ctx, *shifts, "requantize_shifts", p.output_c, true));
+  ETNS_TRY(check_values(ctx, *multipliers, "requantize_multipliers", 0, INT32_MAX));
+  ETNS_TRY(check_values(ctx, *shifts, "requantize_shifts", -31, 30));
+
+  ETNS_TRY(read_pair(ctx, stride, "stride", 1, INT32_MAX, &p.stride_h, &p.stride_w));
+  ETNS_TRY(read_pair(ctx, padding, "padding", 0, INT32_MAX, &p.pad_h, &p.pad_w));
+  ETNS_TRY(read_pair(ctx, dilation, "dilation", 1, INT32_MAX, &p.dilation_h, &p.dilation_w));
+  ETNS_TRY(check_extent(ctx, "height", p.input_h, p.filter_h, p.stride_h, p.pad_h, p.dilation_h,
+                        p.output_h));
+  ETNS_TRY(check_extent(ctx, "width", p.input_w, p.filter_w, p.stride_w, p.pad_w, p.dilation_w,
+                        p.output_w));
+
+  p.input_offset = input_offset;
+  p.output_offset = output_offset;
+  p.activation_min = activation_min;
+  p.activation_max = activation_max;
+  p.multipliers = multipliers->data_as<const int32_t>();
+  p.shifts = shifts->data_as<const int32_t>();
+  ETNS_ASSIGN_OR_RETURN(Conv2dParams * params, ctx.make_state<Conv2dParams>());
+  *params = p;
+  return Error::Ok;
+}
+
+Error conv2d_run(const RunContext& ctx) {
+  const bool has_bias = ctx.args[2]->is(ValueKind::Tensor);
+  conv2d_s8(ctx.state<Conv2dParams>(), ctx.tensor(0).data_as<const int8_t>(),
+            ctx.tensor(1).data_as<const int8_t>(),
+            has_bias ? ctx.tensor(2).data_as<const int32_t>() : nullptr,
+            ctx.tensor(12).data_as<int8_t>());
+  return Error::Ok;
+}
+
+}  // namespace etns::cortex_m

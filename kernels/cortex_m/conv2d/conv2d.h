@@ -1,0 +1,58 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/exec/kernel.h"
+
+namespace etns::cortex_m {
+
+// cortex_m::quantized_conv2d.out: int8 2-D convolution, NHWC input and output,
+// OHWI weights, per-channel requantization (operators.md §2.3).
+// Numerics (docs/numerics.md#conv2d), upstream CMSIS-NN's on every target: for
+// each output pixel and channel oc (input channels of oc's group only)
+//   acc = bias[oc] + sum over in-image taps of (in + input_offset) * w
+//   out = clamp(RQ(acc, multipliers[oc], shifts[oc]) + output_offset,
+//               activation_min, activation_max)
+// Taps outside the image contribute 0 (padding with the input zero point). The
+// accumulator and the offset addition are int32 and wrap as upstream's do.
+struct Conv2dParams {
+  int32_t batches = 0;
+  int32_t input_h = 0, input_w = 0, input_c = 0;
+  int32_t filter_h = 0, filter_w = 0, filter_c = 0;  // filter_c = input_c / groups
+  int32_t output_h = 0, output_w = 0, output_c = 0;
+  int32_t stride_h = 1, stride_w = 1;
+  int32_t pad_h = 0, pad_w = 0;
+  int32_t dilation_h = 1, dilation_w = 1;
+  int32_t input_offset = 0;   // minus the input zero point
+  int32_t output_offset = 0;  // the output zero point
+  int32_t activation_min = -128, activation_max = 127;
+  // output_c values each; constants of the program, validated at load.
+  const int32_t* multipliers = nullptr;
+  const int32_t* shifts = nullptr;
+};
+
+// input [batches, input_h, input_w, input_c], weight [output_c, filter_h,
+// filter_w, filter_c], out [batches, output_h, output_w, output_c], all in that
+// memory order; bias has output_c values, or is nullptr for none.
+void conv2d_s8_ref(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
+                   const int32_t* bias, int8_t* out);
+// The implementation this build uses.
+void conv2d_s8(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
+               const int32_t* bias, int8_t* out);
+
+// Arguments: input, weight, bias (or Null), stride, padding, dilation,
+// input_offset, output_offset, requantize_multipliers, requantize_shifts,
+// activation_min, activation_max, out. prepare returns InvalidArgument for a
+// wrong dtype or rank, input or out not in NHWC memory order (channels_last),
+// weight not contiguous, stride/padding/dilation not two values >= 1 (padding
+// >= 0), offsets, activation range, multipliers ([0, 2^31)) or shifts ([-31, 30])
+// out of range, per-channel tensors not one value per output channel, input
+// channels not a multiple of the weight's, or out's sizes not those the
+// arguments imply; NotSupported when the multipliers or shifts are not
+// constants (their values are checked here); InvalidProgram for a wrong kind of
+// argument.
+runtime::Error conv2d_prepare(runtime::PrepareContext& ctx);
+runtime::Error conv2d_run(const runtime::RunContext& ctx);
+
+}  // namespace etns::cortex_m

@@ -1,0 +1,553 @@
+#include "kernels/cortex_m/conv2d/conv2d.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/common/requantize.h"
+#include "tests/support/kernel_call.h"
+#include "tests/support/rng.h"
+#include "tests/support/shared_data.h"
+
+namespace etns::cortex_m {
+namespace {
+
+using etns::testing::KernelCall;
+using runtime::Error;
+using runtime::ScalarType;
+
+const runtime::KernelEntry kEntry{"cortex_m::quantized_conv2d.out", 13, &conv2d_prepare,
+                                  &conv2d_run};
+
+const std::vector<uint8_t> kNhwc = {0, 2, 3, 1};
+
+// Argument positions.
+constexpr size_t kInput = 0, kWeight = 1, kBias = 2, kMultipliers = 8, kShifts = 9, kOut = 12;
+
+// One call's arguments; sizes are PyTorch's ([N, C, H, W], weight [Cout, KH, KW, Cin]).
+struct ConvArgs {
+  std::vector<int32_t> input_sizes = {1, 4, 5, 5};
+  std::vector<uint8_t> input_dim_order = kNhwc;
+  ScalarType input_dtype = ScalarType::Char;
+  std::vector<int32_t> weight_sizes = {2, 3, 3, 4};
+  std::vector<uint8_t> weight_dim_order = {};
+  ScalarType weight_dtype = ScalarType::Char;
+  bool has_bias = true;
+  int32_t bias_size = -1;  // -1: one per output channel
+  ScalarType bias_dtype = ScalarType::Int;
+  std::vector<int64_t> stride = {1, 1};
+  std::vector<int64_t> padding = {1, 1};
+  std::vector<int64_t> dilation = {1, 1};
+  int64_t input_offset = -1;
+  int64_t output_offset = -39;
+  std::vector<int32_t> multipliers = {1 << 30, 1 << 30};
+  std::vector<int32_t> shifts = {1, 1};
+  ScalarType multipliers_dtype = ScalarType::Int;
+  bool constant_requant = true;
+  int64_t activation_min = -128;
+  int64_t activation_max = 127;
+  std::vector<int32_t> out_sizes = {1, 2, 5, 5};
+  std::vector<uint8_t> out_dim_order = kNhwc;
+  ScalarType out_dtype = ScalarType::Char;
+};
+
+void add_arguments(KernelCall& call, const ConvArgs& a) {
+  call.tensor(a.input_dtype, a.input_sizes, a.input_dim_order)
+      .tensor(a.weight_dtype, a.weight_sizes, a.weight_dim_order);
+  if (a.has_bias) {
+    call.tensor(a.bias_dtype, {a.bias_size >= 0 ? a.bias_size : a.weight_sizes[0]});
+  } else {
+    call.null();
+  }
+  call.int_list(a.stride)
+      .int_list(a.padding)
+      .int_list(a.dilation)
+      .int_value(a.input_offset)
+      .int_value(a.output_offset)
+      .tensor(a.multipliers_dtype, {static_cast<int32_t>(a.multipliers.size())})
+      .tensor(ScalarType::Int, {static_cast<int32_t>(a.shifts.size())})
+      .int_value(a.activation_min)
+      .int_value(a.activation_max)
+      .tensor(a.out_dtype, a.out_sizes, a.out_dim_order);
+  // Programs store these as constants; prepare validates their values.
+  if (a.multipliers_dtype == ScalarType::Int) call.fill<int32_t>(kMultipliers, a.multipliers);
+  call.fill<int32_t>(kShifts, a.shifts);
+  call.tensor_at(kMultipliers).is_constant = a.constant_requant;
+  call.tensor_at(kShifts).is_constant = a.constant_requant;
+}
+
+// --- Reference against goldens and hand-worked cases ---
+
+// 3x3 image 1..9, 3x3 ones, padding 1, bias 10, RQ factor exactly 1 (2^30, 1).
+TEST(Conv2dS8, HandWorkedSinglePlane) {
+  ConvArgs a;
+  a.input_sizes = {1, 1, 3, 3};
+  a.input_dim_order = {};  // C = 1: contiguous is NHWC in memory too
+  a.weight_sizes = {1, 3, 3, 1};
+  a.input_offset = 0;
+  a.output_offset = -5;
+  a.multipliers = {1 << 30};
+  a.shifts = {1};
+  a.out_sizes = {1, 1, 3, 3};
+  a.out_dim_order = {};
+  KernelCall call;
+  add_arguments(call, a);
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  call.fill<int8_t>(kInput, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  call.fill<int8_t>(kWeight, std::vector<int8_t>(9, 1));
+  call.fill<int32_t>(kBias, {10});
+  ASSERT_EQ(call.run(), Error::Ok);
+  // Neighbourhood sums 12 21 16 / 27 45 33 / 24 39 28, plus 10 - 5.
+  EXPECT_EQ(call.read<int8_t>(kOut), (std::vector<int8_t>{17, 26, 21, 32, 50, 38, 29, 44, 33}));
+}
+
+// Input equal to its zero point contributes nothing, inside or outside the image.
+TEST(Conv2dS8, PaddingActsAsTheInputZeroPoint) {
+  ConvArgs a;
+  a.input_offset = 3;
+  a.output_offset = 4;
+  a.has_bias = false;
+  KernelCall call;
+  add_arguments(call, a);
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  std::fill_n(call.data<int8_t>(kInput), 100, int8_t{-3});
+  std::fill_n(call.data<int8_t>(kWeight), 72, int8_t{-128});
+  ASSERT_EQ(call.run(), Error::Ok);
+  EXPECT_EQ(call.read<int8_t>(kOut), std::vector<int8_t>(50, 4));
+}
+
+// 5x5 image y * 5 + x, 3x3 ones, RQ factor 0.5 (2^30, 0), rounding half up.
+TEST(Conv2dS8, HandWorkedStrideAndDilation) {
+  ConvArgs a;
+  a.input_sizes = {1, 1, 5, 5};
+  a.input_dim_order = {};
+  a.weight_sizes = {1, 3, 3, 1};
+  a.has_bias = false;
+  a.padding = {0, 0};
+  a.input_offset = 0;
+  a.output_offset = 0;
+  a.multipliers = {1 << 30};
+  a.shifts = {0};
+  a.out_dim_order = {};
+  std::vector<int8_t> image(25);
+  std::iota(image.begin(), image.end(), int8_t{0});
+
+  a.stride = {2, 2};
+  a.out_sizes = {1, 1, 2, 2};
+  KernelCall strided;
+  add_arguments(strided, a);
+  ASSERT_EQ(strided.prepare(kEntry), Error::Ok) << strided.log();
+  strided.fill<int8_t>(kInput, image);
+  strided.fill<int8_t>(kWeight, std::vector<int8_t>(9, 1));
+  ASSERT_EQ(strided.run(), Error::Ok);
+  // Window sums 9 * centre: 54, 72, 144, 162.
+  EXPECT_EQ(strided.read<int8_t>(kOut), (std::vector<int8_t>{27, 36, 72, 81}));
+
+  a.stride = {1, 1};
+  a.dilation = {2, 2};
+  a.out_sizes = {1, 1, 1, 1};
+  KernelCall dilated;
+  add_arguments(dilated, a);
+  ASSERT_EQ(dilated.prepare(kEntry), Error::Ok) << dilated.log();
+  dilated.fill<int8_t>(kInput, image);
+  dilated.fill<int8_t>(kWeight, std::vector<int8_t>(9, 1));
+  ASSERT_EQ(dilated.run(), Error::Ok);
+  // Taps 0 2 4 10 12 14 20 22 24 sum to 108; half is 54.
+  EXPECT_EQ(dilated.read<int8_t>(kOut), std::vector<int8_t>{54});
+}
+
+// Batches, groups, asymmetric stride/padding/dilation, bias, per-channel RQ and a
+// narrow activation range, against the §2.3.3 formula written out here.
+TEST(Conv2dS8, GroupedConvolutionMatchesTheFormula) {
+  etns::testing::Rng rng(2024);
+  const int32_t batches = 2, in_c = 4, in_h = 5, in_w = 4, out_c = 6, k_h = 3, k_w = 2;
+  const int32_t filter_c = 2;  // two groups
+  ConvArgs a;
+  a.input_sizes = {batches, in_c, in_h, in_w};
+  a.weight_sizes = {out_c, k_h, k_w, filter_c};
+  a.stride = {2, 1};
+  a.padding = {1, 0};
+  a.dilation = {1, 2};
+  a.input_offset = 7;
+  a.output_offset = -20;
+  a.activation_min = -100;
+  a.activation_max = 90;
+  a.multipliers.clear();
+  a.shifts.clear();
+  for (int32_t oc = 0; oc < out_c; ++oc) {
+    a.multipliers.push_back(static_cast<int32_t>(rng.uniform(1 << 30, INT32_MAX)));
+    a.shifts.push_back(static_cast<int32_t>(rng.uniform(-10, 0)));
+  }
+  const int32_t out_h = 3, out_w = 2;  // (5 + 2 - 2 - 1) / 2 + 1 and (4 - 2 - 1) / 1 + 1
+  a.out_sizes = {batches, out_c, out_h, out_w};
+  KernelCall call;
+  add_arguments(call, a);
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  const std::vector<int8_t> input =
+      etns::testing::random_s8(rng, static_cast<size_t>(batches * in_h * in_w * in_c));
+  const std::vector<int8_t> weight =
+      etns::testing::random_s8(rng, static_cast<size_t>(out_c * k_h * k_w * filter_c));
+  std::vector<int32_t> bias;
+  for (int32_t oc = 0; oc < out_c; ++oc)
+    bias.push_back(static_cast<int32_t>(rng.uniform(-5000, 5000)));
+  call.fill<int8_t>(kInput, input);
+  call.fill<int8_t>(kWeight, weight);
+  call.fill<int32_t>(kBias, bias);
+  ASSERT_EQ(call.run(), Error::Ok);
+  const std::vector<int8_t> got = call.read<int8_t>(kOut);
+
+  int clamped = 0;
+  for (int32_t n = 0; n < batches; ++n) {
+    for (int32_t oy = 0; oy < out_h; ++oy) {
+      for (int32_t ox = 0; ox < out_w; ++ox) {
+        for (int32_t oc = 0; oc < out_c; ++oc) {
+          const int32_t group = oc / (out_c / 2);
+          int32_t acc = bias[oc];
+          for (int32_t ky = 0; ky < k_h; ++ky) {
+            for (int32_t kx = 0; kx < k_w; ++kx) {
+              const int32_t iy = oy * 2 - 1 + ky, ix = ox - 0 + kx * 2;
+              if (iy < 0 || iy >= in_h || ix < 0 || ix >= in_w) continue;
+              for (int32_t ic = 0; ic < filter_c; ++ic) {
+                const int8_t x =
+                    input[((n * in_h + iy) * in_w + ix) * in_c + group * filter_c + ic];
+                const int8_t w = weight[((oc * k_h + ky) * k_w + kx) * filter_c + ic];
+                acc += (x + 7) * w;
+              }
+            }
+          }
+          const int32_t y = kernels::requantize(acc, {a.multipliers[oc], a.shifts[oc]}) - 20;
+          clamped += (y < -100 || y > 90) ? 1 : 0;
+          const int8_t want = static_cast<int8_t>(kernels::clamp_s32(y, -100, 90));
+          ASSERT_EQ(got[((n * out_h + oy) * out_w + ox) * out_c + oc], want)
+              << "n " << n << " oy " << oy << " ox " << ox << " oc " << oc;
+        }
+      }
+    }
+  }
+  EXPECT_GT(clamped, 0) << "the activation range was never exercised";
+}
+
+// tier1_arm's constant segment (file offset 5888) holds both convs' OHWI weights.
+constexpr size_t kConstantSegment = 5888;
+constexpr size_t kConv1Weights = 2624, kConv2Weights = 7552, kWeightBytes = 2304;
+
+const std::vector<int32_t> kConv1ArmMultipliers = {
+    1109979705, 1147891037, 1138847467, 1354490799, 1134793497, 1367101146, 1188910528, 1132211173,
+    1765065426, 2063243380, 1670393652, 1649163875, 1391514400, 1409155071, 1108449516, 1338886254};
+const std::vector<int32_t> kConv1ArmShifts = {-8, -8, -8, -8, -8, -8, -8, -8,
+                                              -8, -9, -8, -8, -8, -8, -8, -8};
+const std::vector<int32_t> kConv1NsMultipliers = {
+    1681337231, 1738763267, 1725064556, 2051709415, 1718923821, 2070810885, 1800897374, 1715012257,
+    1336812828, 1562644748, 1265110986, 1249032127, 2107790762, 2134511897, 1679019384, 2028072493};
+const std::vector<int32_t> kConv1NsShifts = {-9, -9, -9, -9, -9, -9, -9, -9,
+                                             -8, -9, -8, -8, -9, -9, -9, -9};
+const std::vector<int32_t> kConv2Multipliers = {
+    1747255419, 1909715735, 1697784192, 1982554004, 1841548609, 1823514652, 1681384452, 1502214994,
+    1705741614, 1596001409, 1457897944, 2029862516, 1999872487, 1588206912, 1606657958, 1807473037};
+const std::vector<int32_t> kConv2Shifts(16, -9);
+
+struct Tier1Conv {
+  const char* name;
+  size_t weight_offset;
+  int64_t input_offset;
+  int64_t output_offset;
+  const std::vector<int32_t>* multipliers;
+  const std::vector<int32_t>* shifts;
+};
+
+const Tier1Conv kConv1Arm{"tier1_arm conv1",     kConv1Weights,   -1, -39,
+                          &kConv1ArmMultipliers, &kConv1ArmShifts};
+const Tier1Conv kConv1Ns{"tier1_ns conv1",     kConv1Weights,  -1, 3,
+                         &kConv1NsMultipliers, &kConv1NsShifts};
+const Tier1Conv kConv2{"conv2", kConv2Weights, 113, 0, &kConv2Multipliers, &kConv2Shifts};
+
+std::vector<int8_t> tier1_weights(const std::string& shared, size_t offset) {
+  const std::vector<uint8_t> pte = etns::testing::read_file(shared + "/models/tier1/tier1_arm.pte");
+  const size_t begin = kConstantSegment + offset;
+  EXPECT_LE(begin + kWeightBytes, pte.size());
+  if (begin + kWeightBytes > pte.size()) return {};
+  return std::vector<int8_t>(pte.begin() + begin, pte.begin() + begin + kWeightBytes);
+}
+
+// Prepares a tier1 3x3 conv on [1, 16, 32, 32] NHWC with zero bias.
+void prepare_tier1_conv(KernelCall& call, const Tier1Conv& conv, const std::vector<int8_t>& w) {
+  ConvArgs a;
+  a.input_sizes = {1, 16, 32, 32};
+  a.weight_sizes = {16, 3, 3, 16};
+  a.input_offset = conv.input_offset;
+  a.output_offset = conv.output_offset;
+  a.multipliers = *conv.multipliers;
+  a.shifts = *conv.shifts;
+  a.out_sizes = {1, 16, 32, 32};
+  add_arguments(call, a);
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  ASSERT_EQ(w.size(), kWeightBytes);
+  call.fill<int8_t>(kWeight, w);
+}
+
+// The offsets above are right: per-channel weight sums as operators.md §2.3.6 lists them.
+TEST(Conv2dS8, Tier1WeightsHaveTheSpecChannelSums) {
+  ETNS_REQUIRE_SHARED(shared);
+  const std::vector<int32_t> conv1 = {26,  -668, 559, -59,  -161, 206, -190, 68,
+                                      -76, 1413, 46,  -633, -645, 481, 430,  -733};
+  const std::vector<int32_t> conv2 = {-468, -967, 461,   -324, 460,  446, -990, 961,
+                                      -226, -320, -1006, 816,  1037, 463, -376, 57};
+  for (const auto& [offset, want] :
+       {std::pair{kConv1Weights, conv1}, std::pair{kConv2Weights, conv2}}) {
+    const std::vector<int8_t> w = tier1_weights(shared, offset);
+    ASSERT_EQ(w.size(), kWeightBytes);
+    std::vector<int32_t> sums(16, 0);
+    for (size_t i = 0; i < w.size(); ++i) sums[i / 144] += w[i];
+    EXPECT_EQ(sums, want) << "segment offset " << offset;
+  }
+}
+
+// operators.md §2.3.7: constant inputs, zero point then zero point + 30.
+TEST(Conv2dS8, Tier1ConstantInputVectors) {
+  ETNS_REQUIRE_SHARED(shared);
+  struct Pixel {
+    int row, col;
+    std::vector<int8_t> out;
+  };
+  struct Case {
+    const Tier1Conv* conv;
+    std::vector<Pixel> pixels;
+  };
+  const std::vector<Case> cases = {
+      {&kConv1Arm,
+       {{5, 5, {-37, -81, -4, -43, -49, -24, -51, -35, -46, 41, -35, -96, -88, -2, -13, -93}},
+        {0, 0, {-23, -72, -36, -25, -60, -43, -46, -6, -52, 11, -28, -67, -76, -39, -32, -57}},
+        {0, 5, {-38, -89, -13, -43, -63, -37, -29, -11, -34, 32, -46, -101, -77, -53, -30, -52}}}},
+      {&kConv1Ns,
+       {{5, 5, {4, -29, 29, 0, -5, 15, -6, 6, -3, 63, 6, -40, -34, 31, 23, -38}},
+        {0, 0, {15, -22, 5, 14, -13, 0, -2, 28, -7, 41, 11, -18, -25, 3, 8, -11}},
+        {0, 5, {4, -35, 23, 0, -15, 4, 11, 24, 7, 57, -3, -44, -26, -8, 10, -7}}}},
+      {&kConv2,
+       {{5, 5, {-22, -50, 21, -18, 23, 22, -45, 39, -11, -14, -40, 45, 57, 20, -16, 3}},
+        {0, 0, {-24, -10, 22, -10, 20, 15, -34, 30, -18, 34, -20, 11, 39, -4, -24, -12}},
+        {0, 5, {-34, -47, 14, -13, 37, 7, -40, 34, -6, 32, -34, 38, 61, 8, -37, 0}}}},
+  };
+  for (const Case& c : cases) {
+    const std::vector<int8_t> w = tier1_weights(shared, c.conv->weight_offset);
+    KernelCall call;
+    prepare_tier1_conv(call, *c.conv, w);
+    const int8_t zero_point = static_cast<int8_t>(-c.conv->input_offset);
+    std::fill_n(call.data<int8_t>(kInput), 16384, zero_point);
+    ASSERT_EQ(call.run(), Error::Ok);
+    EXPECT_EQ(call.read<int8_t>(kOut),
+              std::vector<int8_t>(16384, static_cast<int8_t>(c.conv->output_offset)))
+        << c.conv->name;
+
+    std::fill_n(call.data<int8_t>(kInput), 16384, static_cast<int8_t>(zero_point + 30));
+    ASSERT_EQ(call.run(), Error::Ok);
+    const std::vector<int8_t> out = call.read<int8_t>(kOut);
+    for (const Pixel& pixel : c.pixels) {
+      const auto first = out.begin() + (pixel.row * 32 + pixel.col) * 16;
+      EXPECT_EQ(std::vector<int8_t>(first, first + 16), pixel.out)
+          << c.conv->name << " pixel (" << pixel.row << ", " << pixel.col << ")";
+    }
+  }
+}
+
+// tier1_arm c0i1 (conv1 on the quantized input) and c0i5 (conv2 on mul's output).
+TEST(Conv2dS8, MatchesUpstreamGoldens) {
+  ETNS_REQUIRE_SHARED(shared);
+  struct Stage {
+    const Tier1Conv* conv;
+    const char* input;
+    const char* output;
+  };
+  for (const Stage& stage : {Stage{&kConv1Arm, "c0i0", "c0i1"}, Stage{&kConv2, "c0i3", "c0i5"}}) {
+    const std::vector<int8_t> w = tier1_weights(shared, stage.conv->weight_offset);
+    for (const char* id : {"A", "B", "C"}) {
+      const std::string prefix = shared + "/golden/tier1_arm." + id + ".";
+      const std::vector<uint8_t> input = etns::testing::read_file(prefix + stage.input + ".bin");
+      const std::vector<uint8_t> want = etns::testing::read_file(prefix + stage.output + ".bin");
+      KernelCall call;
+      prepare_tier1_conv(call, *stage.conv, w);
+      ASSERT_EQ(input.size(), call.tensor_at(kInput).nbytes);
+      ASSERT_EQ(want.size(), call.tensor_at(kOut).nbytes);
+      std::memcpy(call.data<int8_t>(kInput), input.data(), input.size());
+      ASSERT_EQ(call.run(), Error::Ok);
+      EXPECT_EQ(std::memcmp(call.data<int8_t>(kOut), want.data(), want.size()), 0)
+          << id << "." << stage.output;
+    }
+  }
+}
+
+// --- prepare rejects what the kernel does not accept ---
+
+void expect_rejected(const ConvArgs& a, Error code, const std::string& message) {
+  KernelCall call;
+  add_arguments(call, a);
+  EXPECT_EQ(call.prepare(kEntry), code);
+  EXPECT_NE(call.log().find("c0i0 cortex_m::quantized_conv2d.out: " + message), std::string::npos)
+      << "log: " << call.log();
+}
+
+TEST(Conv2dPrepare, AcceptsTheDefaultsAndANullBias) {
+  for (bool has_bias : {true, false}) {
+    ConvArgs a;
+    a.has_bias = has_bias;
+    KernelCall call;
+    add_arguments(call, a);
+    EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  }
+}
+
+TEST(Conv2dPrepare, RejectsWrongDtypes) {
+  ConvArgs a;
+  a.input_dtype = ScalarType::Short;
+  expect_rejected(a, Error::InvalidArgument, "input dtype int16, expected int8");
+  a = ConvArgs{};
+  a.weight_dtype = ScalarType::Byte;
+  expect_rejected(a, Error::InvalidArgument, "weight dtype uint8, expected int8");
+  a = ConvArgs{};
+  a.bias_dtype = ScalarType::Float;
+  expect_rejected(a, Error::InvalidArgument, "bias dtype float32, expected int32");
+  a = ConvArgs{};
+  a.multipliers_dtype = ScalarType::Long;
+  expect_rejected(a, Error::InvalidArgument, "requantize_multipliers dtype int64, expected int32");
+  a = ConvArgs{};
+  a.out_dtype = ScalarType::Float;
+  expect_rejected(a, Error::InvalidArgument, "out dtype float32, expected int8");
+}
+
+TEST(Conv2dPrepare, RejectsWrongKindOfArgument) {
+  KernelCall call;
+  call.tensor(ScalarType::Char, {1, 1, 3, 3})
+      .tensor(ScalarType::Char, {1, 3, 3, 1})
+      .null()
+      .int_value(1)  // stride must be an int[]
+      .int_list({1, 1})
+      .int_list({1, 1})
+      .int_value(0)
+      .int_value(0)
+      .tensor(ScalarType::Int, {1})
+      .tensor(ScalarType::Int, {1})
+      .int_value(-128)
+      .int_value(127)
+      .tensor(ScalarType::Char, {1, 1, 3, 3});
+  EXPECT_EQ(call.prepare(kEntry), Error::InvalidProgram);
+  EXPECT_NE(call.log().find("argument 3 (stride) is Int, expected IntList"), std::string::npos)
+      << call.log();
+}
+
+TEST(Conv2dPrepare, RejectsWrongRanksAndLayouts) {
+  ConvArgs a;
+  a.input_sizes = {4, 5, 5};
+  a.input_dim_order = {};
+  expect_rejected(a, Error::InvalidArgument, "input has rank 3, expected 4");
+  a = ConvArgs{};
+  a.input_dim_order = {};
+  expect_rejected(a, Error::InvalidArgument, "input must be channels_last");
+  a = ConvArgs{};
+  a.out_dim_order = {};
+  expect_rejected(a, Error::InvalidArgument, "out must be channels_last");
+  a = ConvArgs{};
+  a.weight_dim_order = {0, 2, 3, 1};
+  expect_rejected(a, Error::InvalidArgument, "weight must be contiguous");
+}
+
+TEST(Conv2dPrepare, RejectsBadStridePaddingAndDilation) {
+  ConvArgs a;
+  a.stride = {1};
+  expect_rejected(a, Error::InvalidArgument, "stride has 1 values, expected 2");
+  a = ConvArgs{};
+  a.stride = {0, 1};
+  expect_rejected(a, Error::InvalidArgument, "stride[0] = 0, expected [1, 2147483647]");
+  a = ConvArgs{};
+  a.padding = {1, -1};
+  expect_rejected(a, Error::InvalidArgument, "padding[1] = -1, expected [0, 2147483647]");
+  a = ConvArgs{};
+  a.dilation = {1, 0};
+  expect_rejected(a, Error::InvalidArgument, "dilation[1] = 0, expected [1, 2147483647]");
+  a = ConvArgs{};
+  a.dilation = {1, 1, 1};
+  expect_rejected(a, Error::InvalidArgument, "dilation has 3 values, expected 2");
+}
+
+TEST(Conv2dPrepare, RejectsOutOfRangeOffsetsAndActivationRange) {
+  ConvArgs a;
+  a.input_offset = -128;
+  expect_rejected(a, Error::InvalidArgument, "input_offset = -128, expected [-127, 128]");
+  a = ConvArgs{};
+  a.output_offset = 128;
+  expect_rejected(a, Error::InvalidArgument, "output_offset = 128, expected [-128, 127]");
+  a = ConvArgs{};
+  a.activation_min = -129;
+  expect_rejected(a, Error::InvalidArgument, "activation_min = -129, expected [-128, 127]");
+  a = ConvArgs{};
+  a.activation_min = 10;
+  a.activation_max = 5;
+  expect_rejected(a, Error::InvalidArgument, "activation_max = 5, expected [10, 127]");
+}
+
+TEST(Conv2dPrepare, RejectsOutOfRangeRequantizationNamingTheChannel) {
+  ConvArgs a;
+  a.multipliers = {1 << 30, -5};
+  expect_rejected(a, Error::InvalidArgument,
+                  "requantize_multipliers[1] = -5, expected [0, 2147483647]");
+  a = ConvArgs{};
+  a.shifts = {31, 0};
+  expect_rejected(a, Error::InvalidArgument, "requantize_shifts[0] = 31, expected [-31, 30]");
+  a.shifts = {0, -32};
+  expect_rejected(a, Error::InvalidArgument, "requantize_shifts[1] = -32, expected [-31, 30]");
+  a = ConvArgs{};
+  a.constant_requant = false;
+  expect_rejected(a, Error::NotSupported, "requantize_multipliers is not a constant tensor");
+}
+
+TEST(Conv2dPrepare, RejectsPerChannelTensorsOfTheWrongLength) {
+  ConvArgs a;
+  a.multipliers = {1 << 30};
+  expect_rejected(a, Error::InvalidArgument,
+                  "requantize_multipliers has 1 values, expected 2 (one per output channel)");
+  a = ConvArgs{};
+  a.shifts = {0, 0, 0};
+  expect_rejected(a, Error::InvalidArgument, "requantize_shifts has 3 values, expected 2");
+  a = ConvArgs{};
+  a.bias_size = 3;
+  expect_rejected(a, Error::InvalidArgument, "bias has 3 values, expected 2");
+}
+
+TEST(Conv2dPrepare, RejectsInconsistentShapes) {
+  ConvArgs a;
+  a.out_sizes = {1, 2, 4, 5};
+  expect_rejected(a, Error::InvalidArgument,
+                  "out height = 4, expected 5 (input 5, kernel 3, stride 1, padding 1, "
+                  "dilation 1)");
+  a = ConvArgs{};
+  a.out_sizes = {1, 2, 5, 3};
+  expect_rejected(a, Error::InvalidArgument, "out width = 3, expected 5");
+  a = ConvArgs{};
+  a.out_sizes = {1, 3, 5, 5};
+  expect_rejected(a, Error::InvalidArgument,
+                  "out has batch 1 and 3 channels, expected batch 1 and 2 channels");
+  a = ConvArgs{};
+  a.out_sizes = {2, 2, 5, 5};
+  expect_rejected(a, Error::InvalidArgument, "out has batch 2 and 2 channels");
+  a = ConvArgs{};
+  a.weight_sizes = {2, 3, 3, 3};
+  expect_rejected(a, Error::InvalidArgument,
+                  "input has 4 channels, expected a positive multiple of weight's 3");
+  a = ConvArgs{};
+  a.input_sizes = {1, 6, 5, 5};
+  a.weight_sizes = {2, 3, 3, 2};  // three groups cannot share two output channels
+  expect_rejected(a, Error::InvalidArgument,
+                  "weight has 2 output channels, expected a multiple of the 3 groups");
+  a = ConvArgs{};
+  a.input_sizes = {1, 4, 1, 5};
+  a.padding = {0, 1};
+  a.out_sizes = {1, 2, 1, 5};
+  expect_rejected(a, Error::InvalidArgument,
+                  "kernel height 3 with dilation 1 spans 3, more than the padded input 1");
+}
+
+}  // namespace
+}  // namespace etns::cortex_m

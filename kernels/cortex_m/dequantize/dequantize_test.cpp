@@ -1,0 +1,197 @@
+#include "kernels/cortex_m/dequantize/dequantize.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "tests/support/kernel_call.h"
+#include "tests/support/shared_data.h"
+
+namespace etns::cortex_m {
+namespace {
+
+using etns::testing::KernelCall;
+using runtime::Error;
+using runtime::ScalarType;
+
+const runtime::KernelEntry kEntry{"cortex_m::dequantize_per_tensor.out", 7, &dequantize_prepare,
+                                  &dequantize_run};
+
+// --- Reference against goldens and hand-worked cases ---
+
+TEST(DequantizeS8, HandWorkedValues) {
+  KernelCall call;
+  call.tensor(ScalarType::Char, {6})
+      .double_value(0.5)
+      .int_value(-3)
+      .int_value(-128)
+      .int_value(127)
+      .int_value(1)
+      .tensor(ScalarType::Float, {6});
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  call.fill<int8_t>(0, {-3, -2, -4, 127, -128, 0});
+  ASSERT_EQ(call.run(), Error::Ok);
+  const std::vector<float> got = call.read<float>(6);
+  EXPECT_EQ(got, (std::vector<float>{0.0f, 0.5f, -0.5f, 65.0f, -62.5f, 1.5f}));
+  EXPECT_FALSE(std::signbit(got[0])) << "q == zero_point gives +0.0";
+}
+
+TEST(DequantizeS8, ExtremeZeroPointsAndOneRoundedMultiply) {
+  // (q - zp) spans [-255, 255]; the float32 product rounds once.
+  const DequantizeParams p{0.1f, 127, ScalarType::Char};
+  const int8_t in[] = {-128, 127, 0};
+  float out[3];
+  dequantize_s8_f32_ref(p, in, out, 3);
+  EXPECT_EQ(out[0], -255.0f * 0.1f);
+  EXPECT_EQ(out[1], 0.0f);
+  EXPECT_EQ(out[2], -127.0f * 0.1f);
+  const DequantizeParams q{0.1f, -128, ScalarType::Char};
+  dequantize_s8_f32_ref(q, in, out, 3);
+  EXPECT_EQ(out[0], 0.0f);
+  EXPECT_EQ(out[1], 255.0f * 0.1f);
+}
+
+TEST(DequantizeS16, FullInt16Range) {
+  KernelCall call;
+  call.tensor(ScalarType::Short, {3})
+      .double_value(0.25)
+      .int_value(-32768)
+      .int_value(-32768)
+      .int_value(32767)
+      .int_value(2)
+      .tensor(ScalarType::Float, {3});
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  call.fill<int16_t>(0, {-32768, 32767, 0});
+  ASSERT_EQ(call.run(), Error::Ok);
+  EXPECT_EQ(call.read<float>(6), (std::vector<float>{0.0f, 65535.0f * 0.25f, 8192.0f}));
+}
+
+struct GoldenCase {
+  const char* pte;
+  const char* input;
+  const char* output;
+  double scale;
+  int64_t zero_point;
+  std::vector<int32_t> sizes;
+  std::vector<uint8_t> dim_order;
+};
+
+// Every dequantize instruction of the arm goldens (operators.md §2.2 values).
+TEST(DequantizeS8, MatchesUpstreamGoldens) {
+  ETNS_REQUIRE_SHARED(shared);
+  const std::vector<int32_t> image = {1, 16, 32, 32};
+  const std::vector<uint8_t> nhwc = {0, 2, 3, 1};
+  const std::vector<GoldenCase> cases = {
+      {"tier1_arm", "c0i3", "c0i4", 0.024257738143205643, -113, image, nhwc},
+      {"tier1_arm", "c0i5", "c0i6", 0.04002131149172783, 0, image, nhwc},
+      {"tier1_arm", "c0i10", "c0i11", 0.04450160264968872, 1, image, nhwc},
+      {"tier1mean_arm", "c0i0", "c0i1", 0.030633239075541496, 1, image, {}},
+      {"tier1mean_arm", "c0i3", "c0i4", 0.0006877929554320872, 4, {1, 16, 1, 1}, {}},
+  };
+  for (const GoldenCase& c : cases) {
+    for (const char* id : {"A", "B", "C"}) {
+      const std::string prefix = shared + "/golden/" + c.pte + "." + id + ".";
+      const std::vector<uint8_t> input = etns::testing::read_file(prefix + c.input + ".bin");
+      const std::vector<uint8_t> want = etns::testing::read_file(prefix + c.output + ".bin");
+      KernelCall call;
+      call.tensor(ScalarType::Char, c.sizes, c.dim_order)
+          .double_value(c.scale)
+          .int_value(c.zero_point)
+          .int_value(-128)
+          .int_value(127)
+          .int_value(1)
+          .tensor(ScalarType::Float, c.sizes, c.dim_order);
+      ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+      ASSERT_EQ(input.size(), call.tensor_at(0).nbytes);
+      ASSERT_EQ(want.size(), call.tensor_at(6).nbytes);
+      std::memcpy(call.data<int8_t>(0), input.data(), input.size());
+      ASSERT_EQ(call.run(), Error::Ok);
+      EXPECT_EQ(std::memcmp(call.data<float>(6), want.data(), want.size()), 0)
+          << c.pte << "." << id << "." << c.output;
+    }
+  }
+}
+
+// --- prepare rejects what the kernel does not accept ---
+
+struct Call {
+  ScalarType input_dtype = ScalarType::Char;
+  int64_t zero_point = -113;
+  int64_t quant_min = -128;
+  int64_t quant_max = 127;
+  int64_t dtype = 1;
+  ScalarType out_dtype = ScalarType::Float;
+  std::vector<int32_t> out_sizes = {1, 4, 2, 2};
+  std::vector<uint8_t> out_dim_order = {};
+};
+
+void expect_rejected(const Call& c, Error code, const std::string& message) {
+  KernelCall call;
+  call.tensor(c.input_dtype, {1, 4, 2, 2})
+      .double_value(0.024257738143205643)
+      .int_value(c.zero_point)
+      .int_value(c.quant_min)
+      .int_value(c.quant_max)
+      .int_value(c.dtype)
+      .tensor(c.out_dtype, c.out_sizes, c.out_dim_order);
+  EXPECT_EQ(call.prepare(kEntry), code);
+  EXPECT_NE(call.log().find("c0i0 cortex_m::dequantize_per_tensor.out: " + message),
+            std::string::npos)
+      << "log: " << call.log();
+}
+
+TEST(DequantizePrepare, RejectsWrongDtypes) {
+  Call c;
+  c.input_dtype = ScalarType::Short;
+  expect_rejected(c, Error::InvalidArgument, "input dtype int16, expected int8");
+  c = Call{};
+  c.dtype = 6;
+  expect_rejected(c, Error::InvalidArgument, "dtype = 6, expected 1 (int8) or 2 (int16)");
+  c = Call{};
+  c.out_dtype = ScalarType::Char;
+  expect_rejected(c, Error::InvalidArgument, "out dtype int8, expected float32");
+}
+
+TEST(DequantizePrepare, RejectsWrongKindOfArgument) {
+  KernelCall call;
+  call.tensor(ScalarType::Char, {4})
+      .double_value(0.5)
+      .double_value(0.0)  // zero_point must be an Int
+      .int_value(-128)
+      .int_value(127)
+      .int_value(1)
+      .tensor(ScalarType::Float, {4});
+  EXPECT_EQ(call.prepare(kEntry), Error::InvalidProgram);
+  EXPECT_NE(call.log().find("argument 2 (zero_point) is Double, expected Int"), std::string::npos)
+      << call.log();
+}
+
+TEST(DequantizePrepare, RejectsQuantRangesAndZeroPoints) {
+  Call c;
+  c.quant_min = -200;
+  expect_rejected(c, Error::InvalidArgument, "quant_min = -200, expected [-128, 127]");
+  c = Call{};
+  c.quant_max = 300;
+  expect_rejected(c, Error::InvalidArgument, "quant_max = 300, expected [-128, 127]");
+  c = Call{};
+  c.zero_point = -129;
+  expect_rejected(c, Error::InvalidArgument, "zero_point = -129, expected [-128, 127]");
+  c = Call{};
+  c.quant_min = -100;
+  expect_rejected(c, Error::InvalidArgument, "zero_point = -113, expected [-100, 127]");
+}
+
+TEST(DequantizePrepare, RejectsShapeAndLayoutMismatches) {
+  Call c;
+  c.out_sizes = {1, 4, 2, 1};
+  expect_rejected(c, Error::InvalidArgument, "input and out differ in shape");
+  c = Call{};
+  c.out_dim_order = {0, 2, 3, 1};
+  expect_rejected(c, Error::InvalidArgument, "input and out have different dim orders");
+}
+
+}  // namespace
+}  // namespace etns::cortex_m

@@ -1,0 +1,87 @@
+#include "kernels/cortex_m/minimum/minimum.h"
+
+#include <cstdio>
+
+#include "kernels/common/checks.h"
+
+namespace etns::cortex_m {
+
+using kernels::check_dtype;
+using kernels::check_same_dim_order;
+using kernels::check_same_sizes;
+using runtime::Error;
+using runtime::PrepareContext;
+using runtime::RunContext;
+using runtime::ScalarType;
+using runtime::Tensor;
+
+namespace {
+
+// "[1, 16, 32, 32]" for error messages, truncated to fit.
+struct SizesText {
+  char text[72];
+};
+
+SizesText sizes_text(const Tensor& tensor) {
+  SizesText out{};
+  const size_t capacity = sizeof(out.text);
+  size_t used = static_cast<size_t>(std::snprintf(out.text, capacity, "["));
+  for (uint8_t i = 0; i < tensor.rank && used < capacity; ++i) {
+    used +=
+        static_cast<size_t>(std::snprintf(out.text + used, capacity - used, i == 0 ? "%d" : ", %d",
+                                          static_cast<int>(tensor.sizes[i])));
+  }
+  if (used < capacity) std::snprintf(out.text + used, capacity - used, "]");
+  return out;
+}
+
+}  // namespace
+
+void minimum_s8(const MinimumParams& p, const int8_t* self, const int8_t* other, int8_t* out,
+                size_t n) {
+  minimum_s8_ref(p, self, other, out, n);
+}
+
+Error minimum_prepare(PrepareContext& ctx) {
+  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(0, "self"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* other, ctx.tensor(1, "other"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(2, "out"));
+  ETNS_TRY(check_dtype(ctx, *self, "self", ScalarType::Char));
+  ETNS_TRY(check_dtype(ctx, *other, "other", ScalarType::Char));
+  ETNS_TRY(check_dtype(ctx, *out, "out", ScalarType::Char));
+
+  // `full` is the operand whose shape (and memory order) out must have.
+  MinimumParams p;
+  const Tensor* full = self;
+  const char* full_name = "self";
+  if (self->same_sizes(*other)) {
+    // The flat walk pairs elements correctly only in one shared memory order.
+    ETNS_TRY(check_same_dim_order(ctx, *self, "self", *other, "other"));
+  } else if (other->numel == 1) {
+    p.other_stride = 0;
+  } else if (self->numel == 1) {
+    p.self_stride = 0;
+    full = other;
+    full_name = "other";
+  } else {
+    return ctx.fail(Error::NotSupported,
+                    "self %s and other %s: broadcasting is supported only for identical "
+                    "shapes or a one-element operand",
+                    sizes_text(*self).text, sizes_text(*other).text);
+  }
+  ETNS_TRY(check_same_sizes(ctx, *out, "out", *full, full_name));
+  ETNS_TRY(check_same_dim_order(ctx, *out, "out", *full, full_name));
+
+  ETNS_ASSIGN_OR_RETURN(MinimumParams * params, ctx.make_state<MinimumParams>());
+  *params = p;
+  return Error::Ok;
+}
+
+Error minimum_run(const RunContext& ctx) {
+  const Tensor& out = ctx.tensor(2);
+  minimum_s8(ctx.state<MinimumParams>(), ctx.tensor(0).data_as<const int8_t>(),
+             ctx.tensor(1).data_as<const int8_t>(), out.data_as<int8_t>(), out.numel);
+  return Error::Ok;
+}
+
+}  // namespace etns::cortex_m

@@ -1,0 +1,93 @@
+#include "kernels/cortex_m/quantize/quantize.h"
+
+#include <cmath>
+
+#include "kernels/common/checks.h"
+
+namespace etns::cortex_m {
+
+using kernels::check_dtype;
+using kernels::check_range;
+using kernels::check_same_dim_order;
+using kernels::check_same_sizes;
+using runtime::Error;
+using runtime::PrepareContext;
+using runtime::Result;
+using runtime::RunContext;
+using runtime::ScalarType;
+using runtime::Tensor;
+
+namespace {
+
+// The dtype argument is a ScalarType code; upstream quantizes to int8 and int16 only.
+Result<ScalarType> read_quantized_dtype(const PrepareContext& ctx, size_t index) {
+  ETNS_ASSIGN_OR_RETURN(const int64_t code, ctx.int_value(index, "dtype"));
+  if (code == static_cast<int64_t>(ScalarType::Char)) return ScalarType::Char;
+  if (code == static_cast<int64_t>(ScalarType::Short)) return ScalarType::Short;
+  return ctx.fail(Error::InvalidArgument, "dtype = %lld, expected 1 (int8) or 2 (int16)",
+                  static_cast<long long>(code));
+}
+
+}  // namespace
+
+void quantize_f32_s8(const QuantizeParams& p, const float* in, int8_t* out, size_t n) {
+  quantize_f32_s8_ref(p, in, out, n);
+}
+
+void quantize_f32_s16(const QuantizeParams& p, const float* in, int16_t* out, size_t n) {
+  quantize_f32_s16_ref(p, in, out, n);
+}
+
+Error quantize_prepare(PrepareContext& ctx) {
+  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(0, "input"));
+  ETNS_ASSIGN_OR_RETURN(const double scale, ctx.double_value(1, "scale"));
+  ETNS_ASSIGN_OR_RETURN(const int64_t zero_point, ctx.int_value(2, "zero_point"));
+  ETNS_ASSIGN_OR_RETURN(const int64_t quant_min, ctx.int_value(3, "quant_min"));
+  ETNS_ASSIGN_OR_RETURN(const int64_t quant_max, ctx.int_value(4, "quant_max"));
+  ETNS_ASSIGN_OR_RETURN(const ScalarType dtype, read_quantized_dtype(ctx, 5));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(6, "out"));
+
+  ETNS_TRY(check_dtype(ctx, *input, "input", ScalarType::Float));
+  ETNS_TRY(check_dtype(ctx, *out, "out", dtype));
+  const int64_t type_min = dtype == ScalarType::Char ? INT8_MIN : INT16_MIN;
+  const int64_t type_max = dtype == ScalarType::Char ? INT8_MAX : INT16_MAX;
+  ETNS_TRY(check_range(ctx, "quant_min", quant_min, type_min, type_max));
+  ETNS_TRY(check_range(ctx, "quant_max", quant_max, quant_min, type_max));
+  // Stricter than upstream, which leaves the zero point unchecked: NaN inputs
+  // map to it, so it must be a representable result.
+  ETNS_TRY(check_range(ctx, "zero_point", zero_point, quant_min, quant_max));
+  // Stricter than upstream too: a zero, negative, NaN or infinite scale (or one
+  // whose float32 inverse overflows) has no meaningful quantization.
+  const float scale_f = static_cast<float>(scale);
+  const float inv_scale = 1.0f / scale_f;
+  if (!(scale_f > 0.0f) || !std::isfinite(scale_f) || !std::isfinite(inv_scale)) {
+    return ctx.fail(Error::InvalidArgument,
+                    "scale = %g, expected finite and > 0 with a finite float32 inverse", scale);
+  }
+  ETNS_TRY(check_same_sizes(ctx, *input, "input", *out, "out"));
+  // The kernel walks memory order, which is only the same element order when
+  // both tensors share a dim order.
+  ETNS_TRY(check_same_dim_order(ctx, *input, "input", *out, "out"));
+
+  ETNS_ASSIGN_OR_RETURN(QuantizeParams * params, ctx.make_state<QuantizeParams>());
+  params->inv_scale = inv_scale;
+  params->zero_point = static_cast<int32_t>(zero_point);
+  params->quant_min = static_cast<int32_t>(quant_min);
+  params->quant_max = static_cast<int32_t>(quant_max);
+  params->out_dtype = dtype;
+  return Error::Ok;
+}
+
+Error quantize_run(const RunContext& ctx) {
+  const QuantizeParams& p = ctx.state<QuantizeParams>();
+  const Tensor& input = ctx.tensor(0);
+  const Tensor& out = ctx.tensor(6);
+  if (p.out_dtype == ScalarType::Short) {
+    quantize_f32_s16(p, input.data_as<const float>(), out.data_as<int16_t>(), out.numel);
+  } else {
+    quantize_f32_s8(p, input.data_as<const float>(), out.data_as<int8_t>(), out.numel);
+  }
+  return Error::Ok;
+}
+
+}  // namespace etns::cortex_m

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/scalar_type.h"
+#include "runtime/exec/kernel.h"
+
+namespace etns::cortex_m {
+
+// cortex_m::quantize_per_tensor.out: float32 to int8 or int16 (operators.md §2.1).
+// Numerics (docs/numerics.md#quantize), the same on every target: with
+// inv_scale = 1.0f / (float)scale,
+//   q = clamp(zero_point + nearbyint(inv_scale * x), quant_min, quant_max)
+// where the product is one float32 multiply and nearbyint rounds half to even
+// (upstream's scalar C path). The sum saturates, never wraps (upstream's Helium
+// path wraps beyond int16 and rounds the exact product once; we do not follow
+// it); +-Inf saturate and NaN gives zero_point.
+struct QuantizeParams {
+  float inv_scale = 1.0f;
+  int32_t zero_point = 0;
+  int32_t quant_min = -128;
+  int32_t quant_max = 127;
+  runtime::ScalarType out_dtype = runtime::ScalarType::Char;  // Char or Short; run picks by it
+};
+
+void quantize_f32_s8_ref(const QuantizeParams& p, const float* in, int8_t* out, size_t n);
+void quantize_f32_s16_ref(const QuantizeParams& p, const float* in, int16_t* out, size_t n);
+// The implementations this build uses.
+void quantize_f32_s8(const QuantizeParams& p, const float* in, int8_t* out, size_t n);
+void quantize_f32_s16(const QuantizeParams& p, const float* in, int16_t* out, size_t n);
+
+// Arguments: input (float32), scale, zero_point, quant_min, quant_max, dtype, out.
+// prepare returns InvalidArgument for a dtype other than int8/int16 or differing
+// from out's, a quant range outside the type or inverted, a zero point outside
+// the quant range, a scale that is not finite and positive, or input and out
+// differing in sizes or dim order; InvalidProgram for a wrong kind of argument.
+runtime::Error quantize_prepare(runtime::PrepareContext& ctx);
+runtime::Error quantize_run(const runtime::RunContext& ctx);
+
+}  // namespace etns::cortex_m

@@ -1,0 +1,71 @@
+#include <cfloat>
+#include <cmath>
+#include <cstddef>
+
+#include "kernels/common/checks.h"
+#include "kernels/portable/portable.h"
+
+namespace etns::portable {
+namespace {
+
+using runtime::Error;
+using runtime::ScalarType;
+using runtime::Tensor;
+
+struct LeakyReluParams {
+  float slope = 0.0f;
+};
+
+bool is_floating(ScalarType type) {
+  return type == ScalarType::Float || type == ScalarType::Double || type == ScalarType::Half ||
+         type == ScalarType::BFloat16;
+}
+
+// ExecuTorch op_leaky_relu.cpp: the comparison and the multiply in the tensor's
+// dtype. -0.0 >= 0 holds, so -0.0 is copied; NaN fails it and NaN * slope is NaN.
+void leaky_relu_f32(const float* in, float* out, size_t n, float slope) {
+  for (size_t i = 0; i < n; ++i) {
+    const float x = in[i];
+    out[i] = x >= 0.0f ? x : x * slope;
+  }
+}
+
+}  // namespace
+
+Error leaky_relu_prepare(runtime::PrepareContext& ctx) {
+  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(0, "self"));
+  bool slope_is_integral = false;
+  ETNS_ASSIGN_OR_RETURN(const double slope,
+                        ctx.scalar_value(1, "negative_slope", &slope_is_integral));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(2, "out"));
+
+  if (!is_floating(self->dtype)) {
+    return ctx.fail(Error::InvalidArgument, "self dtype %s, expected a floating type",
+                    runtime::to_string(self->dtype));
+  }
+  ETNS_TRY(kernels::check_dtype(ctx, *out, "out", self->dtype));
+  if (self->dtype != ScalarType::Float) {
+    return ctx.fail(Error::NotSupported, "self dtype %s, only float32 is implemented",
+                    runtime::to_string(self->dtype));
+  }
+  ETNS_TRY(kernels::check_same_sizes(ctx, *self, "self", *out, "out"));
+  ETNS_TRY(kernels::check_same_dim_order(ctx, *self, "self", *out, "out"));
+  // Converting a finite double beyond float's range is undefined behaviour in C++.
+  if (std::isfinite(slope) && (slope > FLT_MAX || slope < -FLT_MAX)) {
+    return ctx.fail(Error::InvalidArgument, "negative_slope = %g, outside float32 range", slope);
+  }
+
+  ETNS_ASSIGN_OR_RETURN(LeakyReluParams * params, ctx.make_state<LeakyReluParams>());
+  params->slope = static_cast<float>(slope);
+  return Error::Ok;
+}
+
+Error leaky_relu_run(const runtime::RunContext& ctx) {
+  const LeakyReluParams& params = ctx.state<LeakyReluParams>();
+  const Tensor& self = ctx.tensor(0);
+  const Tensor& out = ctx.tensor(2);
+  leaky_relu_f32(self.data_as<const float>(), out.data_as<float>(), out.numel, params.slope);
+  return Error::Ok;
+}
+
+}  // namespace etns::portable

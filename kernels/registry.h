@@ -1,0 +1,14 @@
+#pragma once
+
+#include "runtime/exec/kernel.h"
+
+namespace etns::kernels {
+
+// Stock cortex_m int8 operators plus the portable fallbacks this build selected.
+const runtime::KernelRegistry& registry_arm();
+// registry_arm() plus the cortex_m_ns Tier-1 int8 operators.
+const runtime::KernelRegistry& registry_ns();
+// "arm" or "ns"; nullptr for any other name.
+const runtime::KernelRegistry* find_registry(const char* provider);
+
+}  // namespace etns::kernels

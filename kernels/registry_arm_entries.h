@@ -1,0 +1,45 @@
+#pragma once
+
+// The arm provider's rows, shared by registry_arm.cpp and registry_ns.cpp so that
+// ns is exactly arm plus the cortex_m_ns operators. Sorted by name.
+#include "kernels/cortex_m/conv2d/conv2d.h"
+#include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/minimum/minimum.h"
+#include "kernels/cortex_m/mul/mul.h"
+#include "kernels/cortex_m/quantize/quantize.h"
+#include "kernels/portable/portable.h"
+#include "kernels/portable_selection.h"
+
+#ifdef ETNS_PORTABLE_ATEN_CLAMP_OUT
+#define ETNS_ENTRY_ATEN_CLAMP {"aten::clamp.out", 4, &portable::clamp_prepare, &portable::clamp_run},
+#else
+#define ETNS_ENTRY_ATEN_CLAMP
+#endif
+#ifdef ETNS_PORTABLE_ATEN_LEAKY_RELU_OUT
+#define ETNS_ENTRY_ATEN_LEAKY_RELU \
+  {"aten::leaky_relu.out", 3, &portable::leaky_relu_prepare, &portable::leaky_relu_run},
+#else
+#define ETNS_ENTRY_ATEN_LEAKY_RELU
+#endif
+#ifdef ETNS_PORTABLE_ATEN_MEAN_OUT
+#define ETNS_ENTRY_ATEN_MEAN {"aten::mean.out", 5, &portable::mean_prepare, &portable::mean_run},
+#else
+#define ETNS_ENTRY_ATEN_MEAN
+#endif
+#ifdef ETNS_PORTABLE_ATEN_SUB_OUT
+#define ETNS_ENTRY_ATEN_SUB {"aten::sub.out", 4, &portable::sub_prepare, &portable::sub_run},
+#else
+#define ETNS_ENTRY_ATEN_SUB
+#endif
+
+#define ETNS_ARM_KERNEL_ENTRIES                                                                   \
+  ETNS_ENTRY_ATEN_CLAMP                                                                           \
+  ETNS_ENTRY_ATEN_LEAKY_RELU                                                                      \
+  ETNS_ENTRY_ATEN_MEAN                                                                            \
+  ETNS_ENTRY_ATEN_SUB                                                                             \
+  {"cortex_m::dequantize_per_tensor.out", 7, &cortex_m::dequantize_prepare,                       \
+   &cortex_m::dequantize_run},                                                                    \
+  {"cortex_m::minimum.out", 3, &cortex_m::minimum_prepare, &cortex_m::minimum_run},               \
+  {"cortex_m::quantize_per_tensor.out", 7, &cortex_m::quantize_prepare, &cortex_m::quantize_run}, \
+  {"cortex_m::quantized_conv2d.out", 13, &cortex_m::conv2d_prepare, &cortex_m::conv2d_run},       \
+  {"cortex_m::quantized_mul.out", 8, &cortex_m::mul_prepare, &cortex_m::mul_run},

@@ -1,0 +1,22 @@
+#include "runtime/core/arena.h"
+
+#include "runtime/core/log.h"
+
+namespace etns::runtime {
+
+Result<void*> Arena::allocate(size_t size_bytes, size_t alignment) {
+  const uintptr_t base = reinterpret_cast<uintptr_t>(memory_.data());
+  const uintptr_t current = base + used_bytes_;
+  const uintptr_t aligned = (current + alignment - 1) & ~(static_cast<uintptr_t>(alignment) - 1);
+  const size_t padding = aligned - current;
+  const size_t free = free_bytes();
+  if (padding > free || size_bytes > free - padding) {
+    ETNS_LOG_ERROR("arena '%s': need %zu bytes, %zu free", name_, size_bytes + padding, free);
+    return Error::OutOfMemory;
+  }
+  used_bytes_ += padding + size_bytes;
+  if (used_bytes_ > high_water_bytes_) high_water_bytes_ = used_bytes_;
+  return reinterpret_cast<void*>(aligned);
+}
+
+}  // namespace etns::runtime

@@ -1,0 +1,32 @@
+#include "runtime/core/log.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+#include "runtime/platform/platform.h"
+
+namespace etns::runtime {
+namespace {
+
+void platform_sink(void*, const char* line) { platform::write_log_line(line); }
+
+LogSink g_sink = platform_sink;
+void* g_user = nullptr;
+
+}  // namespace
+
+void set_log_sink(LogSink sink, void* user) {
+  g_sink = sink != nullptr ? sink : platform_sink;
+  g_user = sink != nullptr ? user : nullptr;
+}
+
+void log_error(const char* format, ...) {
+  char line[256];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(line, sizeof(line), format, args);
+  va_end(args);
+  g_sink(g_user, line);
+}
+
+}  // namespace etns::runtime

@@ -1,0 +1,465 @@
+#include "runtime/exec/method.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+#include "runtime/core/log.h"
+#include "runtime/pte/program_generated.h"
+
+namespace etns::runtime {
+
+namespace fb = executorch_flatbuffer;
+
+namespace {
+
+// ExecuTorch builds "name.overload" in a 100-byte buffer; we keep its limit.
+constexpr size_t kMaxOperatorNameBytes = 100;
+
+Result<int64_t> planned_size_at(const flatbuffers::Vector<int64_t>& sizes, uint32_t k) {
+  const int64_t bytes = sizes.Get(k);
+  ETNS_RETURN_IF(bytes < 0, Error::InvalidProgram,
+                 "non_const_buffer_sizes[%" PRIu32 "] = %" PRId64 ", expected >= 0", k, bytes);
+  return bytes;
+}
+
+// Parses one tensor value: shape, layout, and where its bytes live.
+Error parse_tensor(const Program& program, const fb::Tensor& t, size_t index,
+                   const MethodMeta& meta, Span<Span<uint8_t>> planned, Tensor* out) {
+  const int8_t type_code = static_cast<int8_t>(t.scalar_type());
+  const ScalarType dtype = static_cast<ScalarType>(type_code);
+  ETNS_RETURN_IF(!is_valid(dtype), Error::InvalidProgram,
+                 "value %zu: scalar type %d is not a ScalarType", index, type_code);
+  ETNS_RETURN_IF(t.sizes() == nullptr, Error::InvalidProgram, "value %zu: tensor has no sizes",
+                 index);
+  ETNS_RETURN_IF(t.dim_order() == nullptr, Error::InvalidProgram,
+                 "value %zu: tensor has no dim_order", index);
+  const size_t rank = t.sizes()->size();
+  ETNS_RETURN_IF(rank > kMaxTensorRank, Error::NotSupported,
+                 "value %zu: rank %zu, at most %zu supported", index, rank, kMaxTensorRank);
+  ETNS_RETURN_IF(t.dim_order()->size() != rank, Error::InvalidProgram,
+                 "value %zu: dim_order has %u entries for rank %zu", index, t.dim_order()->size(),
+                 rank);
+  ETNS_RETURN_IF(t.storage_offset() != 0, Error::NotSupported,
+                 "value %zu: storage_offset %" PRId32 ", only 0 is supported", index,
+                 t.storage_offset());
+  ETNS_RETURN_IF(t.shape_dynamism() == fb::TensorShapeDynamism::DYNAMIC_UNBOUND,
+                 Error::NotSupported, "value %zu: DYNAMIC_UNBOUND shapes are not supported", index);
+  ETNS_RETURN_IF(t.extra_tensor_info() != nullptr &&
+                     t.extra_tensor_info()->location() == fb::TensorDataLocation::EXTERNAL,
+                 Error::NotSupported, "value %zu: external (.ptd) tensor data is not supported",
+                 index);
+
+  uint32_t seen_dims = 0;
+  uint64_t numel = 1;
+  const size_t element_bytes = element_size(dtype);
+  for (uint32_t d = 0; d < rank; ++d) {
+    const int32_t size = t.sizes()->Get(d);
+    ETNS_RETURN_IF(size < 0, Error::InvalidProgram,
+                   "value %zu: sizes[%" PRIu32 "] = %" PRId32 ", expected >= 0", index, d, size);
+    const uint8_t dim = t.dim_order()->Get(d);
+    ETNS_RETURN_IF(dim >= rank || (seen_dims & (1u << dim)) != 0, Error::InvalidProgram,
+                   "value %zu: dim_order is not a permutation of 0..%zu", index, rank - 1);
+    seen_dims |= 1u << dim;
+    numel *= static_cast<uint64_t>(size);
+    ETNS_RETURN_IF(numel > (uint64_t{1} << 31) / element_bytes, Error::InvalidProgram,
+                   "value %zu: tensor of more than 2 GiB", index);
+  }
+
+  out->dtype = dtype;
+  out->rank = static_cast<uint8_t>(rank);
+  out->sizes = t.sizes()->data();
+  out->dim_order = t.dim_order()->data();
+  out->numel = static_cast<size_t>(numel);
+  out->nbytes = static_cast<size_t>(numel) * element_bytes;
+
+  const uint32_t buffer = t.data_buffer_idx();
+  const fb::AllocationDetails* allocation = t.allocation_info();
+  if (buffer > 0 && allocation == nullptr) {
+    ETNS_ASSIGN_OR_RETURN(const uint8_t* data, program.constant_data(buffer, out->nbytes, index));
+    out->data = const_cast<uint8_t*>(data);  // constants are never written: kernels take them const
+    out->is_constant = true;
+    return Error::Ok;
+  }
+  ETNS_RETURN_IF(allocation == nullptr, Error::NotSupported,
+                 "value %zu: tensor has neither constant data nor a memory plan", index);
+  ETNS_RETURN_IF(buffer > 0, Error::NotSupported,
+                 "value %zu: planned tensors with initial data (mutable segments) are not supported",
+                 index);
+  const uint32_t memory_id = allocation->memory_id();
+  ETNS_RETURN_IF(memory_id < 1 || memory_id > meta.planned_buffer_count, Error::InvalidProgram,
+                 "value %zu: memory_id %" PRIu32 ", expected 1..%zu", index, memory_id,
+                 meta.planned_buffer_count);
+  ETNS_RETURN_IF(allocation->memory_offset_high() != 0 && sizeof(size_t) < 8, Error::NotSupported,
+                 "value %zu: planned offset beyond 4 GiB on a 32-bit target", index);
+  const uint64_t offset = static_cast<uint64_t>(allocation->memory_offset_low()) |
+                          static_cast<uint64_t>(allocation->memory_offset_high()) << 32;
+  const uint64_t capacity = meta.planned_buffer_bytes[memory_id - 1];
+  ETNS_RETURN_IF(offset > capacity || out->nbytes > capacity - offset, Error::InvalidProgram,
+                 "value %zu: tensor bytes [%" PRIu64 ", %" PRIu64 ") exceed planned buffer %" PRIu32
+                 " of %" PRIu64 " bytes",
+                 index, offset, offset + out->nbytes, memory_id, capacity);
+  out->data = planned.empty() ? nullptr : planned[memory_id - 1].data() + offset;
+  return Error::Ok;
+}
+
+// Checks an index list whose items name values of one kind (IntList items, tensor lists).
+template <typename Index>
+Error check_item_indices(const Index* items, uint32_t count, size_t index, Span<EValue> values,
+                         ValueKind kind, bool allow_none) {
+  for (uint32_t i = 0; i < count; ++i) {
+    const int64_t item = static_cast<int64_t>(items[i]);
+    if (allow_none && item == -1) continue;
+    ETNS_RETURN_IF(item < 0 || static_cast<uint64_t>(item) >= values.size(), Error::InvalidProgram,
+                   "value %zu: list item %" PRIu32 " = value index %" PRId64 ", expected < %zu",
+                   index, i, item, values.size());
+    const ValueKind got = values[static_cast<size_t>(item)].kind;
+    const bool ok = got == kind || (allow_none && got == ValueKind::Null);
+    ETNS_RETURN_IF(!ok, Error::InvalidProgram,
+                   "value %zu: list item %" PRIu32 " names value %" PRId64 " of kind %s, expected %s",
+                   index, i, item, to_string(got), to_string(kind));
+  }
+  return Error::Ok;
+}
+
+// Parses the value table: first every value, then the lists that name other values.
+Error parse_values(const Program& program, const fb::ExecutionPlan& plan, const MethodMeta& meta,
+                   Span<Span<uint8_t>> planned, Span<EValue> values) {
+  for (uint32_t i = 0; i < values.size(); ++i) {
+    const fb::EValue* source = plan.values()->Get(i);
+    EValue& value = values[i];
+    const uint8_t tag = static_cast<uint8_t>(source->val_type());
+    ETNS_RETURN_IF(tag == 0 || tag > static_cast<uint8_t>(ValueKind::OptionalTensorList),
+                   Error::InvalidProgram, "value %" PRIu32 ": kind tag %u, expected 1..11", i, tag);
+    value.kind = static_cast<ValueKind>(tag);
+    ETNS_RETURN_IF(source->val() == nullptr && value.kind != ValueKind::Null, Error::InvalidProgram,
+                   "value %" PRIu32 ": %s has no payload", i, to_string(value.kind));
+    switch (value.kind) {
+      case ValueKind::Null:
+      case ValueKind::None:
+        break;
+      case ValueKind::Int:
+        value.int_value = source->val_as_Int()->int_val();
+        break;
+      case ValueKind::Bool:
+        value.bool_value = source->val_as_Bool()->bool_val();
+        break;
+      case ValueKind::Double:
+        value.double_value = source->val_as_Double()->double_val();
+        break;
+      case ValueKind::String: {
+        const flatbuffers::String* s = source->val_as_String()->string_val();
+        value.string = StringView{s != nullptr ? s->c_str() : "", s != nullptr ? s->size() : 0};
+        break;
+      }
+      case ValueKind::Tensor:
+        value.tensor = Tensor{};
+        ETNS_TRY(parse_tensor(program, *source->val_as_Tensor(), i, meta, planned, &value.tensor));
+        break;
+      case ValueKind::IntList: {
+        const auto* items = source->val_as_IntList()->items();
+        ETNS_RETURN_IF(items == nullptr, Error::InvalidProgram, "value %" PRIu32 ": IntList has no items", i);
+        value.int_list = IntList{items->data(), items->size(), values.data()};
+        break;
+      }
+      case ValueKind::DoubleList: {
+        const auto* items = source->val_as_DoubleList()->items();
+        ETNS_RETURN_IF(items == nullptr, Error::InvalidProgram, "value %" PRIu32 ": DoubleList has no items", i);
+        value.double_list = InlineList<double>{items->data(), items->size()};
+        break;
+      }
+      case ValueKind::BoolList: {
+        const auto* items = source->val_as_BoolList()->items();
+        ETNS_RETURN_IF(items == nullptr, Error::InvalidProgram, "value %" PRIu32 ": BoolList has no items", i);
+        value.bool_list = InlineList<uint8_t>{items->data(), items->size()};
+        break;
+      }
+      case ValueKind::TensorList:
+      case ValueKind::OptionalTensorList: {
+        const auto* items = value.kind == ValueKind::TensorList
+                                ? source->val_as_TensorList()->items()
+                                : source->val_as_OptionalTensorList()->items();
+        ETNS_RETURN_IF(items == nullptr, Error::InvalidProgram, "value %" PRIu32 ": %s has no items", i,
+                       to_string(value.kind));
+        value.tensor_list = TensorIndexList{items->data(), items->size()};
+        break;
+      }
+    }
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    const EValue& value = values[i];
+    if (value.kind == ValueKind::IntList) {
+      ETNS_TRY(check_item_indices(value.int_list.item_indices, value.int_list.size, i, values,
+                                  ValueKind::Int, false));
+    } else if (value.kind == ValueKind::TensorList || value.kind == ValueKind::OptionalTensorList) {
+      ETNS_TRY(check_item_indices(value.tensor_list.item_indices, value.tensor_list.size, i, values,
+                                  ValueKind::Tensor, value.kind == ValueKind::OptionalTensorList));
+    }
+  }
+  return Error::Ok;
+}
+
+Error check_io(const char* what, const flatbuffers::Vector<int32_t>* indices, Span<EValue> values) {
+  ETNS_RETURN_IF(indices == nullptr, Error::InvalidProgram, "execution plan has no %s", what);
+  for (uint32_t i = 0; i < indices->size(); ++i) {
+    const int32_t index = indices->Get(i);
+    ETNS_RETURN_IF(index < 0 || static_cast<size_t>(index) >= values.size(), Error::InvalidProgram,
+                   "%s %" PRIu32 ": value index %" PRId32 ", expected < %zu", what, i, index,
+                   values.size());
+    const EValue& value = values[static_cast<size_t>(index)];
+    ETNS_RETURN_IF(value.kind != ValueKind::Tensor, Error::NotSupported,
+                   "%s %" PRIu32 ": value %" PRId32 " is %s; only tensor inputs and outputs are "
+                   "supported",
+                   what, i, index, to_string(value.kind));
+    ETNS_RETURN_IF(value.tensor.is_constant, Error::NotSupported,
+                   "%s %" PRIu32 ": value %" PRId32 " is a constant", what, i, index);
+  }
+  return Error::Ok;
+}
+
+const char* instruction_kind_name(fb::InstructionArguments kind) {
+  switch (kind) {
+    case fb::InstructionArguments::DelegateCall: return "DelegateCall";
+    case fb::InstructionArguments::MoveCall: return "MoveCall";
+    case fb::InstructionArguments::JumpFalseCall: return "JumpFalseCall";
+    case fb::InstructionArguments::FreeCall: return "FreeCall";
+    default: return "unknown";
+  }
+}
+
+}  // namespace
+
+Result<MethodMeta> method_meta(const Program& program, const char* name) {
+  ETNS_ASSIGN_OR_RETURN(const fb::ExecutionPlan* plan, program.plan(name));
+  const auto* sizes = plan->non_const_buffer_sizes();
+  ETNS_RETURN_IF(sizes == nullptr, Error::InvalidProgram,
+                 "method '%s': execution plan has no non_const_buffer_sizes", name);
+  MethodMeta meta;
+  if (sizes->size() <= 1) return meta;
+  meta.planned_buffer_count = sizes->size() - 1;
+  ETNS_RETURN_IF(meta.planned_buffer_count > kMaxPlannedBuffers, Error::NotSupported,
+                 "method '%s': %zu planned buffers, at most %zu supported", name,
+                 meta.planned_buffer_count, kMaxPlannedBuffers);
+  for (uint32_t k = 1; k < sizes->size(); ++k) {
+    ETNS_ASSIGN_OR_RETURN(const int64_t bytes, planned_size_at(*sizes, k));
+    meta.planned_buffer_bytes[k - 1] = static_cast<size_t>(bytes);
+  }
+  return meta;
+}
+
+Result<Method> Method::load(const Program& program, const char* name,
+                            const KernelRegistry& registry, const MethodMemory& memory) {
+  return load_impl(program, name, &registry, memory);
+}
+
+Result<Method> Method::load_unbound(const Program& program, const char* name,
+                                    const MethodMemory& memory) {
+  return load_impl(program, name, nullptr, memory);
+}
+
+Result<Method> Method::load_impl(const Program& program, const char* name,
+                                 const KernelRegistry* registry, const MethodMemory& memory) {
+  ETNS_RETURN_IF(memory.method == nullptr || memory.temporary == nullptr, Error::InvalidArgument,
+                 "method '%s': MethodMemory needs a method and a temporary arena", name);
+  ETNS_ASSIGN_OR_RETURN(const fb::ExecutionPlan* plan, program.plan(name));
+  ETNS_ASSIGN_OR_RETURN(const MethodMeta meta, method_meta(program, name));
+  ETNS_RETURN_IF(plan->values() == nullptr, Error::InvalidProgram, "method '%s' has no values", name);
+  ETNS_RETURN_IF(plan->delegates() == nullptr, Error::InvalidProgram,
+                 "method '%s' has no delegates vector", name);
+  ETNS_RETURN_IF(plan->delegates()->size() != 0, Error::NotSupported,
+                 "method '%s' has %u backend delegates; delegates are not supported", name,
+                 plan->delegates()->size());
+  ETNS_RETURN_IF(plan->chains() == nullptr || plan->chains()->size() == 0, Error::InvalidProgram,
+                 "method '%s' has no chains", name);
+
+  // Unbound methods (inspection) need no planned memory; bound ones need all of it.
+  if (registry != nullptr) {
+    ETNS_RETURN_IF(memory.planned.size() != meta.planned_buffer_count, Error::InvalidArgument,
+                   "method '%s' plans %zu buffers, %zu given", name, meta.planned_buffer_count,
+                   memory.planned.size());
+    for (size_t k = 0; k < meta.planned_buffer_count; ++k) {
+      ETNS_RETURN_IF(memory.planned[k].size() < meta.planned_buffer_bytes[k], Error::OutOfMemory,
+                     "planned buffer %zu: need %zu bytes, %zu given", k + 1,
+                     meta.planned_buffer_bytes[k], memory.planned[k].size());
+    }
+  }
+
+  Method method;
+  method.meta_ = meta;
+  method.temporary_ = memory.temporary;
+  Arena& arena = *memory.method;
+
+  const uint32_t value_count = plan->values()->size();
+  ETNS_ASSIGN_OR_RETURN(EValue * values, arena.allocate_array<EValue>(value_count));
+  for (uint32_t i = 0; i < value_count; ++i) new (&values[i]) EValue();
+  method.values_ = Span<EValue>(values, value_count);
+  const Span<Span<uint8_t>> planned = registry != nullptr ? memory.planned : Span<Span<uint8_t>>();
+  ETNS_TRY(parse_values(program, *plan, meta, planned, method.values_));
+
+  ETNS_TRY(check_io("input", plan->inputs(), method.values_));
+  ETNS_TRY(check_io("output", plan->outputs(), method.values_));
+  method.inputs_ = Span<const int32_t>(plan->inputs()->data(), plan->inputs()->size());
+  method.outputs_ = Span<const int32_t>(plan->outputs()->data(), plan->outputs()->size());
+
+  // Operator keys, "name.overload", kept in the method arena.
+  const auto* operators = plan->operators();
+  const uint32_t operator_count = operators != nullptr ? operators->size() : 0;
+  ETNS_ASSIGN_OR_RETURN(const char** names, arena.allocate_array<const char*>(operator_count));
+  for (uint32_t k = 0; k < operator_count; ++k) {
+    const fb::Operator* op = operators->Get(k);
+    ETNS_RETURN_IF(op->name() == nullptr, Error::InvalidProgram, "operator %" PRIu32 " has no name", k);
+    const size_t name_bytes = op->name()->size();
+    const size_t overload_bytes = op->overload() != nullptr ? op->overload()->size() : 0;
+    const size_t total = name_bytes + (overload_bytes > 0 ? 1 + overload_bytes : 0);
+    ETNS_RETURN_IF(total >= kMaxOperatorNameBytes, Error::InvalidProgram,
+                   "operator %" PRIu32 ": name of %zu bytes, at most %zu", k, total,
+                   kMaxOperatorNameBytes - 1);
+    ETNS_ASSIGN_OR_RETURN(void* memory_for_name, arena.allocate(total + 1, 1));
+    char* key = static_cast<char*>(memory_for_name);
+    std::memcpy(key, op->name()->c_str(), name_bytes);
+    if (overload_bytes > 0) {
+      key[name_bytes] = '.';
+      std::memcpy(key + name_bytes + 1, op->overload()->c_str(), overload_bytes);
+    }
+    key[total] = '\0';
+    names[k] = key;
+  }
+  method.operator_names_ = Span<const char*>(names, operator_count);
+
+  // Decode every instruction of every chain; check its indices.
+  size_t instruction_total = 0;
+  for (const fb::Chain* chain : *plan->chains()) {
+    ETNS_RETURN_IF(chain->instructions() == nullptr, Error::InvalidProgram,
+                   "method '%s': a chain has no instructions vector", name);
+    instruction_total += chain->instructions()->size();
+  }
+  ETNS_ASSIGN_OR_RETURN(Instruction * instructions, arena.allocate_array<Instruction>(instruction_total));
+  size_t flat = 0;
+  for (uint32_t c = 0; c < plan->chains()->size(); ++c) {
+    const auto* chain_instructions = plan->chains()->Get(c)->instructions();
+    for (uint32_t i = 0; i < chain_instructions->size(); ++i, ++flat) {
+      Instruction& instruction = *new (&instructions[flat]) Instruction();
+      std::snprintf(instruction.id, sizeof(instruction.id), "c%" PRIu32 "i%" PRIu32, c, i);
+      const fb::Instruction* source = chain_instructions->Get(i);
+      const fb::InstructionArguments kind = source->instr_args_type();
+      ETNS_RETURN_IF(kind == fb::InstructionArguments::NONE ||
+                         static_cast<uint8_t>(kind) > static_cast<uint8_t>(fb::InstructionArguments::MAX),
+                     Error::InvalidProgram, "%s: instruction type tag %u, expected 1..5",
+                     instruction.id, static_cast<unsigned>(kind));
+      ETNS_RETURN_IF(kind != fb::InstructionArguments::KernelCall, Error::NotSupported,
+                     "%s: %s instructions are not supported", instruction.id,
+                     instruction_kind_name(kind));
+      const fb::KernelCall* call = source->instr_args_as_KernelCall();
+      ETNS_RETURN_IF(call == nullptr, Error::InvalidProgram, "%s: KernelCall has no payload",
+                     instruction.id);
+      const int32_t op_index = call->op_index();
+      ETNS_RETURN_IF(op_index < 0 || static_cast<uint32_t>(op_index) >= operator_count,
+                     Error::InvalidProgram, "%s: op_index %" PRId32 ", expected < %" PRIu32,
+                     instruction.id, op_index, operator_count);
+      instruction.op_index = static_cast<uint32_t>(op_index);
+      instruction.operator_name = names[op_index];
+      const auto* args = call->args();
+      ETNS_RETURN_IF(args == nullptr || args->size() == 0, Error::InvalidProgram,
+                     "%s %s: KernelCall has no arguments", instruction.id, instruction.operator_name);
+      ETNS_ASSIGN_OR_RETURN(EValue * *arg_values, arena.allocate_array<EValue*>(args->size()));
+      for (uint32_t a = 0; a < args->size(); ++a) {
+        const int32_t value_index = args->Get(a);
+        ETNS_RETURN_IF(value_index < 0 || static_cast<uint32_t>(value_index) >= value_count,
+                       Error::InvalidProgram,
+                       "%s %s: argument %" PRIu32 " = value index %" PRId32 ", expected < %" PRIu32,
+                       instruction.id, instruction.operator_name, a, value_index, value_count);
+        arg_values[a] = &values[value_index];
+      }
+      instruction.args = Span<EValue* const>(arg_values, args->size());
+    }
+  }
+  method.instructions_ = Span<Instruction>(instructions, instruction_total);
+  if (registry == nullptr) return method;
+
+  // Resolve every operator the instructions use; name each missing one once.
+  size_t missing = 0;
+  for (uint32_t k = 0; k < operator_count; ++k) {
+    bool used = false;
+    for (const Instruction& instruction : method.instructions_) used |= instruction.op_index == k;
+    if (used && registry->find(names[k]) == nullptr) {
+      ETNS_LOG_ERROR("missing operator [%" PRIu32 "] %s", k, names[k]);
+      ++missing;
+    }
+  }
+  ETNS_RETURN_IF(missing > 0, Error::OperatorMissing,
+                 "method '%s': %zu operator(s) missing from provider '%s'; nothing was prepared",
+                 name, missing, registry->provider);
+
+  // Bind and prepare each kernel: argument validation happens here, once.
+  for (Instruction& instruction : method.instructions_) {
+    const KernelEntry* kernel = registry->find(instruction.operator_name);
+    const size_t expected = size_t{kernel->argument_count} + 1;
+    ETNS_RETURN_IF(instruction.args.size() != expected, Error::InvalidProgram,
+                   "%s %s: %zu arguments, expected %zu (%u schema arguments and the return slot)",
+                   instruction.id, instruction.operator_name, instruction.args.size(), expected,
+                   static_cast<unsigned>(kernel->argument_count));
+    const size_t last = instruction.args.size() - 1;
+    ETNS_RETURN_IF(instruction.args[last] != instruction.args[last - 1], Error::InvalidProgram,
+                   "%s %s: the return slot names another value than out", instruction.id,
+                   instruction.operator_name);
+    PrepareContext context(instruction.id, instruction.operator_name, instruction.args, arena);
+    ETNS_TRY(kernel->prepare(context));
+    instruction.kernel = kernel;
+    instruction.state = context.state();
+    instruction.scratch_bytes = context.scratch_bytes();
+    if (instruction.scratch_bytes > method.max_scratch_bytes_) {
+      method.max_scratch_bytes_ = instruction.scratch_bytes;
+    }
+  }
+  // Scratch is 16-byte aligned; make sure the worst instruction fits.
+  const size_t worst = method.max_scratch_bytes_ > 0 ? method.max_scratch_bytes_ + 15 : 0;
+  ETNS_RETURN_IF(worst > memory.temporary->capacity_bytes(), Error::OutOfMemory,
+                 "arena '%s': need %zu bytes of kernel scratch, %zu available",
+                 memory.temporary->name(), worst, memory.temporary->capacity_bytes());
+  method.bound_ = true;
+  return method;
+}
+
+Error Method::set_input(size_t i, Span<const uint8_t> bytes) {
+  ETNS_RETURN_IF(i >= inputs_.size(), Error::InvalidArgument, "input %zu: the method has %zu inputs",
+                 i, inputs_.size());
+  const Tensor& tensor = input(i);
+  ETNS_RETURN_IF(bytes.size() != tensor.nbytes, Error::InvalidArgument,
+                 "input %zu: %zu bytes given, expected %zu (%s, %zu elements)", i, bytes.size(),
+                 tensor.nbytes, to_string(tensor.dtype), tensor.numel);
+  ETNS_RETURN_IF(tensor.data == nullptr, Error::NotSupported,
+                 "input %zu: the method was loaded without planned memory", i);
+  if (tensor.nbytes > 0) std::memcpy(tensor.data, bytes.data(), tensor.nbytes);
+  return Error::Ok;
+}
+
+const Tensor* Method::instruction_output(size_t i) const {
+  const Instruction& instruction = instructions_[i];
+  const EValue* out = instruction.args[instruction.args.size() - 1];
+  return out->kind == ValueKind::Tensor ? &out->tensor : nullptr;
+}
+
+Error Method::execute(const ExecuteHooks* hooks) {
+  ETNS_RETURN_IF(!bound_, Error::NotSupported, "execute: the method was loaded unbound");
+  for (size_t i = 0; i < instructions_.size(); ++i) {
+    const Instruction& instruction = instructions_[i];
+    if (hooks != nullptr && hooks->before_instruction != nullptr) hooks->before_instruction(hooks->user, i);
+    RunContext context;
+    context.args = instruction.args;
+    context.prepared_state = instruction.state;
+    if (instruction.scratch_bytes > 0) {
+      // Checked at load: this cannot fail.
+      Result<void*> scratch = temporary_->allocate(instruction.scratch_bytes, 16);
+      if (!scratch.ok()) return Error::Internal;
+      context.scratch = Span<uint8_t>(static_cast<uint8_t*>(*scratch), instruction.scratch_bytes);
+    }
+    const Error error = instruction.kernel->run(context);
+    temporary_->reset();
+    if (hooks != nullptr && hooks->after_instruction != nullptr) hooks->after_instruction(hooks->user, i);
+    ETNS_RETURN_IF(error != Error::Ok, error, "%s %s: kernel failed: %s", instruction.id,
+                   instruction.operator_name, to_string(error));
+  }
+  return Error::Ok;
+}
+
+}  // namespace etns::runtime

@@ -1,0 +1,12 @@
+#include <cstdio>
+
+#include "runtime/platform/platform.h"
+
+namespace etns::runtime::platform {
+
+void write_log_line(const char* line) {
+  std::fputs(line, stderr);
+  std::fputc('\n', stderr);
+}
+
+}  // namespace etns::runtime::platform

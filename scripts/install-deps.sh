@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package etns needs to build, test and run (run as root).
+# Host build and tests: compilers, CMake, flatbuffers, CLI/config/JSON libraries, GoogleTest.
+# Cortex-M55 target: the Arm bare-metal toolchain, newlib and QEMU.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build git python3
+  libflatbuffers-dev flatbuffers-compiler
+  libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libelf-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing packages (${missing[*]}); run this script as root" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The main job: installs what is missing, builds the CLI (build/bin/etns), then
+# inspects and runs every shipped Tier-1 program on its provider, and checks
+# the arm programs' outputs against the upstream goldens. Results go to out/main/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-deps.sh
+cmake --preset host >/dev/null
+cmake --build --preset host -j "$(nproc)" --target etns
+
+shared=${ETNS_SHARED_DIR:-../shared}
+models="$shared/models/tier1"
+if [ ! -d "$models" ]; then
+  echo "main: $models is absent: nothing to run (set ETNS_SHARED_DIR)" >&2
+  exit 1
+fi
+etns=build/bin/etns
+out=out/main
+mkdir -p "$out"
+
+for program in tier1_arm tier1_ns tier1mean_arm tier1mean_ns; do
+  provider=${program##*_}
+  model=${program%_*}
+  pte="$models/$program.pte"
+  input="$shared/golden/${model}_arm.A.input.bin"
+  "$etns" inspect "$pte" > "$out/$program.inspect.txt"
+  "$etns" run "$pte" --provider "$provider" --input "$input" --output "$out/$program.A.out.bin" \
+    --dump-dir "$out/$program.A.dump"
+  verdict="ran"
+  if [ "$provider" = arm ]; then
+    if cmp -s "$out/$program.A.out.bin" "$shared/golden/$program.A.out.bin"; then
+      verdict="ran, output bit-exact with the upstream golden"
+    else
+      verdict="ran, output DIFFERS from the upstream golden"
+    fi
+  fi
+  printf '%-14s %-3s %2s instructions  %s\n' "$program" "$provider" \
+    "$(grep -c '^    c0i' "$out/$program.inspect.txt")" "$verdict"
+  case "$verdict" in *DIFFERS*) exit 1 ;; esac
+done
+echo "main: results in $out/"

@@ -1,0 +1,110 @@
+// The CLI's contract: results on stdout, one clear line per problem on stderr,
+// exit 0 / 1 (failed run) / 2 (usage).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/cli.h"
+#include "tests/support/shared_data.h"
+
+namespace etns {
+namespace {
+
+size_t line_count(const std::string& text) { return static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+void write_bytes(const std::string& path, size_t size) {
+  std::ofstream out(path, std::ios::binary);
+  const std::vector<char> zeros(size, 0);
+  out.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+}
+
+TEST(Cli, MissingProgramFileIsOneLine) {
+  testing::TempDir dir;
+  write_bytes(dir.path() + "/in.bin", 16);
+  const testing::CliResult result = testing::run_cli("run " + dir.path() + "/nope.pte --provider arm --input " +
+                                                     dir.path() + "/in.bin --output " + dir.path() + "/out.bin");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.stderr_text, "etns: cannot read " + dir.path() + "/nope.pte: no such file\n");
+}
+
+TEST(Cli, UnknownProviderIsAUsageError) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  write_bytes(dir.path() + "/in.bin", 65536);
+  const testing::CliResult result = testing::run_cli("run " + shared + "/models/tier1/tier1mean_arm.pte --provider cmsis --input " +
+                                                     dir.path() + "/in.bin --output " + dir.path() + "/out.bin");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.stderr_text, "etns: --provider 'cmsis': expected arm or ns\n");
+}
+
+TEST(Cli, MissingOptionIsAUsageError) {
+  const testing::CliResult result = testing::run_cli("run x.pte --provider arm");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(line_count(result.stderr_text), 1u) << result.stderr_text;
+  EXPECT_NE(result.stderr_text.find("--input is required"), std::string::npos) << result.stderr_text;
+}
+
+TEST(Cli, WrongInputSizeNamesTheInputAndTheExpectedBytes) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  write_bytes(dir.path() + "/in.bin", 100);
+  const std::string program = shared + "/models/tier1/tier1mean_arm.pte";
+  const testing::CliResult result = testing::run_cli("run " + program + " --provider arm --input " + dir.path() +
+                                                     "/in.bin --output " + dir.path() + "/out.bin");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.stderr_text, "etns: " + program +
+                                    ": input 0: 100 bytes given, expected 65536 (float32, 16384 elements) "
+                                    "[InvalidArgument] (--input " + dir.path() + "/in.bin)\n");
+  EXPECT_FALSE(std::ifstream(dir.path() + "/out.bin").good()) << "no output on failure";
+}
+
+TEST(Cli, NsProgramOnArmNamesEachMissingOperator) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  write_bytes(dir.path() + "/in.bin", 65536);
+  const std::string program = shared + "/models/tier1/tier1mean_ns.pte";
+  const testing::CliResult result = testing::run_cli("run " + program + " --provider arm --input " + dir.path() +
+                                                     "/in.bin --output " + dir.path() + "/out.bin");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.stderr_text,
+            "etns: " + program + ": missing operator [1] cortex_m_ns::quantized_mean.out\n"
+            "etns: " + program + ": method 'forward': 1 operator(s) missing from provider 'arm'; "
+            "nothing was prepared [OperatorMissing]\n");
+}
+
+TEST(Cli, NotAProgramIsOneLine) {
+  testing::TempDir dir;
+  write_bytes(dir.path() + "/zeros.pte", 64);
+  const testing::CliResult result = testing::run_cli("inspect " + dir.path() + "/zeros.pte");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.stderr_text, "etns: " + dir.path() +
+                                    "/zeros.pte: identifier '....' at offset 4: not an ExecuTorch program, "
+                                    "expected 'ET12' [InvalidProgram]\n");
+}
+
+TEST(Cli, NsProgramRunsOnNsAndWritesItsOutput) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  write_bytes(dir.path() + "/in.bin", 65536);
+  const testing::CliResult result =
+      testing::run_cli("run " + shared + "/models/tier1/tier1_ns.pte --provider ns --input " + dir.path() +
+                       "/in.bin --output " + dir.path() + "/out.bin --dump-dir " + dir.path() + "/dump");
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  EXPECT_EQ(testing::read_file(dir.path() + "/out.bin").size(), 65536u);
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_TRUE(std::ifstream(dir.path() + "/dump/c0i" + std::to_string(i) + ".bin").good()) << i;
+  }
+}
+
+TEST(Cli, HelpListsCommandsAndExamples) {
+  const testing::CliResult result = testing::run_cli("run --help");
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.stdout_text.find("--dump-dir"), std::string::npos);
+  EXPECT_NE(result.stdout_text.find("Examples:"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace etns

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/core/evalue.h"
+#include "runtime/exec/kernel.h"
+
+// Builds one synthetic kernel call (values, tensors, return slot) so a kernel's
+// prepare and run can be tested without a .pte.
+namespace etns::testing {
+
+class KernelCall {
+ public:
+  KernelCall();
+  ~KernelCall();
+  KernelCall(const KernelCall&) = delete;
+  KernelCall& operator=(const KernelCall&) = delete;
+
+  // Appends an argument. A tensor owns zeroed storage of numel * element size;
+  // an empty dim_order means contiguous.
+  KernelCall& tensor(runtime::ScalarType dtype, std::vector<int32_t> sizes,
+                     std::vector<uint8_t> dim_order = {});
+  KernelCall& int_value(int64_t value);
+  KernelCall& double_value(double value);
+  KernelCall& bool_value(bool value);
+  KernelCall& null();
+  KernelCall& int_list(std::vector<int64_t> items);
+
+  // Adds the return slot (a copy of the last argument, as programs do) and
+  // runs the entry's prepare. Lines the kernel logs are kept in log().
+  runtime::Error prepare(const runtime::KernelEntry& entry);
+  // Runs the prepared kernel once.
+  runtime::Error run();
+
+  runtime::Tensor& tensor_at(size_t i) { return values_[i].tensor; }
+  template <typename T>
+  T* data(size_t i) {
+    return static_cast<T*>(values_[i].tensor.data);
+  }
+  template <typename T>
+  void fill(size_t i, const std::vector<T>& contents) {
+    std::copy(contents.begin(), contents.end(), data<T>(i));
+  }
+  template <typename T>
+  std::vector<T> read(size_t i) {
+    const T* p = data<T>(i);
+    return std::vector<T>(p, p + values_[i].tensor.numel);
+  }
+  const std::string& log() const { return log_; }
+
+ private:
+  struct OwnedTensor {
+    std::vector<int32_t> sizes;
+    std::vector<uint8_t> dim_order;
+    std::vector<uint8_t> storage;
+  };
+
+  std::deque<runtime::EValue> values_;
+  std::deque<OwnedTensor> tensors_;
+  std::deque<std::vector<runtime::EValue>> list_items_;
+  std::deque<std::vector<int64_t>> list_indices_;
+  std::vector<runtime::EValue*> args_;
+  std::vector<uint8_t> method_memory_;
+  std::vector<uint8_t> scratch_memory_;
+  std::unique_ptr<runtime::Arena> method_arena_;
+  const runtime::KernelEntry* entry_ = nullptr;
+  const void* state_ = nullptr;
+  std::string log_;
+};
+
+}  // namespace etns::testing

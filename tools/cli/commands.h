@@ -1,0 +1,15 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+// Each subcommand lives in cmd_<name>.cpp: it registers its options on `app`
+// and returns the action main runs when that subcommand was chosen. An action
+// returns the exit code (0, or 1 for a failed check) or throws Failure.
+namespace etns::tools {
+
+using CommandAction = std::function<int()>;
+
+CommandAction add_inspect_command(CLI::App& app);
+CommandAction add_run_command(CLI::App& app);
+
+}  // namespace etns::tools

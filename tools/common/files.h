@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace etns::tools {
+
+// Bytes whose first byte is 16-byte aligned (programs are read in place).
+class AlignedBytes {
+ public:
+  AlignedBytes() = default;
+  explicit AlignedBytes(size_t size) : storage_((size + 15) / 16) , size_(size) {}
+  uint8_t* data() { return reinterpret_cast<uint8_t*>(storage_.data()); }
+  const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(storage_.data()); }
+  size_t size() const { return size_; }
+
+ private:
+  struct alignas(16) Block {
+    uint8_t bytes[16];
+  };
+  std::vector<Block> storage_;
+  size_t size_ = 0;
+};
+
+// Whole file. Throws Failure "cannot read <path>: <reason>".
+std::vector<uint8_t> read_file(const std::string& path);
+AlignedBytes read_file_aligned(const std::string& path);
+
+// Writes `bytes` to a temporary file beside `path`, then renames it into
+// place: a reader never sees a half-written file. Throws Failure.
+void write_file_atomic(const std::string& path, const void* bytes, size_t size);
+inline void write_file_atomic(const std::string& path, const std::string& text) {
+  write_file_atomic(path, text.data(), text.size());
+}
+
+}  // namespace etns::tools

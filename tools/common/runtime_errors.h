@@ -1,0 +1,28 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/core/error.h"
+
+namespace etns::tools {
+
+// Collects the runtime's log lines while alive, so a failed runtime call can
+// be turned into a Failure that carries what the runtime said.
+class RuntimeLogCapture {
+ public:
+  RuntimeLogCapture();
+  ~RuntimeLogCapture();
+  RuntimeLogCapture(const RuntimeLogCapture&) = delete;
+  RuntimeLogCapture& operator=(const RuntimeLogCapture&) = delete;
+
+  const std::vector<std::string>& lines() const { return lines_; }
+  // Throws Failure("<context>: <line>" per captured line, or the Error's name)
+  // when `error` is not Ok; clears the captured lines either way.
+  void check(runtime::Error error, const std::string& context);
+
+ private:
+  std::vector<std::string> lines_;
+};
+
+}  // namespace etns::tools

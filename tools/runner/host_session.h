@@ -1,0 +1,53 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/core/arena.h"
+#include "runtime/exec/method.h"
+#include "runtime/pte/program.h"
+#include "tools/common/files.h"
+
+namespace etns::tools {
+
+// A .pte loaded on the host: file bytes, verified Program and one Method with
+// host-owned arenas. Every runtime error becomes a Failure naming the file.
+class HostSession {
+ public:
+  // `registry` null loads the method unbound (inspection only).
+  HostSession(const std::string& pte_path, const runtime::KernelRegistry* registry,
+              const std::string& method_name = "forward");
+  HostSession(const HostSession&) = delete;
+  HostSession& operator=(const HostSession&) = delete;
+
+  const std::string& path() const { return path_; }
+  const AlignedBytes& file() const { return file_; }
+  const runtime::Program& program() const { return *program_; }
+  runtime::Method& method() { return *method_; }
+  const runtime::Method& method() const { return *method_; }
+
+  // Checks the byte count against input `i` and copies it in.
+  void set_input(size_t i, const std::vector<uint8_t>& bytes);
+  // Runs the method once; throws Failure on a kernel error.
+  void execute(const runtime::ExecuteHooks* hooks = nullptr);
+  std::vector<uint8_t> output_bytes(size_t i) const;
+
+ private:
+  std::string path_;
+  AlignedBytes file_;
+  std::unique_ptr<runtime::Program> program_;
+  std::vector<uint8_t> method_memory_;
+  std::vector<uint8_t> temporary_memory_;
+  std::vector<AlignedBytes> planned_memory_;
+  std::vector<runtime::Span<uint8_t>> planned_spans_;
+  std::unique_ptr<runtime::Arena> method_arena_;
+  std::unique_ptr<runtime::Arena> temporary_arena_;
+  std::unique_ptr<runtime::Method> method_;
+};
+
+// Bytes of a tensor, in its memory layout.
+std::vector<uint8_t> tensor_bytes(const runtime::Tensor& tensor);
+
+}  // namespace etns::tools
