@@ -1,6 +1,8 @@
 #include <cstdio>
 
+#include "kernels/registry.h"
 #include "tools/cli/commands.h"
+#include "tools/common/failure.h"
 #include "tools/inspect/describe.h"
 #include "tools/runner/host_session.h"
 
@@ -11,13 +13,21 @@ CommandAction add_inspect_command(CLI::App& app) {
   command->footer(
       "Examples:\n"
       "  etns inspect ../shared/models/tier1/tier1_arm.pte\n"
-      "  etns inspect tier1_ns.pte --json > tier1_ns.json");
+      "  etns inspect tier1_ns.pte --provider ns --json > tier1_ns.json");
   auto path = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
+  auto provider = std::make_shared<std::string>();
   command->add_option("program", *path, "the .pte file")->required();
   command->add_flag("--json", *json, "print JSON (schema etns.inspect) instead of text");
-  return [path, json]() {
-    HostSession session(*path, nullptr);
+  command->add_option("--provider", *provider,
+                      "also bind the kernels of arm or ns and report the method arena and scratch bytes");
+  return [path, json, provider]() {
+    const runtime::KernelRegistry* registry = nullptr;
+    if (!provider->empty()) {
+      registry = kernels::find_registry(provider->c_str());
+      if (registry == nullptr) throw Failure("--provider '" + *provider + "': expected arm or ns", 2);
+    }
+    HostSession session(*path, registry);
     const nlohmann::json description = describe_program(session);
     const std::string text = *json ? description.dump(2) + "\n" : render_description(description);
     std::fputs(text.c_str(), stdout);

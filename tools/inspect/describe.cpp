@@ -58,8 +58,15 @@ nlohmann::json describe_program(const HostSession& session) {
   }
   std::sort(portable.begin(), portable.end());
 
+  nlohmann::json binding = nullptr;
+  if (session.registry() != nullptr) {
+    binding = {{"provider", session.registry()->provider},
+               {"method_arena_bytes", session.method_arena_used_bytes()},
+               {"max_scratch_bytes", method.max_scratch_bytes()}};
+  }
   nlohmann::json methods = nlohmann::json::array();
   methods.push_back({{"name", "forward"},
+                     {"binding", binding},
                      {"values", method.value_count()},
                      {"inputs", inputs},
                      {"outputs", outputs},
@@ -113,6 +120,11 @@ std::string render_description(const nlohmann::json& d) {
     size_t k = 1;
     for (const nlohmann::json& bytes : m["planned_buffers_bytes"]) {
       out << "  arena " << k++ << "     " << bytes << " bytes (planned)\n";
+    }
+    if (!m["binding"].is_null()) {
+      const nlohmann::json& b = m["binding"];
+      out << "  bound       provider " << b["provider"].get<std::string>() << ": method arena "
+          << b["method_arena_bytes"] << " bytes, kernel scratch " << b["max_scratch_bytes"] << " bytes\n";
     }
     out << "  instructions (" << m["instructions"].size() << ")\n";
     for (const nlohmann::json& instruction : m["instructions"]) {

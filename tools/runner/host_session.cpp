@@ -14,7 +14,7 @@ constexpr size_t kTemporaryArenaBytes = size_t{1} << 20;
 
 HostSession::HostSession(const std::string& pte_path, const runtime::KernelRegistry* registry,
                          const std::string& method_name)
-    : path_(pte_path), file_(read_file_aligned(pte_path)) {
+    : path_(pte_path), file_(read_file_aligned(pte_path)), registry_(registry) {
   RuntimeLogCapture log;
   runtime::Result<runtime::Program> program =
       runtime::Program::load(runtime::Span<const uint8_t>(file_.data(), file_.size()));

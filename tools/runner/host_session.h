@@ -33,6 +33,10 @@ class HostSession {
   // Runs the method once; throws Failure on a kernel error.
   void execute(const runtime::ExecuteHooks* hooks = nullptr);
   std::vector<uint8_t> output_bytes(size_t i) const;
+  // Bytes of the method arena the load used: what a device must reserve for it.
+  size_t method_arena_used_bytes() const { return method_arena_->used_bytes(); }
+  // The provider the method was bound with, or null when unbound.
+  const runtime::KernelRegistry* registry() const { return registry_; }
 
  private:
   std::string path_;
@@ -45,6 +49,7 @@ class HostSession {
   std::unique_ptr<runtime::Arena> method_arena_;
   std::unique_ptr<runtime::Arena> temporary_arena_;
   std::unique_ptr<runtime::Method> method_;
+  const runtime::KernelRegistry* registry_ = nullptr;
 };
 
 // Bytes of a tensor, in its memory layout.

@@ -1,0 +1,58 @@
+#include "kernels/cortex_m_ns/hardswish/hardswish.h"
+
+#include "kernels/common/checks.h"
+
+namespace etns::cortex_m_ns {
+namespace {
+
+using kernels::read_int_in_range;
+using kernels::read_zero_point;
+using runtime::Error;
+using runtime::ScalarType;
+using runtime::Tensor;
+
+constexpr size_t kSelf = 0;
+constexpr size_t kOut = 8;
+// The exporter falls back to the portable op outside this range (operators.md §3.1);
+// it also keeps |x| * relu_q6 <= 255 * 2^22 < 2^30.
+constexpr int64_t kMaxReluQ6 = int64_t{1} << 22;
+
+}  // namespace
+
+Error hardswish_prepare(runtime::PrepareContext& ctx) {
+  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf, "self"));
+  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut, "out"));
+  ETNS_TRY(kernels::check_dtype(ctx, *self, "self", ScalarType::Char));
+  ETNS_TRY(kernels::check_dtype(ctx, *out, "out", ScalarType::Char));
+  // The kernel walks flat buffers, so both must share one memory order.
+  ETNS_TRY(kernels::check_same_sizes(ctx, *self, "self", *out, "out"));
+  ETNS_TRY(kernels::check_same_dim_order(ctx, *self, "self", *out, "out"));
+
+  HardswishParams p;
+  ETNS_ASSIGN_OR_RETURN(p.in_zero_point, read_zero_point(ctx, 1, "input_zero_point"));
+  ETNS_ASSIGN_OR_RETURN(p.out_zero_point, read_zero_point(ctx, 2, "output_zero_point"));
+  ETNS_ASSIGN_OR_RETURN(p.out,
+                        kernels::read_requant(ctx, 3, "output_multiplier", 4, "output_shift"));
+  // relu_q6 first: it bounds relu_q3 (round(3/s) <= round(6/s) for every scale).
+  ETNS_ASSIGN_OR_RETURN(p.relu_q6, read_int_in_range(ctx, 6, "relu_q6", 1, kMaxReluQ6));
+  ETNS_ASSIGN_OR_RETURN(p.relu_q3, read_int_in_range(ctx, 5, "relu_q3", 0, p.relu_q6));
+  // Any prescale in [0, 31] keeps (t + 2^(prescale-1)) >> prescale in range.
+  ETNS_ASSIGN_OR_RETURN(p.prescale, read_int_in_range(ctx, 7, "prescale", 0, 31));
+
+  ETNS_ASSIGN_OR_RETURN(HardswishParams * stored, ctx.make_state<HardswishParams>());
+  *stored = p;
+  return Error::Ok;
+}
+
+Error hardswish_run(const runtime::RunContext& ctx) {
+  const Tensor& out = ctx.tensor(kOut);
+  hardswish_s8(ctx.state<HardswishParams>(), ctx.tensor(kSelf).data_as<const int8_t>(),
+               out.data_as<int8_t>(), out.numel);
+  return Error::Ok;
+}
+
+void hardswish_s8(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n) {
+  hardswish_s8_ref(p, in, out, n);
+}
+
+}  // namespace etns::cortex_m_ns

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/common/requantize.h"
+#include "runtime/exec/kernel.h"
+
+// cortex_m_ns::quantized_hardswish.out: x * relu6(x + 3) / 6 on int8
+// (docs/numerics.md#hardswish, operators.md §3.1). Per element, x = q - in_zero_point:
+//   t = clamp(x + relu_q3, 0, relu_q6), then (t + 2^(prescale-1)) >> prescale if prescale > 0
+//   out = clamp(RQ(x * t, out) + out_zero_point, -128, 127)
+// where relu_q3 = round(3 / s_in), relu_q6 = round(6 / s_in), out = QM(s_in^2 / (6 s_out)).
+// The zero-point add is exact; x * t < 2^30 because prepare bounds relu_q6 by 2^22.
+namespace etns::cortex_m_ns {
+
+struct HardswishParams {
+  int32_t in_zero_point = 0;
+  int32_t out_zero_point = 0;
+  kernels::Requant out;
+  int32_t relu_q3 = 0;   // [0, relu_q6]
+  int32_t relu_q6 = 1;   // [1, 2^22]
+  int32_t prescale = 0;  // [0, 31]
+};
+
+using HardswishFn = void (*)(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n);
+
+void hardswish_s8_ref(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n);
+// The compile-time choice of implementation; today the reference.
+void hardswish_s8(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n);
+
+// Validates the 9 schema arguments (InvalidArgument, or InvalidProgram for a
+// wrong value kind) and stores HardswishParams in the method arena (OutOfMemory).
+runtime::Error hardswish_prepare(runtime::PrepareContext& ctx);
+runtime::Error hardswish_run(const runtime::RunContext& ctx);
+
+}  // namespace etns::cortex_m_ns

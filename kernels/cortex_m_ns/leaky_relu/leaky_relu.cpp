@@ -1,0 +1,51 @@
+#include "kernels/cortex_m_ns/leaky_relu/leaky_relu.h"
+
+#include "kernels/common/checks.h"
+
+namespace etns::cortex_m_ns {
+namespace {
+
+using kernels::read_requant;
+using kernels::read_zero_point;
+using runtime::Error;
+using runtime::ScalarType;
+using runtime::Tensor;
+
+constexpr size_t kSelf = 0;
+constexpr size_t kOut = 7;
+
+}  // namespace
+
+Error leaky_relu_prepare(runtime::PrepareContext& ctx) {
+  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf, "self"));
+  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut, "out"));
+  ETNS_TRY(kernels::check_dtype(ctx, *self, "self", ScalarType::Char));
+  ETNS_TRY(kernels::check_dtype(ctx, *out, "out", ScalarType::Char));
+  // The kernel walks flat buffers, so both must share one memory order.
+  ETNS_TRY(kernels::check_same_sizes(ctx, *self, "self", *out, "out"));
+  ETNS_TRY(kernels::check_same_dim_order(ctx, *self, "self", *out, "out"));
+
+  LeakyReluParams p;
+  ETNS_ASSIGN_OR_RETURN(p.in_zero_point, read_zero_point(ctx, 1, "input_zero_point"));
+  ETNS_ASSIGN_OR_RETURN(p.out_zero_point, read_zero_point(ctx, 2, "output_zero_point"));
+  ETNS_ASSIGN_OR_RETURN(p.alpha, read_requant(ctx, 3, "alpha_multiplier", 4, "alpha_shift"));
+  ETNS_ASSIGN_OR_RETURN(p.identity,
+                        read_requant(ctx, 5, "identity_multiplier", 6, "identity_shift"));
+
+  ETNS_ASSIGN_OR_RETURN(LeakyReluParams * stored, ctx.make_state<LeakyReluParams>());
+  *stored = p;
+  return Error::Ok;
+}
+
+Error leaky_relu_run(const runtime::RunContext& ctx) {
+  const Tensor& out = ctx.tensor(kOut);
+  leaky_relu_s8(ctx.state<LeakyReluParams>(), ctx.tensor(kSelf).data_as<const int8_t>(),
+                out.data_as<int8_t>(), out.numel);
+  return Error::Ok;
+}
+
+void leaky_relu_s8(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n) {
+  leaky_relu_s8_ref(p, in, out, n);
+}
+
+}  // namespace etns::cortex_m_ns

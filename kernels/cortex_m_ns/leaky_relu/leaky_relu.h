@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/common/requantize.h"
+#include "runtime/exec/kernel.h"
+
+// cortex_m_ns::quantized_leaky_relu.out on int8 (docs/numerics.md#leaky_relu,
+// operators.md §3.2). Per element, x = q - in_zero_point:
+//   out = clamp(RQ(x, x >= 0 ? identity : alpha) + out_zero_point, -128, 127)
+// with identity = QM(s_in / s_out) (or (2^30, 1) for equal qparams) and
+// alpha = QM(s_in * alpha / s_out). x = 0 takes the identity pair. The
+// zero-point add is exact.
+namespace etns::cortex_m_ns {
+
+struct LeakyReluParams {
+  int32_t in_zero_point = 0;
+  int32_t out_zero_point = 0;
+  kernels::Requant alpha;     // x < 0
+  kernels::Requant identity;  // x >= 0
+};
+
+using LeakyReluFn = void (*)(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n);
+
+void leaky_relu_s8_ref(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n);
+// The compile-time choice of implementation; today the reference.
+void leaky_relu_s8(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n);
+
+// Validates the 8 schema arguments (InvalidArgument, or InvalidProgram for a
+// wrong value kind) and stores LeakyReluParams in the method arena (OutOfMemory).
+runtime::Error leaky_relu_prepare(runtime::PrepareContext& ctx);
+runtime::Error leaky_relu_run(const runtime::RunContext& ctx);
+
+}  // namespace etns::cortex_m_ns

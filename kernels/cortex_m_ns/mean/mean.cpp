@@ -1,0 +1,132 @@
+#include "kernels/cortex_m_ns/mean/mean.h"
+
+#include "kernels/common/checks.h"
+
+namespace etns::cortex_m_ns {
+namespace {
+
+using kernels::read_zero_point;
+using runtime::Error;
+using runtime::ScalarType;
+using runtime::Tensor;
+
+constexpr size_t kSelf = 0;
+constexpr size_t kOut = 7;
+constexpr uint8_t kMaxRank = 4;
+// Each term |q - zp| <= 255, so this many keep the int32 sum exact.
+constexpr size_t kMaxReduce = static_cast<size_t>(INT32_MAX) / 255;
+
+Error check_layout(const runtime::PrepareContext& ctx, const Tensor& t, const char* name) {
+  if (t.rank > kMaxRank) {
+    return ctx.fail(Error::InvalidArgument, "%s has rank %u, expected at most 4", name,
+                    static_cast<unsigned>(t.rank));
+  }
+  // The kernel reads logical sizes against the buffer, so only identity order works.
+  if (!t.is_contiguous()) {
+    return ctx.fail(Error::InvalidArgument, "%s is %s, expected contiguous (dim_order 0..%u)", name,
+                    t.is_channels_last() ? "channels_last" : "not contiguous",
+                    static_cast<unsigned>(t.rank > 0 ? t.rank - 1 : 0));
+  }
+  return Error::Ok;
+}
+
+// Right-aligns self's sizes into CMSIS's (n, h, w, c) as the mask is, and folds
+// them into [outer, reduce, inner]. Size-1 dims are dropped first: their mask
+// bit changes nothing. What remains must reduce one run of adjacent dims.
+Error prepare_geometry(const runtime::PrepareContext& ctx, const Tensor& self,
+                       const runtime::IntList& mask, MeanState& state) {
+  size_t dims[kMaxRank] = {1, 1, 1, 1};
+  bool reduced[kMaxRank] = {};
+  for (uint8_t d = 0; d < self.rank; ++d) {
+    dims[kMaxRank - self.rank + d] = static_cast<size_t>(self.size(d));
+  }
+  int first = -1;
+  int last = -1;
+  for (int k = 0; k < kMaxRank; ++k) {
+    const int64_t bit = mask.at(static_cast<size_t>(k));
+    if (bit != 0 && bit != 1) {
+      return ctx.fail(Error::InvalidArgument, "axis_mask[%d] = %lld, expected 0 or 1", k,
+                      static_cast<long long>(bit));
+    }
+    reduced[k] = bit == 1;
+    if (reduced[k] && dims[k] != 1) {
+      if (first < 0) first = k;
+      last = k;
+    }
+  }
+  state.outer = 1;
+  state.reduce = 1;
+  state.inner = 1;
+  for (int k = 0; k < kMaxRank; ++k) {
+    if (first >= 0 && k > first && k < last && !reduced[k] && dims[k] != 1) {
+      return ctx.fail(Error::NotSupported,
+                      "axis_mask [%d, %d, %d, %d] reduces dims that are not adjacent; only one "
+                      "run of reduced dims is implemented",
+                      reduced[0], reduced[1], reduced[2], reduced[3]);
+    }
+    if (first < 0 || k < first) {
+      state.outer *= dims[k];
+    } else if (k <= last) {
+      state.reduce *= reduced[k] ? dims[k] : 1;
+    } else {
+      state.inner *= dims[k];
+    }
+  }
+  if (state.reduce > kMaxReduce) {
+    return ctx.fail(Error::InvalidArgument,
+                    "reduces %zu elements per output, expected at most %zu (the int32 sum "
+                    "could overflow)",
+                    state.reduce, kMaxReduce);
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
+Error mean_prepare(runtime::PrepareContext& ctx) {
+  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf, "self"));
+  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut, "out"));
+  ETNS_TRY(kernels::check_dtype(ctx, *self, "self", ScalarType::Char));
+  ETNS_TRY(kernels::check_dtype(ctx, *out, "out", ScalarType::Char));
+  ETNS_TRY(check_layout(ctx, *self, "self"));
+  ETNS_TRY(check_layout(ctx, *out, "out"));
+
+  MeanState state;
+  ETNS_ASSIGN_OR_RETURN(state.params.in_zero_point, read_zero_point(ctx, 1, "input_zero_point"));
+  ETNS_ASSIGN_OR_RETURN(const runtime::IntList mask, ctx.int_list(2, "axis_mask"));
+  if (mask.size != kMaxRank) {
+    return ctx.fail(Error::InvalidArgument, "axis_mask has %u entries, expected 4",
+                    static_cast<unsigned>(mask.size));
+  }
+  // keepdim only shapes `out`, whose element count is checked below.
+  ETNS_ASSIGN_OR_RETURN(const bool keepdim, ctx.bool_value(3, "keepdim"));
+  (void)keepdim;
+  ETNS_ASSIGN_OR_RETURN(state.params.out_zero_point, read_zero_point(ctx, 4, "output_zero_point"));
+  ETNS_ASSIGN_OR_RETURN(state.params.out,
+                        kernels::read_requant(ctx, 5, "output_multiplier", 6, "output_shift"));
+
+  ETNS_TRY(prepare_geometry(ctx, *self, mask, state));
+  if (out->numel != state.outer * state.inner) {
+    return ctx.fail(Error::InvalidArgument,
+                    "out has %zu elements, expected %zu (the product of the kept dims)", out->numel,
+                    state.outer * state.inner);
+  }
+
+  ETNS_ASSIGN_OR_RETURN(MeanState * stored, ctx.make_state<MeanState>());
+  *stored = state;
+  return Error::Ok;
+}
+
+Error mean_run(const runtime::RunContext& ctx) {
+  const MeanState& state = ctx.state<MeanState>();
+  mean_s8(state.params, ctx.tensor(kSelf).data_as<const int8_t>(),
+          ctx.tensor(kOut).data_as<int8_t>(), state.outer, state.reduce, state.inner);
+  return Error::Ok;
+}
+
+void mean_s8(const MeanParams& p, const int8_t* in, int8_t* out, size_t outer, size_t reduce,
+             size_t inner) {
+  mean_s8_ref(p, in, out, outer, reduce, inner);
+}
+
+}  // namespace etns::cortex_m_ns

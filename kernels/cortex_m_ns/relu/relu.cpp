@@ -1,0 +1,63 @@
+#include "kernels/cortex_m_ns/relu/relu.h"
+
+#include "kernels/common/checks.h"
+
+namespace etns::cortex_m_ns {
+namespace {
+
+using kernels::read_int_in_range;
+using kernels::read_zero_point;
+using runtime::Error;
+using runtime::ScalarType;
+using runtime::Tensor;
+
+constexpr size_t kSelf = 0;
+constexpr size_t kOut = 7;
+
+}  // namespace
+
+Error relu_prepare(runtime::PrepareContext& ctx) {
+  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf, "self"));
+  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut, "out"));
+  ETNS_TRY(kernels::check_dtype(ctx, *self, "self", ScalarType::Char));
+  ETNS_TRY(kernels::check_dtype(ctx, *out, "out", ScalarType::Char));
+  // The kernel walks flat buffers, so both must share one memory order.
+  ETNS_TRY(kernels::check_same_sizes(ctx, *self, "self", *out, "out"));
+  ETNS_TRY(kernels::check_same_dim_order(ctx, *self, "self", *out, "out"));
+
+  ReluParams p;
+  ETNS_ASSIGN_OR_RETURN(p.in_zero_point, read_zero_point(ctx, 1, "input_zero_point"));
+  ETNS_ASSIGN_OR_RETURN(p.out_zero_point, read_zero_point(ctx, 2, "output_zero_point"));
+  ETNS_ASSIGN_OR_RETURN(p.out,
+                        kernels::read_requant(ctx, 3, "output_multiplier", 4, "output_shift"));
+  // Upstream narrows out-of-range bounds by a wrapping cast; the exporter only
+  // emits quantised values, so anything outside int8 is a broken program.
+  ETNS_ASSIGN_OR_RETURN(p.act_min, read_int_in_range(ctx, 5, "activation_min", -128, 127));
+  ETNS_ASSIGN_OR_RETURN(p.act_max, read_int_in_range(ctx, 6, "activation_max", -128, 127));
+  // Upstream's C and MVE clamps disagree for an empty range; no exporter emits one.
+  if (p.act_min > p.act_max) {
+    return ctx.fail(Error::InvalidArgument,
+                    "activation_min = %d > activation_max = %d, expected min <= max",
+                    static_cast<int>(p.act_min), static_cast<int>(p.act_max));
+  }
+  p.identity = p.in_zero_point == p.out_zero_point &&
+               p.out.multiplier == kIdentityRequant.multiplier &&
+               p.out.shift == kIdentityRequant.shift;
+
+  ETNS_ASSIGN_OR_RETURN(ReluParams * stored, ctx.make_state<ReluParams>());
+  *stored = p;
+  return Error::Ok;
+}
+
+Error relu_run(const runtime::RunContext& ctx) {
+  const Tensor& out = ctx.tensor(kOut);
+  relu_s8(ctx.state<ReluParams>(), ctx.tensor(kSelf).data_as<const int8_t>(), out.data_as<int8_t>(),
+          out.numel);
+  return Error::Ok;
+}
+
+void relu_s8(const ReluParams& p, const int8_t* in, int8_t* out, size_t n) {
+  relu_s8_ref(p, in, out, n);
+}
+
+}  // namespace etns::cortex_m_ns

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/common/requantize.h"
+#include "runtime/exec/kernel.h"
+
+// cortex_m_ns::quantized_relu.out: relu, relu6, hardtanh and clamp on int8,
+// all as a clamp to [act_min, act_max] = the quantised float bounds
+// (docs/numerics.md#relu, operators.md §3.4). Two paths, chosen by prepare:
+//   identity (in_zero_point == out_zero_point, out == (2^30, 1)):
+//     out = clamp(q, act_min, act_max)                      (arm_clamp_s8)
+//   otherwise:
+//     out = clamp(RQ(q - in_zero_point, out) + out_zero_point, act_min, act_max)
+// Both give the same bytes for identity parameters. prepare guarantees
+// -128 <= act_min <= act_max <= 127, so the paths' handling of other bounds never matters.
+namespace etns::cortex_m_ns {
+
+// The exporter's (M, S) for a factor of exactly 1 (operators.md §1.4).
+constexpr kernels::Requant kIdentityRequant{int32_t{1} << 30, 1};
+
+struct ReluParams {
+  int32_t in_zero_point = 0;
+  int32_t out_zero_point = 0;
+  kernels::Requant out;
+  int32_t act_min = -128;
+  int32_t act_max = 127;
+  bool identity = false;  // take the plain clamp path; set by prepare
+};
+
+using ReluFn = void (*)(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
+
+void relu_s8_ref(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
+// The compile-time choice of implementation; today the reference.
+void relu_s8(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
+
+// Validates the 8 schema arguments (InvalidArgument, or InvalidProgram for a
+// wrong value kind) and stores ReluParams in the method arena (OutOfMemory).
+runtime::Error relu_prepare(runtime::PrepareContext& ctx);
+runtime::Error relu_run(const runtime::RunContext& ctx);
+
+}  // namespace etns::cortex_m_ns

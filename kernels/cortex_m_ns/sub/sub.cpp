@@ -1,0 +1,148 @@
+#include "kernels/cortex_m_ns/sub/sub.h"
+
+#include <cstdio>
+
+#include "kernels/common/checks.h"
+
+namespace etns::cortex_m_ns {
+namespace {
+
+using kernels::check_dtype;
+using kernels::check_same_dim_order;
+using kernels::check_same_sizes;
+using kernels::read_int_in_range;
+using kernels::read_requant;
+using kernels::read_zero_point;
+using runtime::Error;
+using runtime::ScalarType;
+using runtime::Tensor;
+
+constexpr size_t kSelf = 0;
+constexpr size_t kOther = 4;
+constexpr size_t kOut = 13;
+
+// "1x16x32x32" (at most the buffer; "scalar" for rank 0), for messages.
+void format_sizes(const Tensor& t, char* text, size_t size) {
+  if (t.rank == 0) {
+    std::snprintf(text, size, "scalar");
+    return;
+  }
+  size_t used = 0;
+  for (uint8_t d = 0; d < t.rank && used < size; ++d) {
+    const int written =
+        std::snprintf(text + used, size - used, d == 0 ? "%d" : "x%d", static_cast<int>(t.size(d)));
+    if (written < 0) break;
+    used += static_cast<size_t>(written);
+  }
+}
+
+// The kernel's blocks of C bytes are pixels only if C is the innermost dim in
+// memory once size-1 dims are skipped (channels_last, or H = W = 1), or if
+// C = 1 and the other operand is a scalar.
+bool channels_innermost(const Tensor& t) {
+  if (t.size(1) == 1) return true;
+  for (int i = t.rank - 1; i >= 0; --i) {
+    const uint8_t d = t.dim_order[i];
+    if (d == 1) return true;
+    if (t.size(d) != 1) return false;
+  }
+  return false;
+}
+
+// Fills the walk for self and other of different shapes: the channel
+// broadcast of operators.md §3.3 (both 4-D, same C, one of them C elements).
+Error prepare_broadcast(const runtime::PrepareContext& ctx, const Tensor& self, const Tensor& other,
+                        const Tensor& out, SubState& state) {
+  const bool candidates = self.rank == 4 && other.rank == 4 && self.size(1) == other.size(1);
+  const size_t channels = candidates ? static_cast<size_t>(self.size(1)) : 0;
+  const bool self_small = candidates && self.numel == channels;
+  const bool other_small = candidates && other.numel == channels;
+  if (!self_small && !other_small) {
+    char self_text[64];
+    char other_text[64];
+    format_sizes(self, self_text, sizeof(self_text));
+    format_sizes(other, other_text, sizeof(other_text));
+    return ctx.fail(Error::InvalidArgument,
+                    "self [%s] and other [%s] differ in shape, expected equal shapes or a channel "
+                    "broadcast (both 4-D, same C, one with C elements)",
+                    self_text, other_text);
+  }
+  const Tensor& big = self_small ? other : self;
+  const char* big_name = self_small ? "other" : "self";
+  ETNS_TRY(check_same_sizes(ctx, big, big_name, out, "out"));
+  ETNS_TRY(check_same_dim_order(ctx, big, big_name, out, "out"));
+  if (!channels_innermost(big)) {
+    return ctx.fail(Error::InvalidArgument,
+                    "channel broadcast needs %s in channels_last order (dim_order 0,2,3,1)",
+                    big_name);
+  }
+  state.block = channels;
+  state.self_step = self_small ? 0 : channels;
+  state.other_step = self_small ? channels : 0;
+  return Error::Ok;
+}
+
+}  // namespace
+
+Error sub_prepare(runtime::PrepareContext& ctx) {
+  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf, "self"));
+  ETNS_ASSIGN_OR_RETURN(Tensor * other, ctx.tensor(kOther, "other"));
+  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut, "out"));
+  ETNS_TRY(check_dtype(ctx, *self, "self", ScalarType::Char));
+  ETNS_TRY(check_dtype(ctx, *other, "other", ScalarType::Char));
+  ETNS_TRY(check_dtype(ctx, *out, "out", ScalarType::Char));
+
+  SubParams p;
+  ETNS_ASSIGN_OR_RETURN(p.self_zero_point, read_zero_point(ctx, 1, "self_zero_point"));
+  ETNS_ASSIGN_OR_RETURN(p.self, read_requant(ctx, 2, "self_multiplier", 3, "self_shift"));
+  ETNS_ASSIGN_OR_RETURN(p.other_zero_point, read_zero_point(ctx, 5, "other_zero_point"));
+  ETNS_ASSIGN_OR_RETURN(p.other, read_requant(ctx, 6, "other_multiplier", 7, "other_shift"));
+  ETNS_ASSIGN_OR_RETURN(p.out_zero_point, read_zero_point(ctx, 8, "output_zero_point"));
+  ETNS_ASSIGN_OR_RETURN(p.out, read_requant(ctx, 9, "output_multiplier", 10, "output_shift"));
+  ETNS_ASSIGN_OR_RETURN(p.act_min, read_int_in_range(ctx, 11, "activation_min", -128, 127));
+  ETNS_ASSIGN_OR_RETURN(p.act_max, read_int_in_range(ctx, 12, "activation_max", -128, 127));
+  // Upstream's C and MVE clamps disagree for an empty range; no exporter emits one.
+  if (p.act_min > p.act_max) {
+    return ctx.fail(Error::InvalidArgument,
+                    "activation_min = %d > activation_max = %d, expected min <= max",
+                    static_cast<int>(p.act_min), static_cast<int>(p.act_max));
+  }
+
+  SubState state;
+  state.params = p;
+  if (self->same_sizes(*other)) {
+    // The kernel walks flat buffers, so all three must share one memory order.
+    ETNS_TRY(check_same_sizes(ctx, *self, "self", *out, "out"));
+    ETNS_TRY(check_same_dim_order(ctx, *self, "self", *other, "other"));
+    ETNS_TRY(check_same_dim_order(ctx, *self, "self", *out, "out"));
+    state.block = out->numel;
+    state.self_step = out->numel;
+    state.other_step = out->numel;
+  } else {
+    ETNS_TRY(prepare_broadcast(ctx, *self, *other, *out, state));
+  }
+
+  ETNS_ASSIGN_OR_RETURN(SubState * stored, ctx.make_state<SubState>());
+  *stored = state;
+  return Error::Ok;
+}
+
+Error sub_run(const runtime::RunContext& ctx) {
+  const SubState& state = ctx.state<SubState>();
+  const int8_t* self = ctx.tensor(kSelf).data_as<const int8_t>();
+  const int8_t* other = ctx.tensor(kOther).data_as<const int8_t>();
+  const runtime::Tensor& out_tensor = ctx.tensor(kOut);
+  int8_t* out = out_tensor.data_as<int8_t>();
+  for (size_t done = 0; done < out_tensor.numel; done += state.block) {
+    sub_s8(state.params, self, other, out + done, state.block);
+    self += state.self_step;
+    other += state.other_step;
+  }
+  return Error::Ok;
+}
+
+void sub_s8(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n) {
+  sub_s8_ref(p, self, other, out, n);
+}
+
+}  // namespace etns::cortex_m_ns

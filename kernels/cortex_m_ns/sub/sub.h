@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/common/requantize.h"
+#include "runtime/exec/kernel.h"
+
+// cortex_m_ns::quantized_sub.out: out = self - other on int8 tensors with
+// their own quantisation (docs/numerics.md#sub, operators.md §3.3):
+//   a' = RQ((a - self_zero_point) * 2^20, self)
+//   b' = RQ((b - other_zero_point) * 2^20, other)
+//   out = clamp(RQ(a' - b', out) + out_zero_point, act_min, act_max)
+// a' - b' saturates to int32 and the zero-point add is exact, where CMSIS's C
+// code overflows (undefined) and its MVE code wraps; neither happens with the
+// exporter's factors (self and other <= 0.5).
+namespace etns::cortex_m_ns {
+
+// The fixed headroom the wrapper passes to the kernel (operators.md §3.3).
+constexpr int32_t kSubLeftShift = 20;
+
+struct SubParams {
+  int32_t self_zero_point = 0;
+  int32_t other_zero_point = 0;
+  int32_t out_zero_point = 0;
+  kernels::Requant self;
+  kernels::Requant other;
+  kernels::Requant out;
+  int32_t act_min = -128;  // prepare guarantees -128 <= act_min <= act_max <= 127
+  int32_t act_max = 127;
+};
+
+// What prepare stores for run: the parameters and the walk over the buffers.
+// run calls the kernel on numel / block blocks of `block` elements; an operand
+// whose step is 0 is the broadcast channel vector, reused for every block.
+struct SubState {
+  SubParams params;
+  size_t block = 0;
+  size_t self_step = 0;
+  size_t other_step = 0;
+};
+
+// Elementwise out[i] = f(self[i], other[i]) for i < n; the buffers may alias.
+using SubFn = void (*)(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out,
+                       size_t n);
+
+void sub_s8_ref(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
+// The compile-time choice of implementation; today the reference.
+void sub_s8(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
+
+// Validates the 14 schema arguments (InvalidArgument, or InvalidProgram for a
+// wrong value kind) and stores a SubState in the method arena (OutOfMemory).
+runtime::Error sub_prepare(runtime::PrepareContext& ctx);
+runtime::Error sub_run(const runtime::RunContext& ctx);
+
+}  // namespace etns::cortex_m_ns

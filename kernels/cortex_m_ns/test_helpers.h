@@ -1,0 +1,154 @@
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "kernels/common/requantize.h"
+#include "tests/support/kernel_call.h"
+#include "tests/support/rng.h"
+
+// Test-only helpers shared by the cortex_m_ns kernel tests: the exporter's
+// (M, S) rule, float quantisation grids, observers for random parameters.
+namespace etns::cortex_m_ns::test {
+
+// Fixed seed of every random property test; SCOPED_TRACE prints it on failure.
+constexpr uint64_t kSeed = 0x6e73u * 1000003u + 20;
+
+// The exporter's QM (operators.md §1.4): frexp, then round half to even on the
+// double m * 2^31, carrying into the exponent when the mantissa rounds up to 1.
+inline kernels::Requant quantize_multiplier(double x) {
+  if (x == 0.0) return {0, 0};
+  int exponent = 0;
+  const double mantissa = std::frexp(x, &exponent);
+  int64_t multiplier = static_cast<int64_t>(std::nearbyint(mantissa * 2147483648.0));
+  if (multiplier == (int64_t{1} << 31)) {
+    multiplier = int64_t{1} << 30;
+    exponent += 1;
+  }
+  return {static_cast<int32_t>(multiplier), exponent};
+}
+
+inline double real_factor(kernels::Requant q) {
+  return static_cast<double>(q.multiplier) * std::ldexp(1.0, q.shift - 31);
+}
+
+// Exporter factors stay in the shift range our prepare accepts.
+inline bool shift_in_range(kernels::Requant q, int32_t hi = 30) {
+  return q.shift >= -31 && q.shift <= hi;
+}
+
+// Per-tensor affine int8 quantisation.
+struct Qparams {
+  double scale = 1.0;
+  int32_t zero_point = 0;
+};
+
+inline double dequantize(int32_t q, Qparams p) { return p.scale * (q - p.zero_point); }
+
+// The float result y on p's grid: round(y / s) + zp, clamped to [lo, hi].
+inline int32_t to_grid(double y, Qparams p, int32_t lo = -128, int32_t hi = 127) {
+  const double q = std::nearbyint(y / p.scale) + p.zero_point;
+  return static_cast<int32_t>(std::clamp(q, static_cast<double>(lo), static_cast<double>(hi)));
+}
+
+// torch's int8 MinMax observer for values seen in [lo, hi]: the range is
+// widened to hold 0, the scale is a float32.
+inline Qparams observe(double lo, double hi) {
+  lo = std::min(lo, 0.0);
+  hi = std::max(hi, 0.0);
+  Qparams p;
+  p.scale = static_cast<double>(static_cast<float>(std::max((hi - lo) / 255.0, 1e-8)));
+  const double zp = -128.0 - std::nearbyint(lo / p.scale);
+  p.zero_point = static_cast<int32_t>(std::clamp(zp, -128.0, 127.0));
+  return p;
+}
+
+inline double log_uniform(testing::Rng& rng, double lo, double hi) {
+  return lo * std::pow(hi / lo, rng.unit());
+}
+
+// A random observed input: a range around 0 of random width and skew.
+inline Qparams random_input_qparams(testing::Rng& rng) {
+  const double width = log_uniform(rng, 0.05, 50.0);
+  const double below = width * rng.unit();
+  return observe(-below, width - below);
+}
+
+// Every int8 code in order, -128 ... 127.
+inline std::vector<int8_t> all_codes() {
+  std::vector<int8_t> codes(256);
+  for (int i = 0; i < 256; ++i) codes[i] = static_cast<int8_t>(i - 128);
+  return codes;
+}
+
+// Bytes from hex text; whitespace is ignored.
+inline std::vector<int8_t> from_hex(const std::string& text) {
+  std::string digits;
+  for (char c : text) {
+    if (std::isxdigit(static_cast<unsigned char>(c))) digits += c;
+  }
+  std::vector<int8_t> bytes;
+  for (size_t i = 0; i + 1 < digits.size(); i += 2) {
+    bytes.push_back(static_cast<int8_t>(std::stoi(digits.substr(i, 2), nullptr, 16)));
+  }
+  return bytes;
+}
+
+// An Int argument, or the same value as a Double to provoke a wrong-kind error.
+inline void int_arg(testing::KernelCall& call, int64_t value, bool as_double) {
+  if (as_double) {
+    call.double_value(static_cast<double>(value));
+  } else {
+    call.int_value(value);
+  }
+}
+
+// prepare fails with `code` and logs a line containing `text`.
+inline ::testing::AssertionResult rejects(testing::KernelCall& call,
+                                          const runtime::KernelEntry& entry, runtime::Error code,
+                                          const std::string& text) {
+  const runtime::Error got = call.prepare(entry);
+  if (got != code) {
+    return ::testing::AssertionFailure()
+           << "prepare returned " << runtime::to_string(got) << ", expected "
+           << runtime::to_string(code) << "; log: " << call.log();
+  }
+  if (call.log().find(text) == std::string::npos) {
+    return ::testing::AssertionFailure() << "log lacks \"" << text << "\": " << call.log();
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Largest distance between kernel output codes and the float result on the grid,
+// with the input codes that gave it.
+struct LsbError {
+  int max = 0;
+  int got = 0;
+  int want = 0;
+  int a = 0;
+  int b = 0;
+  void add(int got_code, int want_code, int a_code, int b_code = 0) {
+    const int d = std::abs(got_code - want_code);
+    if (d <= max) return;
+    max = d;
+    got = got_code;
+    want = want_code;
+    a = a_code;
+    b = b_code;
+  }
+};
+
+inline std::ostream& operator<<(std::ostream& os, const LsbError& e) {
+  return os << "max " << e.max << " LSB at input (" << e.a << ", " << e.b << "): kernel " << e.got
+            << ", float " << e.want;
+}
+
+}  // namespace etns::cortex_m_ns::test
