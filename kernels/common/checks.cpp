@@ -1,6 +1,7 @@
 #include "kernels/common/checks.h"
 
 #include <cinttypes>
+#include <cstdio>
 
 namespace etns::kernels {
 
@@ -28,15 +29,35 @@ Error check_rank(const PrepareContext& ctx, const Tensor& tensor, const char* na
 Error check_same_sizes(const PrepareContext& ctx, const Tensor& a, const char* a_name,
                        const Tensor& b, const char* b_name) {
   if (a.same_sizes(b)) return Error::Ok;
-  return ctx.fail(Error::InvalidArgument, "%s and %s differ in shape (%zu vs %zu elements, rank %u vs %u)",
-                  a_name, b_name, a.numel, b.numel, static_cast<unsigned>(a.rank),
-                  static_cast<unsigned>(b.rank));
+  return ctx.fail(Error::InvalidArgument, "%s %s and %s %s differ in shape", a_name,
+                  format_sizes(a).text, b_name, format_sizes(b).text);
 }
 
 Error check_same_dim_order(const PrepareContext& ctx, const Tensor& a, const char* a_name,
                            const Tensor& b, const char* b_name) {
   if (a.same_dim_order(b)) return Error::Ok;
   return ctx.fail(Error::InvalidArgument, "%s and %s have different dim orders", a_name, b_name);
+}
+
+Error check_unary_s8(const PrepareContext& ctx, const Tensor& self, const Tensor& out) {
+  ETNS_TRY(check_dtype(ctx, self, "self", ScalarType::Char));
+  ETNS_TRY(check_dtype(ctx, out, "out", ScalarType::Char));
+  ETNS_TRY(check_same_sizes(ctx, self, "self", out, "out"));
+  return check_same_dim_order(ctx, self, "self", out, "out");
+}
+
+SizesText format_sizes(const Tensor& tensor) { return format_sizes(tensor.sizes, tensor.rank); }
+
+SizesText format_sizes(const int32_t* sizes, size_t rank) {
+  SizesText out{};
+  const size_t capacity = sizeof(out.text);
+  size_t used = static_cast<size_t>(std::snprintf(out.text, capacity, "["));
+  for (size_t d = 0; d < rank && used < capacity; ++d) {
+    used += static_cast<size_t>(std::snprintf(out.text + used, capacity - used,
+                                              d == 0 ? "%d" : ", %d", static_cast<int>(sizes[d])));
+  }
+  if (used < capacity) std::snprintf(out.text + used, capacity - used, "]");
+  return out;
 }
 
 Result<int32_t> read_int_in_range(const PrepareContext& ctx, size_t index, const char* name,
@@ -58,6 +79,14 @@ Result<Requant> read_requant(const PrepareContext& ctx, size_t multiplier_index,
                         read_int_in_range(ctx, multiplier_index, multiplier_name, 0, INT32_MAX));
   ETNS_ASSIGN_OR_RETURN(q.shift, read_int_in_range(ctx, shift_index, shift_name, -31, 30));
   return q;
+}
+
+Result<ScalarType> read_quantized_dtype(const PrepareContext& ctx, size_t index) {
+  ETNS_ASSIGN_OR_RETURN(const int64_t code, ctx.int_value(index, "dtype"));
+  if (code == static_cast<int64_t>(ScalarType::Char)) return ScalarType::Char;
+  if (code == static_cast<int64_t>(ScalarType::Short)) return ScalarType::Short;
+  return ctx.fail(Error::InvalidArgument, "dtype = %lld, expected 1 (int8) or 2 (int16)",
+                  static_cast<long long>(code));
 }
 
 }  // namespace etns::kernels

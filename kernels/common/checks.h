@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "kernels/common/requantize.h"
@@ -22,10 +23,22 @@ Error check_range(const PrepareContext& ctx, const char* name, int64_t value, in
                   int64_t hi);
 Error check_rank(const PrepareContext& ctx, const Tensor& tensor, const char* name,
                  uint8_t expected);
+// Logs both shapes: "self [1, 16, 32, 32] and out [1, 16, 32, 16] differ in shape".
 Error check_same_sizes(const PrepareContext& ctx, const Tensor& a, const char* a_name,
                        const Tensor& b, const char* b_name);
 Error check_same_dim_order(const PrepareContext& ctx, const Tensor& a, const char* a_name,
                            const Tensor& b, const char* b_name);
+// An elementwise int8 operator's self and out: both int8, with the same sizes
+// and dim order, because the kernel walks both flat buffers in step.
+Error check_unary_s8(const PrepareContext& ctx, const Tensor& self, const Tensor& out);
+
+// A shape as message text, "[1, 16, 32, 32]" ("[]" for rank 0). A shape too
+// long for the buffer is cut short and loses its closing bracket.
+struct SizesText {
+  char text[72];
+};
+SizesText format_sizes(const Tensor& tensor);
+SizesText format_sizes(const int32_t* sizes, size_t rank);
 
 // Reads an Int argument and checks it lies in [lo, hi].
 Result<int32_t> read_int_in_range(const PrepareContext& ctx, size_t index, const char* name,
@@ -36,5 +49,8 @@ Result<int32_t> read_zero_point(const PrepareContext& ctx, size_t index, const c
 Result<Requant> read_requant(const PrepareContext& ctx, size_t multiplier_index,
                              const char* multiplier_name, size_t shift_index,
                              const char* shift_name);
+// A quantize or dequantize dtype argument, a ScalarType code: upstream takes
+// int8 (1) and int16 (2) only.
+Result<ScalarType> read_quantized_dtype(const PrepareContext& ctx, size_t index);
 
 }  // namespace etns::kernels

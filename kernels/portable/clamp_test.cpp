@@ -221,7 +221,7 @@ TEST(Clamp, RejectsMismatchedSizes) {
   KernelCall call;
   call.tensor(ScalarType::Char, {4}).int_value(1).null().tensor(ScalarType::Char, {5});
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
-  EXPECT_TRUE(logged(call, "self and out differ in shape"));
+  EXPECT_TRUE(logged(call, "self [4] and out [5] differ in shape"));
 }
 
 TEST(Clamp, RejectsNonScalarBound) {

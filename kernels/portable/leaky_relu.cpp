@@ -16,11 +16,6 @@ struct LeakyReluParams {
   float slope = 0.0f;
 };
 
-bool is_floating(ScalarType type) {
-  return type == ScalarType::Float || type == ScalarType::Double || type == ScalarType::Half ||
-         type == ScalarType::BFloat16;
-}
-
 // ExecuTorch op_leaky_relu.cpp: the comparison and the multiply in the tensor's
 // dtype. -0.0 >= 0 holds, so -0.0 is copied; NaN fails it and NaN * slope is NaN.
 void leaky_relu_f32(const float* in, float* out, size_t n, float slope) {
@@ -39,7 +34,7 @@ Error leaky_relu_prepare(runtime::PrepareContext& ctx) {
                         ctx.scalar_value(1, "negative_slope", &slope_is_integral));
   ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(2, "out"));
 
-  if (!is_floating(self->dtype)) {
+  if (!runtime::is_floating_point(self->dtype)) {
     return ctx.fail(Error::InvalidArgument, "self dtype %s, expected a floating type",
                     runtime::to_string(self->dtype));
   }

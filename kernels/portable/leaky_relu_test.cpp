@@ -142,7 +142,7 @@ TEST(LeakyRelu, RejectsMismatchedSizes) {
   KernelCall call;
   call.tensor(ScalarType::Float, {2, 3}).double_value(0.125).tensor(ScalarType::Float, {3, 2});
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
-  EXPECT_TRUE(logged(call, "self and out differ in shape"));
+  EXPECT_TRUE(logged(call, "self [2, 3] and out [3, 2] differ in shape"));
 }
 
 TEST(LeakyRelu, RejectsSlopeBeyondFloatRange) {

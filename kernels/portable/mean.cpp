@@ -1,7 +1,6 @@
 #include <cinttypes>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 
 #include "kernels/common/checks.h"
 #include "kernels/portable/portable.h"
@@ -10,6 +9,7 @@ namespace etns::portable {
 namespace {
 
 using runtime::Error;
+using runtime::is_floating_point;
 using runtime::kMaxTensorRank;
 using runtime::ScalarType;
 using runtime::Tensor;
@@ -35,20 +35,6 @@ struct MeanParams {
   // +0.0 instead of the first element; only a row of -0.0 tells them apart.
   bool zero_seed = false;
 };
-
-bool is_floating(ScalarType type) {
-  return type == ScalarType::Float || type == ScalarType::Double || type == ScalarType::Half ||
-         type == ScalarType::BFloat16;
-}
-
-void format_sizes(const int32_t* sizes, size_t rank, char* text, size_t capacity) {
-  size_t used = static_cast<size_t>(std::snprintf(text, capacity, "["));
-  for (size_t d = 0; d < rank && used < capacity; ++d) {
-    used += static_cast<size_t>(std::snprintf(text + used, capacity - used, d == 0 ? "%d" : ",%d",
-                                              static_cast<int>(sizes[d])));
-  }
-  if (used < capacity) std::snprintf(text + used, capacity - used, "]");
-}
 
 // Appends a dim, merging it into the previous one when the previous steps over
 // exactly this dim's extent: the visiting order stays row-major.
@@ -186,7 +172,7 @@ Error mean_prepare(runtime::PrepareContext& ctx) {
                       dtype_value);
     }
     const ScalarType dtype = static_cast<ScalarType>(dtype_value);
-    if (!is_floating(dtype)) {
+    if (!is_floating_point(dtype)) {
       return ctx.fail(Error::InvalidArgument, "dtype %s, expected a floating type",
                       runtime::to_string(dtype));
     }
@@ -195,11 +181,11 @@ Error mean_prepare(runtime::PrepareContext& ctx) {
                       runtime::to_string(dtype), runtime::to_string(out->dtype));
     }
   } else {
-    if (!is_floating(self->dtype)) {
+    if (!is_floating_point(self->dtype)) {
       return ctx.fail(Error::InvalidArgument, "self dtype %s, expected a floating type",
                       runtime::to_string(self->dtype));
     }
-    if (!is_floating(out->dtype)) {
+    if (!is_floating_point(out->dtype)) {
       return ctx.fail(Error::InvalidArgument, "out dtype %s, expected a floating type",
                       runtime::to_string(out->dtype));
     }
@@ -237,11 +223,9 @@ Error mean_prepare(runtime::PrepareContext& ctx) {
     out_matches = out->sizes[d] == expected[d];
   }
   if (!out_matches) {
-    char out_text[80];
-    char expected_text[80];
-    format_sizes(out->sizes, out->rank, out_text, sizeof(out_text));
-    format_sizes(expected, expected_rank, expected_text, sizeof(expected_text));
-    return ctx.fail(Error::InvalidArgument, "out shape %s, expected %s", out_text, expected_text);
+    return ctx.fail(Error::InvalidArgument, "out shape %s, expected %s",
+                    kernels::format_sizes(*out).text,
+                    kernels::format_sizes(expected, expected_rank).text);
   }
   if (self->numel > UINT32_MAX) {
     return ctx.fail(Error::NotSupported, "self has %zu elements, more than 2^32 - 1", self->numel);

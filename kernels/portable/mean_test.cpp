@@ -307,7 +307,7 @@ TEST(Mean, RejectsWrongOutShape) {
       .null()
       .tensor(ScalarType::Float, {1, 16});
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
-  EXPECT_TRUE(logged(call, "out shape [1,16], expected [1,16,1,1]"));
+  EXPECT_TRUE(logged(call, "out shape [1, 16], expected [1, 16, 1, 1]"));
 }
 
 TEST(Mean, RejectsNonFloatingDtypeArgument) {

@@ -2,7 +2,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 
 #include "kernels/common/checks.h"
 #include "kernels/portable/portable.h"
@@ -11,6 +10,7 @@ namespace etns::portable {
 namespace {
 
 using runtime::Error;
+using runtime::is_floating_point;
 using runtime::ScalarType;
 using runtime::Tensor;
 using runtime::ValueKind;
@@ -28,20 +28,6 @@ struct SubParams {
   uint32_t self_strides[kMaxWalkDims] = {};
   uint32_t other_strides[kMaxWalkDims] = {};
 };
-
-bool is_floating(ScalarType type) {
-  return type == ScalarType::Float || type == ScalarType::Double || type == ScalarType::Half ||
-         type == ScalarType::BFloat16;
-}
-
-void format_sizes(const int32_t* sizes, size_t rank, char* text, size_t capacity) {
-  size_t used = static_cast<size_t>(std::snprintf(text, capacity, "["));
-  for (size_t d = 0; d < rank && used < capacity; ++d) {
-    used += static_cast<size_t>(std::snprintf(text + used, capacity - used, d == 0 ? "%d" : ",%d",
-                                              static_cast<int>(sizes[d])));
-  }
-  if (used < capacity) std::snprintf(text + used, capacity - used, "]");
-}
 
 // Size of `tensor` along dim d of a rank-`rank` result, right-aligned (numpy).
 int32_t aligned_size(const Tensor& tensor, size_t d, size_t rank) {
@@ -154,7 +140,7 @@ Error sub_prepare(runtime::PrepareContext& ctx) {
   ETNS_TRY(check_float32_operand(ctx, *other, "other"));
   if (out->dtype != ScalarType::Float) {
     // float32 results may be cast to a wider float, never to an integer type.
-    return ctx.fail(is_floating(out->dtype) ? Error::NotSupported : Error::InvalidArgument,
+    return ctx.fail(is_floating_point(out->dtype) ? Error::NotSupported : Error::InvalidArgument,
                     "out dtype %s, expected float32", runtime::to_string(out->dtype));
   }
   if (std::isfinite(alpha) && (alpha > FLT_MAX || alpha < -FLT_MAX)) {
@@ -169,12 +155,8 @@ Error sub_prepare(runtime::PrepareContext& ctx) {
     const int32_t a = aligned_size(*self, d, rank);
     const int32_t b = aligned_size(*other, d, rank);
     if (a != b && a != 1 && b != 1) {
-      char a_text[80];
-      char b_text[80];
-      format_sizes(self->sizes, self->rank, a_text, sizeof(a_text));
-      format_sizes(other->sizes, other->rank, b_text, sizeof(b_text));
-      return ctx.fail(Error::InvalidArgument, "self %s and other %s do not broadcast", a_text,
-                      b_text);
+      return ctx.fail(Error::InvalidArgument, "self %s and other %s do not broadcast",
+                      kernels::format_sizes(*self).text, kernels::format_sizes(*other).text);
     }
     shapes_equal = shapes_equal && a == b;
     if (out_matches && out->sizes[d] != (a == 1 ? b : a)) out_matches = false;
@@ -185,11 +167,8 @@ Error sub_prepare(runtime::PrepareContext& ctx) {
       const int32_t a = aligned_size(*self, d, rank);
       expected[d] = a == 1 ? aligned_size(*other, d, rank) : a;
     }
-    char out_text[80];
-    char expected_text[80];
-    format_sizes(out->sizes, out->rank, out_text, sizeof(out_text));
-    format_sizes(expected, rank, expected_text, sizeof(expected_text));
-    return ctx.fail(Error::InvalidArgument, "out shape %s, expected %s", out_text, expected_text);
+    return ctx.fail(Error::InvalidArgument, "out shape %s, expected %s",
+                    kernels::format_sizes(*out).text, kernels::format_sizes(expected, rank).text);
   }
   if (out->numel > UINT32_MAX) {
     return ctx.fail(Error::NotSupported, "out has %zu elements, more than 2^32 - 1", out->numel);
@@ -207,14 +186,10 @@ Error sub_prepare(runtime::PrepareContext& ctx) {
     params.other_strides[0] = 1;
   } else {
     if (!self->is_contiguous() || !other->is_contiguous() || !out->is_contiguous()) {
-      char a_text[80];
-      char b_text[80];
-      format_sizes(self->sizes, self->rank, a_text, sizeof(a_text));
-      format_sizes(other->sizes, other->rank, b_text, sizeof(b_text));
       return ctx.fail(
           Error::NotSupported,
-          "broadcasting self %s with other %s is implemented for contiguous tensors only", a_text,
-          b_text);
+          "broadcasting self %s with other %s is implemented for contiguous tensors only",
+          kernels::format_sizes(*self).text, kernels::format_sizes(*other).text);
     }
     ETNS_TRY(plan_broadcast(ctx, *self, *other, *out, params));
   }

@@ -265,7 +265,7 @@ TEST(Sub, RejectsShapesThatDoNotBroadcast) {
       .int_value(1)
       .tensor(ScalarType::Float, {2, 3});
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
-  EXPECT_TRUE(logged(call, "self [2,3] and other [2] do not broadcast"));
+  EXPECT_TRUE(logged(call, "self [2, 3] and other [2] do not broadcast"));
 }
 
 TEST(Sub, RejectsWrongOutShape) {
@@ -275,7 +275,7 @@ TEST(Sub, RejectsWrongOutShape) {
       .int_value(1)
       .tensor(ScalarType::Float, {2, 1});
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
-  EXPECT_TRUE(logged(call, "out shape [2,1], expected [2,3]"));
+  EXPECT_TRUE(logged(call, "out shape [2, 1], expected [2, 3]"));
 }
 
 TEST(Sub, RejectsMismatchedDimOrders) {
@@ -296,7 +296,7 @@ TEST(Sub, ChannelsLastBroadcastIsNotImplemented) {
       .tensor(ScalarType::Float, kTier1Sizes, kChannelsLast);
   EXPECT_EQ(call.prepare(kEntry), Error::NotSupported);
   EXPECT_TRUE(logged(call,
-                     "broadcasting self [1,16,32,32] with other [1,16,1,1] is implemented "
+                     "broadcasting self [1, 16, 32, 32] with other [1, 16, 1, 1] is implemented "
                      "for contiguous tensors only"));
 }
 

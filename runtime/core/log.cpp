@@ -29,4 +29,9 @@ void log_error(const char* format, ...) {
   g_sink(g_user, line);
 }
 
+void dcheck_failed(const char* file, int line, const char* condition) {
+  log_error("%s:%d: DCHECK failed: %s", file, line, condition);
+  platform::abort_program();
+}
+
 }  // namespace etns::runtime

@@ -12,6 +12,10 @@ void set_log_sink(LogSink sink, void* user);
 // Formats one line (truncated to 255 characters) and hands it to the sink.
 void log_error(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
+// ETNS_DCHECK's failure path: logs "file:line: DCHECK failed: <condition>",
+// then stops through platform::abort_program().
+[[noreturn]] void dcheck_failed(const char* file, int line, const char* condition);
+
 }  // namespace etns::runtime
 
 #define ETNS_LOG_ERROR(...) ::etns::runtime::log_error(__VA_ARGS__)
@@ -24,3 +28,18 @@ void log_error(const char* format, ...) __attribute__((format(printf, 1, 2)));
       return (code);                    \
     }                                   \
   } while (0)
+
+// Checks an invariant the code relies on (not model data, which gets an Error).
+// Debug builds stop at a broken one; with NDEBUG `cond` is type-checked but
+// not evaluated, so it must have no side effects.
+#ifdef NDEBUG
+#define ETNS_DCHECK(cond)               \
+  do {                                  \
+    static_cast<void>(sizeof(!(cond))); \
+  } while (0)
+#else
+#define ETNS_DCHECK(cond)                                                   \
+  do {                                                                      \
+    if (!(cond)) ::etns::runtime::dcheck_failed(__FILE__, __LINE__, #cond); \
+  } while (0)
+#endif

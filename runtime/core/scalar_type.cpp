@@ -35,6 +35,11 @@ size_t element_size(ScalarType type) {
   return 0;
 }
 
+bool is_floating_point(ScalarType type) {
+  return type == ScalarType::Half || type == ScalarType::BFloat16 || type == ScalarType::Float ||
+         type == ScalarType::Double;
+}
+
 const char* to_string(ScalarType type) {
   switch (type) {
     case ScalarType::Byte: return "uint8";

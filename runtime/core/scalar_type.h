@@ -35,6 +35,9 @@ enum class ScalarType : int8_t {
 // Bytes per element, or 0 for a value that names no ScalarType.
 size_t element_size(ScalarType type);
 inline bool is_valid(ScalarType type) { return element_size(type) != 0; }
+// float16, bfloat16, float32 or float64 (not the float8 types): what the
+// portable kernels accept as "a floating type".
+bool is_floating_point(ScalarType type);
 // "int8", "float32", ...; "invalid(N)" is never returned: unknown values give "invalid".
 const char* to_string(ScalarType type);
 

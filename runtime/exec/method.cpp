@@ -448,8 +448,10 @@ Error Method::execute(const ExecuteHooks* hooks) {
     context.args = instruction.args;
     context.prepared_state = instruction.state;
     if (instruction.scratch_bytes > 0) {
-      // Checked at load: this cannot fail.
+      // load checked that the largest scratch fits, so a failure is an etns bug:
+      // debug builds stop here, release ones report Internal.
       Result<void*> scratch = temporary_->allocate(instruction.scratch_bytes, 16);
+      ETNS_DCHECK(scratch.ok());
       if (!scratch.ok()) return Error::Internal;
       context.scratch = Span<uint8_t>(static_cast<uint8_t*>(*scratch), instruction.scratch_bytes);
     }

@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <cstdlib>
 
 #include "runtime/platform/platform.h"
 
@@ -8,5 +9,7 @@ void write_log_line(const char* line) {
   std::fputs(line, stderr);
   std::fputc('\n', stderr);
 }
+
+void abort_program() { std::abort(); }
 
 }  // namespace etns::runtime::platform

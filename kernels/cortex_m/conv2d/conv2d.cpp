@@ -9,6 +9,7 @@ namespace etns::cortex_m {
 using kernels::check_dtype;
 using kernels::check_range;
 using kernels::check_rank;
+using kernels::format_sizes;
 using kernels::read_int_in_range;
 using runtime::Error;
 using runtime::IntList;
@@ -163,9 +164,8 @@ Error conv2d_prepare(PrepareContext& ctx) {
   p.output_h = out->size(2);
   p.output_w = out->size(3);
   if (p.output_c < 1 || p.filter_h < 1 || p.filter_w < 1 || p.filter_c < 1) {
-    return ctx.fail(Error::InvalidArgument, "weight [%d, %d, %d, %d] has an empty dimension",
-                    static_cast<int>(p.output_c), static_cast<int>(p.filter_h),
-                    static_cast<int>(p.filter_w), static_cast<int>(p.filter_c));
+    return ctx.fail(Error::InvalidArgument, "weight %s has an empty dimension",
+                    format_sizes(*weight).text);
   }
   // Grouped convolution: input channels split into groups of the weight's Cin.
   if (p.input_c < p.filter_c || p.input_c % p.filter_c != 0) {

@@ -8,25 +8,12 @@ using kernels::check_dtype;
 using kernels::check_range;
 using kernels::check_same_dim_order;
 using kernels::check_same_sizes;
+using kernels::read_quantized_dtype;
 using runtime::Error;
 using runtime::PrepareContext;
-using runtime::Result;
 using runtime::RunContext;
 using runtime::ScalarType;
 using runtime::Tensor;
-
-namespace {
-
-// The dtype argument is a ScalarType code; upstream dequantizes int8 and int16 only.
-Result<ScalarType> read_quantized_dtype(const PrepareContext& ctx, size_t index) {
-  ETNS_ASSIGN_OR_RETURN(const int64_t code, ctx.int_value(index, "dtype"));
-  if (code == static_cast<int64_t>(ScalarType::Char)) return ScalarType::Char;
-  if (code == static_cast<int64_t>(ScalarType::Short)) return ScalarType::Short;
-  return ctx.fail(Error::InvalidArgument, "dtype = %lld, expected 1 (int8) or 2 (int16)",
-                  static_cast<long long>(code));
-}
-
-}  // namespace
 
 void dequantize_s8_f32(const DequantizeParams& p, const int8_t* in, float* out, size_t n) {
   dequantize_s8_f32_ref(p, in, out, n);

@@ -187,7 +187,8 @@ TEST(DequantizePrepare, RejectsQuantRangesAndZeroPoints) {
 TEST(DequantizePrepare, RejectsShapeAndLayoutMismatches) {
   Call c;
   c.out_sizes = {1, 4, 2, 1};
-  expect_rejected(c, Error::InvalidArgument, "input and out differ in shape");
+  expect_rejected(c, Error::InvalidArgument,
+                  "input [1, 4, 2, 2] and out [1, 4, 2, 1] differ in shape");
   c = Call{};
   c.out_dim_order = {0, 2, 3, 1};
   expect_rejected(c, Error::InvalidArgument, "input and out have different dim orders");

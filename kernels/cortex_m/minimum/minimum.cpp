@@ -1,7 +1,5 @@
 #include "kernels/cortex_m/minimum/minimum.h"
 
-#include <cstdio>
-
 #include "kernels/common/checks.h"
 
 namespace etns::cortex_m {
@@ -9,33 +7,12 @@ namespace etns::cortex_m {
 using kernels::check_dtype;
 using kernels::check_same_dim_order;
 using kernels::check_same_sizes;
+using kernels::format_sizes;
 using runtime::Error;
 using runtime::PrepareContext;
 using runtime::RunContext;
 using runtime::ScalarType;
 using runtime::Tensor;
-
-namespace {
-
-// "[1, 16, 32, 32]" for error messages, truncated to fit.
-struct SizesText {
-  char text[72];
-};
-
-SizesText sizes_text(const Tensor& tensor) {
-  SizesText out{};
-  const size_t capacity = sizeof(out.text);
-  size_t used = static_cast<size_t>(std::snprintf(out.text, capacity, "["));
-  for (uint8_t i = 0; i < tensor.rank && used < capacity; ++i) {
-    used +=
-        static_cast<size_t>(std::snprintf(out.text + used, capacity - used, i == 0 ? "%d" : ", %d",
-                                          static_cast<int>(tensor.sizes[i])));
-  }
-  if (used < capacity) std::snprintf(out.text + used, capacity - used, "]");
-  return out;
-}
-
-}  // namespace
 
 void minimum_s8(const MinimumParams& p, const int8_t* self, const int8_t* other, int8_t* out,
                 size_t n) {
@@ -67,7 +44,7 @@ Error minimum_prepare(PrepareContext& ctx) {
     return ctx.fail(Error::NotSupported,
                     "self %s and other %s: broadcasting is supported only for identical "
                     "shapes or a one-element operand",
-                    sizes_text(*self).text, sizes_text(*other).text);
+                    format_sizes(*self).text, format_sizes(*other).text);
   }
   ETNS_TRY(check_same_sizes(ctx, *out, "out", *full, full_name));
   ETNS_TRY(check_same_dim_order(ctx, *out, "out", *full, full_name));

@@ -139,12 +139,14 @@ TEST(MinimumPrepare, RejectsGeneralBroadcasting) {
 TEST(MinimumPrepare, RejectsAnOutOfAnotherShapeOrLayout) {
   Shapes s;
   s.out = {1, 4, 4, 1};
-  expect_rejected(s, Error::InvalidArgument, "out and self differ in shape");
+  expect_rejected(s, Error::InvalidArgument,
+                  "out [1, 4, 4, 1] and self [1, 4, 2, 2] differ in shape");
   s = Shapes{};
   s.self = {};
   s.other = {1, 4, 2, 2};
   s.out = {1, 4, 2};
-  expect_rejected(s, Error::InvalidArgument, "out and other differ in shape");
+  expect_rejected(s, Error::InvalidArgument,
+                  "out [1, 4, 2] and other [1, 4, 2, 2] differ in shape");
   s = Shapes{};
   s.out_dim_order = {0, 2, 3, 1};
   expect_rejected(s, Error::InvalidArgument, "out and self have different dim orders");

@@ -1,7 +1,5 @@
 #include "kernels/cortex_m/mul/mul.h"
 
-#include <cstdio>
-
 #include "kernels/common/checks.h"
 
 namespace etns::cortex_m {
@@ -9,6 +7,7 @@ namespace etns::cortex_m {
 using kernels::check_dtype;
 using kernels::check_same_dim_order;
 using kernels::check_same_sizes;
+using kernels::format_sizes;
 using kernels::read_requant;
 using kernels::read_zero_point;
 using runtime::Error;
@@ -18,24 +17,6 @@ using runtime::ScalarType;
 using runtime::Tensor;
 
 namespace {
-
-// "[1, 16, 32, 32]" for error messages, truncated to fit.
-struct SizesText {
-  char text[72];
-};
-
-SizesText sizes_text(const Tensor& tensor) {
-  SizesText out{};
-  const size_t capacity = sizeof(out.text);
-  size_t used = static_cast<size_t>(std::snprintf(out.text, capacity, "["));
-  for (uint8_t i = 0; i < tensor.rank && used < capacity; ++i) {
-    used +=
-        static_cast<size_t>(std::snprintf(out.text + used, capacity - used, i == 0 ? "%d" : ", %d",
-                                          static_cast<int>(tensor.sizes[i])));
-  }
-  if (used < capacity) std::snprintf(out.text + used, capacity - used, "]");
-  return out;
-}
 
 // Upstream's rule: both 4-D with the same C, and one of them holds exactly C values.
 bool is_channel_broadcast(const Tensor& self, const Tensor& other) {
@@ -102,7 +83,7 @@ Error mul_prepare(PrepareContext& ctx) {
     return ctx.fail(Error::InvalidArgument,
                     "self %s and other %s differ in shape and are not a channel broadcast "
                     "(both 4-D, same C, one of them C elements)",
-                    sizes_text(*self).text, sizes_text(*other).text);
+                    format_sizes(*self).text, format_sizes(*other).text);
   }
 
   ETNS_ASSIGN_OR_RETURN(MulParams * params, ctx.make_state<MulParams>());

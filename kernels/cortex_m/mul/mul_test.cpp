@@ -278,13 +278,14 @@ TEST(MulPrepare, RejectsShapesThatAreNeitherIdenticalNorAChannelBroadcast) {
 TEST(MulPrepare, RejectsAnOutOfAnotherShapeOrLayout) {
   KernelCall sizes;
   add_arguments(sizes, Args{}, {8}, {8}, {4, 2});
-  expect_rejected(sizes, Error::InvalidArgument, "out and self differ in shape");
+  expect_rejected(sizes, Error::InvalidArgument, "out [4, 2] and self [8] differ in shape");
   KernelCall orders;
   add_arguments(orders, Args{}, {1, 4, 2, 2}, {1, 4, 2, 2}, {1, 4, 2, 2}, kNhwc, {}, kNhwc);
   expect_rejected(orders, Error::InvalidArgument, "self and other have different dim orders");
   KernelCall broadcast_out;
   add_arguments(broadcast_out, Args{}, {1, 4, 1, 1}, {1, 4, 2, 2}, {1, 4, 2, 1}, {}, kNhwc, kNhwc);
-  expect_rejected(broadcast_out, Error::InvalidArgument, "out and other differ in shape");
+  expect_rejected(broadcast_out, Error::InvalidArgument,
+                  "out [1, 4, 2, 1] and other [1, 4, 2, 2] differ in shape");
 }
 
 TEST(MulPrepare, RejectsAChannelBroadcastOutsideNhwcMemory) {

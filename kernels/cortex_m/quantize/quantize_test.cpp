@@ -269,7 +269,8 @@ TEST(QuantizePrepare, RejectsScalesWithoutAFiniteInverse) {
 TEST(QuantizePrepare, RejectsShapeAndLayoutMismatches) {
   Call c;
   c.out_sizes = {1, 4, 4};
-  expect_rejected(c, Error::InvalidArgument, "input and out differ in shape");
+  expect_rejected(c, Error::InvalidArgument,
+                  "input [1, 4, 2, 2] and out [1, 4, 4] differ in shape");
   c = Call{};
   c.out_dim_order = {0, 2, 3, 1};
   expect_rejected(c, Error::InvalidArgument, "input and out have different dim orders");

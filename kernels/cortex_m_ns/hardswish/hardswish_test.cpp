@@ -311,7 +311,7 @@ const Rejection kRejections[] = {
     {"prescale 32", [](HardswishArgs& a) { a.prescale = 32; }, Error::InvalidArgument,
      "prescale = 32, expected [0, 31]"},
     {"mismatched sizes", [](HardswishArgs& a) { a.out_sizes = {1, 16, 32, 16}; },
-     Error::InvalidArgument, "self and out differ in shape"},
+     Error::InvalidArgument, "self [1, 16, 32, 32] and out [1, 16, 32, 16] differ in shape"},
     {"dim orders", [](HardswishArgs& a) { a.out_order = {0, 1, 2, 3}; }, Error::InvalidArgument,
      "self and out have different dim orders"},
 };

@@ -279,7 +279,7 @@ const Rejection kRejections[] = {
     {"zero point 200", [](LeakyReluArgs& a) { a.out_zero_point = 200; }, Error::InvalidArgument,
      "output_zero_point = 200, expected [-128, 127]"},
     {"mismatched sizes", [](LeakyReluArgs& a) { a.self_sizes = {1, 16, 32, 33}; },
-     Error::InvalidArgument, "self and out differ in shape"},
+     Error::InvalidArgument, "self [1, 16, 32, 33] and out [1, 16, 32, 32] differ in shape"},
     {"dim orders", [](LeakyReluArgs& a) { a.self_order = {0, 1, 2, 3}; }, Error::InvalidArgument,
      "self and out have different dim orders"},
 };

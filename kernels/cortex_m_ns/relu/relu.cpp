@@ -8,7 +8,6 @@ namespace {
 using kernels::read_int_in_range;
 using kernels::read_zero_point;
 using runtime::Error;
-using runtime::ScalarType;
 using runtime::Tensor;
 
 constexpr size_t kSelf = 0;
@@ -19,11 +18,7 @@ constexpr size_t kOut = 7;
 Error relu_prepare(runtime::PrepareContext& ctx) {
   ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf, "self"));
   ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut, "out"));
-  ETNS_TRY(kernels::check_dtype(ctx, *self, "self", ScalarType::Char));
-  ETNS_TRY(kernels::check_dtype(ctx, *out, "out", ScalarType::Char));
-  // The kernel walks flat buffers, so both must share one memory order.
-  ETNS_TRY(kernels::check_same_sizes(ctx, *self, "self", *out, "out"));
-  ETNS_TRY(kernels::check_same_dim_order(ctx, *self, "self", *out, "out"));
+  ETNS_TRY(kernels::check_unary_s8(ctx, *self, *out));
 
   ReluParams p;
   ETNS_ASSIGN_OR_RETURN(p.in_zero_point, read_zero_point(ctx, 1, "input_zero_point"));

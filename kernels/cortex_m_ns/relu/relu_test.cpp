@@ -381,7 +381,7 @@ const Rejection kRejections[] = {
      },
      Error::InvalidArgument, "activation_min = 5 > activation_max = 4, expected min <= max"},
     {"mismatched sizes", [](ReluArgs& a) { a.out_sizes = {1, 16, 32}; }, Error::InvalidArgument,
-     "self and out differ in shape"},
+     "self [1, 16, 32, 32] and out [1, 16, 32] differ in shape"},
     {"dim orders", [](ReluArgs& a) { a.out_order = {0, 1, 2, 3}; }, Error::InvalidArgument,
      "self and out have different dim orders"},
 };

@@ -1,7 +1,5 @@
 #include "kernels/cortex_m_ns/sub/sub.h"
 
-#include <cstdio>
-
 #include "kernels/common/checks.h"
 
 namespace etns::cortex_m_ns {
@@ -10,6 +8,7 @@ namespace {
 using kernels::check_dtype;
 using kernels::check_same_dim_order;
 using kernels::check_same_sizes;
+using kernels::format_sizes;
 using kernels::read_int_in_range;
 using kernels::read_requant;
 using kernels::read_zero_point;
@@ -20,21 +19,6 @@ using runtime::Tensor;
 constexpr size_t kSelf = 0;
 constexpr size_t kOther = 4;
 constexpr size_t kOut = 13;
-
-// "1x16x32x32" (at most the buffer; "scalar" for rank 0), for messages.
-void format_sizes(const Tensor& t, char* text, size_t size) {
-  if (t.rank == 0) {
-    std::snprintf(text, size, "scalar");
-    return;
-  }
-  size_t used = 0;
-  for (uint8_t d = 0; d < t.rank && used < size; ++d) {
-    const int written =
-        std::snprintf(text + used, size - used, d == 0 ? "%d" : "x%d", static_cast<int>(t.size(d)));
-    if (written < 0) break;
-    used += static_cast<size_t>(written);
-  }
-}
 
 // The kernel's blocks of C bytes are pixels only if C is the innermost dim in
 // memory once size-1 dims are skipped (channels_last, or H = W = 1), or if
@@ -58,14 +42,10 @@ Error prepare_broadcast(const runtime::PrepareContext& ctx, const Tensor& self, 
   const bool self_small = candidates && self.numel == channels;
   const bool other_small = candidates && other.numel == channels;
   if (!self_small && !other_small) {
-    char self_text[64];
-    char other_text[64];
-    format_sizes(self, self_text, sizeof(self_text));
-    format_sizes(other, other_text, sizeof(other_text));
     return ctx.fail(Error::InvalidArgument,
-                    "self [%s] and other [%s] differ in shape, expected equal shapes or a channel "
+                    "self %s and other %s differ in shape, expected equal shapes or a channel "
                     "broadcast (both 4-D, same C, one with C elements)",
-                    self_text, other_text);
+                    format_sizes(self).text, format_sizes(other).text);
   }
   const Tensor& big = self_small ? other : self;
   const char* big_name = self_small ? "other" : "self";

@@ -428,9 +428,9 @@ const Rejection kRejections[] = {
      },
      Error::InvalidArgument, "activation_min = 10 > activation_max = -10, expected min <= max"},
     {"mismatched sizes", [](SubArgs& a) { a.other_sizes = {1, 16, 32, 31}; },
-     Error::InvalidArgument, "self [1x16x32x32] and other [1x16x32x31] differ in shape"},
+     Error::InvalidArgument, "self [1, 16, 32, 32] and other [1, 16, 32, 31] differ in shape"},
     {"out size", [](SubArgs& a) { a.out_sizes = {1, 16, 32, 31}; }, Error::InvalidArgument,
-     "self and out differ in shape"},
+     "self [1, 16, 32, 32] and out [1, 16, 32, 31] differ in shape"},
     {"dim orders", [](SubArgs& a) { a.other_order = {0, 1, 2, 3}; }, Error::InvalidArgument,
      "self and other have different dim orders"},
     {"broadcast into contiguous",
@@ -451,7 +451,7 @@ const Rejection kRejections[] = {
        a.self_sizes = {1, 16, 1, 1};
        a.out_sizes = {1, 16, 1, 1};
      },
-     Error::InvalidArgument, "other and out differ in shape"},
+     Error::InvalidArgument, "other [1, 16, 32, 32] and out [1, 16, 1, 1] differ in shape"},
     {"broadcast over different C", [](SubArgs& a) { a.other_sizes = {1, 8, 1, 1}; },
      Error::InvalidArgument, "expected equal shapes or a channel broadcast"},
 };
