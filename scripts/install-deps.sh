@@ -9,6 +9,7 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler
   libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libelf-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 )
 
 missing=()

@@ -1,0 +1,301 @@
+// End to end: libetns_qemu_counter.so inside qemu-system-arm -M mps3-an547,
+// running the M55 test image (test/), whose regions have hand-computed
+// instruction counts (test/regions.S). Skips when the Arm toolchain or QEMU
+// was not found at configure time.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "qemu_plugin/test/regions.h"
+
+namespace etns {
+namespace {
+
+using nlohmann::json;
+
+const std::string kQemu = ETNS_QEMU_SYSTEM_ARM;
+const std::string kFirmware = ETNS_QEMU_COUNTER_FIRMWARE;
+const std::string kPlugin = ETNS_QEMU_COUNTER_PLUGIN;
+const std::string kNm = ETNS_ARM_NM;
+
+const std::vector<std::string> kClasses = {"total", "mve",   "mve_load", "mve_store", "fp",
+                                           "load",  "store", "branch",   "loop"};
+
+// A visit's expected counts; classes not named are zero.
+using Visit = std::map<std::string, uint64_t>;
+
+struct ExpectedRegion {
+  int id;
+  const char* name;
+  std::vector<Visit> visits;
+  int unbalanced;
+};
+
+// The comments in test/regions.S derive each of these.
+std::vector<ExpectedRegion> expected_regions() {
+  const uint64_t n = ETNS_TEST_BIG_LOOP_ITERATIONS;
+  return {
+      {ETNS_TEST_REGION_EMPTY, "empty", {{{"total", 1}, {"branch", 1}}}, 0},
+      {ETNS_TEST_REGION_SCALAR_LOOP, "scalar_loop", {{{"total", 202}, {"branch", 101}}}, 0},
+      {ETNS_TEST_REGION_LOAD_STORE,
+       "load_store",
+       {{{"total", 142}, {"load", 60}, {"store", 50}, {"branch", 11}}},
+       0},
+      {ETNS_TEST_REGION_BRANCHES,
+       "branches",
+       {{{"total", 22}, {"branch", 13}, {"load", 4}, {"store", 2}}},
+       0},
+      {ETNS_TEST_REGION_MVE_LOOP,
+       "mve_loop",
+       {{{"total", 35},
+         {"mve", 24},
+         {"mve_load", 8},
+         {"mve_store", 8},
+         {"load", 8},
+         {"store", 8},
+         {"loop", 9},
+         {"branch", 1}}},
+       0},
+      {ETNS_TEST_REGION_MVE_TAIL,
+       "mve_tail",
+       {{{"total", 12},
+         {"mve", 6},
+         {"mve_load", 3},
+         {"mve_store", 3},
+         {"load", 3},
+         {"store", 3},
+         {"loop", 4},
+         {"branch", 1}}},
+       0},
+      {ETNS_TEST_REGION_MVE_MISC,
+       "mve_misc",
+       {{{"total", 23},
+         {"mve", 19},
+         {"mve_load", 6},
+         {"mve_store", 4},
+         {"fp", 3},
+         {"load", 7},
+         {"store", 4},
+         {"branch", 1}}},
+       0},
+      {ETNS_TEST_REGION_SCALAR_FP,
+       "scalar_fp",
+       {{{"total", 21}, {"fp", 20}, {"load", 5}, {"store", 4}, {"branch", 1}}},
+       0},
+      {ETNS_TEST_REGION_REPEATED,
+       "repeated",
+       {{{"total", 3}, {"branch", 2}},
+        {{"total", 5}, {"branch", 3}},
+        {{"total", 7}, {"branch", 4}}},
+       0},
+      {ETNS_TEST_REGION_OUTER, "outer", {{{"total", 12}, {"branch", 8}}}, 0},
+      {ETNS_TEST_REGION_INNER, "inner", {{{"total", 7}, {"branch", 4}}}, 0},
+      {ETNS_TEST_REGION_BIG_LOOP, "big_loop", {{{"total", 2 * n + 3}, {"branch", n + 1}}}, 0},
+      {ETNS_TEST_REGION_END_ONLY, "end_only", {}, 1},
+      {ETNS_TEST_REGION_BEGIN_TWICE, "begin_twice", {{{"total", 2}, {"branch", 1}}}, 1},
+      {ETNS_TEST_REGION_NEVER_ENDED, "never_ended", {}, 1},
+  };
+}
+
+json visit_json(const Visit& visit) {
+  json out = json::object();
+  for (const std::string& name : kClasses) {
+    const auto it = visit.find(name);
+    out[name] = it == visit.end() ? 0 : it->second;
+  }
+  return out;
+}
+
+std::string shell_quote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+struct RunResult {
+  int exit_status = -1;
+  std::string output;  // stdout and stderr
+  double seconds = 0;
+};
+
+RunResult run(const std::string& command) {
+  RunResult result;
+  const auto start = std::chrono::steady_clock::now();
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  size_t got;
+  while ((got = fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.output.append(buffer, got);
+  const int status = pclose(pipe);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class QemuCounterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (kFirmware.empty()) {
+      GTEST_SKIP() << "arm-none-eabi-gcc/nm were not found when CMake ran: no test image";
+    }
+    if (kQemu.empty() || access(kQemu.c_str(), X_OK) != 0) {
+      GTEST_SKIP() << "qemu-system-arm is not installed (CMake found '" << kQemu << "')";
+    }
+    const RunResult nm = run(shell_quote(kNm) + " " + shell_quote(kFirmware));
+    ASSERT_EQ(nm.exit_status, 0) << nm.output;
+    std::istringstream lines(nm.output);
+    std::string address, type, name;
+    uint64_t start = 0, end = 0;
+    while (lines >> address >> type >> name) {
+      if (name == "etns_marker_table") start = std::stoull(address, nullptr, 16) & ~1ull;
+      if (name == "etns_marker_table_end") end = std::stoull(address, nullptr, 16);
+    }
+    ASSERT_NE(start, 0u) << "etns_marker_table missing from " << kFirmware;
+    ASSERT_EQ((end - start) / ETNS_TEST_MARKER_STRIDE, uint64_t{ETNS_TEST_MARKER_COUNT});
+    markers_ = start;
+    out_prefix_ = ::testing::TempDir() + "etns_qemu_counter_" + std::to_string(getpid()) + "_";
+  }
+
+  std::string qemu_command(const std::string& plugin_args, const std::string& extra = "") const {
+    std::string command = "timeout 60 " + shell_quote(kQemu) +
+                          " -M mps3-an547 -nographic -semihosting-config enable=on,target=native"
+                          " -kernel " +
+                          shell_quote(kFirmware) + " " + extra;
+    if (!plugin_args.empty()) command += " -plugin " + shell_quote(kPlugin + "," + plugin_args);
+    return command;
+  }
+
+  std::string marker_args() const {
+    return "markers=0x" + to_hex(markers_) + ",stride=" + std::to_string(ETNS_TEST_MARKER_STRIDE) +
+           ",count=" + std::to_string(ETNS_TEST_MARKER_COUNT);
+  }
+
+  // Runs the image with the plugin writing `name`; returns the JSON text.
+  std::string run_counter(const std::string& name, const std::string& more_args = "",
+                          RunResult* result = nullptr) {
+    const std::string path = out_prefix_ + name;
+    std::remove(path.c_str());
+    const RunResult run_result = run(qemu_command(marker_args() + ",out=" + path + more_args));
+    if (result != nullptr) *result = run_result;
+    EXPECT_EQ(run_result.exit_status, 0) << "the test image failed:\n" << run_result.output;
+    const std::string text = read_file(path);
+    std::remove(path.c_str());
+    return text;
+  }
+
+  static std::string to_hex(uint64_t value) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%llx", static_cast<unsigned long long>(value));
+    return text;
+  }
+
+  uint64_t markers_ = 0;
+  std::string out_prefix_;
+};
+
+const json* find_region(const json& counts, int id) {
+  for (const json& region : counts.at("regions")) {
+    if (region.at("id") == id) return &region;
+  }
+  return nullptr;
+}
+
+TEST_F(QemuCounterTest, EveryRegionIsCountedExactly) {
+  const json counts = json::parse(run_counter("exact.json"));
+  EXPECT_EQ(counts.at("schema"), "etns.qemu_counts");
+  EXPECT_EQ(counts.at("schema_version"), 1);
+  EXPECT_EQ(counts.at("classes"), json({"total", "mve", "mve_load", "mve_store", "fp", "load",
+                                        "store", "branch", "loop"}));
+  EXPECT_EQ(counts.at("markers").at("base"), markers_);
+  EXPECT_EQ(counts.at("overflow"), false);
+
+  const std::vector<ExpectedRegion> expected = expected_regions();
+  ASSERT_EQ(counts.at("regions").size(), expected.size()) << counts.at("regions").dump(1);
+  uint64_t region_total = 0;
+  for (const ExpectedRegion& want : expected) {
+    const json* region = find_region(counts, want.id);
+    ASSERT_NE(region, nullptr) << "region " << want.id << " (" << want.name << ") missing";
+    EXPECT_EQ(region->at("unbalanced"), want.unbalanced) << want.name;
+    EXPECT_EQ(region->at("dropped_visits"), 0) << want.name;
+    const json& visits = region->at("visits");
+    ASSERT_EQ(visits.size(), want.visits.size()) << want.name << ": " << visits.dump();
+    for (size_t v = 0; v < visits.size(); ++v) {
+      EXPECT_EQ(visits[v], visit_json(want.visits[v])) << want.name << " visit " << v;
+      region_total += visits[v].at("total").get<uint64_t>();
+    }
+  }
+  EXPECT_GT(counts.at("program").at("total").get<uint64_t>(), region_total);
+}
+
+TEST_F(QemuCounterTest, TwoRunsGiveIdenticalOutput) {
+  const std::string first = run_counter("first.json");
+  const std::string second = run_counter("second.json");
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(first, second);
+}
+
+TEST_F(QemuCounterTest, VisitsBeyondTheLimitAreDroppedAndFlagged) {
+  const json counts = json::parse(run_counter("overflow.json", ",max_visits=2"));
+  EXPECT_EQ(counts.at("overflow"), true);
+  const json* repeated = find_region(counts, ETNS_TEST_REGION_REPEATED);
+  ASSERT_NE(repeated, nullptr);
+  EXPECT_EQ(repeated->at("visits").size(), 2u);
+  EXPECT_EQ(repeated->at("dropped_visits"), 1);
+  EXPECT_EQ(repeated->at("visits")[1].at("total"), 5);
+}
+
+TEST_F(QemuCounterTest, WithoutOutTheJsonGoesToTheQemuLog) {
+  const std::string log = out_prefix_ + "qemu.log";
+  std::remove(log.c_str());
+  const RunResult result = run(qemu_command(marker_args(), "-d plugin -D " + shell_quote(log)));
+  ASSERT_EQ(result.exit_status, 0) << result.output;
+  const json counts = json::parse(read_file(log));
+  std::remove(log.c_str());
+  const json* scalar_loop = find_region(counts, ETNS_TEST_REGION_SCALAR_LOOP);
+  ASSERT_NE(scalar_loop, nullptr);
+  EXPECT_EQ(scalar_loop->at("visits")[0].at("total"), 202);
+}
+
+TEST_F(QemuCounterTest, BadArgumentsStopQemu) {
+  for (const char* args : {"markers=0x0,bogus=1", "markers=0x0,stride=3,count=2",
+                           "markers=0x0,count=3", "markers=zero", "max_visits=0"}) {
+    const RunResult result = run(qemu_command(args));
+    EXPECT_NE(result.exit_status, 0) << args;
+    EXPECT_NE(result.output.find("etns_qemu_counter: "), std::string::npos)
+        << args << ": " << result.output;
+  }
+}
+
+// 20 million instructions in the big loop: inline counting keeps a run close
+// to QEMU without the plugin, well under a second on a typical host.
+TEST_F(QemuCounterTest, RunIsFast) {
+  RunResult with_plugin;
+  run_counter("timing.json", "", &with_plugin);
+  const RunResult without_plugin = run(qemu_command(""));
+  ASSERT_EQ(without_plugin.exit_status, 0) << without_plugin.output;
+  std::cout << "qemu run: " << with_plugin.seconds << " s with the counter, "
+            << without_plugin.seconds << " s without\n";
+  EXPECT_LT(with_plugin.seconds, 2.0);
+}
+
+}  // namespace
+}  // namespace etns

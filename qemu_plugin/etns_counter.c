@@ -1,0 +1,422 @@
+// etns_qemu_counter: a QEMU 7.2 TCG plugin (API v1) that counts the
+// instructions a Cortex-M55 guest executes, by class, between region markers.
+// It counts instructions, not cycles: QEMU has no timing model.
+//
+//   qemu-system-arm -M mps3-an547 ... -plugin
+//     libetns_qemu_counter.so,markers=0xADDR,stride=4,count=32,out=counts.json
+// (the -plugin argument is one word: no spaces after the commas)
+//
+// Arguments ("key=value"; an unknown key or bad value stops QEMU at start-up):
+//   markers     address of the marker table (decimal or 0x hex; bit 0, the
+//               Thumb bit that nm may show, is ignored)
+//   stride      bytes from one marker function to the next (even, default 4)
+//   count       number of markers (even, default 0: whole-program totals only)
+//   out         JSON file, written at exit through FILE.tmp and a rename;
+//               without it the JSON goes to QEMU's log (-d plugin [-D file])
+//   max_visits  visits kept per region (default 256); later visits are
+//               dropped, counted in "dropped_visits", and set "overflow"
+//
+// Markers. Marker i is the function at markers + i * stride. Marker 2r begins
+// region r and marker 2r+1 ends it; region ids are the firmware's to assign
+// (for example one per instruction of the program plus one for the whole run).
+// A marker should be a single `bx lr` (the plugin warns once otherwise; the
+// definition below still holds): the plugin cannot read registers (API v1),
+// so the callee's address is the only way to say which event happened.
+//
+// What a visit counts. Every instruction executed strictly after the begin
+// marker's first instruction and strictly before the end marker's first
+// instruction. With `bx lr` markers that is the caller's code from the return
+// of the begin call up to and including the instruction that calls the end
+// marker (for a direct `bl`: one extra instruction, one extra branch; an
+// empty region measures this overhead exactly). Regions may nest or repeat;
+// each begin..end pair is one visit, recorded separately in execution order.
+// A begin while the region is open restarts it, an end while it is closed is
+// ignored; both, and regions still open at exit, count in "unbalanced".
+// Every executed instruction counts once, whether or not its condition passes
+// (IT blocks, untaken B<c>, VPT-predicated MVE), and LE/LETP once per
+// iteration, as QEMU executes them (a core's loop cache may skip them).
+//
+// Output (keys in this order):
+//   {"schema": "etns.qemu_counts", "schema_version": 1,
+//    "classes": ["total", "mve", "mve_load", "mve_store", "fp", "load",
+//                "store", "branch", "loop"],
+//    "markers": {"base": B, "stride": S, "count": K},
+//    "program": {<class>: n, ...},            every instruction of the run
+//    "regions": [{"id": r, "dropped_visits": 0, "unbalanced": 0,
+//                 "visits": [{<class>: n, ...}, ...]}, ...],
+//                                  ids with a visit or an unbalanced marker
+//    "overflow": false}
+// insn_class.h defines the classes.
+//
+// How it counts. At translation each instruction is classified from its
+// encoding and each translation block (TB) gets one inline 64-bit add per
+// non-zero class, executed when the TB starts: no helper calls, so a run is
+// barely slower than without the plugin. A TB that contains a marker gets no
+// inline adds; instead the marker's one callback adds that TB's counts around
+// its snapshot, so the snapshot sees exactly the instructions before it.
+// Caveat: an exception raised in the middle of a TB (a fault; SVC, BKPT and
+// semihosting calls end their TB, interrupts arrive between TBs) leaves it
+// early after its whole count was added, so such a run over-counts the
+// instructions the TB skipped. Counts are deterministic: the same image gives
+// the same numbers on every run.
+//
+// One vCPU only (mps3-an547 has one): the counters are plain, not atomic.
+
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qemu_plugin/insn_class.h"
+#include "qemu_plugin/qemu_plugin_api.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
+
+enum {
+  kMaxMarkers = 1 << 16,
+  kDefaultStride = 4,
+  kDefaultMaxVisits = 256,
+  kMaxVisitsLimit = 1 << 20,
+  kBxLr = 0x4770,
+};
+
+typedef struct Counts {
+  uint64_t n[kEtnsClassCount];
+} Counts;
+
+typedef struct Region {
+  Counts open;  // counters at the begin snapshot
+  int is_open;
+  uint32_t unbalanced;
+  uint64_t dropped_visits;
+  uint32_t n_visits;
+  uint32_t capacity;
+  Counts* visits;
+} Region;
+
+// One marker instruction in one translated block: the counts of the block's
+// instructions before it (since the previous marker in the block), of the
+// marker instruction itself, and, for the block's last marker, after it.
+typedef struct MarkerSite {
+  struct MarkerSite* next;  // every site ever created, freed at exit
+  uint32_t marker;
+  Counts before;
+  Counts self;
+  Counts after;
+} MarkerSite;
+
+static struct {
+  uint64_t base;
+  uint64_t stride;
+  uint32_t count;
+  uint32_t max_visits;
+  const char* out_path;  // points into argv, which QEMU keeps alive
+  Region* regions;
+  uint32_t n_regions;
+  MarkerSite* sites;
+  int overflow;
+  int warned_marker_shape;
+} g_plugin = {.stride = kDefaultStride, .max_visits = kDefaultMaxVisits};
+
+// The targets of the inline adds; the marker callbacks read and add to them.
+static Counts g_counters;
+
+static void add_counts(Counts* to, const Counts* from) {
+  for (int c = 0; c < kEtnsClassCount; ++c) to->n[c] += from->n[c];
+}
+
+static void add_class_mask(Counts* to, uint32_t mask) {
+  for (int c = 0; c < kEtnsClassCount; ++c) to->n[c] += (mask >> c) & 1u;
+}
+
+static int64_t marker_index(uint64_t vaddr) {
+  if (g_plugin.count == 0 || vaddr < g_plugin.base) return -1;
+  const uint64_t offset = vaddr - g_plugin.base;
+  if (offset % g_plugin.stride != 0) return -1;
+  const uint64_t index = offset / g_plugin.stride;
+  return index < g_plugin.count ? (int64_t)index : -1;
+}
+
+static void record_visit(Region* region, const Counts* delta) {
+  if (region->n_visits == g_plugin.max_visits) {
+    ++region->dropped_visits;
+    g_plugin.overflow = 1;
+    return;
+  }
+  if (region->n_visits == region->capacity) {
+    uint32_t capacity = region->capacity ? region->capacity * 2 : 8;
+    if (capacity > g_plugin.max_visits) capacity = g_plugin.max_visits;
+    Counts* grown = realloc(region->visits, capacity * sizeof(Counts));
+    if (grown == NULL) {  // keep counting; the visit is reported as dropped
+      ++region->dropped_visits;
+      g_plugin.overflow = 1;
+      return;
+    }
+    region->visits = grown;
+    region->capacity = capacity;
+  }
+  region->visits[region->n_visits++] = *delta;
+}
+
+static void on_marker(unsigned int vcpu_index, void* userdata) {
+  (void)vcpu_index;
+  const MarkerSite* site = userdata;
+  add_counts(&g_counters, &site->before);
+  Region* region = &g_plugin.regions[site->marker / 2];
+  if (site->marker % 2 == 0) {
+    if (region->is_open) ++region->unbalanced;
+    region->open = g_counters;
+    add_counts(&region->open, &site->self);  // the begin marker is not in the region
+    region->is_open = 1;
+  } else if (!region->is_open) {
+    ++region->unbalanced;
+  } else {
+    Counts delta;
+    for (int c = 0; c < kEtnsClassCount; ++c) delta.n[c] = g_counters.n[c] - region->open.n[c];
+    record_visit(region, &delta);
+    region->is_open = 0;
+  }
+  add_counts(&g_counters, &site->self);
+  add_counts(&g_counters, &site->after);
+}
+
+static void warn_marker_shape(uint32_t marker, uint64_t vaddr) {
+  if (g_plugin.warned_marker_shape) return;
+  g_plugin.warned_marker_shape = 1;
+  fprintf(stderr,
+          "etns_qemu_counter: marker %" PRIu32 " at 0x%" PRIx64
+          " does not start with bx lr; its body counts as part of the region\n",
+          marker, vaddr);
+}
+
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
+  (void)id;
+  const size_t n_insns = qemu_plugin_tb_n_insns(tb);
+  Counts pending = {{0}};  // instructions since the block start or the last marker
+  MarkerSite* last_site = NULL;
+  for (size_t i = 0; i < n_insns; ++i) {
+    struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+    const uint8_t* bytes = qemu_plugin_insn_data(insn);
+    const size_t size = qemu_plugin_insn_size(insn);
+    const uint32_t mask = etns_classify_thumb(bytes, size);
+    const uint64_t vaddr = qemu_plugin_insn_vaddr(insn);
+    const int64_t marker = marker_index(vaddr);
+    if (marker < 0) {
+      add_class_mask(&pending, mask);
+      continue;
+    }
+    if (size != 2 || (bytes[0] | (bytes[1] << 8)) != kBxLr) {
+      warn_marker_shape((uint32_t)marker, vaddr);
+    }
+    MarkerSite* site = calloc(1, sizeof(*site));
+    if (site == NULL) {
+      fprintf(stderr, "etns_qemu_counter: out of memory at a marker\n");
+      abort();
+    }
+    site->marker = (uint32_t)marker;
+    site->before = pending;
+    add_class_mask(&site->self, mask);
+    site->next = g_plugin.sites;
+    g_plugin.sites = site;
+    memset(&pending, 0, sizeof(pending));
+    last_site = site;
+    qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker, QEMU_PLUGIN_CB_NO_REGS, site);
+  }
+  if (last_site != NULL) {
+    last_site->after = pending;
+    return;
+  }
+  for (int c = 0; c < kEtnsClassCount; ++c) {
+    if (pending.n[c] != 0) {
+      qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &g_counters.n[c],
+                                               pending.n[c]);
+    }
+  }
+}
+
+static void write_counts(FILE* out, const Counts* counts) {
+  fputc('{', out);
+  for (int c = 0; c < kEtnsClassCount; ++c) {
+    fprintf(out, "%s\"%s\": %" PRIu64, c ? ", " : "", kEtnsClassNames[c], counts->n[c]);
+  }
+  fputc('}', out);
+}
+
+static void write_json(FILE* out) {
+  fprintf(out, "{\n  \"schema\": \"etns.qemu_counts\",\n  \"schema_version\": 1,\n");
+  fprintf(out, "  \"classes\": [");
+  for (int c = 0; c < kEtnsClassCount; ++c) {
+    fprintf(out, "%s\"%s\"", c ? ", " : "", kEtnsClassNames[c]);
+  }
+  fprintf(out,
+          "],\n  \"markers\": {\"base\": %" PRIu64 ", \"stride\": %" PRIu64 ", \"count\": %" PRIu32
+          "},\n",
+          g_plugin.base, g_plugin.stride, g_plugin.count);
+  fprintf(out, "  \"program\": ");
+  write_counts(out, &g_counters);
+  fprintf(out, ",\n  \"regions\": [");
+  int first_region = 1;
+  for (uint32_t r = 0; r < g_plugin.n_regions; ++r) {
+    const Region* region = &g_plugin.regions[r];
+    if (region->n_visits == 0 && region->dropped_visits == 0 && region->unbalanced == 0) continue;
+    fprintf(out,
+            "%s\n    {\"id\": %" PRIu32 ", \"dropped_visits\": %" PRIu64
+            ", \"unbalanced\": %" PRIu32 ", \"visits\": [",
+            first_region ? "" : ",", r, region->dropped_visits, region->unbalanced);
+    first_region = 0;
+    for (uint32_t v = 0; v < region->n_visits; ++v) {
+      fprintf(out, "%s\n      ", v ? "," : "");
+      write_counts(out, &region->visits[v]);
+    }
+    fprintf(out, "%s]}", region->n_visits ? "\n    " : "");
+  }
+  fprintf(out, "%s],\n  \"overflow\": %s\n}\n", first_region ? "" : "\n  ",
+          g_plugin.overflow ? "true" : "false");
+}
+
+// Writes through a temporary file so a reader never sees half a document.
+static int write_json_file(const char* path) {
+  const size_t tmp_size = strlen(path) + sizeof(".tmp");
+  char* tmp_path = malloc(tmp_size);
+  if (tmp_path == NULL) return -1;
+  snprintf(tmp_path, tmp_size, "%s.tmp", path);
+  FILE* out = fopen(tmp_path, "w");
+  int ok = out != NULL;
+  if (ok) {
+    write_json(out);
+    ok = !ferror(out);
+    ok = (fclose(out) == 0) && ok;
+  }
+  ok = ok && rename(tmp_path, path) == 0;
+  if (!ok) {
+    fprintf(stderr, "etns_qemu_counter: cannot write %s: %s\n", path, strerror(errno));
+    remove(tmp_path);
+  }
+  free(tmp_path);
+  return ok ? 0 : -1;
+}
+
+static void on_exit_qemu(qemu_plugin_id_t id, void* userdata) {
+  (void)id;
+  (void)userdata;
+  for (uint32_t r = 0; r < g_plugin.n_regions; ++r) {
+    if (g_plugin.regions[r].is_open) ++g_plugin.regions[r].unbalanced;
+  }
+  if (g_plugin.out_path != NULL) {
+    write_json_file(g_plugin.out_path);
+  } else {
+    char* text = NULL;
+    size_t text_size = 0;
+    FILE* out = open_memstream(&text, &text_size);
+    if (out != NULL) {
+      write_json(out);
+      fclose(out);
+      qemu_plugin_outs(text);
+    }
+    free(text);
+  }
+  while (g_plugin.sites != NULL) {
+    MarkerSite* next = g_plugin.sites->next;
+    free(g_plugin.sites);
+    g_plugin.sites = next;
+  }
+  for (uint32_t r = 0; r < g_plugin.n_regions; ++r) free(g_plugin.regions[r].visits);
+  free(g_plugin.regions);
+  g_plugin.regions = NULL;
+  g_plugin.n_regions = 0;
+}
+
+// Parses a whole unsigned number (decimal, or hex with 0x) in [min, max].
+static int parse_u64(const char* key, const char* text, uint64_t min, uint64_t max,
+                     uint64_t* value) {
+  char* end = NULL;
+  errno = 0;
+  const unsigned long long parsed = strtoull(text, &end, 0);
+  if (text[0] == '\0' || text[0] == '-' || *end != '\0' || errno != 0 || parsed < min ||
+      parsed > max) {
+    fprintf(stderr, "etns_qemu_counter: %s=%s: expected a number in [%" PRIu64 ", %" PRIu64 "]\n",
+            key, text, min, max);
+    return -1;
+  }
+  *value = parsed;
+  return 0;
+}
+
+static int parse_arguments(int argc, char** argv) {
+  for (int i = 0; i < argc; ++i) {
+    const char* arg = argv[i];
+    const char* eq = strchr(arg, '=');
+    if (eq == NULL) {
+      fprintf(stderr, "etns_qemu_counter: argument '%s': expected key=value\n", arg);
+      return -1;
+    }
+    const size_t key_size = (size_t)(eq - arg);
+    const char* value = eq + 1;
+    uint64_t number = 0;
+#define ETNS_KEY_IS(name) (key_size == strlen(name) && strncmp(arg, name, key_size) == 0)
+    if (ETNS_KEY_IS("markers")) {
+      if (parse_u64("markers", value, 0, UINT32_MAX, &number)) return -1;
+      g_plugin.base = number & ~(uint64_t)1;
+    } else if (ETNS_KEY_IS("stride")) {
+      if (parse_u64("stride", value, 2, 1u << 20, &number)) return -1;
+      g_plugin.stride = number;
+    } else if (ETNS_KEY_IS("count")) {
+      if (parse_u64("count", value, 0, kMaxMarkers, &number)) return -1;
+      g_plugin.count = (uint32_t)number;
+    } else if (ETNS_KEY_IS("max_visits")) {
+      if (parse_u64("max_visits", value, 1, kMaxVisitsLimit, &number)) return -1;
+      g_plugin.max_visits = (uint32_t)number;
+    } else if (ETNS_KEY_IS("out")) {
+      if (*value == '\0') {
+        fprintf(stderr, "etns_qemu_counter: out=: expected a file name\n");
+        return -1;
+      }
+      g_plugin.out_path = value;
+    } else {
+      fprintf(stderr,
+              "etns_qemu_counter: unknown argument '%s' (expected markers, stride, count, out, "
+              "max_visits)\n",
+              arg);
+      return -1;
+    }
+#undef ETNS_KEY_IS
+  }
+  if (g_plugin.stride % 2 != 0 || g_plugin.count % 2 != 0) {
+    fprintf(stderr,
+            "etns_qemu_counter: stride=%" PRIu64 ", count=%" PRIu32
+            ": both must be even (Thumb functions; begin/end pairs)\n",
+            g_plugin.stride, g_plugin.count);
+    return -1;
+  }
+  return 0;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t* info, int argc,
+                                           char** argv) {
+  if (strcmp(info->target_name, "arm") != 0) {
+    fprintf(stderr, "etns_qemu_counter: target '%s': expected arm (the decoder is Thumb)\n",
+            info->target_name);
+    return -1;
+  }
+  if (info->system_emulation && info->system.max_vcpus > 1) {
+    fprintf(stderr, "etns_qemu_counter: %d vCPUs: expected 1 (the counters are not atomic)\n",
+            info->system.max_vcpus);
+    return -1;
+  }
+  if (parse_arguments(argc, argv) != 0) return -1;
+  g_plugin.n_regions = g_plugin.count / 2;
+  if (g_plugin.n_regions > 0) {
+    g_plugin.regions = calloc(g_plugin.n_regions, sizeof(Region));
+    if (g_plugin.regions == NULL) {
+      fprintf(stderr, "etns_qemu_counter: out of memory for %" PRIu32 " regions\n",
+              g_plugin.n_regions);
+      return -1;
+    }
+  }
+  qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+  qemu_plugin_register_atexit_cb(id, on_exit_qemu, NULL);
+  return 0;
+}

@@ -1,0 +1,52 @@
+// Runs every measured region of the counter test image once, in id order
+// (region 8 three times), and checks that the vector loops computed what they
+// should: exit status 0 means the image itself ran correctly.
+
+#include <stdint.h>
+
+#include "qemu_plugin/test/regions.h"
+
+void etns_test_empty(void);
+void etns_test_scalar_loop(void);
+void etns_test_load_store(uint32_t* buffer64);
+void etns_test_branches(void);
+void etns_test_mve_loop(const uint32_t* src32, uint32_t* dst32);
+void etns_test_mve_tail(const uint32_t* src10, uint32_t* dst12);
+void etns_test_mve_misc(uint32_t* buffer256);
+void etns_test_scalar_fp(uint32_t* buffer128);
+void etns_test_repeated(uint32_t iterations);
+void etns_test_nested(void);
+void etns_test_big_loop(void);
+void etns_test_unbalanced(void);
+
+static uint32_t g_source[32] __attribute__((aligned(16)));
+static uint32_t g_destination[32] __attribute__((aligned(16)));
+static uint32_t g_scratch[64] __attribute__((aligned(16)));
+
+int main(void) {
+  for (uint32_t i = 0; i < 32; ++i) g_source[i] = i + 1;
+
+  etns_test_empty();
+  etns_test_scalar_loop();
+  etns_test_load_store(g_scratch);
+  etns_test_branches();
+
+  etns_test_mve_loop(g_source, g_destination);
+  for (uint32_t i = 0; i < 32; ++i) {
+    if (g_destination[i] != 2 * (i + 1)) return 1;
+  }
+  for (uint32_t i = 0; i < 32; ++i) g_destination[i] = 0xFFFFFFFFu;
+  etns_test_mve_tail(g_source, g_destination);
+  for (uint32_t i = 0; i < 10; ++i) {
+    if (g_destination[i] != i + 1) return 2;
+  }
+  if (g_destination[10] != 0xFFFFFFFFu || g_destination[11] != 0xFFFFFFFFu) return 3;
+
+  etns_test_mve_misc(g_scratch);
+  etns_test_scalar_fp(g_scratch);
+  for (uint32_t n = 1; n <= 3; ++n) etns_test_repeated(n);
+  etns_test_nested();
+  etns_test_big_loop();
+  etns_test_unbalanced();
+  return 0;
+}
