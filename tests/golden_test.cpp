@@ -37,7 +37,11 @@ TEST(Golden, EtnsRunReproducesEveryArmTensorBitForBit) {
     SCOPED_TRACE(pte + " input " + input_id);
     const std::string golden = shared + "/golden/" + pte + "." + input_id;
     testing::TempDir dir;
-    const std::string program = shared + "/" + index["ptes"][pte]["pte_file"].get<std::string>().substr(7);
+    // golden.json names programs relative to the shared folder's parent: "shared/models/...".
+    std::string relative = index["ptes"][pte]["pte_file"];
+    const std::string prefix = "shared/";
+    ASSERT_EQ(relative.rfind(prefix, 0), 0u) << relative;
+    const std::string program = shared + "/" + relative.substr(prefix.size());
     const testing::CliResult result =
         testing::run_cli("run " + program + " --provider arm --input " + golden + ".input.bin --output " +
                          dir.path() + "/out.bin --dump-dir " + dir.path() + "/dump");

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "kernels/registry.h"
-#include "runtime/core/log.h"
 #include "runtime/exec/method.h"
 #include "runtime/pte/program.h"
 #include "runtime/pte/program_generated.h"
+#include "tests/support/log_capture.h"
 #include "tests/support/shared_data.h"
 
 namespace etns {
@@ -28,12 +28,7 @@ struct Outcome {
 // Loads `bytes` as a program and binds method "forward" on the ns provider.
 Outcome load(const std::vector<uint8_t>& bytes) {
   Outcome outcome;
-  runtime::set_log_sink(
-      [](void* user, const char* line) {
-        *static_cast<std::string*>(user) += line;
-        *static_cast<std::string*>(user) += '\n';
-      },
-      &outcome.log);
+  testing::LogCapture log;
   std::vector<uint8_t> method_memory(1 << 16), temporary_memory(1 << 12), planned_memory(1 << 18);
   runtime::Arena method_arena("method", runtime::Span<uint8_t>(method_memory.data(), method_memory.size()));
   runtime::Arena temporary_arena("temporary", runtime::Span<uint8_t>(temporary_memory.data(), temporary_memory.size()));
@@ -52,7 +47,7 @@ Outcome load(const std::vector<uint8_t>& bytes) {
         runtime::Method::load(*program, "forward", kernels::registry_ns(), memory);
     outcome.error = method.ok() ? Error::Ok : method.error();
   }
-  runtime::set_log_sink(nullptr, nullptr);
+  outcome.log = log.text();
   return outcome;
 }
 

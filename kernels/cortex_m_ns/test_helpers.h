@@ -127,6 +127,59 @@ inline ::testing::AssertionResult rejects(testing::KernelCall& call,
   return ::testing::AssertionSuccess();
 }
 
+// One bad-argument case: `edit` spoils the real program's arguments; prepare
+// must fail with `code` and log a line containing `message`.
+template <typename Args>
+struct Rejection {
+  const char* what;
+  void (*edit)(Args&);
+  runtime::Error code;
+  const char* message;
+};
+
+template <typename Args>
+using BuildFn = void (*)(testing::KernelCall&, const Args&);
+
+// Builds every case with `build` and checks that prepare rejects it.
+template <typename Args, size_t N>
+void expect_rejections(const runtime::KernelEntry& entry, BuildFn<Args> build,
+                       const Rejection<Args> (&cases)[N]) {
+  for (const Rejection<Args>& r : cases) {
+    SCOPED_TRACE(r.what);
+    Args a;
+    r.edit(a);
+    testing::KernelCall call;
+    build(call, a);
+    EXPECT_TRUE(rejects(call, entry, r.code, r.message));
+  }
+}
+
+// prepare accepts the default Args (the real program's) and logs nothing.
+template <typename Args>
+void expect_accepts(const runtime::KernelEntry& entry, BuildFn<Args> build) {
+  testing::KernelCall call;
+  build(call, Args{});
+  EXPECT_EQ(call.prepare(entry), runtime::Error::Ok) << call.log();
+  EXPECT_EQ(call.log(), "");
+}
+
+// All 256 codes through a unary operator whose output is argument `out_index`
+// (entry i is the output for q = i - 128). Empty when prepare fails.
+template <typename Args>
+std::vector<int8_t> run_all_codes(const runtime::KernelEntry& entry, BuildFn<Args> build, Args a,
+                                  size_t out_index) {
+  a.self_sizes = a.out_sizes = {1, 16, 4, 4};
+  testing::KernelCall call;
+  build(call, a);
+  if (call.prepare(entry) != runtime::Error::Ok) {
+    ADD_FAILURE() << call.log();
+    return {};
+  }
+  call.fill<int8_t>(0, all_codes());
+  EXPECT_EQ(call.run(), runtime::Error::Ok);
+  return call.read<int8_t>(out_index);
+}
+
 // Largest distance between kernel output codes and the float result on the grid,
 // with the input codes that gave it.
 struct LsbError {

@@ -16,21 +16,12 @@ namespace {
 using runtime::Error;
 using runtime::ScalarType;
 using testing::KernelCall;
+using testing::bits;
+using testing::logged;
 
 const runtime::KernelEntry kEntry{"aten::clamp.out", 4, &clamp_prepare, &clamp_run};
 const std::vector<int32_t> kTier1Sizes{1, 16, 32, 32};
 const std::vector<uint8_t> kChannelsLast{0, 2, 3, 1};
-
-::testing::AssertionResult logged(const KernelCall& call, const char* text) {
-  if (call.log().find(text) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "log lacks \"" << text << "\"; log: " << call.log();
-}
-
-uint32_t bits(float value) {
-  uint32_t b;
-  std::memcpy(&b, &value, sizeof(b));
-  return b;
-}
 
 std::vector<int8_t> every_s8() {
   std::vector<int8_t> v;

@@ -17,22 +17,13 @@ namespace {
 using runtime::Error;
 using runtime::ScalarType;
 using testing::KernelCall;
+using testing::bits;
+using testing::logged;
 
 const runtime::KernelEntry kEntry{"aten::sub.out", 4, &sub_prepare, &sub_run};
 const std::vector<int32_t> kTier1Sizes{1, 16, 32, 32};
 const std::vector<uint8_t> kChannelsLast{0, 2, 3, 1};
 constexpr uint64_t kSeed = 0x5eed5b;
-
-::testing::AssertionResult logged(const KernelCall& call, const char* text) {
-  if (call.log().find(text) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "log lacks \"" << text << "\"; log: " << call.log();
-}
-
-uint32_t bits(float value) {
-  uint32_t b;
-  std::memcpy(&b, &value, sizeof(b));
-  return b;
-}
 
 // a - alpha * b with the product rounded on its own, as the kernel must.
 float sub_rounded(float a, float b, float alpha) {

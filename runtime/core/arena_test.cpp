@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "runtime/core/log.h"
+#include "tests/support/log_capture.h"
 
 namespace etns::runtime {
 namespace {
@@ -28,23 +28,20 @@ TEST(Arena, AllocatesAlignedAndTracksHighWater) {
 TEST(Arena, FullArenaLogsNameAndShortfall) {
   alignas(16) uint8_t memory[64];
   Arena arena("temporary", Span<uint8_t>(memory, sizeof(memory)));
-  std::string log;
-  set_log_sink([](void* user, const char* line) { *static_cast<std::string*>(user) += line; }, &log);
+  testing::LogCapture log;
   Result<void*> too_big = arena.allocate(65, 1);
-  set_log_sink(nullptr, nullptr);
   ASSERT_FALSE(too_big.ok());
   EXPECT_EQ(too_big.error(), Error::OutOfMemory);
-  EXPECT_EQ(log, "arena 'temporary': need 65 bytes, 64 free");
+  EXPECT_EQ(log.text(), "arena 'temporary': need 65 bytes, 64 free\n");
   EXPECT_EQ(arena.used_bytes(), 0u);
 }
 
 TEST(Arena, ExactFitSucceedsAndOneMoreByteFails) {
   alignas(16) uint8_t memory[32];
   Arena arena("method", Span<uint8_t>(memory, sizeof(memory)));
-  set_log_sink([](void*, const char*) {}, nullptr);
+  testing::LogCapture log;
   EXPECT_TRUE(arena.allocate(32, 1).ok());
   EXPECT_FALSE(arena.allocate(1, 1).ok());
-  set_log_sink(nullptr, nullptr);
 }
 
 }  // namespace

@@ -6,28 +6,14 @@
 #include <vector>
 
 #include "kernels/registry.h"
-#include "runtime/core/log.h"
+#include "tests/support/log_capture.h"
 #include "tests/support/shared_data.h"
 
 namespace etns::runtime {
 namespace {
 
-class LogCapture {
- public:
-  LogCapture() {
-    set_log_sink(
-        [](void* user, const char* line) {
-          *static_cast<std::string*>(user) += line;
-          *static_cast<std::string*>(user) += '\n';
-        },
-        &log_);
-  }
-  ~LogCapture() { set_log_sink(nullptr, nullptr); }
-  const std::string& text() const { return log_; }
+using testing::LogCapture;
 
- private:
-  std::string log_;
-};
 
 // One program with host-owned memory of chosen sizes.
 struct Fixture {

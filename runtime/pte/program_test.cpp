@@ -6,24 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/log.h"
+#include "tests/support/log_capture.h"
 #include "tests/support/shared_data.h"
 
 namespace etns::runtime {
 namespace {
 
-// Captures the runtime's error lines for the duration of a test.
-class LogCapture {
- public:
-  LogCapture() {
-    set_log_sink([](void* user, const char* line) { *static_cast<std::string*>(user) += line; }, &log_);
-  }
-  ~LogCapture() { set_log_sink(nullptr, nullptr); }
-  const std::string& text() const { return log_; }
+using testing::LogCapture;
 
- private:
-  std::string log_;
-};
 
 struct Expected {
   const char* file;

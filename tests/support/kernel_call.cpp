@@ -2,7 +2,7 @@
 
 #include <numeric>
 
-#include "runtime/core/log.h"
+#include "tests/support/log_capture.h"
 
 namespace etns::testing {
 
@@ -94,19 +94,12 @@ KernelCall& KernelCall::int_list(std::vector<int64_t> items) {
 runtime::Error KernelCall::prepare(const runtime::KernelEntry& entry) {
   entry_ = &entry;
   args_.push_back(args_.back());  // the return slot
-  log_.clear();
-  runtime::set_log_sink(
-      [](void* user, const char* line) {
-        std::string& log = *static_cast<std::string*>(user);
-        log += line;
-        log += '\n';
-      },
-      &log_);
+  LogCapture log;
   runtime::PrepareContext context("c0i0", entry.name,
                                   runtime::Span<EValue* const>(args_.data(), args_.size()),
                                   *method_arena_);
   const runtime::Error error = entry.prepare(context);
-  runtime::set_log_sink(nullptr, nullptr);
+  log_ = log.text();
   state_ = context.state();
   scratch_memory_.assign(context.scratch_bytes() + 16, 0);
   return error;

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <string>
@@ -72,5 +75,18 @@ class KernelCall {
   const void* state_ = nullptr;
   std::string log_;
 };
+
+// The kernel logged a line containing `text` (for EXPECT_TRUE).
+inline ::testing::AssertionResult logged(const KernelCall& call, const char* text) {
+  if (call.log().find(text) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "log lacks \"" << text << "\"; log: " << call.log();
+}
+
+// The IEEE-754 bits of a float, to compare results exactly (-0.0, NaN payloads).
+inline uint32_t bits(float value) {
+  uint32_t b;
+  std::memcpy(&b, &value, sizeof(b));
+  return b;
+}
 
 }  // namespace etns::testing

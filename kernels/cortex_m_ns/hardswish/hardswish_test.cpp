@@ -101,19 +101,7 @@ void build(KernelCall& call, const HardswishArgs& a) {
 }
 
 // All 256 codes through the operator (entry i is the output for q = i - 128).
-// Empty when prepare fails.
-std::vector<int8_t> run_lut(HardswishArgs a) {
-  a.self_sizes = a.out_sizes = {1, 16, 4, 4};
-  KernelCall call;
-  build(call, a);
-  if (call.prepare(kEntry) != Error::Ok) {
-    ADD_FAILURE() << call.log();
-    return {};
-  }
-  call.fill<int8_t>(0, all_codes());
-  EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(8);
-}
+std::vector<int8_t> run_lut(const HardswishArgs& a) { return run_all_codes<HardswishArgs>(kEntry, build, a, 8); }
 
 LsbError lut_error_vs_float(const std::vector<int8_t>& lut, Qparams in_q, Qparams out_q) {
   LsbError error;
@@ -269,19 +257,9 @@ TEST(HardswishS8, ExtremeShiftsAndZeroPoints) {
   EXPECT_EQ(out, (std::vector<int8_t>{0, -128}));
 }
 
-TEST(HardswishPrepare, AcceptsTier1) {
-  KernelCall call;
-  build(call, HardswishArgs{});
-  EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  EXPECT_EQ(call.log(), "");
-}
+TEST(HardswishPrepare, AcceptsTier1) { expect_accepts<HardswishArgs>(kEntry, build); }
 
-struct Rejection {
-  const char* what;
-  void (*edit)(HardswishArgs&);
-  Error code;
-  const char* message;
-};
+using Rejection = test::Rejection<HardswishArgs>;
 
 const Rejection kRejections[] = {
     {"float self", [](HardswishArgs& a) { a.self_dtype = ScalarType::Float; },
@@ -316,16 +294,7 @@ const Rejection kRejections[] = {
      "self and out have different dim orders"},
 };
 
-TEST(HardswishPrepare, RejectsBadArguments) {
-  for (const Rejection& r : kRejections) {
-    SCOPED_TRACE(r.what);
-    HardswishArgs a;
-    r.edit(a);
-    KernelCall call;
-    build(call, a);
-    EXPECT_TRUE(rejects(call, kEntry, r.code, r.message));
-  }
-}
+TEST(HardswishPrepare, RejectsBadArguments) { expect_rejections<HardswishArgs>(kEntry, build, kRejections); }
 
 }  // namespace
 }  // namespace etns::cortex_m_ns

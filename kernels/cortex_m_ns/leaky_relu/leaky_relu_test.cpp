@@ -91,19 +91,7 @@ void build(KernelCall& call, const LeakyReluArgs& a) {
 }
 
 // All 256 codes through the operator (entry i is the output for q = i - 128).
-// Empty when prepare fails.
-std::vector<int8_t> run_lut(LeakyReluArgs a) {
-  a.self_sizes = a.out_sizes = {1, 16, 4, 4};
-  KernelCall call;
-  build(call, a);
-  if (call.prepare(kEntry) != Error::Ok) {
-    ADD_FAILURE() << call.log();
-    return {};
-  }
-  call.fill<int8_t>(0, all_codes());
-  EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(7);
-}
+std::vector<int8_t> run_lut(const LeakyReluArgs& a) { return run_all_codes<LeakyReluArgs>(kEntry, build, a, 7); }
 
 LsbError lut_error_vs_float(const std::vector<int8_t>& lut, Qparams in_q, Qparams out_q,
                             double alpha) {
@@ -249,19 +237,9 @@ TEST(LeakyReluS8, SignPicksThePair) {
   EXPECT_EQ(out, (std::vector<int8_t>{0, -1, -2, -32}));
 }
 
-TEST(LeakyReluPrepare, AcceptsTier1) {
-  KernelCall call;
-  build(call, LeakyReluArgs{});
-  EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  EXPECT_EQ(call.log(), "");
-}
+TEST(LeakyReluPrepare, AcceptsTier1) { expect_accepts<LeakyReluArgs>(kEntry, build); }
 
-struct Rejection {
-  const char* what;
-  void (*edit)(LeakyReluArgs&);
-  Error code;
-  const char* message;
-};
+using Rejection = test::Rejection<LeakyReluArgs>;
 
 const Rejection kRejections[] = {
     {"float self", [](LeakyReluArgs& a) { a.self_dtype = ScalarType::Float; },
@@ -284,16 +262,7 @@ const Rejection kRejections[] = {
      "self and out have different dim orders"},
 };
 
-TEST(LeakyReluPrepare, RejectsBadArguments) {
-  for (const Rejection& r : kRejections) {
-    SCOPED_TRACE(r.what);
-    LeakyReluArgs a;
-    r.edit(a);
-    KernelCall call;
-    build(call, a);
-    EXPECT_TRUE(rejects(call, kEntry, r.code, r.message));
-  }
-}
+TEST(LeakyReluPrepare, RejectsBadArguments) { expect_rejections<LeakyReluArgs>(kEntry, build, kRejections); }
 
 }  // namespace
 }  // namespace etns::cortex_m_ns

@@ -308,12 +308,7 @@ TEST(MeanS8, Extremes) {
   EXPECT_EQ(out[0], 0);
 }
 
-TEST(MeanPrepare, AcceptsTier1) {
-  KernelCall call;
-  build(call, MeanArgs{});
-  EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  EXPECT_EQ(call.log(), "");
-}
+TEST(MeanPrepare, AcceptsTier1) { expect_accepts<MeanArgs>(kEntry, build); }
 
 TEST(MeanPrepare, RejectsSumsThatCouldOverflow) {
   MeanArgs a;
@@ -326,12 +321,7 @@ TEST(MeanPrepare, RejectsSumsThatCouldOverflow) {
                       "reduces 8421506 elements per output, expected at most 8421504"));
 }
 
-struct Rejection {
-  const char* what;
-  void (*edit)(MeanArgs&);
-  Error code;
-  const char* message;
-};
+using Rejection = test::Rejection<MeanArgs>;
 
 const Rejection kRejections[] = {
     {"float self", [](MeanArgs& a) { a.self_dtype = ScalarType::Float; }, Error::InvalidArgument,
@@ -380,16 +370,7 @@ const Rejection kRejections[] = {
      Error::NotSupported, "axis_mask [0, 1, 0, 1] reduces dims that are not adjacent"},
 };
 
-TEST(MeanPrepare, RejectsBadArguments) {
-  for (const Rejection& r : kRejections) {
-    SCOPED_TRACE(r.what);
-    MeanArgs a;
-    r.edit(a);
-    KernelCall call;
-    build(call, a);
-    EXPECT_TRUE(rejects(call, kEntry, r.code, r.message));
-  }
-}
+TEST(MeanPrepare, RejectsBadArguments) { expect_rejections<MeanArgs>(kEntry, build, kRejections); }
 
 }  // namespace
 }  // namespace etns::cortex_m_ns

@@ -115,19 +115,7 @@ void build(KernelCall& call, const ReluArgs& a) {
 }
 
 // All 256 codes through the operator (entry i is the output for q = i - 128).
-// Empty when prepare fails.
-std::vector<int8_t> run_lut(ReluArgs a) {
-  a.self_sizes = a.out_sizes = {1, 16, 4, 4};
-  KernelCall call;
-  build(call, a);
-  if (call.prepare(kEntry) != Error::Ok) {
-    ADD_FAILURE() << call.log();
-    return {};
-  }
-  call.fill<int8_t>(0, all_codes());
-  EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(7);
-}
+std::vector<int8_t> run_lut(const ReluArgs& a) { return run_all_codes<ReluArgs>(kEntry, build, a, 7); }
 
 LsbError lut_error_vs_float(const std::vector<int8_t>& lut, Qparams in_q, Qparams out_q,
                             const Activation& act) {
@@ -341,19 +329,9 @@ TEST(ReluS8, GenericPathWhenZeroPointsDiffer) {
   }
 }
 
-TEST(ReluPrepare, AcceptsTier1) {
-  KernelCall call;
-  build(call, ReluArgs{});
-  EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  EXPECT_EQ(call.log(), "");
-}
+TEST(ReluPrepare, AcceptsTier1) { expect_accepts<ReluArgs>(kEntry, build); }
 
-struct Rejection {
-  const char* what;
-  void (*edit)(ReluArgs&);
-  Error code;
-  const char* message;
-};
+using Rejection = test::Rejection<ReluArgs>;
 
 const Rejection kRejections[] = {
     {"float self", [](ReluArgs& a) { a.self_dtype = ScalarType::Float; }, Error::InvalidArgument,
@@ -386,16 +364,7 @@ const Rejection kRejections[] = {
      "self and out have different dim orders"},
 };
 
-TEST(ReluPrepare, RejectsBadArguments) {
-  for (const Rejection& r : kRejections) {
-    SCOPED_TRACE(r.what);
-    ReluArgs a;
-    r.edit(a);
-    KernelCall call;
-    build(call, a);
-    EXPECT_TRUE(rejects(call, kEntry, r.code, r.message));
-  }
-}
+TEST(ReluPrepare, RejectsBadArguments) { expect_rejections<ReluArgs>(kEntry, build, kRejections); }
 
 }  // namespace
 }  // namespace etns::cortex_m_ns

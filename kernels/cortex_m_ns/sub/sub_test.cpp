@@ -380,19 +380,9 @@ TEST(SubS8, ZeroMultipliersGiveTheZeroPoint) {
   EXPECT_EQ(out, std::vector<int8_t>(64, -5));
 }
 
-TEST(SubPrepare, AcceptsTier1) {
-  KernelCall call;
-  build(call, SubArgs{});
-  EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  EXPECT_EQ(call.log(), "");
-}
+TEST(SubPrepare, AcceptsTier1) { expect_accepts<SubArgs>(kEntry, build); }
 
-struct Rejection {
-  const char* what;
-  void (*edit)(SubArgs&);
-  Error code;
-  const char* message;
-};
+using Rejection = test::Rejection<SubArgs>;
 
 const Rejection kRejections[] = {
     {"float self", [](SubArgs& a) { a.self_dtype = ScalarType::Float; }, Error::InvalidArgument,
@@ -456,16 +446,7 @@ const Rejection kRejections[] = {
      Error::InvalidArgument, "expected equal shapes or a channel broadcast"},
 };
 
-TEST(SubPrepare, RejectsBadArguments) {
-  for (const Rejection& r : kRejections) {
-    SCOPED_TRACE(r.what);
-    SubArgs a;
-    r.edit(a);
-    KernelCall call;
-    build(call, a);
-    EXPECT_TRUE(rejects(call, kEntry, r.code, r.message));
-  }
-}
+TEST(SubPrepare, RejectsBadArguments) { expect_rejections<SubArgs>(kEntry, build, kRejections); }
 
 }  // namespace
 }  // namespace etns::cortex_m_ns
