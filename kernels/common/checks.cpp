@@ -1,7 +1,6 @@
 #include "kernels/common/checks.h"
 
-#include <cinttypes>
-#include <cstdio>
+#include "runtime/core/format.h"
 
 namespace etns::kernels {
 
@@ -15,8 +14,9 @@ Error check_dtype(const PrepareContext& ctx, const Tensor& tensor, const char* n
 Error check_range(const PrepareContext& ctx, const char* name, int64_t value, int64_t lo,
                   int64_t hi) {
   if (value >= lo && value <= hi) return Error::Ok;
-  return ctx.fail(Error::InvalidArgument, "%s = %" PRId64 ", expected [%" PRId64 ", %" PRId64 "]",
-                  name, value, lo, hi);
+  return ctx.fail(Error::InvalidArgument, "%s = %lld, expected [%lld, %lld]", name,
+                  static_cast<long long>(value), static_cast<long long>(lo),
+                  static_cast<long long>(hi));
 }
 
 Error check_rank(const PrepareContext& ctx, const Tensor& tensor, const char* name,
@@ -51,12 +51,12 @@ SizesText format_sizes(const Tensor& tensor) { return format_sizes(tensor.sizes,
 SizesText format_sizes(const int32_t* sizes, size_t rank) {
   SizesText out{};
   const size_t capacity = sizeof(out.text);
-  size_t used = static_cast<size_t>(std::snprintf(out.text, capacity, "["));
+  size_t used = runtime::format_text(out.text, capacity, "[");
   for (size_t d = 0; d < rank && used < capacity; ++d) {
-    used += static_cast<size_t>(std::snprintf(out.text + used, capacity - used,
-                                              d == 0 ? "%d" : ", %d", static_cast<int>(sizes[d])));
+    used += runtime::format_text(out.text + used, capacity - used, d == 0 ? "%d" : ", %d",
+                                 static_cast<int>(sizes[d]));
   }
-  if (used < capacity) std::snprintf(out.text + used, capacity - used, "]");
+  if (used < capacity) runtime::format_text(out.text + used, capacity - used, "]");
   return out;
 }
 

@@ -150,13 +150,14 @@ Error mean_prepare(runtime::PrepareContext& ctx) {
       const int64_t d = dims.at(i);
       if (d < lo || d > hi) {
         return ctx.fail(Error::InvalidArgument,
-                        "dim[%" PRIu32 "] = %" PRId64 ", expected [%" PRId64 ", %" PRId64 "]", i, d,
-                        lo, hi);
+                        "dim[%" PRIu32 "] = %lld, expected [%lld, %lld]", i,
+                        static_cast<long long>(d), static_cast<long long>(lo),
+                        static_cast<long long>(hi));
       }
       const size_t normalised = static_cast<size_t>(d < 0 ? d + (hi + 1) : d);
       if (seen[normalised]) {
-        return ctx.fail(Error::InvalidArgument, "dim[%" PRIu32 "] = %" PRId64 " repeats dim %zu", i,
-                        d, normalised);
+        return ctx.fail(Error::InvalidArgument, "dim[%" PRIu32 "] = %lld repeats dim %zu", i,
+                        static_cast<long long>(d), normalised);
       }
       seen[normalised] = true;
       if (rank > 0) reduced[normalised] = true;
@@ -168,8 +169,8 @@ Error mean_prepare(runtime::PrepareContext& ctx) {
   if (has_dtype) {
     if (dtype_value < 0 || dtype_value > INT8_MAX ||
         !runtime::is_valid(static_cast<ScalarType>(dtype_value))) {
-      return ctx.fail(Error::InvalidArgument, "dtype = %" PRId64 " names no ScalarType",
-                      dtype_value);
+      return ctx.fail(Error::InvalidArgument, "dtype = %lld names no ScalarType",
+                      static_cast<long long>(dtype_value));
     }
     const ScalarType dtype = static_cast<ScalarType>(dtype_value);
     if (!is_floating_point(dtype)) {

@@ -1,8 +1,8 @@
 #include "runtime/core/log.h"
 
 #include <cstdarg>
-#include <cstdio>
 
+#include "runtime/core/format.h"
 #include "runtime/platform/platform.h"
 
 namespace etns::runtime {
@@ -24,7 +24,7 @@ void log_error(const char* format, ...) {
   char line[256];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(line, sizeof(line), format, args);
+  format_text_v(line, sizeof(line), format, args);
   va_end(args);
   g_sink(g_user, line);
 }

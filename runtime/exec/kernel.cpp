@@ -1,9 +1,9 @@
 #include "runtime/exec/kernel.h"
 
 #include <cstdarg>
-#include <cstdio>
 #include <cstring>
 
+#include "runtime/core/format.h"
 #include "runtime/core/log.h"
 
 namespace etns::runtime {
@@ -12,7 +12,7 @@ Error PrepareContext::fail(Error code, const char* format, ...) const {
   char message[200];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(message, sizeof(message), format, args);
+  format_text_v(message, sizeof(message), format, args);
   va_end(args);
   ETNS_LOG_ERROR("%s %s: %s", instruction_id_, operator_name_, message);
   return code;

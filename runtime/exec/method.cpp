@@ -1,9 +1,9 @@
 #include "runtime/exec/method.h"
 
 #include <cinttypes>
-#include <cstdio>
 #include <cstring>
 
+#include "runtime/core/format.h"
 #include "runtime/core/log.h"
 #include "runtime/pte/program_generated.h"
 
@@ -19,7 +19,8 @@ constexpr size_t kMaxOperatorNameBytes = 100;
 Result<int64_t> planned_size_at(const flatbuffers::Vector<int64_t>& sizes, uint32_t k) {
   const int64_t bytes = sizes.Get(k);
   ETNS_RETURN_IF(bytes < 0, Error::InvalidProgram,
-                 "non_const_buffer_sizes[%" PRIu32 "] = %" PRId64 ", expected >= 0", k, bytes);
+                 "non_const_buffer_sizes[%" PRIu32 "] = %lld, expected >= 0", k,
+                 static_cast<long long>(bytes));
   return bytes;
 }
 
@@ -38,8 +39,8 @@ Error parse_tensor(const Program& program, const fb::Tensor& t, size_t index,
   ETNS_RETURN_IF(rank > kMaxTensorRank, Error::NotSupported,
                  "value %zu: rank %zu, at most %zu supported", index, rank, kMaxTensorRank);
   ETNS_RETURN_IF(t.dim_order()->size() != rank, Error::InvalidProgram,
-                 "value %zu: dim_order has %u entries for rank %zu", index, t.dim_order()->size(),
-                 rank);
+                 "value %zu: dim_order has %u entries for rank %zu", index,
+                 static_cast<unsigned>(t.dim_order()->size()), rank);
   ETNS_RETURN_IF(t.storage_offset() != 0, Error::NotSupported,
                  "value %zu: storage_offset %" PRId32 ", only 0 is supported", index,
                  t.storage_offset());
@@ -96,9 +97,11 @@ Error parse_tensor(const Program& program, const fb::Tensor& t, size_t index,
                           static_cast<uint64_t>(allocation->memory_offset_high()) << 32;
   const uint64_t capacity = meta.planned_buffer_bytes[memory_id - 1];
   ETNS_RETURN_IF(offset > capacity || out->nbytes > capacity - offset, Error::InvalidProgram,
-                 "value %zu: tensor bytes [%" PRIu64 ", %" PRIu64 ") exceed planned buffer %" PRIu32
-                 " of %" PRIu64 " bytes",
-                 index, offset, offset + out->nbytes, memory_id, capacity);
+                 "value %zu: tensor bytes [%llu, %llu) exceed planned buffer %" PRIu32
+                 " of %llu bytes",
+                 index, static_cast<unsigned long long>(offset),
+                 static_cast<unsigned long long>(offset + out->nbytes), memory_id,
+                 static_cast<unsigned long long>(capacity));
   out->data = planned.empty() ? nullptr : planned[memory_id - 1].data() + offset;
   return Error::Ok;
 }
@@ -111,13 +114,13 @@ Error check_item_indices(const Index* items, uint32_t count, size_t index, Span<
     const int64_t item = static_cast<int64_t>(items[i]);
     if (allow_none && item == -1) continue;
     ETNS_RETURN_IF(item < 0 || static_cast<uint64_t>(item) >= values.size(), Error::InvalidProgram,
-                   "value %zu: list item %" PRIu32 " = value index %" PRId64 ", expected < %zu",
-                   index, i, item, values.size());
+                   "value %zu: list item %" PRIu32 " = value index %lld, expected < %zu", index,
+                   i, static_cast<long long>(item), values.size());
     const ValueKind got = values[static_cast<size_t>(item)].kind;
     const bool ok = got == kind || (allow_none && got == ValueKind::Null);
     ETNS_RETURN_IF(!ok, Error::InvalidProgram,
-                   "value %zu: list item %" PRIu32 " names value %" PRId64 " of kind %s, expected %s",
-                   index, i, item, to_string(got), to_string(kind));
+                   "value %zu: list item %" PRIu32 " names value %lld of kind %s, expected %s",
+                   index, i, static_cast<long long>(item), to_string(got), to_string(kind));
   }
   return Error::Ok;
 }
@@ -268,7 +271,7 @@ Result<Method> Method::load_impl(const Program& program, const char* name,
                  "method '%s' has no delegates vector", name);
   ETNS_RETURN_IF(plan->delegates()->size() != 0, Error::NotSupported,
                  "method '%s' has %u backend delegates; delegates are not supported", name,
-                 plan->delegates()->size());
+                 static_cast<unsigned>(plan->delegates()->size()));
   ETNS_RETURN_IF(plan->chains() == nullptr || plan->chains()->size() == 0, Error::InvalidProgram,
                  "method '%s' has no chains", name);
 
@@ -339,7 +342,7 @@ Result<Method> Method::load_impl(const Program& program, const char* name,
     const auto* chain_instructions = plan->chains()->Get(c)->instructions();
     for (uint32_t i = 0; i < chain_instructions->size(); ++i, ++flat) {
       Instruction& instruction = *new (&instructions[flat]) Instruction();
-      std::snprintf(instruction.id, sizeof(instruction.id), "c%" PRIu32 "i%" PRIu32, c, i);
+      format_text(instruction.id, sizeof(instruction.id), "c%" PRIu32 "i%" PRIu32, c, i);
       const fb::Instruction* source = chain_instructions->Get(i);
       const fb::InstructionArguments kind = source->instr_args_type();
       ETNS_RETURN_IF(kind == fb::InstructionArguments::NONE ||

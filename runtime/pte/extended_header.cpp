@@ -65,18 +65,22 @@ Result<ExtendedHeader> read_extended_header(Span<const uint8_t> file) {
 
   ETNS_RETURN_IF(header.program_size < kHeaderOffset + header.length || header.program_size > size,
                  Error::InvalidProgram,
-                 "program_size %" PRIu64 " at offset 16 is outside [%" PRIu64 ", %zu] (file size)",
-                 header.program_size, static_cast<uint64_t>(kHeaderOffset + header.length), size);
+                 "program_size %llu at offset 16 is outside [%llu, %zu] (file size)",
+                 static_cast<unsigned long long>(header.program_size),
+                 static_cast<unsigned long long>(kHeaderOffset + header.length), size);
   if (header.segment_base_offset != 0 || header.segment_data_size != 0) {
     ETNS_RETURN_IF(header.segment_base_offset < header.program_size, Error::InvalidProgram,
-                   "segment_base_offset %" PRIu64 " at offset 24 lies inside the program "
-                   "(program_size %" PRIu64 ")",
-                   header.segment_base_offset, header.program_size);
+                   "segment_base_offset %llu at offset 24 lies inside the program "
+                   "(program_size %llu)",
+                   static_cast<unsigned long long>(header.segment_base_offset),
+                   static_cast<unsigned long long>(header.program_size));
     const uint64_t end = header.segment_base_offset + header.segment_data_size;
     ETNS_RETURN_IF(end < header.segment_base_offset || end > size, Error::InvalidProgram,
-                   "segments end at %" PRIu64 " (segment_base_offset %" PRIu64
-                   " + segment_data_size %" PRIu64 "), past the file's %zu bytes",
-                   end, header.segment_base_offset, header.segment_data_size, size);
+                   "segments end at %llu (segment_base_offset %llu + segment_data_size %llu), "
+                   "past the file's %zu bytes",
+                   static_cast<unsigned long long>(end),
+                   static_cast<unsigned long long>(header.segment_base_offset),
+                   static_cast<unsigned long long>(header.segment_data_size), size);
   }
   return header;
 }

@@ -51,7 +51,8 @@ Result<Program> Program::load(Span<const uint8_t> file) {
     ETNS_RETURN_IF(p.segments() == nullptr || index >= p.segments()->size(),
                    Error::InvalidProgram,
                    "constant_segment.segment_index %" PRIu32 " is out of range (%u segments)",
-                   index, p.segments() == nullptr ? 0u : p.segments()->size());
+                   index,
+                   p.segments() == nullptr ? 0u : static_cast<unsigned>(p.segments()->size()));
     ETNS_RETURN_IF(!header.present || header.segment_base_offset == 0, Error::InvalidProgram,
                    "program has constants in segment %" PRIu32
                    " but no extended header locating segment data",
@@ -61,9 +62,9 @@ Result<Program> Program::load(Span<const uint8_t> file) {
     const uint64_t end = start + data->size();
     ETNS_RETURN_IF(start < header.segment_base_offset || end < start || end > file.size(),
                    Error::InvalidProgram,
-                   "segment %" PRIu32 " [%" PRIu64 ", %" PRIu64
-                   ") lies past the file's %zu bytes",
-                   index, start, end, file.size());
+                   "segment %" PRIu32 " [%llu, %llu) lies past the file's %zu bytes", index,
+                   static_cast<unsigned long long>(start), static_cast<unsigned long long>(end),
+                   file.size());
     program.constant_segment_ =
         Span<const uint8_t>(file.data() + start, static_cast<size_t>(data->size()));
   }
@@ -93,7 +94,7 @@ Result<const uint8_t*> Program::constant_data(uint32_t buffer_index, size_t size
     const auto* buffers = program_->constant_buffer();
     ETNS_RETURN_IF(buffer_index >= buffers->size(), Error::InvalidProgram,
                    "value %zu: constant buffer %" PRIu32 " is out of range (%u buffers)",
-                   value_index, buffer_index, buffers->size());
+                   value_index, buffer_index, static_cast<unsigned>(buffers->size()));
     const fb::Buffer* buffer = buffers->Get(buffer_index);
     const size_t available = buffer->storage() != nullptr ? buffer->storage()->size() : 0;
     ETNS_RETURN_IF(size_bytes > available, Error::InvalidProgram,
@@ -105,14 +106,16 @@ Result<const uint8_t*> Program::constant_data(uint32_t buffer_index, size_t size
   const auto* offsets = segment != nullptr ? segment->offsets() : nullptr;
   ETNS_RETURN_IF(offsets == nullptr || buffer_index >= offsets->size(), Error::InvalidProgram,
                  "value %zu: constant buffer %" PRIu32 " is out of range (%u buffers)",
-                 value_index, buffer_index, offsets == nullptr ? 0u : offsets->size());
+                 value_index, buffer_index,
+                 offsets == nullptr ? 0u : static_cast<unsigned>(offsets->size()));
   const uint64_t offset = offsets->Get(buffer_index);
   ETNS_RETURN_IF(offset > constant_segment_.size() ||
                      size_bytes > constant_segment_.size() - offset,
                  Error::InvalidProgram,
-                 "value %zu: constant buffer %" PRIu32 " [%" PRIu64 ", +%zu) lies past the "
+                 "value %zu: constant buffer %" PRIu32 " [%llu, +%zu) lies past the "
                  "constant segment's %zu bytes",
-                 value_index, buffer_index, offset, size_bytes, constant_segment_.size());
+                 value_index, buffer_index, static_cast<unsigned long long>(offset), size_bytes,
+                 constant_segment_.size());
   return constant_segment_.data() + offset;
 }
 

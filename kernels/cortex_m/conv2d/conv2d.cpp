@@ -1,8 +1,7 @@
 #include "kernels/cortex_m/conv2d/conv2d.h"
 
-#include <cstdio>
-
 #include "kernels/common/checks.h"
+#include "runtime/core/format.h"
 
 namespace etns::cortex_m {
 
@@ -12,6 +11,7 @@ using kernels::check_rank;
 using kernels::format_sizes;
 using kernels::read_int_in_range;
 using runtime::Error;
+using runtime::format_text;
 using runtime::IntList;
 using runtime::PrepareContext;
 using runtime::RunContext;
@@ -37,7 +37,7 @@ Error read_pair(const PrepareContext& ctx, const IntList& list, const char* name
   }
   char item_name[32];
   for (uint32_t i = 0; i < 2; ++i) {
-    std::snprintf(item_name, sizeof(item_name), "%s[%u]", name, static_cast<unsigned>(i));
+    format_text(item_name, sizeof(item_name), "%s[%u]", name, static_cast<unsigned>(i));
     ETNS_TRY(check_range(ctx, item_name, list.at(i), lo, hi));
   }
   *h = static_cast<int32_t>(list.at(0));
@@ -100,7 +100,7 @@ Error check_values(const PrepareContext& ctx, const Tensor& t, const char* name,
   for (size_t oc = 0; oc < t.numel; ++oc) {
     if (values[oc] >= lo && values[oc] <= hi) continue;
     char item_name[48];
-    std::snprintf(item_name, sizeof(item_name), "%s[%zu]", name, oc);
+    format_text(item_name, sizeof(item_name), "%s[%zu]", name, oc);
     return check_range(ctx, item_name, values[oc], lo, hi);
   }
   return Error::Ok;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/support/crc32.h"
+#include "runtime/core/crc32.h"
 #include "tests/support/kernel_call.h"
 #include "tests/support/rng.h"
 #include "tests/support/shared_data.h"
@@ -79,7 +79,7 @@ TEST(MulS8, FullTableCrcWithTier1Parameters) {
     }
   }
   const std::vector<int8_t> table = mul(Args{}, self, other);
-  EXPECT_EQ(etns::testing::crc32(table.data(), table.size()), 0x653e1013u);
+  EXPECT_EQ(etns::runtime::crc32(table.data(), table.size()), 0x653e1013u);
 }
 
 // ns-cmsis-nn's Helium kernel gives -128 here (16-bit wrap); upstream and we give 127.

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kernels/cortex_m_ns/test_helpers.h"
-#include "tests/support/crc32.h"
+#include "runtime/core/crc32.h"
 #include "tests/support/kernel_call.h"
 #include "tests/support/rng.h"
 
@@ -237,7 +237,7 @@ TEST(SubS8, SpecVectorsTier1) {
 TEST(SubS8, FullTableCrcTier1) {
   const std::vector<int8_t> table = run_table(SubArgs{});
   ASSERT_EQ(table.size(), 65536u);
-  EXPECT_EQ(testing::crc32(table.data(), table.size()), 0x8759853cu);
+  EXPECT_EQ(runtime::crc32(table.data(), table.size()), 0x8759853cu);
 }
 
 // The real program's channels_last [1, 16, 32, 32] call gives the table's bytes.
