@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package etns needs to build, test and run (run as root).
 # Host build and tests: compilers, CMake, flatbuffers, CLI/config/JSON libraries, GoogleTest.
-# Cortex-M55 target: the Arm bare-metal toolchain, newlib and QEMU.
+# Cortex-M55 target: the Arm bare-metal toolchain, newlib, its C++ headers and QEMU.
 set -euo pipefail
 
 packages=(
@@ -9,7 +9,8 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler
   libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libelf-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
+  gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-dev libstdc++-arm-none-eabi-newlib
+  qemu-system-arm
 )
 
 missing=()

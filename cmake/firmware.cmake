@@ -1,0 +1,26 @@
+# Drives the cross build of the firmware images from the host build: a nested
+# CMake build (build/firmware-m55) with the Cortex-M55 toolchain file, whose
+# images land in build/firmware/etns_m55_{arm,ns}.elf, where `etns run
+# --target qemu-m55` looks for them. It runs on every build and is
+# incremental, so editing a kernel rebuilds the images too.
+find_program(ETNS_ARM_GXX arm-none-eabi-g++)
+if(NOT ETNS_ARM_GXX)
+  message(WARNING "arm-none-eabi-g++ not found: no firmware images; the QEMU tests will skip "
+                  "(scripts/install-deps.sh installs gcc-arm-none-eabi)")
+  return()
+endif()
+
+include(ExternalProject)
+set(ETNS_FIRMWARE_DIR ${PROJECT_BINARY_DIR}/firmware)
+ExternalProject_Add(etns_firmware
+  SOURCE_DIR ${PROJECT_SOURCE_DIR}
+  BINARY_DIR ${PROJECT_BINARY_DIR}/firmware-m55
+  CMAKE_ARGS
+    --toolchain ${PROJECT_SOURCE_DIR}/cmake/toolchains/arm-none-eabi-cortex-m55.cmake
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    -DETNS_FIRMWARE_OUTPUT_DIR=${ETNS_FIRMWARE_DIR}
+  CMAKE_CACHE_ARGS
+    "-DETNS_PORTABLE_OPS:STRING=${ETNS_PORTABLE_OPS}"
+  BUILD_ALWAYS ON
+  INSTALL_COMMAND ""
+  BUILD_BYPRODUCTS ${ETNS_FIRMWARE_DIR}/etns_m55_arm.elf ${ETNS_FIRMWARE_DIR}/etns_m55_ns.elf)

@@ -1,0 +1,257 @@
+// The firmware runner: reads the job the host placed in memory, loads its
+// program with this image's kernel provider (a missing operator fails the
+// load, naming it), then runs the passes the job asks for and reports on the
+// console (protocol in firmware/job.h). Everything lives in static buffers or
+// the port's memory: no heap.
+
+#include <cstdarg>
+#include <cstring>
+
+#include "firmware/job.h"
+#include "firmware/port.h"
+#include "firmware/provider.h"
+#include "runtime/core/crc32.h"
+#include "runtime/core/format.h"
+#include "runtime/exec/method.h"
+#include "runtime/pte/program.h"
+
+namespace etns::firmware {
+namespace {
+
+using runtime::Error;
+
+// Arena sizes as the reference profiler's defaults (method 64 KiB, scratch
+// 32 KiB); both sit in DTCM.
+alignas(16) uint8_t g_method_memory[64 * 1024];
+alignas(16) uint8_t g_temporary_memory[32 * 1024];
+
+__attribute__((format(printf, 1, 2))) void print_line(const char* format, ...) {
+  char line[256];
+  size_t length = runtime::format_text(line, sizeof(line), "%s", kConsolePrefix);
+  va_list args;
+  va_start(args, format);
+  length += runtime::format_text_v(line + length, sizeof(line) - length, format, args);
+  va_end(args);
+  if (length > sizeof(line) - 2) length = sizeof(line) - 2;
+  line[length++] = '\n';
+  port::console_write(line, length);
+}
+
+[[noreturn]] void fail(ExitStatus status, const char* stage, const char* reason) {
+  print_line("error %s %s", stage, reason);
+  port::exit(status);
+}
+
+// Checks the job's layout before anything reads through its offsets.
+const JobHeader& read_job() {
+  const uint8_t* base = port::job_address();
+  const auto& job = *reinterpret_cast<const JobHeader*>(base);
+  if (std::memcmp(job.magic, kJobMagic, sizeof(kJobMagic)) != 0) {
+    fail(kExitBadJob, "job", "no job at the port's job address (magic ETNSJOB1 missing)");
+  }
+  if (job.version != kJobVersion || job.header_bytes != sizeof(JobHeader)) {
+    fail(kExitBadJob, "job", "job version or header size differs from this firmware's");
+  }
+  const size_t capacity = port::job_capacity_bytes();
+  if (job.total_bytes > capacity) fail(kExitBadJob, "job", "job larger than the port's job memory");
+  auto in_job = [&](uint32_t offset, uint32_t bytes) {
+    return offset % kJobAlignment == 0 && offset >= sizeof(JobHeader) && offset <= job.total_bytes &&
+           bytes <= job.total_bytes - offset;
+  };
+  if (!in_job(job.program_offset, job.program_bytes)) fail(kExitBadJob, "job", "program outside the job");
+  if (job.input_count > kMaxJobInputs) fail(kExitBadJob, "job", "more inputs than the job format holds");
+  for (uint32_t i = 0; i < job.input_count; ++i) {
+    if (!in_job(job.input_offset[i], job.input_bytes[i])) fail(kExitBadJob, "job", "input outside the job");
+  }
+  if (std::memchr(job.output_dir, '\0', sizeof(job.output_dir)) == nullptr) {
+    fail(kExitBadJob, "job", "output_dir is not NUL-terminated");
+  }
+  return job;
+}
+
+struct Runner {
+  const JobHeader* job = nullptr;
+  runtime::Method* method = nullptr;
+  bool executed = false;
+};
+
+void set_inputs(const Runner& runner) {
+  const uint8_t* base = reinterpret_cast<const uint8_t*>(runner.job);
+  for (uint32_t i = 0; i < runner.job->input_count; ++i) {
+    const runtime::Span<const uint8_t> bytes(base + runner.job->input_offset[i], runner.job->input_bytes[i]);
+    if (runner.method->set_input(i, bytes) != Error::Ok) {
+      fail(kExitInputRejected, "input", "the method refused an input (see the log line above)");
+    }
+  }
+}
+
+uint32_t outputs_crc32(const runtime::Method& method) {
+  uint32_t crc = 0;
+  for (size_t i = 0; i < method.output_count(); ++i) {
+    crc = runtime::crc32_update(crc, method.output(i).data, method.output(i).nbytes);
+  }
+  return crc;
+}
+
+void execute(Runner& runner, const runtime::ExecuteHooks* hooks) {
+  const Error error = runner.method->execute(hooks);
+  if (error != Error::Ok) fail(kExitExecuteFailed, "execute", runtime::to_string(error));
+  runner.executed = true;
+}
+
+// Per-instruction regions: the hooks run right before and after each kernel.
+void begin_instruction(void*, size_t index) {
+  port::region_begin(kRegionFirstInstruction + static_cast<uint32_t>(index));
+}
+void end_instruction(void*, size_t index) {
+  port::region_end(kRegionFirstInstruction + static_cast<uint32_t>(index));
+}
+
+void join_path(char* out, size_t capacity, const char* dir, const char* name) {
+  runtime::format_text(out, capacity, "%s/%s", dir, name);
+}
+
+void write_or_fail(const char* path, const void* data, size_t bytes) {
+  if (!port::write_host_file(path, static_cast<const uint8_t*>(data), bytes)) {
+    print_line("error host_io cannot write %s", path);
+    port::exit(kExitHostIoFailed);
+  }
+}
+
+// Writes each instruction's output right after it runs: later instructions
+// may reuse its planned bytes.
+void dump_instruction(void* user, size_t index) {
+  const auto& runner = *static_cast<const Runner*>(user);
+  const runtime::Tensor* out = runner.method->instruction_output(index);
+  char name[40];
+  runtime::format_text(name, sizeof(name), "%s.bin", runner.method->instruction(index).id);
+  char path[kJobPathBytes + sizeof(name)];
+  join_path(path, sizeof(path), runner.job->output_dir, name);
+  write_or_fail(path, out != nullptr ? out->data : nullptr, out != nullptr ? out->nbytes : 0);
+}
+
+void run_pass(Runner& runner, const char* name, bool per_instruction) {
+  runtime::ExecuteHooks markers;
+  markers.before_instruction = &begin_instruction;
+  markers.after_instruction = &end_instruction;
+  for (uint32_t k = 0; k < runner.job->warmup; ++k) {
+    set_inputs(runner);
+    execute(runner, nullptr);
+  }
+  for (uint32_t k = 0; k < runner.job->iterations; ++k) {
+    set_inputs(runner);
+    if (per_instruction) {
+      execute(runner, &markers);
+    } else {
+      port::region_begin(kRegionExecute);
+      execute(runner, nullptr);
+      port::region_end(kRegionExecute);
+    }
+    print_line("iteration %s %lu crc32=%08lx", name, static_cast<unsigned long>(k),
+               static_cast<unsigned long>(outputs_crc32(*runner.method)));
+  }
+}
+
+// An undefined instruction: a UsageFault, escalated to HardFault since the
+// configurable fault handlers are not enabled.
+__attribute__((noinline)) void provoke_fault() { __builtin_trap(); }
+
+int run() {
+  const JobHeader& job = read_job();
+  if ((job.flags & kJobSelfTestFault) != 0) provoke_fault();
+  const uint8_t* base = reinterpret_cast<const uint8_t*>(&job);
+  const runtime::Span<const uint8_t> file(base + job.program_offset, job.program_bytes);
+
+  // Load: verify, plan, bind every operator to this image's kernels, prepare.
+  runtime::Arena method_arena("method", runtime::Span<uint8_t>(g_method_memory, sizeof(g_method_memory)));
+  runtime::Arena temporary_arena("temporary",
+                                 runtime::Span<uint8_t>(g_temporary_memory, sizeof(g_temporary_memory)));
+  port::region_begin(kRegionLoad);
+  runtime::Result<runtime::Program> program = runtime::Program::load(file);
+  if (!program.ok()) fail(kExitLoadFailed, "load", runtime::to_string(program.error()));
+  runtime::Result<runtime::MethodMeta> meta = runtime::method_meta(*program, "forward");
+  if (!meta.ok()) fail(kExitLoadFailed, "load", runtime::to_string(meta.error()));
+
+  // Planned buffers, one after another in the port's planned memory.
+  runtime::Span<uint8_t> planned[runtime::kMaxPlannedBuffers];
+  size_t planned_used = 0;
+  for (size_t i = 0; i < meta->planned_buffer_count; ++i) {
+    const size_t bytes = meta->planned_buffer_bytes[i];
+    if (bytes > port::planned_memory_bytes() - planned_used) {
+      print_line("log planned buffer %lu needs %lu bytes, %lu free in the port's planned memory",
+                 static_cast<unsigned long>(i + 1), static_cast<unsigned long>(bytes),
+                 static_cast<unsigned long>(port::planned_memory_bytes() - planned_used));
+      fail(kExitLoadFailed, "load", runtime::to_string(Error::OutOfMemory));
+    }
+    planned[i] = runtime::Span<uint8_t>(port::planned_memory() + planned_used, bytes);
+    planned_used += (bytes + kJobAlignment - 1) / kJobAlignment * kJobAlignment;
+  }
+  runtime::MethodMemory memory;
+  memory.method = &method_arena;
+  memory.planned = runtime::Span<runtime::Span<uint8_t>>(planned, meta->planned_buffer_count);
+  memory.temporary = &temporary_arena;
+  runtime::Result<runtime::Method> method =
+      runtime::Method::load(*program, "forward", provider_registry(), memory);
+  port::region_end(kRegionLoad);
+  if (!method.ok()) fail(kExitLoadFailed, "load", runtime::to_string(method.error()));
+  if (method->instruction_count() > kMaxInstructions) {
+    fail(kExitLoadFailed, "load", "more instructions than the firmware has regions for");
+  }
+  if (method->input_count() != job.input_count) {
+    print_line("log the method has %lu inputs, the job %lu", static_cast<unsigned long>(method->input_count()),
+               static_cast<unsigned long>(job.input_count));
+    fail(kExitInputRejected, "input", "input count");
+  }
+
+  char planned_text[96] = "";
+  size_t planned_length = 0;
+  for (size_t i = 0; i < meta->planned_buffer_count; ++i) {
+    planned_length += runtime::format_text(planned_text + planned_length, sizeof(planned_text) - planned_length,
+                                           "%s%lu", i == 0 ? "" : ",",
+                                           static_cast<unsigned long>(meta->planned_buffer_bytes[i]));
+    if (planned_length >= sizeof(planned_text)) break;
+  }
+  print_line("loaded instructions=%lu method_arena=%lu scratch=%lu planned=%s provider=%s board=%s",
+             static_cast<unsigned long>(method->instruction_count()),
+             static_cast<unsigned long>(method_arena.used_bytes()),
+             static_cast<unsigned long>(method->max_scratch_bytes()), planned_text, provider_name(),
+             port::board_name());
+  for (size_t i = 0; i < method->instruction_count(); ++i) {
+    print_line("instruction %lu %s %s", static_cast<unsigned long>(i), method->instruction(i).id,
+               method->instruction(i).operator_name);
+  }
+
+  Runner runner;
+  runner.job = &job;
+  runner.method = &*method;
+  if ((job.flags & kJobDumpInstructions) != 0) {
+    runtime::ExecuteHooks dump;
+    dump.user = &runner;
+    dump.after_instruction = &dump_instruction;
+    set_inputs(runner);
+    execute(runner, &dump);
+  }
+  if ((job.flags & kJobPerInstructionPass) != 0) run_pass(runner, "per_instruction", true);
+  if ((job.flags & kJobCleanPass) != 0) run_pass(runner, "clean", false);
+  port::flush_regions();
+
+  // The outputs of the last run, or of one plain run when the job asked for none.
+  if (!runner.executed) {
+    set_inputs(runner);
+    execute(runner, nullptr);
+  }
+  for (size_t i = 0; i < method->output_count(); ++i) {
+    char name[24];
+    runtime::format_text(name, sizeof(name), "output%lu.bin", static_cast<unsigned long>(i));
+    char path[kJobPathBytes + sizeof(name)];
+    join_path(path, sizeof(path), job.output_dir, name);
+    write_or_fail(path, method->output(i).data, method->output(i).nbytes);
+  }
+  print_line("done");
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace etns::firmware
+
+extern "C" int etns_firmware_main() { return etns::firmware::run(); }
