@@ -1,5 +1,6 @@
 // Every golden tensor of ../shared/golden (arm programs, inputs A-C, every
-// instruction and the final output) reproduced bit for bit by `etns run --dump-dir`.
+// instruction and the final output) reproduced bit for bit by `etns run
+// --dump-dir`, on the host and on the Cortex-M55 firmware under QEMU.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "tests/support/cli.h"
+#include "tests/support/qemu.h"
 #include "tests/support/shared_data.h"
 
 namespace etns {
@@ -19,8 +21,9 @@ size_t first_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t
   return i;
 }
 
-TEST(Golden, EtnsRunReproducesEveryArmTensorBitForBit) {
-  ETNS_REQUIRE_SHARED(shared);
+// Runs every (program, input) pair of the golden index with `etns run
+// <target_arguments>` and compares every tensor.
+void expect_every_golden_tensor(const std::string& shared, const std::string& target_arguments) {
   const std::vector<uint8_t> index_bytes = testing::read_file(shared + "/golden/golden.json");
   const nlohmann::json index = nlohmann::json::parse(index_bytes.begin(), index_bytes.end());
 
@@ -43,7 +46,7 @@ TEST(Golden, EtnsRunReproducesEveryArmTensorBitForBit) {
     ASSERT_EQ(relative.rfind(prefix, 0), 0u) << relative;
     const std::string program = shared + "/" + relative.substr(prefix.size());
     const testing::CliResult result =
-        testing::run_cli("run " + program + " --provider arm --input " + golden + ".input.bin --output " +
+        testing::run_cli("run " + program + target_arguments + " --provider arm --input " + golden + ".input.bin --output " +
                          dir.path() + "/out.bin --dump-dir " + dir.path() + "/dump");
     ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
 
@@ -64,6 +67,17 @@ TEST(Golden, EtnsRunReproducesEveryArmTensorBitForBit) {
   }
   // 12 + 1 tensors per tier1 run, 5 + 1 per tier1mean run.
   EXPECT_EQ(compared, 3u * 13 + 3u * 6);
+}
+
+TEST(Golden, HostReproducesEveryArmTensorBitForBit) {
+  ETNS_REQUIRE_SHARED(shared);
+  expect_every_golden_tensor(shared, "");
+}
+
+TEST(Golden, QemuCortexM55ReproducesEveryArmTensorBitForBit) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  expect_every_golden_tensor(shared, " --target qemu-m55");
 }
 
 }  // namespace

@@ -1,11 +1,14 @@
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "kernels/registry.h"
 #include "tools/cli/commands.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
+#include "tools/common/sha256.h"
 #include "tools/runner/host_session.h"
+#include "tools/runner/qemu_session.h"
 
 namespace etns::tools {
 namespace {
@@ -16,7 +19,85 @@ struct RunOptions {
   std::string input;
   std::string output;
   std::string dump_dir;
+  std::string target = "host";
+  std::string counts;
+  QemuTools qemu;
+  double timeout_seconds = 900;
+  bool self_test_fault = false;
 };
+
+void write_dumps(const std::string& dump_dir, const std::vector<std::string>& ids,
+                 const std::vector<std::vector<uint8_t>>& outputs) {
+  std::error_code error;
+  std::filesystem::create_directories(dump_dir, error);
+  if (error) throw Failure("cannot create --dump-dir " + dump_dir + ": " + error.message());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    write_file_atomic(dump_dir + "/" + ids[i] + ".bin", outputs[i].data(), outputs[i].size());
+  }
+}
+
+nlohmann::json counts_json(const ClassCounts& counts, const std::vector<std::string>& classes) {
+  nlohmann::json object = nlohmann::json::object();
+  for (size_t i = 0; i < classes.size(); ++i) object[classes[i]] = counts.values.at(i);
+  return object;
+}
+
+// The per-instruction counts of one QEMU run (schema etns.qemu_run_counts v1).
+std::string render_counts(const RunOptions& options, const std::string& sha256, const QemuRun& run) {
+  nlohmann::json doc;
+  doc["schema"] = "etns.qemu_run_counts";
+  doc["schema_version"] = 1;
+  doc["what"] = "instructions executed by the Cortex-M55 guest under QEMU, counted by the etns plugin; not cycles";
+  doc["program"] = {{"path", options.program}, {"sha256", sha256}};
+  doc["provider"] = run.provider;
+  doc["board"] = run.board;
+  doc["firmware"] = options.qemu.firmware;
+  doc["classes"] = run.classes;
+  doc["method_arena_bytes"] = run.method_arena_bytes;
+  doc["planned_bytes"] = run.planned_bytes;
+  doc["load"] = counts_json(run.load, run.classes);
+  nlohmann::json instructions = nlohmann::json::array();
+  for (size_t i = 0; i < run.instructions.size(); ++i) {
+    const QemuInstruction& instruction = run.instructions[i];
+    nlohmann::json row = {{"index", i}, {"id", instruction.id}, {"operator", instruction.operator_name}};
+    row["counts"] = instruction.visits.empty() ? nlohmann::json() : counts_json(instruction.visits.front(), run.classes);
+    instructions.push_back(row);
+  }
+  doc["instructions"] = instructions;
+  doc["clean_execute"] = run.clean_visits.empty() ? nlohmann::json() : counts_json(run.clean_visits.front(), run.classes);
+  doc["whole_run"] = counts_json(run.whole_run, run.classes);
+  return doc.dump(2) + "\n";
+}
+
+int run_on_qemu_target(RunOptions options) {
+  if (kernels::find_registry(options.provider.c_str()) == nullptr) {
+    throw Failure("--provider '" + options.provider + "': expected arm or ns", 2);
+  }
+  options.qemu = resolve_qemu_tools(options.provider, options.qemu);
+  QemuJob job;
+  job.program = read_file(options.program);
+  job.inputs.push_back(read_file(options.input));
+  job.dump_instructions = !options.dump_dir.empty();
+  job.per_instruction_pass = true;
+  job.clean_pass = true;
+  job.timeout_seconds = options.timeout_seconds;
+  job.self_test_fault = options.self_test_fault;
+  const QemuRun run = run_on_qemu(options.qemu, job, options.program);
+  if (run.outputs.size() != 1) {
+    throw Failure(options.program + ": etns run handles one output, the method has " +
+                  std::to_string(run.outputs.size()));
+  }
+  if (!options.dump_dir.empty()) {
+    std::vector<std::string> ids;
+    for (const QemuInstruction& instruction : run.instructions) ids.push_back(instruction.id);
+    write_dumps(options.dump_dir, ids, run.dumps);
+  }
+  if (!options.counts.empty()) {
+    write_file_atomic(options.counts, render_counts(options, sha256_hex(job.program.data(), job.program.size()), run));
+  }
+  write_file_atomic(options.output, run.outputs[0].data(), run.outputs[0].size());
+  return 0;
+}
 
 // Copies each instruction's output right after it runs: later instructions
 // may reuse its planned bytes.
@@ -32,6 +113,8 @@ struct DumpCapture {
 };
 
 int run(const RunOptions& options) {
+  if (options.target == "qemu-m55") return run_on_qemu_target(options);
+  if (!options.counts.empty()) throw Failure("--counts needs --target qemu-m55", 2);
   const runtime::KernelRegistry* registry = kernels::find_registry(options.provider.c_str());
   if (registry == nullptr) {
     throw Failure("--provider '" + options.provider + "': expected arm or ns", 2);
@@ -58,13 +141,9 @@ int run(const RunOptions& options) {
   session.execute(options.dump_dir.empty() ? nullptr : &hooks);
 
   if (!options.dump_dir.empty()) {
-    std::error_code error;
-    std::filesystem::create_directories(options.dump_dir, error);
-    if (error) throw Failure("cannot create --dump-dir " + options.dump_dir + ": " + error.message());
-    for (size_t i = 0; i < capture.outputs.size(); ++i) {
-      const std::string path = options.dump_dir + "/" + session.method().instruction(i).id + ".bin";
-      write_file_atomic(path, capture.outputs[i].data(), capture.outputs[i].size());
-    }
+    std::vector<std::string> ids;
+    for (size_t i = 0; i < session.method().instruction_count(); ++i) ids.push_back(session.method().instruction(i).id);
+    write_dumps(options.dump_dir, ids, capture.outputs);
   }
   const std::vector<uint8_t> output = session.output_bytes(0);
   write_file_atomic(options.output, output.data(), output.size());
@@ -74,18 +153,32 @@ int run(const RunOptions& options) {
 }  // namespace
 
 CommandAction add_run_command(CLI::App& app) {
-  CLI::App* command = app.add_subcommand("run", "run a .pte on the host with the arm or ns kernels");
+  CLI::App* command = app.add_subcommand("run", "run a .pte with the arm or ns kernels, on the host or on QEMU");
   command->footer(
       "Input and output are raw little-endian bytes in the tensor's memory layout.\n"
+      "--target qemu-m55 runs the Cortex-M55 firmware image of the provider under\n"
+      "qemu-system-arm -M mps3-an547; --counts then writes the instructions each\n"
+      "program instruction executed (counted by the etns QEMU plugin, not cycles).\n"
       "Examples:\n"
       "  etns run tier1_arm.pte --provider arm --input in.bin --output out.bin\n"
-      "  etns run tier1_ns.pte --provider ns --input in.bin --output out.bin --dump-dir dump/");
+      "  etns run tier1_ns.pte --provider ns --input in.bin --output out.bin --dump-dir dump/\n"
+      "  etns run tier1_ns.pte --target qemu-m55 --provider ns --input in.bin --output out.bin --counts counts.json");
   auto options = std::make_shared<RunOptions>();
   command->add_option("program", options->program, "the .pte file")->required();
   command->add_option("--provider", options->provider, "kernel provider: arm or ns")->required();
   command->add_option("--input", options->input, "input tensor bytes")->required();
   command->add_option("--output", options->output, "where to write the output tensor bytes")->required();
   command->add_option("--dump-dir", options->dump_dir, "write each instruction's output as DIR/c0i<k>.bin");
+  command->add_option("--target", options->target, "host (default) or qemu-m55")
+      ->check(CLI::IsMember({"host", "qemu-m55"}));
+  command->add_option("--counts", options->counts, "qemu-m55: write per-instruction instruction counts (JSON)");
+  command->add_option("--firmware", options->qemu.firmware, "qemu-m55: firmware image (default: the build's)");
+  command->add_option("--qemu", options->qemu.qemu, "qemu-m55: qemu-system-arm to use (default: $ETNS_QEMU or PATH)");
+  command->add_option("--timeout", options->timeout_seconds, "qemu-m55: seconds before QEMU is stopped")
+      ->check(CLI::PositiveNumber);
+  command->add_flag("--self-test-fault", options->self_test_fault,
+                    "qemu-m55: make the firmware fault on purpose (checks fault reporting)")
+      ->group("");
   return [options]() { return run(*options); };
 }
 

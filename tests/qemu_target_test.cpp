@@ -1,0 +1,171 @@
+// `etns run --target qemu-m55`: the real programs on the Cortex-M55 firmware
+// under QEMU, its counts, and every way the run can fail.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/cli.h"
+#include "tests/support/qemu.h"
+#include "tests/support/shared_data.h"
+
+namespace etns {
+namespace {
+
+constexpr const char* kQemu = " --target qemu-m55";
+
+std::string model(const std::string& shared, const std::string& name) {
+  return shared + "/models/tier1/" + name + ".pte";
+}
+
+// The arm programs' golden input A; the ns program of the same model takes the same input.
+std::string input_a(const std::string& shared, const std::string& arm_program) {
+  return shared + "/golden/" + arm_program + ".A.input.bin";
+}
+
+nlohmann::json read_json(const std::string& path) {
+  const std::vector<uint8_t> bytes = testing::read_file(path);
+  return nlohmann::json::parse(bytes.begin(), bytes.end());
+}
+
+TEST(QemuTarget, NsProgramsOnTheNsFirmwareMatchTheHostBitForBit) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  for (const auto& [program, arm_program, instructions] :
+       {std::tuple<std::string, std::string, size_t>{"tier1_ns", "tier1_arm", 8},
+        std::tuple<std::string, std::string, size_t>{"tier1mean_ns", "tier1mean_arm", 3}}) {
+    SCOPED_TRACE(program);
+    testing::TempDir dir;
+    const std::string common =
+        "run " + model(shared, program) + " --provider ns --input " + input_a(shared, arm_program);
+    const testing::CliResult host = testing::run_cli(common + " --output " + dir.path() + "/host.bin --dump-dir " +
+                                                     dir.path() + "/host");
+    ASSERT_EQ(host.exit_code, 0) << host.stderr_text;
+    const testing::CliResult qemu = testing::run_cli(common + kQemu + " --output " + dir.path() +
+                                                     "/qemu.bin --dump-dir " + dir.path() + "/qemu");
+    ASSERT_EQ(qemu.exit_code, 0) << qemu.stderr_text;
+    EXPECT_EQ(testing::read_file(dir.path() + "/qemu.bin"), testing::read_file(dir.path() + "/host.bin"));
+    for (size_t i = 0; i < instructions; ++i) {
+      const std::string name = "/c0i" + std::to_string(i) + ".bin";
+      EXPECT_EQ(testing::read_file(dir.path() + "/qemu" + name), testing::read_file(dir.path() + "/host" + name))
+          << name;
+    }
+  }
+}
+
+TEST(QemuTarget, NsProgramsOnTheArmFirmwareFailNamingEachMissingOperator) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  testing::TempDir dir;
+  const std::string tier1 = model(shared, "tier1_ns");
+  const testing::CliResult result = testing::run_cli("run " + tier1 + kQemu + " --provider arm --input " +
+                                                     input_a(shared, "tier1_arm") + " --output " + dir.path() +
+                                                     "/out.bin");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.stderr_text,
+            "etns: " + tier1 + ": missing operator [2] cortex_m_ns::quantized_hardswish.out\n"
+            "etns: " + tier1 + ": missing operator [3] cortex_m_ns::quantized_leaky_relu.out\n"
+            "etns: " + tier1 + ": missing operator [4] cortex_m_ns::quantized_sub.out\n"
+            "etns: " + tier1 + ": missing operator [5] cortex_m_ns::quantized_relu.out\n"
+            "etns: " + tier1 + ": method 'forward': 4 operator(s) missing from provider 'arm'; "
+            "nothing was prepared [OperatorMissing]\n");
+  EXPECT_FALSE(std::ifstream(dir.path() + "/out.bin").good()) << "no output on failure";
+
+  const std::string mean = model(shared, "tier1mean_ns");
+  const testing::CliResult mean_result = testing::run_cli("run " + mean + kQemu + " --provider arm --input " +
+                                                          input_a(shared, "tier1mean_arm") + " --output " +
+                                                          dir.path() + "/out.bin");
+  EXPECT_EQ(mean_result.exit_code, 1);
+  EXPECT_NE(mean_result.stderr_text.find(": missing operator [1] cortex_m_ns::quantized_mean.out\n"),
+            std::string::npos)
+      << mean_result.stderr_text;
+}
+
+TEST(QemuTarget, CountsAreDeterministicAndCoverEveryInstruction) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  testing::TempDir dir;
+  const std::string command = "run " + model(shared, "tier1_arm") + kQemu + " --provider arm --input " +
+                              input_a(shared, "tier1_arm") + " --output " + dir.path() + "/out.bin --counts ";
+  ASSERT_EQ(testing::run_cli(command + dir.path() + "/first.json").exit_code, 0);
+  ASSERT_EQ(testing::run_cli(command + dir.path() + "/second.json").exit_code, 0);
+  EXPECT_EQ(testing::read_file(dir.path() + "/first.json"), testing::read_file(dir.path() + "/second.json"))
+      << "two runs of the same program counted differently";
+
+  const nlohmann::json counts = read_json(dir.path() + "/first.json");
+  EXPECT_EQ(counts["schema"], "etns.qemu_run_counts");
+  EXPECT_NE(counts["what"].get<std::string>().find("not cycles"), std::string::npos);
+  EXPECT_EQ(counts["provider"], "arm");
+  EXPECT_EQ(counts["planned_bytes"], nlohmann::json::array({196608}));
+  ASSERT_EQ(counts["instructions"].size(), 12u);
+  uint64_t sum = 0;
+  for (size_t i = 0; i < 12; ++i) {
+    const nlohmann::json& row = counts["instructions"][i];
+    EXPECT_EQ(row["id"], "c0i" + std::to_string(i));
+    EXPECT_GT(row["counts"]["total"].get<uint64_t>(), 1000u) << row;
+    EXPECT_LE(row["counts"]["mve"].get<uint64_t>(), row["counts"]["total"].get<uint64_t>());
+    sum += row["counts"]["total"].get<uint64_t>();
+  }
+  EXPECT_EQ(counts["instructions"][1]["operator"], "cortex_m::quantized_conv2d.out");
+  EXPECT_EQ(counts["instructions"][10]["operator"], "aten::clamp.out");
+  // The clean execute() runs the same kernels without the per-instruction
+  // markers: it differs from the sum by the dispatch code only.
+  const uint64_t clean = counts["clean_execute"]["total"].get<uint64_t>();
+  EXPECT_NEAR(static_cast<double>(clean), static_cast<double>(sum), 0.001 * static_cast<double>(sum));
+  EXPECT_GT(counts["whole_run"]["total"].get<uint64_t>(), 2 * sum) << "two passes plus the load";
+}
+
+TEST(QemuTarget, FirmwareFaultIsReportedWithItsAddressAndFunction) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  testing::TempDir dir;
+  const std::string program = model(shared, "tier1mean_arm");
+  const testing::CliResult result =
+      testing::run_cli("run " + program + kQemu + " --self-test-fault --provider arm --input " +
+                       input_a(shared, "tier1mean_arm") + " --output " + dir.path() + "/out.bin");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.stderr_text.rfind("etns: " + program + ": firmware fault: HardFault at pc 0x", 0), 0u)
+      << result.stderr_text;
+  EXPECT_NE(result.stderr_text.find("provoke_fault"), std::string::npos) << result.stderr_text;
+  EXPECT_EQ(std::count(result.stderr_text.begin(), result.stderr_text.end(), '\n'), 1) << result.stderr_text;
+}
+
+TEST(QemuTarget, MissingQemuIsNamed) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const testing::CliResult result = testing::run_cli(
+      "run " + model(shared, "tier1mean_arm") + kQemu + " --qemu " + dir.path() + "/no-qemu --provider arm --input " +
+      input_a(shared, "tier1mean_arm") + " --output " + dir.path() + "/out.bin");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.stderr_text, "etns: " + dir.path() +
+                                    "/no-qemu: QEMU not found (install Debian's qemu-system-arm, or pass --qemu PATH)\n");
+}
+
+TEST(QemuTarget, MissingOrForeignFirmwareIsNamed) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  testing::TempDir dir;
+  const std::string common = "run " + model(shared, "tier1mean_arm") + kQemu + " --provider arm --input " +
+                             input_a(shared, "tier1mean_arm") + " --output " + dir.path() + "/out.bin";
+  const testing::CliResult missing = testing::run_cli(common + " --firmware " + dir.path() + "/none.elf");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.stderr_text.rfind("etns: " + dir.path() + "/none.elf: firmware image not found", 0), 0u)
+      << missing.stderr_text;
+
+  const testing::CliResult foreign = testing::run_cli(common + " --firmware " + ETNS_CLI_PATH);
+  EXPECT_EQ(foreign.exit_code, 1);
+  EXPECT_EQ(foreign.stderr_text,
+            std::string("etns: ") + ETNS_CLI_PATH + ": a x86-64 ELF, expected an Arm firmware image\n");
+}
+
+TEST(QemuTarget, CountsNeedTheQemuTarget) {
+  const testing::CliResult result = testing::run_cli("run x.pte --provider arm --input a --output b --counts c.json");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.stderr_text, "etns: --counts needs --target qemu-m55\n");
+}
+
+}  // namespace
+}  // namespace etns

@@ -1,0 +1,143 @@
+#include "tools/elf/elf_image.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <cxxabi.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "tools/common/failure.h"
+
+namespace etns::tools {
+namespace {
+
+std::string machine_name(unsigned machine) {
+  switch (machine) {
+    case EM_ARM: return "ARM";
+    case EM_X86_64: return "x86-64";
+    case EM_AARCH64: return "AArch64";
+    case EM_386: return "x86";
+    default: return "machine " + std::to_string(machine);
+  }
+}
+
+// Owns the descriptor and the libelf handle for one read.
+class ElfFile {
+ public:
+  explicit ElfFile(const std::string& path) : path_(path) {
+    if (elf_version(EV_CURRENT) == EV_NONE) throw Failure(path + ": libelf is unusable");
+    fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw Failure("cannot read " + path + ": " + std::strerror(errno));
+    elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
+    if (elf_ == nullptr || elf_kind(elf_) != ELF_K_ELF) {
+      throw Failure(path + ": not an ELF file" + (elf_ == nullptr ? std::string(" (") + elf_errmsg(-1) + ")" : ""));
+    }
+  }
+  ~ElfFile() {
+    if (elf_ != nullptr) elf_end(elf_);
+    if (fd_ >= 0) close(fd_);
+  }
+  ElfFile(const ElfFile&) = delete;
+  ElfFile& operator=(const ElfFile&) = delete;
+  Elf* get() const { return elf_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  Elf* elf_ = nullptr;
+};
+
+std::string demangle(const std::string& name) {
+  int status = 0;
+  char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || text == nullptr) return name;
+  std::string result(text);
+  std::free(text);
+  return result;
+}
+
+}  // namespace
+
+ElfImage ElfImage::load(const std::string& path) {
+  ElfFile file(path);
+  ElfImage image;
+  image.path_ = path;
+  GElf_Ehdr header;
+  if (gelf_getehdr(file.get(), &header) == nullptr) throw Failure(path + ": unreadable ELF header");
+  image.machine_ = machine_name(header.e_machine);
+
+  bool found_symtab = false;
+  for (Elf_Scn* section = elf_nextscn(file.get(), nullptr); section != nullptr;
+       section = elf_nextscn(file.get(), section)) {
+    GElf_Shdr section_header;
+    if (gelf_getshdr(section, &section_header) == nullptr || section_header.sh_type != SHT_SYMTAB) continue;
+    found_symtab = true;
+    Elf_Data* data = elf_getdata(section, nullptr);
+    if (data == nullptr || section_header.sh_entsize == 0) throw Failure(path + ": unreadable symbol table");
+    const size_t count = section_header.sh_size / section_header.sh_entsize;
+    for (size_t i = 1; i < count; ++i) {  // entry 0 is the null symbol
+      GElf_Sym raw;
+      if (gelf_getsym(data, static_cast<int>(i), &raw) == nullptr) continue;
+      const char* name = elf_strptr(file.get(), section_header.sh_link, raw.st_name);
+      if (name == nullptr || *name == '\0') continue;
+      ElfSymbol symbol;
+      symbol.name = name;
+      // A dynamic reference may carry its version: "_Znwm@GLIBCXX_3.4".
+      const size_t at = symbol.name.find('@');
+      if (at != std::string::npos && at > 0) symbol.name.resize(at);
+      symbol.address = raw.st_value;
+      symbol.size = raw.st_size;
+      const unsigned type = GELF_ST_TYPE(raw.st_info);
+      symbol.kind = type == STT_FUNC     ? ElfSymbol::Kind::Function
+                    : type == STT_OBJECT ? ElfSymbol::Kind::Object
+                                         : ElfSymbol::Kind::Other;
+      symbol.defined = raw.st_shndx != SHN_UNDEF;
+      const unsigned binding = GELF_ST_BIND(raw.st_info);
+      symbol.global = binding == STB_GLOBAL || binding == STB_WEAK;
+      image.symbols_.push_back(std::move(symbol));
+    }
+  }
+  if (!found_symtab) throw Failure(path + ": no symbol table (stripped?)");
+  return image;
+}
+
+const ElfSymbol* ElfImage::find(const std::string& name) const {
+  for (const ElfSymbol& symbol : symbols_) {
+    if (symbol.name == name) return &symbol;
+  }
+  return nullptr;
+}
+
+std::string ElfImage::describe_address(uint64_t address) const {
+  for (const ElfSymbol& symbol : symbols_) {
+    if (symbol.kind != ElfSymbol::Kind::Function || !symbol.defined) continue;
+    const uint64_t start = symbol.address & ~uint64_t{1};  // Thumb bit
+    if (address >= start && address < start + symbol.size) {
+      char offset[24];
+      std::snprintf(offset, sizeof(offset), "+0x%llx", static_cast<unsigned long long>(address - start));
+      return demangle(symbol.name) + offset;
+    }
+  }
+  return "";
+}
+
+std::vector<std::string> heap_symbols(const ElfImage& image) {
+  static const char* const kExact[] = {"malloc",  "free",    "realloc", "calloc",     "_sbrk",
+                                       "_sbrk_r", "_malloc_r", "_free_r", "_realloc_r", "_calloc_r",
+                                       "__cxa_throw", "__cxa_allocate_exception"};
+  std::vector<std::string> found;
+  for (const ElfSymbol& symbol : image.symbols()) {
+    bool heap = symbol.name.rfind("_Znw", 0) == 0 || symbol.name.rfind("_Zna", 0) == 0;  // operator new, new[]
+    for (const char* name : kExact) heap = heap || symbol.name == name;
+    if (heap) found.push_back(symbol.name);
+  }
+  return found;
+}
+
+}  // namespace etns::tools

@@ -1,0 +1,330 @@
+#include "tools/runner/qemu_session.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "firmware/job.h"
+#include "tools/common/failure.h"
+#include "tools/common/files.h"
+#include "tools/common/process.h"
+#include "tools/elf/elf_image.h"
+
+namespace etns::tools {
+namespace {
+
+namespace fw = etns::firmware;
+
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+std::string first_line(const std::string& text) {
+  const size_t end = text.find('\n');
+  return text.substr(0, end);
+}
+
+// QEMU's own complaints, without the warning every mps3-an547 run prints
+// (its on-board Ethernet controller has no network attached).
+std::string qemu_errors(const std::string& stderr_text) {
+  std::istringstream lines(stderr_text);
+  std::string kept;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("has no peer") != std::string::npos) continue;
+    kept += (kept.empty() ? "" : "; ") + line;
+  }
+  return kept.empty() ? "no message" : kept;
+}
+
+// Where the firmware keeps its markers and job, read from its symbol table.
+struct FirmwareLayout {
+  uint64_t marker_table = 0;
+  uint64_t marker_count = 0;
+  uint64_t job_address = 0;
+  uint64_t job_capacity = 0;
+};
+
+FirmwareLayout read_layout(const ElfImage& image) {
+  if (image.machine() != "ARM") {
+    throw Failure(image.path() + ": a " + image.machine() + " ELF, expected an Arm firmware image");
+  }
+  const ElfSymbol* table = image.find("etns_marker_table");
+  const ElfSymbol* job_start = image.find("__job_start");
+  const ElfSymbol* job_end = image.find("__job_end");
+  if (table == nullptr || job_start == nullptr || job_end == nullptr) {
+    throw Failure(image.path() + ": not an etns firmware image (no etns_marker_table or __job_start symbol)");
+  }
+  FirmwareLayout layout;
+  layout.marker_table = table->address & ~uint64_t{1};
+  layout.marker_count = table->size / fw::kMarkerStride;
+  layout.job_address = job_start->address;
+  layout.job_capacity = job_end->address - job_start->address;
+  if (layout.marker_count != fw::kMarkerCount) {
+    throw Failure(image.path() + ": " + std::to_string(layout.marker_count) + " markers, this etns expects " +
+                  std::to_string(fw::kMarkerCount) + " (firmware from another etns version?)");
+  }
+  return layout;
+}
+
+size_t align_up(size_t value) { return (value + fw::kJobAlignment - 1) / fw::kJobAlignment * fw::kJobAlignment; }
+
+std::vector<uint8_t> build_job(const QemuJob& job, const std::string& output_dir, const FirmwareLayout& layout) {
+  if (job.inputs.size() > fw::kMaxJobInputs) {
+    throw Failure(std::to_string(job.inputs.size()) + " inputs, the firmware takes at most " +
+                  std::to_string(fw::kMaxJobInputs));
+  }
+  if (output_dir.size() + 1 > fw::kJobPathBytes) {
+    throw Failure("temporary folder path too long for the firmware (" + output_dir + ")");
+  }
+  fw::JobHeader header{};
+  std::memcpy(header.magic, fw::kJobMagic, sizeof(header.magic));
+  header.version = fw::kJobVersion;
+  header.header_bytes = sizeof(fw::JobHeader);
+  header.flags = (job.dump_instructions ? fw::kJobDumpInstructions : 0u) |
+                 (job.per_instruction_pass ? fw::kJobPerInstructionPass : 0u) |
+                 (job.clean_pass ? fw::kJobCleanPass : 0u) | (job.self_test_fault ? fw::kJobSelfTestFault : 0u);
+  header.warmup = job.warmup;
+  header.iterations = job.iterations;
+  size_t end = align_up(sizeof(fw::JobHeader));
+  header.program_offset = static_cast<uint32_t>(end);
+  header.program_bytes = static_cast<uint32_t>(job.program.size());
+  end = align_up(end + job.program.size());
+  header.input_count = static_cast<uint32_t>(job.inputs.size());
+  for (size_t i = 0; i < job.inputs.size(); ++i) {
+    header.input_offset[i] = static_cast<uint32_t>(end);
+    header.input_bytes[i] = static_cast<uint32_t>(job.inputs[i].size());
+    end = align_up(end + job.inputs[i].size());
+  }
+  if (end > layout.job_capacity) {
+    throw Failure("program and inputs need " + std::to_string(end) + " bytes, the firmware's job memory holds " +
+                  std::to_string(layout.job_capacity));
+  }
+  header.total_bytes = static_cast<uint32_t>(end);
+  std::memcpy(header.output_dir, output_dir.c_str(), output_dir.size() + 1);
+
+  std::vector<uint8_t> blob(end, 0);
+  std::memcpy(blob.data(), &header, sizeof(header));
+  std::memcpy(blob.data() + header.program_offset, job.program.data(), job.program.size());
+  for (size_t i = 0; i < job.inputs.size(); ++i) {
+    std::memcpy(blob.data() + header.input_offset[i], job.inputs[i].data(), job.inputs[i].size());
+  }
+  return blob;
+}
+
+// "key=value" fields of a console line.
+std::string field(const std::string& line, const std::string& key) {
+  std::istringstream words(line);
+  for (std::string word; words >> word;) {
+    if (word.rfind(key + "=", 0) == 0) return word.substr(key.size() + 1);
+  }
+  return "";
+}
+
+std::vector<std::string> words_of(const std::string& line) {
+  std::istringstream stream(line);
+  std::vector<std::string> words;
+  for (std::string word; stream >> word;) words.push_back(word);
+  return words;
+}
+
+// The firmware's console lines, without the prefix.
+std::vector<std::string> firmware_lines(const std::string& console) {
+  std::vector<std::string> lines;
+  std::istringstream stream(console);
+  const std::string prefix = fw::kConsolePrefix;
+  for (std::string line; std::getline(stream, line);) {
+    if (line.rfind(prefix, 0) == 0) lines.push_back(line.substr(prefix.size()));
+  }
+  return lines;
+}
+
+[[noreturn]] void fail_from_console(const std::vector<std::string>& lines, const std::string& label,
+                                    const ElfImage& image, int status) {
+  std::string message;
+  auto add = [&](const std::string& text) {
+    if (!message.empty()) message += '\n';
+    message += label + ": " + text;
+  };
+  std::string error_name;
+  for (const std::string& line : lines) {
+    if (line.rfind("log ", 0) == 0) add(line.substr(4));
+    if (line.rfind("error ", 0) == 0) {
+      const std::vector<std::string> words = words_of(line);
+      if (words.size() >= 3) error_name = line.substr(line.find(words[2], 6 + words[1].size()));
+    }
+    if (line.rfind("fault ", 0) == 0) {
+      const std::vector<std::string> words = words_of(line);
+      const uint64_t pc = std::strtoull(field(line, "pc").c_str(), nullptr, 16);
+      const std::string where = image.describe_address(pc);
+      add("firmware fault: " + (words.size() > 1 ? words[1] : std::string("?")) + " at pc " + hex(pc) +
+          (where.empty() ? "" : " (" + where + ")") + ", lr " + field(line, "lr") + ", cfsr " +
+          field(line, "cfsr") + ", hfsr " + field(line, "hfsr") + ", bfar " + field(line, "bfar"));
+      throw Failure(message);
+    }
+  }
+  if (status == fw::kExitLoadFailed || status == fw::kExitInputRejected || status == fw::kExitExecuteFailed) {
+    if (message.empty()) add(error_name);
+    const bool runtime_error = error_name.find(' ') == std::string::npos;
+    throw Failure(message + (runtime_error ? " [" + error_name + "]" : " (" + error_name + ")"));
+  }
+  if (error_name.empty()) error_name = "no report";
+  add("firmware stopped with status " + std::to_string(status) + ": " + error_name);
+  throw Failure(message);
+}
+
+ClassCounts parse_counts(const nlohmann::json& counts, const std::vector<std::string>& classes) {
+  ClassCounts result;
+  for (const std::string& name : classes) result.values.push_back(counts.at(name).get<uint64_t>());
+  return result;
+}
+
+}  // namespace
+
+uint64_t ClassCounts::get(const std::vector<std::string>& classes, const std::string& name) const {
+  for (size_t i = 0; i < classes.size() && i < values.size(); ++i) {
+    if (classes[i] == name) return values[i];
+  }
+  throw Failure("no instruction class '" + name + "' in the counts");
+}
+
+QemuTools resolve_qemu_tools(const std::string& provider, QemuTools given) {
+  if (given.qemu.empty()) {
+    const char* from_env = std::getenv("ETNS_QEMU");
+    given.qemu = from_env != nullptr && *from_env != '\0' ? from_env : "qemu-system-arm";
+  }
+  const std::string qemu = find_executable(given.qemu);
+  if (qemu.empty()) {
+    throw Failure(given.qemu + ": QEMU not found (install Debian's qemu-system-arm, or pass --qemu PATH)");
+  }
+  given.qemu = qemu;
+  const std::string build = executable_dir() + "/..";
+  if (given.firmware.empty()) given.firmware = build + "/firmware/etns_m55_" + provider + ".elf";
+  if (given.plugin.empty()) given.plugin = build + "/lib/libetns_qemu_counter.so";
+  if (!std::filesystem::is_regular_file(given.firmware)) {
+    throw Failure(given.firmware + ": firmware image not found (build it with cmake --build build, which needs "
+                                   "arm-none-eabi-gcc, or pass --firmware FILE)");
+  }
+  if (!std::filesystem::is_regular_file(given.plugin)) {
+    throw Failure(given.plugin + ": QEMU counting plugin not found (cmake --build build makes it)");
+  }
+  return given;
+}
+
+std::string qemu_version(const std::string& qemu) {
+  TemporaryDirectory scratch("etns-qemu-version");
+  const ProcessResult result = run_process({qemu, "--version"}, scratch.path(), 30);
+  if (result.exit_status != 0) throw Failure(qemu + " --version failed: " + first_line(result.stderr_text));
+  return first_line(result.stdout_text);
+}
+
+QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::string& label) {
+  const ElfImage image = ElfImage::load(tools.firmware);
+  const FirmwareLayout layout = read_layout(image);
+
+  TemporaryDirectory scratch("etns-qemu");
+  const std::string output_dir = scratch.path() + "/out";
+  std::filesystem::create_directory(output_dir);
+  const std::string job_path = scratch.path() + "/job.bin";
+  const std::string counts_path = scratch.path() + "/counts.json";
+  const std::string console_path = scratch.path() + "/console.txt";
+  const std::vector<uint8_t> blob = build_job(job, output_dir, layout);
+  write_file_atomic(job_path, blob.data(), blob.size());
+
+  const uint32_t max_visits = job.iterations > 0 ? job.iterations : 1;
+  const std::vector<std::string> argv = {
+      tools.qemu,
+      "-machine", "mps3-an547",
+      "-nodefaults", "-display", "none", "-monitor", "none", "-serial", "null",
+      "-chardev", "file,id=etns_console,path=" + console_path,
+      "-semihosting-config", "enable=on,target=native,chardev=etns_console",
+      "-kernel", tools.firmware,
+      "-device", "loader,file=" + job_path + ",addr=" + hex(layout.job_address) + ",force-raw=on",
+      "-plugin", tools.plugin + ",markers=" + hex(layout.marker_table) + ",stride=" +
+                     std::to_string(fw::kMarkerStride) + ",count=" + std::to_string(layout.marker_count) +
+                     ",out=" + counts_path + ",max_visits=" + std::to_string(max_visits)};
+  const ProcessResult process = run_process(argv, scratch.path(), job.timeout_seconds);
+
+  QemuRun run;
+  if (std::filesystem::exists(console_path)) {
+    const std::vector<uint8_t> console = read_file(console_path);
+    run.console.assign(console.begin(), console.end());
+  }
+  const std::vector<std::string> lines = firmware_lines(run.console);
+  if (process.timed_out) {
+    throw Failure(label + ": QEMU did not finish within " + std::to_string(static_cast<int>(job.timeout_seconds)) +
+                  " s (the firmware hung?)");
+  }
+  if (process.signal != 0) throw Failure(label + ": QEMU was killed by signal " + std::to_string(process.signal));
+  if (lines.empty()) {
+    throw Failure(label + ": QEMU exited with status " + std::to_string(process.exit_status) +
+                  " before the firmware printed anything: " + qemu_errors(process.stderr_text));
+  }
+  if (process.exit_status != fw::kExitOk) fail_from_console(lines, label, image, process.exit_status);
+  if (lines.back() != "done") throw Failure(label + ": the firmware exited without finishing its report");
+
+  for (const std::string& line : lines) {
+    const std::vector<std::string> words = words_of(line);
+    if (words[0] == "loaded") {
+      run.method_arena_bytes = std::stoull(field(line, "method_arena"));
+      run.scratch_bytes = std::stoull(field(line, "scratch"));
+      run.provider = field(line, "provider");
+      run.board = field(line, "board");
+      std::istringstream planned(field(line, "planned"));
+      for (std::string bytes; std::getline(planned, bytes, ',');) run.planned_bytes.push_back(std::stoull(bytes));
+    } else if (words[0] == "instruction" && words.size() == 4) {
+      run.instructions.push_back({words[2], words[3], {}});
+    } else if (words[0] == "iteration" && words.size() == 4) {
+      const uint32_t crc = static_cast<uint32_t>(std::stoul(field(line, "crc32"), nullptr, 16));
+      (words[1] == "clean" ? run.clean_crc32 : run.per_instruction_crc32).push_back(crc);
+    }
+  }
+
+  // The plugin's counts (qemu_plugin/etns_counter.c, schema etns.qemu_counts v1).
+  const std::vector<uint8_t> counts_bytes = read_file(counts_path);
+  nlohmann::json counts;
+  try {
+    counts = nlohmann::json::parse(counts_bytes.begin(), counts_bytes.end());
+  } catch (const nlohmann::json::exception& error) {
+    throw Failure(label + ": unreadable plugin counts " + counts_path + ": " + error.what());
+  }
+  if (counts.value("schema", "") != "etns.qemu_counts" || counts.value("schema_version", 0) != 1) {
+    throw Failure(label + ": the counting plugin wrote an unknown schema (plugin from another etns version?)");
+  }
+  run.classes = counts.at("classes").get<std::vector<std::string>>();
+  run.whole_run = parse_counts(counts.at("program"), run.classes);
+  if (counts.at("overflow").get<bool>()) throw Failure(label + ": the plugin dropped region visits");
+  for (const nlohmann::json& region : counts.at("regions")) {
+    const uint32_t id = region.at("id").get<uint32_t>();
+    if (region.at("unbalanced").get<uint64_t>() != 0) {
+      throw Failure(label + ": region " + std::to_string(id) + " has unbalanced markers");
+    }
+    std::vector<ClassCounts> visits;
+    for (const nlohmann::json& visit : region.at("visits")) visits.push_back(parse_counts(visit, run.classes));
+    if (id == fw::kRegionLoad && !visits.empty()) {
+      run.load = visits.front();
+    } else if (id == fw::kRegionExecute) {
+      run.clean_visits = std::move(visits);
+    } else if (id >= fw::kRegionFirstInstruction && id - fw::kRegionFirstInstruction < run.instructions.size()) {
+      run.instructions[id - fw::kRegionFirstInstruction].visits = std::move(visits);
+    }
+  }
+
+  for (size_t i = 0;; ++i) {
+    const std::string path = output_dir + "/output" + std::to_string(i) + ".bin";
+    if (!std::filesystem::exists(path)) break;
+    run.outputs.push_back(read_file(path));
+  }
+  if (job.dump_instructions) {
+    for (const QemuInstruction& instruction : run.instructions) {
+      run.dumps.push_back(read_file(output_dir + "/" + instruction.id + ".bin"));
+    }
+  }
+  return run;
+}
+
+}  // namespace etns::tools

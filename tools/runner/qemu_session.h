@@ -1,0 +1,75 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace etns::tools {
+
+// What a QEMU run needs from the machine; see resolve_qemu_tools.
+struct QemuTools {
+  std::string qemu;      // qemu-system-arm
+  std::string firmware;  // etns_m55_<provider>.elf
+  std::string plugin;    // libetns_qemu_counter.so
+};
+
+// Fills the empty fields with the defaults: qemu-system-arm from $ETNS_QEMU
+// or PATH; the firmware and plugin built beside this etns
+// (<bin>/../firmware/etns_m55_<provider>.elf, <bin>/../lib/...). Throws
+// Failure naming whatever is missing and how to get it.
+QemuTools resolve_qemu_tools(const std::string& provider, QemuTools given);
+
+// `qemu-system-arm --version`'s first line, e.g. "QEMU emulator version 7.2.19".
+std::string qemu_version(const std::string& qemu);
+
+struct QemuJob {
+  std::vector<uint8_t> program;
+  std::vector<std::vector<uint8_t>> inputs;
+  uint32_t warmup = 0;
+  uint32_t iterations = 1;
+  bool dump_instructions = false;
+  bool per_instruction_pass = true;
+  bool clean_pass = true;
+  bool self_test_fault = false;  // the firmware faults on purpose (tests fault reports)
+  double timeout_seconds = 900;
+};
+
+// Executed-instruction counts of one region visit, by the plugin's classes.
+// They count instructions, not cycles.
+struct ClassCounts {
+  std::vector<uint64_t> values;  // in QemuRun::classes order
+  uint64_t get(const std::vector<std::string>& classes, const std::string& name) const;
+};
+
+struct QemuInstruction {
+  std::string id;        // "c0i3"
+  std::string operator_name;
+  std::vector<ClassCounts> visits;  // one per measured iteration
+};
+
+struct QemuRun {
+  std::string board;
+  std::string provider;
+  std::vector<std::string> classes;  // "total", "mve", ...
+  std::vector<QemuInstruction> instructions;
+  std::vector<ClassCounts> clean_visits;  // one clean execute() per iteration
+  ClassCounts load;                       // Program::load + Method::load
+  ClassCounts whole_run;                  // every instruction QEMU executed
+  std::vector<uint32_t> per_instruction_crc32;  // outputs after each iteration
+  std::vector<uint32_t> clean_crc32;
+  size_t method_arena_bytes = 0;
+  size_t scratch_bytes = 0;
+  std::vector<size_t> planned_bytes;
+  std::vector<std::vector<uint8_t>> outputs;
+  std::vector<std::vector<uint8_t>> dumps;  // per instruction, with dump_instructions
+  std::string console;                      // everything the firmware printed
+};
+
+// Runs `job` on the firmware under QEMU with the counting plugin. Throws
+// Failure (one line per problem, prefixed with `label`) when QEMU cannot
+// start, the program cannot load (each missing operator named), an input is
+// refused, a kernel fails, the firmware faults (with the fault address and
+// function) or the run times out.
+QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::string& label);
+
+}  // namespace etns::tools
