@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds the CLI (build/bin/etns), then
-# inspects and runs every shipped Tier-1 program on its provider, and checks
-# the arm programs' outputs against the upstream goldens. Results go to out/main/.
+# The main job: installs what is missing, builds the CLI (build/bin/etns), the
+# QEMU counting plugin and the Cortex-M55 firmware, then inspects and runs
+# every shipped Tier-1 program on its provider, on the host and on QEMU
+# (with per-instruction instruction counts), and checks the arm programs'
+# outputs against the upstream goldens. Results go to out/main/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-deps.sh
 cmake --preset host >/dev/null
-cmake --build --preset host -j "$(nproc)" --target etns
+cmake --build --preset host -j "$(nproc)" --target etns etns_qemu_counter etns_firmware
 
 shared=${ETNS_SHARED_DIR:-../shared}
 models="$shared/models/tier1"
@@ -27,12 +29,17 @@ for program in tier1_arm tier1_ns tier1mean_arm tier1mean_ns; do
   "$etns" inspect "$pte" > "$out/$program.inspect.txt"
   "$etns" run "$pte" --provider "$provider" --input "$input" --output "$out/$program.A.out.bin" \
     --dump-dir "$out/$program.A.dump"
-  verdict="ran"
+  "$etns" run "$pte" --target qemu-m55 --provider "$provider" --input "$input" \
+    --output "$out/$program.A.qemu.out.bin" --counts "$out/$program.A.qemu.counts.json"
+  verdict="ran on host and QEMU"
+  if ! cmp -s "$out/$program.A.out.bin" "$out/$program.A.qemu.out.bin"; then
+    verdict="$verdict, QEMU output DIFFERS from the host's"
+  fi
   if [ "$provider" = arm ]; then
     if cmp -s "$out/$program.A.out.bin" "$shared/golden/$program.A.out.bin"; then
-      verdict="ran, output bit-exact with the upstream golden"
+      verdict="$verdict, output bit-exact with the upstream golden"
     else
-      verdict="ran, output DIFFERS from the upstream golden"
+      verdict="$verdict, output DIFFERS from the upstream golden"
     fi
   fi
   printf '%-14s %-3s %2s instructions  %s\n' "$program" "$provider" \
