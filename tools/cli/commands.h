@@ -11,5 +11,10 @@ using CommandAction = std::function<int()>;
 
 CommandAction add_inspect_command(CLI::App& app);
 CommandAction add_run_command(CLI::App& app);
+CommandAction add_profile_command(CLI::App& app);
+CommandAction add_compare_command(CLI::App& app);
+CommandAction add_compare_programs_command(CLI::App& app);
+CommandAction add_reproduce_command(CLI::App& app);
+CommandAction add_verify_kernels_command(CLI::App& app);
 
 }  // namespace etns::tools

@@ -19,13 +19,23 @@ void print_failure(const std::string& message) {
 int main(int argc, char** argv) {
   CLI::App app{"etns: int8 Tier-1 operators for ExecuTorch on Cortex-M55, and the evidence"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "etns 0.1.0");
+  app.set_version_flag("--version", "etns " ETNS_VERSION);
   struct Entry {
     CLI::App* command;
     etns::tools::CommandAction action;
   };
   std::vector<Entry> entries;
-  for (auto add : {etns::tools::add_inspect_command, etns::tools::add_run_command}) {
+  // One line per command, in the order `etns --help` lists them.
+  etns::tools::CommandAction (*const commands[])(CLI::App&) = {
+      etns::tools::add_inspect_command,
+      etns::tools::add_run_command,
+      etns::tools::add_profile_command,
+      etns::tools::add_compare_command,
+      etns::tools::add_compare_programs_command,
+      etns::tools::add_verify_kernels_command,
+      etns::tools::add_reproduce_command,
+  };
+  for (auto add : commands) {
     const size_t before = app.get_subcommands({}).size();
     etns::tools::CommandAction action = add(app);
     entries.push_back({app.get_subcommands({})[before], std::move(action)});

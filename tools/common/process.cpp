@@ -55,7 +55,7 @@ std::string executable_dir() {
 }
 
 ProcessResult run_process(const std::vector<std::string>& argv, const std::string& scratch_dir,
-                          double timeout_seconds) {
+                          double timeout_seconds, const std::function<void()>& poll) {
   const std::string program = find_executable(argv.at(0));
   if (program.empty()) throw Failure(argv[0] + ": not found or not executable");
   const std::string out_path = scratch_dir + "/process.stdout";
@@ -77,7 +77,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
   ProcessResult result;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
   int status = 0;
+  auto next_poll = std::chrono::steady_clock::now();
   for (;;) {
+    if (poll && std::chrono::steady_clock::now() >= next_poll) {
+      poll();
+      next_poll = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+    }
     const pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     if (done < 0 && errno != EINTR) throw Failure("waiting for " + program + ": " + std::strerror(errno));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,10 +16,11 @@ struct ProcessResult {
 
 // Runs argv[0] (searched in PATH when it has no '/') with stdin from
 // /dev/null, capturing stdout and stderr through files in `scratch_dir`.
-// Kills the process after `timeout_seconds`. Throws Failure when it cannot
-// be started.
+// Kills the process after `timeout_seconds`. `poll`, when given, is called
+// about every 50 ms while it runs (progress reporting). Throws Failure when
+// it cannot be started.
 ProcessResult run_process(const std::vector<std::string>& argv, const std::string& scratch_dir,
-                          double timeout_seconds);
+                          double timeout_seconds, const std::function<void()>& poll = {});
 
 // argv[0] resolved against PATH, or "" when not found (or not executable).
 std::string find_executable(const std::string& name);

@@ -1,6 +1,9 @@
 #include "tools/common/sha256.h"
 
 #include <cstring>
+#include <vector>
+
+#include "tools/common/files.h"
 
 namespace etns::tools {
 namespace {
@@ -96,6 +99,11 @@ std::string sha256_hex(const uint8_t* data, size_t size) {
     for (int shift = 28; shift >= 0; shift -= 4) hex += kHexDigits[(word >> shift) & 0xf];
   }
   return hex;
+}
+
+std::string sha256_hex_file(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_file(path);
+  return sha256_hex(bytes.data(), bytes.size());
 }
 
 }  // namespace etns::tools

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -247,7 +249,23 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
       "-plugin", tools.plugin + ",markers=" + hex(layout.marker_table) + ",stride=" +
                      std::to_string(fw::kMarkerStride) + ",count=" + std::to_string(layout.marker_count) +
                      ",out=" + counts_path + ",max_visits=" + std::to_string(max_visits)};
-  const ProcessResult process = run_process(argv, scratch.path(), job.timeout_seconds);
+  // Feeds complete console lines to on_line as the firmware prints them.
+  size_t console_seen = 0;
+  std::string pending;
+  auto poll_console = [&]() {
+    if (!job.on_line) return;
+    std::ifstream console(console_path, std::ios::binary);
+    if (!console) return;
+    console.seekg(static_cast<std::streamoff>(console_seen));
+    std::string chunk((std::istreambuf_iterator<char>(console)), std::istreambuf_iterator<char>());
+    console_seen += chunk.size();
+    pending += chunk;
+    const std::string prefix = fw::kConsolePrefix;
+    for (size_t end; (end = pending.find('\n')) != std::string::npos; pending.erase(0, end + 1)) {
+      if (pending.rfind(prefix, 0) == 0) job.on_line(pending.substr(prefix.size(), end - prefix.size()));
+    }
+  };
+  const ProcessResult process = run_process(argv, scratch.path(), job.timeout_seconds, poll_console);
 
   QemuRun run;
   if (std::filesystem::exists(console_path)) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ struct QemuJob {
   bool clean_pass = true;
   bool self_test_fault = false;  // the firmware faults on purpose (tests fault reports)
   double timeout_seconds = 900;
+  // Called with each firmware console line (prefix removed) while QEMU runs.
+  std::function<void(const std::string& line)> on_line;
 };
 
 // Executed-instruction counts of one region visit, by the plugin's classes.

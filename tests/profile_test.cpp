@@ -1,0 +1,336 @@
+// The evidence commands end to end through the real CLI: profile (host and
+// QEMU), its bundles, compare, compare-programs and reproduce.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/cli.h"
+#include "tests/support/qemu.h"
+#include "tests/support/shared_data.h"
+#include "tools/common/sha256.h"
+#include "tools/profile/config.h"
+
+namespace etns {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+json read_json(const std::string& path) {
+  const std::vector<uint8_t> bytes = testing::read_file(path);
+  return json::parse(bytes.begin(), bytes.end());
+}
+
+void write_text(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+size_t lines(const std::string& text) { return static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+std::string model(const std::string& shared, const std::string& name) {
+  return shared + "/models/tier1/" + name + ".pte";
+}
+
+// A profile through the CLI from the shipped configuration of `program`.
+testing::CliResult profile(const std::string& program, const std::string& target, const std::string& out,
+                           const std::string& extra = "") {
+  std::string command = "profile --config " + std::string(ETNS_SOURCE_DIR) + "/configs/" + program + ".yaml --out " +
+                        out + " --set profiling.iterations=3 --set profiling.warmup=1";
+  if (target == "host") {
+    command += " --set target.board=host --set profiling.pmu_counters.mve=null --set profiling.pmu_counters.memory=null";
+  }
+  return testing::run_cli(command + extra);
+}
+
+json manifest_instructions(const std::string& shared, const std::string& program) {
+  const json manifest = read_json(shared + "/models/tier1/tier1_manifest.json");
+  const std::string name = program.substr(0, program.rfind('_'));
+  const std::string provider = program.substr(program.rfind('_') + 1);
+  return manifest["models"][name]["providers"][provider]["instructions"];
+}
+
+// Every file the manifest declares exists with its size and SHA-256.
+void expect_verified_bundle(const std::string& dir, const std::string& status = "complete") {
+  const json manifest = read_json(dir + "/manifest.json");
+  EXPECT_EQ(manifest["schema"], "etns.result-manifest");
+  EXPECT_EQ(manifest["status"], status);
+  for (const json& artifact : manifest["artifacts"]) {
+    const std::vector<uint8_t> bytes = testing::read_file(dir + "/" + artifact["path"].get<std::string>());
+    EXPECT_EQ(bytes.size(), artifact["size_bytes"].get<size_t>()) << artifact["path"];
+    EXPECT_EQ(tools::sha256_hex(bytes.data(), bytes.size()), artifact["sha256"]) << artifact["path"];
+  }
+}
+
+TEST(ProfileConfigCli, EveryErrorClassIsOneLineAndExitTwo) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const std::string config = dir.path() + "/c.yaml";
+  struct Case {
+    std::string yaml;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"model: {path: " + model(shared, "tier1_arm") + "}\nprofiling: {iteratons: 3}\n",
+       "etns: config error: profiling.iteratons: unknown key (did you mean 'iterations'?)\n"},
+      {"model: {path: " + model(shared, "tier1_arm") + "}\nprofiling: {iterations: abc}\n",
+       "etns: config error: profiling.iterations: expected a positive integer, got 'abc'\n"},
+      {"model: {path: " + model(shared, "tier1_arm") + "}\nprofiling: {iterations: 0}\n",
+       "etns: config error: profiling.iterations: expected a positive integer, got 0\n"},
+      {"profiling: {iterations: 3}\n", ""},  // no model: checked by prefix below
+      {"model: {path: " + dir.path() + "/none.pte}\n", ""},
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    SCOPED_TRACE(cases[i].yaml);
+    write_text(config, cases[i].yaml);
+    const testing::CliResult result = testing::run_cli("profile --config " + config + " --out " + dir.path() + "/b");
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(lines(result.stderr_text), 1u) << result.stderr_text;
+    if (!cases[i].message.empty()) {
+      EXPECT_EQ(result.stderr_text, cases[i].message);
+    } else {
+      EXPECT_EQ(result.stderr_text.rfind(i == 3 ? "etns: config error: model.path: missing" : "etns: config error: model.path: ",
+                                         0),
+                0u)
+          << result.stderr_text;
+    }
+    EXPECT_FALSE(fs::exists(dir.path() + "/b")) << "no bundle for a bad config";
+  }
+}
+
+TEST(ProfileConfigCli, ShippedConfigsLoadWithTheEvidenceSettings) {
+  ETNS_REQUIRE_SHARED(shared);
+  for (const char* name : {"tier1_arm", "tier1_ns", "tier1mean_arm", "tier1mean_ns"}) {
+    SCOPED_TRACE(name);
+    const tools::ProfileConfig config = tools::load_profile_config(
+        std::string(ETNS_SOURCE_DIR) + "/configs/" + name + ".yaml", {"model.path=" + model(shared, name)});
+    EXPECT_EQ(config.target, "qemu-m55");
+    EXPECT_EQ(config.iterations, 25);
+    EXPECT_EQ(config.warmup, 5);
+    EXPECT_EQ(config.groups, (std::vector<std::string>{"cpu", "mve", "memory"}));
+    EXPECT_TRUE(config.detailed);
+  }
+}
+
+TEST(Profile, HostBundlesOfEveryProgramAreValidAndFollowItsInstructions) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  for (const char* program : {"tier1_arm", "tier1_ns", "tier1mean_arm", "tier1mean_ns"}) {
+    SCOPED_TRACE(program);
+    const std::string out = dir.path() + "/" + program;
+    const testing::CliResult result = profile(program, "host", out, " --set model.path=" + model(shared, program));
+    ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+    EXPECT_EQ(result.stdout_text.rfind("valid: ", 0), 0u) << result.stdout_text;
+    expect_verified_bundle(out);
+    const json summary = read_json(out + "/summary.json");
+    EXPECT_EQ(summary["validity"], "valid");
+    EXPECT_EQ(summary["metric"]["name"], "WALL_NS");
+    EXPECT_GT(summary["clean_end_to_end"]["value"].get<double>(), 0);
+    const json layers = read_json(out + "/profile_results.json")["layers"];
+    const json want = manifest_instructions(shared, program);
+    ASSERT_EQ(layers.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(layers[i]["id"], want[i]["id"]);
+      EXPECT_EQ(layers[i]["op"], "OPERATOR_CALL:" + want[i]["id"].get<std::string>());
+      EXPECT_EQ(layers[i]["operator"], want[i]["op"]);
+      EXPECT_EQ(layers[i]["counters"]["WALL_NS"]["samples"], 3);
+    }
+    EXPECT_TRUE(fs::exists(out + "/detailed/profile_cpu.csv"));
+    EXPECT_TRUE(fs::exists(out + "/report.md"));
+  }
+}
+
+TEST(Profile, QemuBundlesAreValidAndIdenticalRunToRun) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  testing::TempDir dir;
+  for (const char* program : {"tier1_arm", "tier1_ns", "tier1mean_arm", "tier1mean_ns"}) {
+    SCOPED_TRACE(program);
+    const std::string first = dir.path() + "/" + program + ".1";
+    const std::string second = dir.path() + "/" + program + ".2";
+    ASSERT_EQ(profile(program, "qemu", first, " --set model.path=" + model(shared, program)).exit_code, 0);
+    ASSERT_EQ(profile(program, "qemu", second, " --set model.path=" + model(shared, program)).exit_code, 0);
+    expect_verified_bundle(first);
+    const json summary = read_json(first + "/summary.json");
+    EXPECT_EQ(summary["validity"], "valid");
+    EXPECT_EQ(summary["metric"]["name"], "INST_RETIRED");
+    EXPECT_EQ(summary["metric"]["unit"], "instructions");
+    const json results = read_json(first + "/profile_results.json");
+    const json want = manifest_instructions(shared, program);
+    ASSERT_EQ(results["layers"].size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(results["layers"][i]["operator"], want[i]["op"]);
+    for (const char* file : {"profile_results.json", "detailed/profile_cpu.csv", "detailed/profile_mve.csv",
+                             "detailed/profile_memory.csv"}) {
+      EXPECT_EQ(testing::read_file(first + "/" + file), testing::read_file(second + "/" + file))
+          << file << " differs between two runs";
+    }
+    const std::vector<uint8_t> csv = testing::read_file(first + "/detailed/profile_cpu.csv");
+    const std::string header(csv.begin(), std::find(csv.begin(), csv.end(), '\n'));
+    EXPECT_EQ(header, "id,op,operator,INST_RETIRED,BR_RETIRED,LE_RETIRED,FP_RETIRED,pct");
+  }
+}
+
+TEST(Profile, AFailedLoadStillWritesAnInvalidBundleAndExitsOne) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  testing::TempDir dir;
+  const std::string out = dir.path() + "/bundle";
+  const testing::CliResult result =
+      profile("tier1_ns", "qemu", out,
+              " --set model.path=" + model(shared, "tier1_ns") + " --set engine.backend=arm --set engine.config.ns_ops=false");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.stderr_text.find("missing operator [2] cortex_m_ns::quantized_hardswish.out"), std::string::npos)
+      << result.stderr_text;
+  expect_verified_bundle(out, "failed");
+  const json summary = read_json(out + "/summary.json");
+  EXPECT_EQ(summary["validity"], "invalid");
+  EXPECT_EQ(summary["issues"][0]["code"], "run.load_failed");
+}
+
+TEST(Profile, NeverReplacesAFolderThatIsNotABundle) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const std::string out = dir.path() + "/mine";
+  fs::create_directories(out);
+  write_text(out + "/notes.txt", "precious");
+  const testing::CliResult result = profile("tier1mean_ns", "host", out, " --set model.path=" + model(shared, "tier1mean_ns"));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.stderr_text.find("exists and is not an etns bundle"), std::string::npos) << result.stderr_text;
+  EXPECT_TRUE(fs::exists(out + "/notes.txt"));
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir.path())) {
+    EXPECT_EQ(entry.path().filename(), "mine") << "left behind: " << entry.path();
+  }
+}
+
+// Rewrites a bundle file and its manifest entry, as a re-run would have.
+void rewrite_in_bundle(const std::string& dir, const std::string& file, const json& content) {
+  const std::string text = content.dump(2) + "\n";
+  write_text(dir + "/" + file, text);
+  json manifest = read_json(dir + "/manifest.json");
+  for (json& artifact : manifest["artifacts"]) {
+    if (artifact["path"] == file) {
+      artifact["size_bytes"] = text.size();
+      artifact["sha256"] = tools::sha256_hex(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+    }
+  }
+  write_text(dir + "/manifest.json", manifest.dump(2) + "\n");
+}
+
+TEST(Compare, SameProgramComparesAndGatesOnTheThreshold) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  testing::TempDir dir;
+  const std::string a = dir.path() + "/a", b = dir.path() + "/b";
+  ASSERT_EQ(profile("tier1mean_ns", "qemu", a, " --set model.path=" + model(shared, "tier1mean_ns")).exit_code, 0);
+  ASSERT_EQ(profile("tier1mean_ns", "qemu", b, " --set model.path=" + model(shared, "tier1mean_ns")).exit_code, 0);
+
+  const testing::CliResult same = testing::run_cli("compare " + a + " " + b + " --threshold 0");
+  EXPECT_EQ(same.exit_code, 0) << same.stderr_text;
+  EXPECT_NE(same.stdout_text.find("| clean_end_to_end | instructions |"), std::string::npos) << same.stdout_text;
+  EXPECT_NE(same.stdout_text.find("No regression beyond +0%."), std::string::npos);
+  const testing::CliResult as_json = testing::run_cli("compare " + a + " " + b + " --json");
+  ASSERT_EQ(as_json.exit_code, 0);
+  const json doc = json::parse(as_json.stdout_text);
+  EXPECT_EQ(doc["layers"].size(), 3u);
+  EXPECT_EQ(doc["layers"][1]["delta"], 0.0);
+
+  // The candidate's mean kernel now executes 10 % more instructions.
+  json results = read_json(b + "/profile_results.json");
+  const double before = results["layers"][1]["value"].get<double>();
+  results["layers"][1]["value"] = before * 1.1;
+  rewrite_in_bundle(b, "profile_results.json", results);
+  const testing::CliResult slower = testing::run_cli("compare " + a + " " + b + " --threshold 5");
+  EXPECT_EQ(slower.exit_code, 1);
+  EXPECT_NE(slower.stderr_text.find("etns: regression: c0i1 cortex_m_ns::quantized_mean.out: "), std::string::npos)
+      << slower.stderr_text;
+  EXPECT_EQ(testing::run_cli("compare " + a + " " + b + " --threshold 20").exit_code, 0);
+
+  // A bundle edited behind its manifest's back is refused.
+  write_text(b + "/summary.json", "{}");
+  const testing::CliResult tampered = testing::run_cli("compare " + a + " " + b);
+  EXPECT_EQ(tampered.exit_code, 1);
+  EXPECT_EQ(tampered.stderr_text,
+            "etns: " + b + ": summary.json does not match its SHA-256 in manifest.json (modified after the run?)\n");
+}
+
+TEST(Compare, RefusesBundlesOfDifferentPrograms) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const std::string arm = dir.path() + "/arm", ns = dir.path() + "/ns";
+  ASSERT_EQ(profile("tier1mean_arm", "host", arm, " --set model.path=" + model(shared, "tier1mean_arm")).exit_code, 0);
+  ASSERT_EQ(profile("tier1mean_ns", "host", ns, " --set model.path=" + model(shared, "tier1mean_ns")).exit_code, 0);
+  const testing::CliResult result = testing::run_cli("compare " + arm + " " + ns);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(lines(result.stderr_text), 1u) << result.stderr_text;
+  EXPECT_NE(result.stderr_text.find("not comparable: different programs (model SHA-256 "), std::string::npos)
+      << result.stderr_text;
+  EXPECT_EQ(result.stdout_text, "");
+}
+
+TEST(ComparePrograms, Tier1PairPrintsEveryRowTheRegionAndTheArena) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  testing::TempDir dir;
+  const std::string arm = dir.path() + "/arm", ns = dir.path() + "/ns";
+  ASSERT_EQ(profile("tier1_arm", "qemu", arm, " --set model.path=" + model(shared, "tier1_arm")).exit_code, 0);
+  ASSERT_EQ(profile("tier1_ns", "qemu", ns, " --set model.path=" + model(shared, "tier1_ns")).exit_code, 0);
+  for (const std::string& manifest : {std::string(), " --manifest " + shared + "/models/tier1/tier1_manifest.json"}) {
+    SCOPED_TRACE(manifest.empty() ? "by structure" : "through the manifest");
+    const testing::CliResult result = testing::run_cli("compare-programs " + arm + " " + ns + manifest);
+    ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+    const std::string& md = result.stdout_text;
+    EXPECT_NE(md.find("## tier1: per-instruction executed instructions (INST_RETIRED, qemu-m55)"), std::string::npos)
+        << md;
+    // 12 arm rows, of which the first 8 also carry an ns row.
+    size_t arm_rows = 0, ns_rows = 0;
+    std::istringstream stream(md);
+    for (std::string line; std::getline(stream, line);) {
+      if (line.find("| cortex_m") == std::string::npos && line.find("| aten::") == std::string::npos) continue;
+      ++arm_rows;
+      if (line.find(" |  | |") == std::string::npos) ++ns_rows;
+    }
+    EXPECT_EQ(arm_rows, 12u);
+    EXPECT_EQ(ns_rows, 8u);
+    EXPECT_NE(md.find("| 11 | cortex_m::dequantize_per_tensor.out | 131,121 |  | |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| Tier-1 region (arm c0i6–c0i10, ns c0i4–c0i6) |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| planned arena (bytes) | 196,608 | 98,304 | -50.0% | 2.0× |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| clean end to end (instructions) |"), std::string::npos) << md;
+  }
+  // A manifest that does not list the program is refused.
+  const std::string other = dir.path() + "/other.json";
+  write_text(other, R"({"models": {}})");
+  const testing::CliResult refused = testing::run_cli("compare-programs " + arm + " " + ns + " --manifest " + other);
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.stderr_text.find("is not in the manifest"), std::string::npos) << refused.stderr_text;
+}
+
+TEST(Reproduce, RebuildsTheEvidencePageEndToEnd) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  testing::TempDir dir;
+  const testing::CliResult result = testing::run_cli("reproduce --models " + shared + "/models/tier1 --out " +
+                                                     dir.path() + "/evidence --iterations 3 --warmup 1");
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text << result.stdout_text;
+  EXPECT_EQ(result.stdout_text, "reproduced: " + dir.path() + "/evidence/report.md\n");
+  const std::vector<uint8_t> bytes = testing::read_file(dir.path() + "/evidence/report.md");
+  const std::string report(bytes.begin(), bytes.end());
+  for (const char* text : {"## tier1\n", "## tier1mean\n", "### Cortex-M55 under QEMU (executed instructions)",
+                           "### Host (wall time)", "| Tier-1 region (arm c0i6–c0i10, ns c0i4–c0i6) |",
+                           "| `mean` op alone (c0i2, c0i1) |", "PASS: linked kernels match the declared build flavor",
+                           "| tier1mean_ns | host | valid |"}) {
+    EXPECT_NE(report.find(text), std::string::npos) << text;
+  }
+  for (const char* chart : {"tier1.svg", "tier1mean.svg"}) {
+    const std::vector<uint8_t> svg = testing::read_file(dir.path() + "/evidence/" + chart);
+    EXPECT_EQ(std::string(svg.begin(), svg.begin() + 4), "<svg") << chart;
+  }
+  for (const char* bundle : {"qemu-m55/tier1_arm", "qemu-m55/tier1mean_ns", "host/tier1_ns"}) {
+    expect_verified_bundle(dir.path() + "/evidence/" + bundle);
+  }
+}
+
+}  // namespace
+}  // namespace etns

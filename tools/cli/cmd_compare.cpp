@@ -1,0 +1,93 @@
+#include <cstdio>
+
+#include "tools/cli/commands.h"
+#include "tools/common/failure.h"
+#include "tools/common/files.h"
+#include "tools/profile/compare.h"
+
+namespace etns::tools {
+namespace {
+
+struct CompareOptions {
+  std::string baseline;
+  std::string candidate;
+  std::string manifest;
+  bool json = false;
+  double threshold_pct = -1;
+};
+
+void print(const ComparisonReport& report, bool json) {
+  const std::string text = json ? report.document.dump(2) + "\n" : report.markdown;
+  std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+int compare(const CompareOptions& options) {
+  const Bundle baseline = read_bundle(options.baseline);
+  const Bundle candidate = read_bundle(options.candidate);
+  const std::optional<double> threshold =
+      options.threshold_pct >= 0 ? std::optional<double>(options.threshold_pct) : std::nullopt;
+  const ComparisonReport report = compare_bundles(baseline, candidate, threshold);
+  print(report, options.json);
+  if (!report.regressions.empty()) {
+    std::string message;
+    for (const std::string& line : report.regressions) message += (message.empty() ? "" : "\n") + ("regression: " + line);
+    throw Failure(message);
+  }
+  return 0;
+}
+
+int compare_programs_command(const CompareOptions& options) {
+  const Bundle baseline = read_bundle(options.baseline);
+  const Bundle candidate = read_bundle(options.candidate);
+  std::optional<nlohmann::json> manifest;
+  if (!options.manifest.empty()) {
+    const std::vector<uint8_t> bytes = read_file(options.manifest);
+    try {
+      manifest = nlohmann::json::parse(bytes.begin(), bytes.end());
+    } catch (const nlohmann::json::exception& error) {
+      throw Failure(options.manifest + ": not valid JSON (" + error.what() + ")", 2);
+    }
+    if (!manifest->contains("models") || !(*manifest)["models"].is_object()) {
+      throw Failure(options.manifest + ": no \"models\" object (not an export manifest)", 2);
+    }
+  }
+  print(compare_programs(baseline, candidate, manifest), options.json);
+  return 0;
+}
+
+}  // namespace
+
+CommandAction add_compare_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand("compare", "compare two profile bundles of the same program");
+  command->footer(
+      "Refuses bundles of different programs (model SHA-256), incomplete or invalid ones, and\n"
+      "bundles that measure different things (target, metric). Markdown by default.\n"
+      "With --threshold, exits 1 when the clean end-to-end figure, the per-instruction sum, a\n"
+      "memory figure or any instruction grew by more than that many percent.\n"
+      "Example: etns compare results/tier1_arm.before results/tier1_arm --threshold 1");
+  auto options = std::make_shared<CompareOptions>();
+  command->add_option("baseline", options->baseline, "baseline bundle folder")->required();
+  command->add_option("candidate", options->candidate, "candidate bundle folder")->required();
+  command->add_flag("--json", options->json, "print JSON instead of Markdown");
+  command->add_option("--threshold", options->threshold_pct, "regression threshold in percent")
+      ->check(CLI::NonNegativeNumber);
+  return [options]() { return compare(*options); };
+}
+
+CommandAction add_compare_programs_command(CLI::App& app) {
+  CLI::App* command =
+      app.add_subcommand("compare-programs", "compare the arm and ns programs of one model, instruction by instruction");
+  command->footer(
+      "Prints the evidence tables: per-instruction rows side by side, then the per-instruction\n"
+      "sum, clean end to end, the Tier-1 region and the planned arena, with delta % and ×.\n"
+      "--manifest (the export manifest) checks each program's SHA-256 and names instructions.\n"
+      "Example: etns compare-programs results/tier1_arm results/tier1_ns --manifest tier1_manifest.json");
+  auto options = std::make_shared<CompareOptions>();
+  command->add_option("baseline", options->baseline, "baseline bundle folder (the arm program)")->required();
+  command->add_option("candidate", options->candidate, "candidate bundle folder (the ns program)")->required();
+  command->add_option("--manifest", options->manifest, "export manifest (tier1_manifest.json)");
+  command->add_flag("--json", options->json, "print JSON instead of Markdown");
+  return [options]() { return compare_programs_command(*options); };
+}
+
+}  // namespace etns::tools

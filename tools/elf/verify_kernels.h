@@ -1,0 +1,64 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tools/elf/elf_image.h"
+
+// Which kernels an ELF links, checked against the build flavour it was declared
+// to be (spec/profiler.md §11, read from the symbol table instead of nm): the
+// provider registry, the cortex_m_ns and portable kernels, and for Arm images
+// no heap. Used by `etns verify-kernels`.
+namespace etns::tools {
+
+enum class KernelProvider { Arm, Ns };
+
+// "arm" or "ns"; throws Failure (exit code 2) naming --provider for anything else.
+KernelProvider parse_kernel_provider(const std::string& name);
+const char* to_string(KernelProvider provider);
+
+struct KernelFlavor {
+  KernelProvider provider = KernelProvider::Arm;
+  bool ns_ops = false;           // the image must link cortex_m_ns kernels; without it, none
+  bool expect_portable = false;  // the image must link portable kernels; without it, no rule
+};
+
+struct KernelCheck {
+  enum class Status { Pass, Fail, Skip };
+  Status status = Status::Pass;
+  std::string rule;    // what was required: "--ns-ops: cortex_m_ns kernels linked"
+  std::string detail;  // Fail: what was found instead; Skip: why the rule does not apply
+};
+
+// The symbol classes (defined symbols, mangled, de-duplicated and sorted) and
+// one check per rule that applies, in the order they are printed.
+struct KernelVerification {
+  std::string path;
+  std::string machine;  // "ARM", "x86-64", ...
+  KernelFlavor flavor;
+  std::vector<std::string> provider_registries;
+  std::vector<std::string> cortex_m_kernels;  // informational: no rule reads it
+  std::vector<std::string> cortex_m_ns_kernels;
+  std::vector<std::string> portable_kernels;
+  std::vector<std::string> heap_symbols;  // defined or referenced, as heap_symbols() reports them
+  std::vector<KernelCheck> checks;
+
+  bool passed() const;  // no check failed
+};
+
+// Mangled names of the two provider registries, etns::kernels::registry_arm() and registry_ns().
+extern const char* const kArmRegistrySymbol;
+extern const char* const kNsRegistrySymbol;
+
+// Classifies the symbols of `image` and applies the rules of `flavor`. The
+// no-heap rule applies to Arm images only; on any other machine (a host
+// binary, which may allocate) it is a Skip.
+KernelVerification verify_kernels(const ElfImage& image, const KernelFlavor& flavor);
+
+// The report `etns verify-kernels` prints on stdout: the declared flavour, the
+// classes (the first 12 mangled names of each), one "PASS: " /
+// "FAIL: " / "SKIP: " line per check, and, when nothing failed, the final
+// "PASS: linked kernels match the declared build flavor".
+std::string render_kernel_verification(const KernelVerification& verification);
+
+}  // namespace etns::tools

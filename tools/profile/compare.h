@@ -1,0 +1,44 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tools/profile/bundle.h"
+
+namespace etns::tools {
+
+struct ComparisonReport {
+  nlohmann::json document;               // everything, for --json
+  std::string markdown;                  // the default output
+  std::vector<std::string> regressions;  // one line each, beyond the threshold
+};
+
+// Two bundles of the same program (profiler.md §9): refuses (Failure) when a
+// bundle is incomplete or invalid, when the model SHA-256 values differ, or
+// when the bundles measure different things (target or metric). Compares the
+// configuration, the run metrics (per-instruction sum, clean end to end, load,
+// memory) and every instruction (absolute, %, ×). With a threshold, a metric
+// or instruction that grew by more than `threshold_pct` % is a regression.
+ComparisonReport compare_bundles(const Bundle& baseline, const Bundle& candidate,
+                                 std::optional<double> threshold_pct);
+
+// Two programs of the same model, e.g. arm vs ns (profiler.md §10): rows side
+// by side, then per-instruction sum, clean end to end, the Tier-1 region and
+// the planned arena. Instructions are matched through the export manifest
+// when given (labels, SHA-256 check, planned arena), otherwise the labels are
+// the bundles' own. The Tier-1 region comes from the programs' structure: the
+// cortex_m:: instructions both share align (a longest common subsequence in
+// which an aten:: operator also pairs with the cortex_m_ns:: operator that
+// replaces it), and the region is every stretch between aligned cortex_m::
+// instructions where the baseline runs portable (aten::) kernels.
+ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidate,
+                                  const std::optional<nlohmann::json>& manifest);
+
+// "1,005,563"; "-21.3%"; "2.5×" (integers from 100×).
+std::string format_count(double value);
+std::string format_delta_pct(double baseline, double candidate);
+std::string format_factor(double baseline, double candidate);
+
+}  // namespace etns::tools

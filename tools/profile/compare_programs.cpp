@@ -1,0 +1,279 @@
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "tools/common/failure.h"
+#include "tools/profile/compare.h"
+
+namespace etns::tools {
+namespace {
+
+using json = nlohmann::json;
+
+struct Side {
+  const Bundle* bundle = nullptr;
+  std::string provider;
+  std::vector<std::string> ids;
+  std::vector<std::string> labels;
+  std::vector<double> values;
+  double clean = 0;
+  double planned_arena = 0;
+};
+
+bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
+
+bool is_stock(const std::string& op) { return starts_with(op, "cortex_m::"); }
+bool is_portable(const std::string& op) { return starts_with(op, "aten::"); }
+
+// "aten::mean.out" -> "mean"; "cortex_m_ns::quantized_mean.out" -> "mean".
+std::string base_name(const std::string& op) {
+  std::string name = op.substr(op.find("::") == std::string::npos ? 0 : op.find("::") + 2);
+  name = name.substr(0, name.find('.'));
+  if (starts_with(name, "quantized_")) name = name.substr(10);
+  return name;
+}
+
+Side read_side(const Bundle& bundle) {
+  Side side;
+  side.bundle = &bundle;
+  side.provider = bundle.summary.value("provider", "");
+  for (const json& layer : bundle.results.at("layers")) {
+    side.ids.push_back(layer.at("id").get<std::string>());
+    side.labels.push_back(layer.at("operator").get<std::string>());
+    side.values.push_back(layer.at("value").get<double>());
+  }
+  side.clean = bundle.summary["clean_end_to_end"].is_object() ? bundle.summary["clean_end_to_end"]["value"].get<double>()
+                                                              : 0.0;
+  side.planned_arena = bundle.summary["memory"].value("planned_arena", 0.0);
+  return side;
+}
+
+// The manifest entry of a bundle's program, found by SHA-256: the model name
+// and provider it was exported as.
+struct ManifestMatch {
+  std::string model;
+  std::string provider;
+  const json* entry = nullptr;
+};
+
+ManifestMatch find_in_manifest(const json& manifest, const Bundle& bundle) {
+  const std::string sha = bundle.metadata["model"].value("sha256", "");
+  for (const auto& [model, description] : manifest.at("models").items()) {
+    for (const auto& [provider, entry] : description.at("providers").items()) {
+      if (entry.value("sha256", "") == sha) return {model, provider, &entry};
+    }
+  }
+  throw Failure(bundle.dir + ": its program (SHA-256 " + sha.substr(0, 12) + "…) is not in the manifest");
+}
+
+// Instructions that do the same job in both programs: the same stock
+// cortex_m:: operator, or a portable aten:: operator and the cortex_m_ns::
+// operator that replaces it (aten::mean.out and quantized_mean.out).
+bool stock_match(const std::string& a, const std::string& b) { return is_stock(a) && a == b; }
+bool same_job(const std::string& a, const std::string& b) {
+  return stock_match(a, b) ||
+         (is_portable(a) && starts_with(b, "cortex_m_ns::") && base_name(a) == base_name(b));
+}
+
+// The aligned stock instructions (anchors) of a longest common subsequence
+// under same_job: the replaced operators align too, which pins the anchors
+// around them.
+std::vector<std::pair<size_t, size_t>> align_stock(const std::vector<std::string>& a,
+                                                   const std::vector<std::string>& b) {
+  const size_t n = a.size(), m = b.size();
+  std::vector<std::vector<size_t>> lcs(n + 1, std::vector<size_t>(m + 1, 0));
+  for (size_t i = n; i-- > 0;) {
+    for (size_t j = m; j-- > 0;) {
+      lcs[i][j] = same_job(a[i], b[j]) ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
+  std::vector<std::pair<size_t, size_t>> anchors;
+  size_t i = 0, j = 0;
+  while (i < n && j < m) {
+    if (same_job(a[i], b[j]) && lcs[i][j] == lcs[i + 1][j + 1] + 1) {
+      if (stock_match(a[i], b[j])) anchors.emplace_back(i, j);
+      ++i;
+      ++j;
+    } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return anchors;
+}
+
+struct Region {
+  std::vector<size_t> baseline;   // indices
+  std::vector<size_t> candidate;
+};
+
+// Stretches between anchors where the baseline runs portable kernels.
+std::vector<Region> tier1_regions(const Side& base, const Side& cand) {
+  const std::vector<std::pair<size_t, size_t>> pairs = align_stock(base.labels, cand.labels);
+  std::vector<Region> regions;
+  size_t next_a = 0, next_b = 0;
+  auto close_gap = [&](size_t end_a, size_t end_b) {
+    Region region;
+    for (size_t i = next_a; i < end_a; ++i) region.baseline.push_back(i);
+    for (size_t j = next_b; j < end_b; ++j) region.candidate.push_back(j);
+    const bool portable = std::any_of(region.baseline.begin(), region.baseline.end(),
+                                      [&](size_t i) { return is_portable(base.labels[i]); });
+    if (portable) regions.push_back(region);
+  };
+  for (const auto& [a, b] : pairs) {
+    close_gap(a, b);
+    next_a = a + 1;
+    next_b = b + 1;
+  }
+  close_gap(base.labels.size(), cand.labels.size());
+  return regions;
+}
+
+std::string id_range(const Side& side, const std::vector<size_t>& indices) {
+  if (indices.empty()) return "none";
+  if (indices.size() == 1) return side.ids[indices.front()];
+  return side.ids[indices.front()] + "–" + side.ids[indices.back()];
+}
+
+double sum_of(const Side& side, const std::vector<size_t>& indices) {
+  double sum = 0;
+  for (size_t i : indices) sum += side.values[i];
+  return sum;
+}
+
+std::string model_name_from_path(const Bundle& bundle) {
+  std::string stem = std::filesystem::path(bundle.metadata["model"].value("path", bundle.dir)).stem().string();
+  for (const char* suffix : {"_arm", "_ns"}) {
+    const std::string s = suffix;
+    if (stem.size() > s.size() && stem.compare(stem.size() - s.size(), s.size(), s) == 0) {
+      return stem.substr(0, stem.size() - s.size());
+    }
+  }
+  return stem;
+}
+
+}  // namespace
+
+ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidate,
+                                  const std::optional<json>& manifest) {
+  for (const Bundle* bundle : {&baseline, &candidate}) {
+    if (bundle->manifest.value("status", "") != "complete" || bundle->manifest.value("validity", "") == "invalid") {
+      throw Failure(bundle->dir + ": the run is " + bundle->manifest.value("validity", "?") + " (" +
+                    bundle->manifest.value("status", "?") + "); not comparable");
+    }
+  }
+  const std::string target_a = baseline.summary.value("target", "") + " " + baseline.summary["metric"].value("name", "");
+  const std::string target_b = candidate.summary.value("target", "") + " " + candidate.summary["metric"].value("name", "");
+  if (target_a != target_b) {
+    throw Failure("not comparable: the bundles measure different things (" + target_a + " vs " + target_b + ")");
+  }
+  Side base = read_side(baseline);
+  Side cand = read_side(candidate);
+  std::string model = model_name_from_path(baseline);
+  std::string matching = "structure";
+  if (manifest) {
+    const ManifestMatch a = find_in_manifest(*manifest, baseline);
+    const ManifestMatch b = find_in_manifest(*manifest, candidate);
+    if (a.model != b.model) {
+      throw Failure("not comparable: the manifest lists " + baseline.dir + " as " + a.model + " and " + candidate.dir +
+                    " as " + b.model);
+    }
+    model = a.model;
+    matching = "manifest";
+    base.provider = a.provider;
+    cand.provider = b.provider;
+    for (Side* side : {&base, &cand}) {
+      const json& entry = side == &base ? *a.entry : *b.entry;
+      for (size_t i = 0; i < side->ids.size(); ++i) {
+        for (const json& instruction : entry.at("instructions")) {
+          if (instruction.at("id") == side->ids[i]) side->labels[i] = instruction.at("op").get<std::string>();
+        }
+      }
+      side->planned_arena = entry.value("planned_arena_size", side->planned_arena);
+    }
+  }
+
+  const std::string metric = baseline.summary["metric"].value("name", "");
+  const std::string unit = baseline.summary["metric"].value("unit", "");
+  const std::string target = baseline.summary.value("target", "");
+  ComparisonReport report;
+  json& doc = report.document;
+  doc = {{"schema", "etns.compare-programs"}, {"schema_version", 1}, {"model", model}, {"matching", matching},
+         {"metric", metric}, {"unit", unit}, {"target", target},
+         {"baseline", {{"dir", baseline.dir}, {"provider", base.provider}}},
+         {"candidate", {{"dir", candidate.dir}, {"provider", cand.provider}}}};
+
+  std::ostringstream md;
+  const std::string a_name = base.provider.empty() ? "baseline" : base.provider;
+  const std::string b_name = cand.provider.empty() ? "candidate" : cand.provider;
+  const std::string measure = unit == "instructions" ? "executed instructions" : "wall time (" + unit + ")";
+  md << "## " << model << ": per-instruction " << measure << " (" << metric << ", " << target << ")\n\n";
+  md << "| # | " << a_name << " op | " << a_name << " | " << b_name << " op | " << b_name << " |\n";
+  md << "|---|---|---:|---|---:|\n";
+  doc["rows"] = json::array();
+  const size_t rows = std::max(base.labels.size(), cand.labels.size());
+  for (size_t k = 0; k < rows; ++k) {
+    json row = {{"index", k}};
+    md << "| " << k << " | ";
+    if (k < base.labels.size()) {
+      md << base.labels[k] << " | " << format_count(base.values[k]) << " | ";
+      row["baseline"] = {{"id", base.ids[k]}, {"op", base.labels[k]}, {"value", base.values[k]}};
+    } else {
+      md << " | | ";
+    }
+    if (k < cand.labels.size()) {
+      md << cand.labels[k] << " | " << format_count(cand.values[k]) << " |\n";
+      row["candidate"] = {{"id", cand.ids[k]}, {"op", cand.labels[k]}, {"value", cand.values[k]}};
+    } else {
+      md << " | |\n";
+    }
+    doc["rows"].push_back(row);
+  }
+
+  std::vector<size_t> all_a(base.values.size()), all_b(cand.values.size());
+  for (size_t i = 0; i < all_a.size(); ++i) all_a[i] = i;
+  for (size_t j = 0; j < all_b.size(); ++j) all_b[j] = j;
+  md << "\n| metric | " << a_name << " | " << b_name << " | delta | × |\n|---|---:|---:|---:|---:|\n";
+  doc["metrics"] = json::array();
+  auto metric_row = [&](const std::string& name, double a, double b) {
+    md << "| " << name << " | " << format_count(a) << " | " << format_count(b) << " | " << format_delta_pct(a, b)
+       << " | " << format_factor(a, b) << " |\n";
+    doc["metrics"].push_back({{"name", name},
+                              {"baseline", a},
+                              {"candidate", b},
+                              {"delta_pct", a != 0 ? json((b - a) / a * 100.0) : json()},
+                              {"factor", b != 0 ? json(a / b) : json()}});
+  };
+  metric_row("per-instruction sum (" + unit + ")", sum_of(base, all_a), sum_of(cand, all_b));
+  metric_row("clean end to end (" + unit + ")", base.clean, cand.clean);
+  for (const Region& region : tier1_regions(base, cand)) {
+    metric_row("Tier-1 region (" + a_name + " " + id_range(base, region.baseline) + ", " + b_name + " " +
+                   id_range(cand, region.candidate) + ")",
+               sum_of(base, region.baseline), sum_of(cand, region.candidate));
+  }
+  // An operator the baseline runs as one portable kernel and the candidate as one Tier-1 kernel.
+  for (size_t i = 0; i < base.labels.size(); ++i) {
+    if (!is_portable(base.labels[i])) continue;
+    std::vector<size_t> matches;
+    for (size_t j = 0; j < cand.labels.size(); ++j) {
+      if (starts_with(cand.labels[j], "cortex_m_ns::") && base_name(cand.labels[j]) == base_name(base.labels[i])) {
+        matches.push_back(j);
+      }
+    }
+    if (matches.size() == 1) {
+      metric_row("`" + base_name(base.labels[i]) + "` op alone (" + base.ids[i] + ", " + cand.ids[matches[0]] + ")",
+                 base.values[i], cand.values[matches[0]]);
+    }
+  }
+  metric_row("planned arena (bytes)", base.planned_arena, cand.planned_arena);
+  md << "\nRows matched by " << matching << "; values are the " << baseline.results.value("aggregation", "median")
+     << " of " << baseline.results.value("iterations", 0) << " iterations";
+  if (unit == "instructions") md << " (executed instructions counted under QEMU, not cycles)";
+  md << ".\n";
+  report.markdown = md.str();
+  return report;
+}
+
+}  // namespace etns::tools
