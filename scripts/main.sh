@@ -3,7 +3,8 @@
 # QEMU counting plugin and the Cortex-M55 firmware, then inspects and runs
 # every shipped Tier-1 program on its provider, on the host and on QEMU
 # (with per-instruction instruction counts), and checks the arm programs'
-# outputs against the upstream goldens. Results go to out/main/.
+# outputs against the upstream goldens; then rebuilds the evidence page with
+# `etns reproduce` (out/main/evidence/report.md). Results go to out/main/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,4 +47,5 @@ for program in tier1_arm tier1_ns tier1mean_arm tier1mean_ns; do
     "$(grep -c '^    c0i' "$out/$program.inspect.txt")" "$verdict"
   case "$verdict" in *DIFFERS*) exit 1 ;; esac
 done
-echo "main: results in $out/"
+"$etns" reproduce --models "$models" --out "$out/evidence"
+echo "main: results in $out/ (evidence page: $out/evidence/report.md)"

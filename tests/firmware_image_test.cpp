@@ -32,13 +32,7 @@ std::string joined(const std::vector<std::string>& names) {
 
 class FirmwareImage : public ::testing::Test {
  protected:
-  void SetUp() override {
-    for (const char* provider : {"arm", "ns"}) {
-      if (!std::filesystem::exists(testing::firmware_image(provider))) {
-        GTEST_SKIP() << "no firmware image " << testing::firmware_image(provider);
-      }
-    }
-  }
+  void SetUp() override { ETNS_REQUIRE_FIRMWARE(); }
 };
 
 TEST_F(FirmwareImage, NeitherImageCanAllocateFromAHeapOrThrow) {

@@ -319,7 +319,7 @@ TEST(Reproduce, RebuildsTheEvidencePageEndToEnd) {
   const std::string report(bytes.begin(), bytes.end());
   for (const char* text : {"## tier1\n", "## tier1mean\n", "### Cortex-M55 under QEMU (executed instructions)",
                            "### Host (wall time)", "| Tier-1 region (arm c0i6–c0i10, ns c0i4–c0i6) |",
-                           "| `mean` op alone (c0i2, c0i1) |", "PASS: linked kernels match the declared build flavor",
+                           "| `mean` op alone (c0i2, c0i1) |", "| Tier-1 region (arm c0i1–c0i3, ns c0i1) |", "PASS: linked kernels match the declared build flavor",
                            "| tier1mean_ns | host | valid |"}) {
     EXPECT_NE(report.find(text), std::string::npos) << text;
   }

@@ -141,7 +141,7 @@ TEST(QemuTarget, MissingQemuIsNamed) {
       input_a(shared, "tier1mean_arm") + " --output " + dir.path() + "/out.bin");
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.stderr_text, "etns: " + dir.path() +
-                                    "/no-qemu: QEMU not found (install Debian's qemu-system-arm, or pass --qemu PATH)\n");
+                                    "/no-qemu: QEMU not found (install Debian's qemu-system-arm, set ETNS_QEMU, or pass --qemu PATH)\n");
 }
 
 TEST(QemuTarget, MissingOrForeignFirmwareIsNamed) {

@@ -46,13 +46,7 @@ bool has_line_starting(const std::string& text, const std::string& prefix) {
 
 class VerifyKernels : public ::testing::Test {
  protected:
-  void SetUp() override {
-    for (const char* provider : {"arm", "ns"}) {
-      if (!std::filesystem::exists(testing::firmware_image(provider))) {
-        GTEST_SKIP() << "no firmware image " << testing::firmware_image(provider);
-      }
-    }
-  }
+  void SetUp() override { ETNS_REQUIRE_FIRMWARE(); }
 };
 
 TEST_F(VerifyKernels, ArmImagePassesAsArmWithPortable) {

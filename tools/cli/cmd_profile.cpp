@@ -1,8 +1,7 @@
-#include <unistd.h>
-
 #include <cstdio>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/progress_line.h"
 #include "tools/common/failure.h"
 #include "tools/profile/bundle.h"
 #include "tools/profile/config.h"
@@ -15,27 +14,6 @@ struct ProfileOptions {
   std::string config;
   std::vector<std::string> overrides;
   std::string out;
-};
-
-// One line rewritten in place on a terminal; nothing when stderr is a file or pipe.
-class ProgressLine {
- public:
-  ProgressLine() : enabled_(isatty(STDERR_FILENO) == 1) {}
-  ~ProgressLine() { clear(); }
-  void show(const std::string& text) {
-    if (!enabled_) return;
-    std::fprintf(stderr, "\r\033[K%s", text.c_str());
-    std::fflush(stderr);
-    shown_ = true;
-  }
-  void clear() {
-    if (shown_) std::fprintf(stderr, "\r\033[K");
-    shown_ = false;
-  }
-
- private:
-  bool enabled_;
-  bool shown_ = false;
 };
 
 int profile(const ProfileOptions& options) {

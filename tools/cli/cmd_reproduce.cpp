@@ -1,10 +1,9 @@
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/progress_line.h"
 #include "tools/common/failure.h"
 #include "tools/profile/reproduce.h"
 
@@ -23,14 +22,9 @@ int run_reproduce(ReproduceOptions options) {
   if (!std::filesystem::is_directory(options.models_dir)) {
     throw Failure("no models at " + options.models_dir + " (pass --models DIR or set ETNS_SHARED_DIR)", 2);
   }
-  const bool terminal = isatty(STDERR_FILENO) == 1;
-  const int status = reproduce(options, [&](const std::string& line) {
-    if (terminal) {
-      std::fprintf(stderr, "\r\033[K%s", line.c_str());
-      std::fflush(stderr);
-    }
-  });
-  if (terminal) std::fprintf(stderr, "\r\033[K");
+  ProgressLine progress;
+  const int status = reproduce(options, [&](const std::string& line) { progress.show(line); });
+  progress.clear();
   std::printf("%s: %s/report.md\n", status == 0 ? "reproduced" : "reproduced with FAILURES", options.out_dir.c_str());
   return status;
 }

@@ -201,7 +201,7 @@ QemuTools resolve_qemu_tools(const std::string& provider, QemuTools given) {
   }
   const std::string qemu = find_executable(given.qemu);
   if (qemu.empty()) {
-    throw Failure(given.qemu + ": QEMU not found (install Debian's qemu-system-arm, or pass --qemu PATH)");
+    throw Failure(given.qemu + ": QEMU not found (install Debian's qemu-system-arm, set ETNS_QEMU, or pass --qemu PATH)");
   }
   given.qemu = qemu;
   const std::string build = executable_dir() + "/..";
