@@ -36,18 +36,24 @@ class ElfFile {
     if (fd_ < 0) throw Failure("cannot read " + path + ": " + std::strerror(errno));
     elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
     if (elf_ == nullptr || elf_kind(elf_) != ELF_K_ELF) {
-      throw Failure(path + ": not an ELF file" + (elf_ == nullptr ? std::string(" (") + elf_errmsg(-1) + ")" : ""));
+      const std::string reason = elf_ == nullptr ? std::string(" (") + elf_errmsg(-1) + ")" : "";
+      release();  // a throwing constructor runs no destructor
+      throw Failure(path + ": not an ELF file" + reason);
     }
   }
-  ~ElfFile() {
-    if (elf_ != nullptr) elf_end(elf_);
-    if (fd_ >= 0) close(fd_);
-  }
+  ~ElfFile() { release(); }
   ElfFile(const ElfFile&) = delete;
   ElfFile& operator=(const ElfFile&) = delete;
   Elf* get() const { return elf_; }
 
  private:
+  void release() {
+    if (elf_ != nullptr) elf_end(elf_);
+    if (fd_ >= 0) close(fd_);
+    elf_ = nullptr;
+    fd_ = -1;
+  }
+
   std::string path_;
   int fd_ = -1;
   Elf* elf_ = nullptr;

@@ -208,7 +208,7 @@ ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidat
   std::ostringstream md;
   const std::string a_name = base.provider.empty() ? "baseline" : base.provider;
   const std::string b_name = cand.provider.empty() ? "candidate" : cand.provider;
-  const std::string measure = unit == "instructions" ? "executed instructions" : "wall time (" + unit + ")";
+  const std::string measure = unit == "instructions" ? "executed instructions" : "wall time in " + unit;
   md << "## " << model << ": per-instruction " << measure << " (" << metric << ", " << target << ")\n\n";
   md << "| # | " << a_name << " op | " << a_name << " | " << b_name << " op | " << b_name << " |\n";
   md << "|---|---|---:|---|---:|\n";
