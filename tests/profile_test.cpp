@@ -190,6 +190,24 @@ TEST(Profile, AFailedLoadStillWritesAnInvalidBundleAndExitsOne) {
   EXPECT_EQ(summary["issues"][0]["code"], "run.load_failed");
 }
 
+TEST(Profile, AnArenaTooSmallForTheLoadIsAnInvalidRunNamedOnStderr) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  testing::TempDir dir;
+  const std::string out = dir.path() + "/bundle";
+  const std::string program = model(shared, "tier1mean_ns");
+  const testing::CliResult result =
+      profile("tier1mean_ns", "qemu", out, " --set model.path=" + program + " --set engine.config.method_arena_size=1000");
+  EXPECT_EQ(result.exit_code, 1);
+  const std::string normalised = fs::absolute(program).lexically_normal().string();  // as the config resolves it
+  EXPECT_EQ(result.stderr_text, "etns: " + normalised +
+                                    ": error memory.method_arena_too_small: the method arena is 1000 bytes, "
+                                    "the load used 1392\n");
+  EXPECT_EQ(result.stdout_text.rfind("invalid: tier1mean_ns.pte on qemu-m55, ns: bundle ", 0), 0u);
+  expect_verified_bundle(out);
+  EXPECT_EQ(read_json(out + "/summary.json")["validity"], "invalid");
+}
+
 TEST(Profile, NeverReplacesAFolderThatIsNotABundle) {
   ETNS_REQUIRE_SHARED(shared);
   testing::TempDir dir;

@@ -31,10 +31,14 @@ int profile(const ProfileOptions& options) {
   const std::string verdict = validity_of(result.issues);
   std::printf("%s: %s on %s, %s: bundle %s\n", verdict.c_str(), name.c_str(), config.target.c_str(),
               config.backend.c_str(), config.output_dir.c_str());
-  for (const Issue& issue : result.issues) {
-    std::printf("  %s %s: %s\n", issue.severity.c_str(), issue.code.c_str(), issue.message.c_str());
-  }
+  // A stopped run says why in the runtime's own lines; otherwise each finding
+  // is one line on stderr, naming the program.
   if (!result.failure.empty()) throw Failure(result.failure);
+  std::fflush(stdout);
+  for (const Issue& issue : result.issues) {
+    std::fprintf(stderr, "etns: %s: %s %s: %s\n", config.model_path.c_str(), issue.severity.c_str(),
+                 issue.code.c_str(), issue.message.c_str());
+  }
   return verdict == "invalid" ? 1 : 0;
 }
 
