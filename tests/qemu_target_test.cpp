@@ -133,6 +133,20 @@ TEST(QemuTarget, FirmwareFaultIsReportedWithItsAddressAndFunction) {
   EXPECT_EQ(std::count(result.stderr_text.begin(), result.stderr_text.end(), '\n'), 1) << result.stderr_text;
 }
 
+TEST(QemuTarget, ARunPastItsTimeoutIsStoppedAndSaysSo) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  testing::TempDir dir;
+  const std::string program = model(shared, "tier1_arm");
+  const testing::CliResult result = testing::run_cli("run " + program + kQemu + " --timeout 0.001 --provider arm --input " +
+                                                     input_a(shared, "tier1_arm") + " --output " + dir.path() + "/out.bin");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.stderr_text, "etns: " + program +
+                                    ": QEMU did not finish within 0.001 s and was stopped (the firmware hung, or "
+                                    "raise --timeout / timeouts.run)\n");
+  EXPECT_FALSE(std::ifstream(dir.path() + "/out.bin").good());
+}
+
 TEST(QemuTarget, MissingQemuIsNamed) {
   ETNS_REQUIRE_SHARED(shared);
   testing::TempDir dir;

@@ -274,8 +274,10 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
   }
   const std::vector<std::string> lines = firmware_lines(run.console);
   if (process.timed_out) {
-    throw Failure(label + ": QEMU did not finish within " + std::to_string(static_cast<int>(job.timeout_seconds)) +
-                  " s (the firmware hung?)");
+    char seconds[32];
+    std::snprintf(seconds, sizeof(seconds), "%g", job.timeout_seconds);
+    throw Failure(label + ": QEMU did not finish within " + seconds +
+                  " s and was stopped (the firmware hung, or raise --timeout / timeouts.run)");
   }
   if (process.signal != 0) throw Failure(label + ": QEMU was killed by signal " + std::to_string(process.signal));
   if (lines.empty()) {
