@@ -14,6 +14,7 @@
 #include "tools/common/files.h"
 #include "tools/common/process.h"
 #include "tools/common/sha256.h"
+#include "tools/profile/compare.h"
 
 namespace etns::tools {
 namespace {
@@ -260,17 +261,6 @@ std::string csv_table(const ProfileConfig& config, const ProfileResult& result, 
   return csv.str();
 }
 
-std::string with_commas(double value) {
-  const std::string digits = csv_number(std::round(value));
-  std::string out;
-  const size_t start = digits[0] == '-' ? 1 : 0;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > start && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 std::string report_markdown(const ProfileConfig& config, const ProfileResult& result, const Rows& rows,
                             const json& summary) {
   std::ostringstream md;
@@ -303,18 +293,18 @@ std::string report_markdown(const ProfileConfig& config, const ProfileResult& re
       const Stats stats = summarize(result.layer_primary[i]);
       const json pct = share_pct(rows.primary[i], rows.sum);
       md << "| " << i << " | " << result.layers[i].id << " | `" << result.layers[i].operator_name << "` | "
-         << with_commas(rows.primary[i]) << " | " << with_commas(stats.min) << " | " << with_commas(stats.max) << " | "
+         << format_count(rows.primary[i]) << " | " << format_count(stats.min) << " | " << format_count(stats.max) << " | "
          << (pct.is_null() ? std::string() : pct_text(pct) + " %") << " |";
-      for (size_t c : extra) md << " " << with_commas(aggregate(result.layers[i].samples[c], config.aggregation)) << " |";
+      for (size_t c : extra) md << " " << format_count(aggregate(result.layers[i].samples[c], config.aggregation)) << " |";
       md << "\n";
     }
-    md << "\nPer-instruction sum: " << with_commas(rows.sum) << " " << unit << ".\n";
+    md << "\nPer-instruction sum: " << format_count(rows.sum) << " " << unit << ".\n";
   }
   if (!result.clean.empty()) {
     const Stats stats = summarize(result.clean);
     md << "Clean end to end (execute() without per-instruction instrumentation): "
-       << with_commas(aggregate(result.clean, config.aggregation)) << " " << unit << " (min " << with_commas(stats.min)
-       << ", max " << with_commas(stats.max) << ").\n";
+       << format_count(aggregate(result.clean, config.aggregation)) << " " << unit << " (min " << format_count(stats.min)
+       << ", max " << format_count(stats.max) << ").\n";
   }
   const json& memory = summary["memory"];
   md << "\nMemory: planned arena " << memory["planned_arena"].get<size_t>() << " B, method arena used "

@@ -14,25 +14,6 @@ using json = nlohmann::json;
 
 double as_number(const json& value) { return value.is_number() ? value.get<double>() : 0.0; }
 
-// The gate every comparison shares: complete, not invalid, same target and metric.
-void require_usable(const Bundle& bundle) {
-  if (bundle.manifest.value("status", "") != "complete") {
-    throw Failure(bundle.dir + ": the run did not complete (status " + bundle.manifest.value("status", "?") +
-                  "); not comparable");
-  }
-  if (bundle.manifest.value("validity", "") == "invalid") {
-    throw Failure(bundle.dir + ": the run is invalid (see its summary.json issues); not comparable");
-  }
-}
-
-void require_same_measure(const Bundle& baseline, const Bundle& candidate) {
-  const std::string a = baseline.summary.value("target", "") + " " + baseline.summary["metric"].value("name", "");
-  const std::string b = candidate.summary.value("target", "") + " " + candidate.summary["metric"].value("name", "");
-  if (a != b) {
-    throw Failure("not comparable: the bundles measure different things (" + a + " vs " + b + ")");
-  }
-}
-
 std::string threshold_text(double pct) {
   char text[32];
   std::snprintf(text, sizeof(text), "+%g%%", pct);
@@ -46,6 +27,8 @@ std::string signed_number(double value) {
   return (value < 0 ? "-" : value > 0 ? "+" : "") + text;
 }
 
+}  // namespace
+
 json delta_json(double baseline, double candidate) {
   json row = {{"baseline", baseline}, {"candidate", candidate}, {"delta", candidate - baseline}};
   row["delta_pct"] = baseline != 0 ? json((candidate - baseline) / baseline * 100.0) : json();
@@ -53,7 +36,20 @@ json delta_json(double baseline, double candidate) {
   return row;
 }
 
-}  // namespace
+void require_comparable(const Bundle& baseline, const Bundle& candidate) {
+  for (const Bundle* bundle : {&baseline, &candidate}) {
+    if (bundle->manifest.value("status", "") != "complete") {
+      throw Failure(bundle->dir + ": the run did not complete (status " + bundle->manifest.value("status", "?") +
+                    "); not comparable");
+    }
+    if (bundle->manifest.value("validity", "") == "invalid") {
+      throw Failure(bundle->dir + ": the run is invalid (see its summary.json issues); not comparable");
+    }
+  }
+  const std::string a = baseline.summary.value("target", "") + " " + baseline.summary["metric"].value("name", "");
+  const std::string b = candidate.summary.value("target", "") + " " + candidate.summary["metric"].value("name", "");
+  if (a != b) throw Failure("not comparable: the bundles measure different things (" + a + " vs " + b + ")");
+}
 
 std::string format_count(double value) {
   char digits[40];
@@ -88,15 +84,13 @@ std::string format_factor(double baseline, double candidate) {
 
 ComparisonReport compare_bundles(const Bundle& baseline, const Bundle& candidate,
                                  std::optional<double> threshold_pct) {
-  require_usable(baseline);
-  require_usable(candidate);
   const std::string sha_a = model_sha(baseline);
   const std::string sha_b = model_sha(candidate);
   if (!sha_a.empty() && !sha_b.empty() && sha_a != sha_b) {
     throw Failure("not comparable: different programs (model SHA-256 " + sha_a.substr(0, 12) + "… vs " +
                   sha_b.substr(0, 12) + "…); use etns compare-programs for an arm/ns pair");
   }
-  require_same_measure(baseline, candidate);
+  require_comparable(baseline, candidate);
 
   ComparisonReport report;
   json& doc = report.document;

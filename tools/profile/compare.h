@@ -36,6 +36,14 @@ ComparisonReport compare_bundles(const Bundle& baseline, const Bundle& candidate
 ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidate,
                                   const std::optional<nlohmann::json>& manifest);
 
+// Throws Failure unless both bundles are complete, not invalid, and measure
+// the same thing (target and metric): the gate of both comparisons.
+void require_comparable(const Bundle& baseline, const Bundle& candidate);
+
+// {baseline, candidate, delta, delta_pct, factor (baseline / candidate)};
+// null where a division by zero would be.
+nlohmann::json delta_json(double baseline, double candidate);
+
 // "1,005,563"; "-21.3%"; "2.5×" (integers from 100×).
 std::string format_count(double value);
 std::string format_delta_pct(double baseline, double candidate);

@@ -158,17 +158,7 @@ std::string model_name_from_path(const Bundle& bundle) {
 
 ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidate,
                                   const std::optional<json>& manifest) {
-  for (const Bundle* bundle : {&baseline, &candidate}) {
-    if (bundle->manifest.value("status", "") != "complete" || bundle->manifest.value("validity", "") == "invalid") {
-      throw Failure(bundle->dir + ": the run is " + bundle->manifest.value("validity", "?") + " (" +
-                    bundle->manifest.value("status", "?") + "); not comparable");
-    }
-  }
-  const std::string target_a = baseline.summary.value("target", "") + " " + baseline.summary["metric"].value("name", "");
-  const std::string target_b = candidate.summary.value("target", "") + " " + candidate.summary["metric"].value("name", "");
-  if (target_a != target_b) {
-    throw Failure("not comparable: the bundles measure different things (" + target_a + " vs " + target_b + ")");
-  }
+  require_comparable(baseline, candidate);
   Side base = read_side(baseline);
   Side cand = read_side(candidate);
   std::string model = model_name_from_path(baseline);
@@ -240,11 +230,9 @@ ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidat
   auto metric_row = [&](const std::string& name, double a, double b) {
     md << "| " << name << " | " << format_count(a) << " | " << format_count(b) << " | " << format_delta_pct(a, b)
        << " | " << format_factor(a, b) << " |\n";
-    doc["metrics"].push_back({{"name", name},
-                              {"baseline", a},
-                              {"candidate", b},
-                              {"delta_pct", a != 0 ? json((b - a) / a * 100.0) : json()},
-                              {"factor", b != 0 ? json(a / b) : json()}});
+    json row = {{"name", name}};
+    row.update(delta_json(a, b));
+    doc["metrics"].push_back(row);
   };
   metric_row("per-instruction sum (" + unit + ")", sum_of(base, all_a), sum_of(cand, all_b));
   metric_row("clean end to end (" + unit + ")", base.clean, cand.clean);
