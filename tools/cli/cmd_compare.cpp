@@ -41,11 +41,10 @@ int compare_programs_command(const CompareOptions& options) {
   const Bundle candidate = read_bundle(options.candidate);
   std::optional<nlohmann::json> manifest;
   if (!options.manifest.empty()) {
-    const std::vector<uint8_t> bytes = read_file(options.manifest);
     try {
-      manifest = nlohmann::json::parse(bytes.begin(), bytes.end());
-    } catch (const nlohmann::json::exception& error) {
-      throw Failure(options.manifest + ": not valid JSON (" + error.what() + ")", 2);
+      manifest = read_json_file(options.manifest);
+    } catch (const Failure& failure) {
+      throw Failure(failure.what(), 2);  // a bad --manifest is a usage error
     }
     if (!manifest->contains("models") || !(*manifest)["models"].is_object()) {
       throw Failure(options.manifest + ": no \"models\" object (not an export manifest)", 2);

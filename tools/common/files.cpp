@@ -73,4 +73,13 @@ void write_file_atomic(const std::string& path, const void* bytes, size_t size) 
   }
 }
 
+nlohmann::json read_json_file(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_file(path);
+  try {
+    return nlohmann::json::parse(bytes.begin(), bytes.end());
+  } catch (const nlohmann::json::exception& error) {
+    throw Failure(path + ": not valid JSON (" + error.what() + ")");
+  }
+}
+
 }  // namespace etns::tools

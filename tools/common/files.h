@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ class AlignedBytes {
 // Whole file. Throws Failure "cannot read <path>: <reason>".
 std::vector<uint8_t> read_file(const std::string& path);
 AlignedBytes read_file_aligned(const std::string& path);
+// A whole JSON file. Throws Failure "<path>: not valid JSON (<parser's reason>)".
+nlohmann::json read_json_file(const std::string& path);
 
 // Writes `bytes` to a temporary file beside `path`, then renames it into
 // place: a reader never sees a half-written file. Throws Failure.

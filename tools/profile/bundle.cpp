@@ -315,7 +315,17 @@ std::string report_markdown(const ProfileConfig& config, const ProfileResult& re
   return md.str();
 }
 
-void write_text(const fs::path& path, const std::string& text) { write_file_atomic(path.string(), text); }
+// The files of a bundle being staged, with what was written, so that the
+// manifest hashes the bytes without reading them back.
+struct StagedFiles {
+  fs::path dir;
+  std::vector<std::pair<std::string, std::string>> files;  // relative path, content
+
+  void put(const std::string& file, const std::string& text) {
+    write_file_atomic((dir / file).string(), text);
+    files.emplace_back(file, text);
+  }
+};
 
 std::string role_of(const std::string& path) {
   if (path == "summary.json" || path == "run_metadata.json" || path == "profile_results.json" ||
@@ -326,14 +336,13 @@ std::string role_of(const std::string& path) {
   return "report";
 }
 
-json manifest_json(const fs::path& dir, const std::vector<std::string>& files, const json& summary,
-                   const nlohmann::ordered_json& metadata, const ProfileConfig& config, const ProfileResult& result) {
+json manifest_json(const StagedFiles& staged, const json& summary, const nlohmann::ordered_json& metadata,
+                   const ProfileConfig& config, const ProfileResult& result) {
   json artifacts = json::array();
-  for (const std::string& file : files) {
-    const std::vector<uint8_t> bytes = read_file((dir / file).string());
+  for (const auto& [file, text] : staged.files) {
     artifacts.push_back({{"path", file},
-                         {"size_bytes", bytes.size()},
-                         {"sha256", sha256_hex(bytes.data(), bytes.size())},
+                         {"size_bytes", text.size()},
+                         {"sha256", sha256_hex(reinterpret_cast<const uint8_t*>(text.data()), text.size())},
                          {"role", role_of(file)}});
   }
   const std::string config_text = config.resolved.dump();
@@ -385,15 +394,6 @@ void publish(const fs::path& staging, const fs::path& target) {
   if (error) throw Failure("cannot move the bundle to " + target.string() + ": " + error.message());
 }
 
-json read_json_file(const fs::path& path) {
-  const std::vector<uint8_t> bytes = read_file(path.string());
-  try {
-    return json::parse(bytes.begin(), bytes.end());
-  } catch (const json::exception& error) {
-    throw Failure(path.string() + ": not valid JSON (" + error.what() + ")");
-  }
-}
-
 }  // namespace
 
 void write_bundle(const ProfileConfig& config, const ProfileResult& result) {
@@ -411,33 +411,28 @@ void write_bundle(const ProfileConfig& config, const ProfileResult& result) {
   const Rows rows = primary_rows(config, result);
   const json summary = summary_json(config, result, rows);
   const nlohmann::ordered_json metadata = metadata_json(config, result, run_id, timestamp);
-  std::vector<std::string> files = {"summary.json", "run_metadata.json", "profile_results.json"};
-  write_text(staging / "summary.json", summary.dump(2) + "\n");
-  write_text(staging / "run_metadata.json", metadata.dump(2) + "\n");
-  write_text(staging / "profile_results.json", results_json(config, result, rows).dump(2) + "\n");
+  StagedFiles staged{staging, {}};
+  staged.put("summary.json", summary.dump(2) + "\n");
+  staged.put("run_metadata.json", metadata.dump(2) + "\n");
+  staged.put("profile_results.json", results_json(config, result, rows).dump(2) + "\n");
   std::vector<size_t> all_columns(result.counters.size());
   for (size_t c = 0; c < all_columns.size(); ++c) all_columns[c] = c;
-  if (config.output_format == "csv") {
-    write_text(staging / "profile_results.csv", csv_table(config, result, all_columns));
-    files.push_back("profile_results.csv");
-  }
+  if (config.output_format == "csv") staged.put("profile_results.csv", csv_table(config, result, all_columns));
   if (config.detailed) {
     for (const std::string& group : config.groups) {
       std::vector<size_t> columns;
       for (size_t c = 0; c < result.counters.size(); ++c) {
         if (result.counters[c].group == group) columns.push_back(c);
       }
-      const std::string file = "detailed/profile_" + group + ".csv";
-      write_text(staging / file, csv_table(config, result, columns));
-      files.push_back(file);
+      staged.put("detailed/profile_" + group + ".csv", csv_table(config, result, columns));
     }
   } else {
     fs::remove(staging / "detailed", error);
   }
-  write_text(staging / "report.md", report_markdown(config, result, rows, summary));
-  files.push_back("report.md");
-  // Last: the manifest, so that a bundle with one is complete.
-  write_text(staging / "manifest.json", manifest_json(staging, files, summary, metadata, config, result).dump(2) + "\n");
+  staged.put("report.md", report_markdown(config, result, rows, summary));
+  // Last, and not listed in itself: the manifest, so that a bundle with one is complete.
+  write_file_atomic((staging / "manifest.json").string(),
+                    manifest_json(staged, summary, metadata, config, result).dump(2) + "\n");
   publish(staging, target);
 }
 
@@ -447,7 +442,7 @@ Bundle read_bundle(const std::string& dir) {
   if (!fs::exists(root / "manifest.json")) throw Failure(dir + ": no manifest.json (not a complete etns bundle)");
   Bundle bundle;
   bundle.dir = dir;
-  bundle.manifest = read_json_file(root / "manifest.json");
+  bundle.manifest = read_json_file((root / "manifest.json").string());
   if (bundle.manifest.value("schema", "") != "etns.result-manifest" || bundle.manifest.value("schema_version", 0) != 1) {
     throw Failure(dir + "/manifest.json: not an etns.result-manifest v1");
   }
@@ -471,9 +466,9 @@ Bundle read_bundle(const std::string& dir) {
   if (!declared_summary || !declared_metadata || !declared_results) {
     throw Failure(dir + "/manifest.json: summary.json, run_metadata.json and profile_results.json must be declared");
   }
-  bundle.summary = read_json_file(root / "summary.json");
-  bundle.metadata = read_json_file(root / "run_metadata.json");
-  bundle.results = read_json_file(root / "profile_results.json");
+  bundle.summary = read_json_file((root / "summary.json").string());
+  bundle.metadata = read_json_file((root / "run_metadata.json").string());
+  bundle.results = read_json_file((root / "profile_results.json").string());
   return bundle;
 }
 

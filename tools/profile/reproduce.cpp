@@ -48,12 +48,7 @@ std::optional<json> find_manifest(const std::string& dir) {
   for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
     if (name.size() > 14 && name.compare(name.size() - 14, 14, "_manifest.json") == 0) {
-      const std::vector<uint8_t> bytes = read_file(entry.path().string());
-      try {
-        return json::parse(bytes.begin(), bytes.end());
-      } catch (const json::exception& error) {
-        throw Failure(entry.path().string() + ": not valid JSON (" + error.what() + ")");
-      }
+      return read_json_file(entry.path().string());
     }
   }
   return std::nullopt;

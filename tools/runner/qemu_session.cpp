@@ -305,12 +305,11 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
   }
 
   // The plugin's counts (qemu_plugin/etns_counter.c, schema etns.qemu_counts v1).
-  const std::vector<uint8_t> counts_bytes = read_file(counts_path);
   nlohmann::json counts;
   try {
-    counts = nlohmann::json::parse(counts_bytes.begin(), counts_bytes.end());
-  } catch (const nlohmann::json::exception& error) {
-    throw Failure(label + ": unreadable plugin counts " + counts_path + ": " + error.what());
+    counts = read_json_file(counts_path);
+  } catch (const Failure& failure) {
+    throw Failure(label + ": the counting plugin's output: " + failure.what());
   }
   if (counts.value("schema", "") != "etns.qemu_counts" || counts.value("schema_version", 0) != 1) {
     throw Failure(label + ": the counting plugin wrote an unknown schema (plugin from another etns version?)");
