@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 
@@ -17,6 +18,16 @@ namespace etns::tools {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// A failure that already knows its issue code; any other Failure is "run.failed".
+class StageFailure : public Failure {
+ public:
+  StageFailure(const std::string& message, std::string code) : Failure(message), code_(std::move(code)) {}
+  const std::string& code() const { return code_; }
+
+ private:
+  std::string code_;
+};
 
 Issue make_issue(const std::string& code, const std::string& severity, const std::string& message,
                  nlohmann::json context = nlohmann::json::object()) {
@@ -56,7 +67,13 @@ struct ProgramFacts {
 };
 
 ProgramFacts read_program_facts(const std::string& path) {
-  HostSession session(path, nullptr);
+  std::unique_ptr<HostSession> loaded;
+  try {
+    loaded = std::make_unique<HostSession>(path, nullptr);
+  } catch (const Failure& failure) {
+    throw StageFailure(failure.what(), "run.load_failed");
+  }
+  const HostSession& session = *loaded;
   ProgramFacts facts;
   const runtime::Method& method = session.method();
   for (size_t i = 0; i < method.operator_count(); ++i) facts.operators.push_back(method.operator_name(i));
@@ -110,7 +127,9 @@ void check_against_config(const ProfileConfig& config, const ProgramFacts& facts
 
 void record_qemu(const QemuRun& run, const ProfileConfig& config, ProfileResult& result) {
   auto value = [&](const ClassCounts& counts, const std::string& source) { return counts.get(run.classes, source); };
-  for (const QemuInstruction& instruction : run.instructions) {
+  // Without the per-instruction pass the firmware recorded no visits: no rows.
+  for (size_t i = 0; config.per_layer && i < run.instructions.size(); ++i) {
+    const QemuInstruction& instruction = run.instructions[i];
     LayerResult layer;
     layer.id = instruction.id;
     layer.operator_name = instruction.operator_name;
@@ -120,10 +139,8 @@ void record_qemu(const QemuRun& run, const ProfileConfig& config, ProfileResult&
       for (size_t c = 0; c < result.counters.size(); ++c) layer.samples[c].push_back(value(visit, result.counters[c].source));
       primary.push_back(value(visit, result.primary.source));
     }
-    if (config.per_layer) {
-      result.layers.push_back(std::move(layer));
-      result.layer_primary.push_back(std::move(primary));
-    }
+    result.layers.push_back(std::move(layer));
+    result.layer_primary.push_back(std::move(primary));
   }
   result.clean_counters.resize(result.counters.size());
   for (const ClassCounts& visit : run.clean_visits) {
@@ -172,8 +189,13 @@ void run_on_qemu_target(const ProfileConfig& config, const ProgressFn& progress,
                std::to_string(std::stoul(k) + 1) + " of " + std::to_string(iterations));
     }
   };
-  const QemuRun run = run_on_qemu(tools, job, config.model_path);
-  record_qemu(run, config, result);
+  try {
+    record_qemu(run_on_qemu(tools, job, config.model_path), config, result);
+  } catch (const FirmwareStopped& stopped) {
+    const bool fault = stopped.stage() == FirmwareStopped::Stage::Fault;
+    const bool load = stopped.stage() == FirmwareStopped::Stage::Load;
+    throw StageFailure(stopped.what(), fault ? "run.fault" : load ? "run.load_failed" : "run.failed");
+  }
 }
 
 struct HostTimer {
@@ -206,7 +228,13 @@ void run_on_host_target(const ProfileConfig& config, const ProgressFn& progress,
                            {"compiler", std::string("g++ ") + __VERSION__},
                            {"counts", "wall-clock nanoseconds, steady monotonic clock"}};
   const auto load_start = Clock::now();
-  HostSession session(config.model_path, kernels::find_registry(image_provider(config).c_str()));
+  std::unique_ptr<HostSession> loaded;
+  try {
+    loaded = std::make_unique<HostSession>(config.model_path, kernels::find_registry(image_provider(config).c_str()));
+  } catch (const Failure& failure) {
+    throw StageFailure(failure.what(), "run.load_failed");
+  }
+  HostSession& session = *loaded;
   result.load = static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - load_start).count());
   result.method_arena_bytes = session.method_arena_used_bytes();
@@ -311,13 +339,10 @@ ProfileResult run_profile(const ProfileConfig& config, const ProgressFn& progres
     }
   } catch (const Failure& failure) {
     // The run stops; the bundle still says why.
-    result.failure = failure.what();
+    const auto* staged = dynamic_cast<const StageFailure*>(&failure);
     const std::string message = failure.what();
-    const bool load = message.find("[OperatorMissing]") != std::string::npos ||
-                      message.find("[InvalidProgram]") != std::string::npos ||
-                      message.find("[InvalidArgument]") != std::string::npos;
-    const bool fault = message.find("firmware fault") != std::string::npos;
-    result.issues.push_back(make_issue(fault ? "run.fault" : load ? "run.load_failed" : "run.failed", "error",
+    result.failure = message;
+    result.issues.push_back(make_issue(staged != nullptr ? staged->code() : "run.failed", "error",
                                        message.substr(0, message.find('\n')), {{"detail", message}}));
     result.layers.clear();
     result.layer_primary.clear();

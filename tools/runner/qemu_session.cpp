@@ -166,17 +166,19 @@ std::vector<std::string> firmware_lines(const std::string& console) {
       add("firmware fault: " + (words.size() > 1 ? words[1] : std::string("?")) + " at pc " + hex(pc) +
           (where.empty() ? "" : " (" + where + ")") + ", lr " + field(line, "lr") + ", cfsr " +
           field(line, "cfsr") + ", hfsr " + field(line, "hfsr") + ", bfar " + field(line, "bfar"));
-      throw Failure(message);
+      throw FirmwareStopped(message, FirmwareStopped::Stage::Fault);
     }
   }
+  const FirmwareStopped::Stage stage =
+      status == fw::kExitLoadFailed ? FirmwareStopped::Stage::Load : FirmwareStopped::Stage::Run;
   if (status == fw::kExitLoadFailed || status == fw::kExitInputRejected || status == fw::kExitExecuteFailed) {
     if (message.empty()) add(error_name);
     const bool runtime_error = error_name.find(' ') == std::string::npos;
-    throw Failure(message + (runtime_error ? " [" + error_name + "]" : " (" + error_name + ")"));
+    throw FirmwareStopped(message + (runtime_error ? " [" + error_name + "]" : " (" + error_name + ")"), stage);
   }
   if (error_name.empty()) error_name = "no report";
   add("firmware stopped with status " + std::to_string(status) + ": " + error_name);
-  throw Failure(message);
+  throw FirmwareStopped(message, stage);
 }
 
 ClassCounts parse_counts(const nlohmann::json& counts, const std::vector<std::string>& classes) {

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "tools/common/failure.h"
+
 namespace etns::tools {
 
 // What a QEMU run needs from the machine; see resolve_qemu_tools.
@@ -68,11 +70,24 @@ struct QemuRun {
   std::string console;                      // everything the firmware printed
 };
 
+// The firmware stopped the run and said where: the program did not load
+// (a missing operator, a bad program or argument), it faulted, or a later
+// stage failed (input, a kernel at run time, host I/O).
+class FirmwareStopped : public Failure {
+ public:
+  enum class Stage { Load, Fault, Run };
+  FirmwareStopped(const std::string& message, Stage stage) : Failure(message), stage_(stage) {}
+  Stage stage() const { return stage_; }
+
+ private:
+  Stage stage_;
+};
+
 // Runs `job` on the firmware under QEMU with the counting plugin. Throws
 // Failure (one line per problem, prefixed with `label`) when QEMU cannot
-// start, the program cannot load (each missing operator named), an input is
-// refused, a kernel fails, the firmware faults (with the fault address and
-// function) or the run times out.
+// start or the run times out, and FirmwareStopped when the program cannot
+// load (each missing operator named), an input is refused, a kernel fails or
+// the firmware faults (with the fault address and function).
 QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::string& label);
 
 }  // namespace etns::tools
