@@ -3,11 +3,8 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
-#include <stdexcept>
 
 namespace etns::testing {
 namespace {
@@ -20,24 +17,6 @@ std::string slurp(const std::string& path) {
 }
 
 }  // namespace
-
-TempDir::TempDir() {
-  std::random_device random;
-  const auto base = std::filesystem::temp_directory_path();
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    const auto candidate = base / ("etns-test-" + std::to_string(random()));
-    if (std::filesystem::create_directory(candidate)) {
-      path_ = candidate.string();
-      return;
-    }
-  }
-  throw std::runtime_error("cannot create a temporary directory");
-}
-
-TempDir::~TempDir() {
-  std::error_code error;
-  std::filesystem::remove_all(path_, error);
-}
 
 CliResult run_cli(const std::string& arguments) {
   TempDir dir;

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "tools/common/process.h"
+
 namespace etns::testing {
 
 struct CliResult {
@@ -14,15 +16,7 @@ struct CliResult {
 // captures both streams through temporary files.
 CliResult run_cli(const std::string& arguments);
 
-// A fresh empty directory under the system temporary folder, removed with the object.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+// A fresh empty folder under $TMPDIR, removed with the object.
+using TempDir = tools::TemporaryDirectory;
 
 }  // namespace etns::testing

@@ -78,8 +78,9 @@ int run_on_qemu_target(RunOptions options) {
   job.program = read_file(options.program);
   job.inputs.push_back(read_file(options.input));
   job.dump_instructions = !options.dump_dir.empty();
-  job.per_instruction_pass = true;
-  job.clean_pass = true;
+  // The measured passes only when their counts are wanted; otherwise one plain run.
+  job.per_instruction_pass = !options.counts.empty();
+  job.clean_pass = !options.counts.empty();
   job.timeout_seconds = options.timeout_seconds;
   job.self_test_fault = options.self_test_fault;
   const QemuRun run = run_on_qemu(options.qemu, job, options.program);
