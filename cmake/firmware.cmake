@@ -23,4 +23,5 @@ ExternalProject_Add(etns_firmware
     "-DETNS_PORTABLE_OPS:STRING=${ETNS_PORTABLE_OPS}"
   BUILD_ALWAYS ON
   INSTALL_COMMAND ""
-  BUILD_BYPRODUCTS ${ETNS_FIRMWARE_DIR}/etns_m55_arm.elf ${ETNS_FIRMWARE_DIR}/etns_m55_ns.elf)
+  BUILD_BYPRODUCTS ${ETNS_FIRMWARE_DIR}/etns_m55_arm.elf ${ETNS_FIRMWARE_DIR}/etns_m55_ns.elf
+                   ${ETNS_FIRMWARE_DIR}/etns_m55_kernel_tests.elf)

@@ -1,6 +1,7 @@
 #include "kernels/cortex_m_ns/relu/relu.h"
 
 #include "kernels/common/checks.h"
+#include "kernels/variants.h"
 
 namespace etns::cortex_m_ns {
 namespace {
@@ -38,6 +39,7 @@ Error relu_prepare(runtime::PrepareContext& ctx) {
   p.identity = p.in_zero_point == p.out_zero_point &&
                p.out.multiplier == kIdentityRequant.multiplier &&
                p.out.shift == kIdentityRequant.shift;
+  relu_fill_table(p);
 
   ETNS_ASSIGN_OR_RETURN(ReluParams * stored, ctx.make_state<ReluParams>());
   *stored = p;
@@ -52,7 +54,17 @@ Error relu_run(const runtime::RunContext& ctx) {
 }
 
 void relu_s8(const ReluParams& p, const int8_t* in, int8_t* out, size_t n) {
-  relu_s8_ref(p, in, out, n);
+  kernels::fastest(kernels::kReluVariants)(p, in, out, n);
+}
+
+void relu_fill_table(ReluParams& p) {
+  int8_t codes[256];
+  kernels::byte_table_inputs(codes);
+  relu_s8_ref(p, codes, p.table.values, 256);
+}
+
+void relu_s8_lut(const ReluParams& p, const int8_t* in, int8_t* out, size_t n) {
+  kernels::lookup_s8(p.table, in, out, n);
 }
 
 }  // namespace etns::cortex_m_ns

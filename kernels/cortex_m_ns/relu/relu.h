@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/byte_table.h"
+#include "kernels/common/isa.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
 
@@ -27,13 +29,24 @@ struct ReluParams {
   int32_t act_min = -128;
   int32_t act_max = 127;
   bool identity = false;  // take the plain clamp path; set by prepare
+  // relu_s8_ref on every code, filled by relu_fill_table; the fast variants read it.
+  kernels::ByteTable table;
 };
 
 using ReluFn = void (*)(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
 
 void relu_s8_ref(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
-// The compile-time choice of implementation; today the reference.
+// Looks every byte up in p.table.
+void relu_s8_lut(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
+#if ETNS_HAVE_MVE
+// Helium: the identity path as a 16-lane clamp, the other as byte gathers from p.table.
+void relu_s8_mve(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
+#endif
+// The build's choice, the last of kernels/variants.h's kReluVariants.
 void relu_s8(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
+
+// Fills p.table from the reference and p's other fields.
+void relu_fill_table(ReluParams& p);
 
 // Validates the 8 schema arguments (InvalidArgument, or InvalidProgram for a
 // wrong value kind) and stores ReluParams in the method arena (OutOfMemory).

@@ -1,0 +1,41 @@
+// The host harness of the kernel tests written with kernel_test.h: each one
+// becomes a GoogleTest test, so filters, repeats and reports work as usual.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/testing/kernel_test.h"
+
+namespace {
+
+using etns::kernels::testing::TestCase;
+
+void report_to_gtest(const char* file, int line, const char* message) {
+  ADD_FAILURE_AT(file, line) << message;
+}
+
+class KernelTest : public ::testing::Test {
+ public:
+  explicit KernelTest(const TestCase* test) : test_(test) {}
+  void TestBody() override { etns::kernels::testing::run_test(*test_); }
+
+ private:
+  const TestCase* test_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  // As much as the M55 image gets (its planned-memory region), so a test
+  // that fits here fits there.
+  static std::vector<uint8_t> memory(4u << 20);
+  etns::kernels::testing::set_test_memory(memory.data(), memory.size());
+  etns::kernels::testing::set_failure_sink(report_to_gtest);
+  for (TestCase* test = etns::kernels::testing::first_test(); test != nullptr; test = test->next) {
+    ::testing::RegisterTest(test->suite, test->name, nullptr, nullptr, test->file, test->line,
+                            [test]() -> ::testing::Test* { return new KernelTest(test); });
+  }
+  return RUN_ALL_TESTS();
+}
