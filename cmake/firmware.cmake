@@ -24,4 +24,23 @@ ExternalProject_Add(etns_firmware
   BUILD_ALWAYS ON
   INSTALL_COMMAND ""
   BUILD_BYPRODUCTS ${ETNS_FIRMWARE_DIR}/etns_m55_arm.elf ${ETNS_FIRMWARE_DIR}/etns_m55_ns.elf
-                   ${ETNS_FIRMWARE_DIR}/etns_m55_kernel_tests.elf)
+                   ${ETNS_FIRMWARE_DIR}/etns_m55_kernel_tests.elf ${ETNS_FIRMWARE_DIR}/etns_m55_kernel_bench.elf)
+
+# The same images with every kernel's reference variant (ETNS_REFERENCE_KERNELS),
+# in build/firmware-ref/: `etns bench` runs each program on both to show what
+# the fast variants change.
+set(ETNS_FIRMWARE_REF_DIR ${PROJECT_BINARY_DIR}/firmware-ref)
+ExternalProject_Add(etns_firmware_ref
+  SOURCE_DIR ${PROJECT_SOURCE_DIR}
+  BINARY_DIR ${PROJECT_BINARY_DIR}/firmware-m55-ref
+  CMAKE_ARGS
+    --toolchain ${PROJECT_SOURCE_DIR}/cmake/toolchains/arm-none-eabi-cortex-m55.cmake
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    -DETNS_FIRMWARE_OUTPUT_DIR=${ETNS_FIRMWARE_REF_DIR}
+    -DETNS_REFERENCE_KERNELS=ON
+    -DETNS_FIRMWARE_PROGRAM_IMAGES_ONLY=ON
+  CMAKE_CACHE_ARGS
+    "-DETNS_PORTABLE_OPS:STRING=${ETNS_PORTABLE_OPS}"
+  BUILD_ALWAYS ON
+  INSTALL_COMMAND ""
+  BUILD_BYPRODUCTS ${ETNS_FIRMWARE_REF_DIR}/etns_m55_arm.elf ${ETNS_FIRMWARE_REF_DIR}/etns_m55_ns.elf)

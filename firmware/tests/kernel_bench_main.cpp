@@ -1,0 +1,85 @@
+// The Cortex-M55 harness of the kernel benchmarks (kernels/testing/kernel_bench.h):
+// runs each variant of each case once to warm up, then once inside its own
+// counted region, and prints which region holds what:
+//   etns-fw bench <region> <op> <shape> <variant>
+// `etns bench` runs it under QEMU with the counting plugin and joins these
+// lines with the plugin's counts.
+#include <cstdarg>
+#include <cstddef>
+
+#include "firmware/job.h"
+#include "firmware/port.h"
+#include "kernels/common/isa.h"
+#include "kernels/testing/kernel_bench.h"
+#include "kernels/testing/kernel_test.h"
+#include "runtime/core/format.h"
+
+namespace {
+
+namespace port = etns::firmware::port;
+namespace fw = etns::firmware;
+using etns::kernels::testing::Bench;
+using etns::kernels::testing::BenchCase;
+
+void print(const char* format, ...) __attribute__((format(printf, 1, 2)));
+void print(const char* format, ...) {
+  char line[300];
+  va_list args;
+  va_start(args, format);
+  const size_t length = etns::runtime::format_text_v(line, sizeof(line), format, args);
+  va_end(args);
+  port::console_write(line, length < sizeof(line) ? length : sizeof(line) - 1);
+}
+
+void report_to_console(const char* file, int line, const char* message) {
+  print("%s%s:%d: %s\n", fw::kConsolePrefix, file, line, message);
+}
+
+class CountedBench final : public Bench {
+ public:
+  explicit CountedBench(const BenchCase& bench_case) : case_(bench_case) {}
+  bool overflowed() const { return overflowed_; }
+
+ private:
+  void measure_erased(const char* variant, void (*invoke)(const void*), const void* call) override {
+    if (next_region_ >= kRegions) {
+      overflowed_ = true;
+      return;
+    }
+    const uint32_t region = next_region_++;
+    invoke(call);  // warm-up, as the profiler does; counts are the same without it
+    port::region_begin(region);
+    invoke(call);
+    port::region_end(region);
+    print("%sbench %u %s %s %s\n", fw::kConsolePrefix, static_cast<unsigned>(region), case_.op,
+          case_.shape, variant);
+  }
+
+  static constexpr uint32_t kRegions = fw::kMarkerCount / 2;
+  static uint32_t next_region_;
+  const BenchCase& case_;
+  bool overflowed_ = false;
+};
+
+uint32_t CountedBench::next_region_ = 0;
+
+}  // namespace
+
+extern "C" int etns_firmware_main() {
+  etns::kernels::testing::set_test_memory(port::planned_memory(), port::planned_memory_bytes());
+  etns::kernels::testing::set_failure_sink(report_to_console);
+  print("%sbench board %s mve %d\n", fw::kConsolePrefix, port::board_name(), ETNS_HAVE_MVE);
+  for (const BenchCase* c = etns::kernels::testing::first_bench_case(); c != nullptr; c = c->next) {
+    etns::kernels::testing::test_memory_release(0);
+    CountedBench bench(*c);
+    c->body(bench);
+    if (bench.overflowed()) {
+      print("%sbench error more variants than counted regions (%u)\n", fw::kConsolePrefix,
+            static_cast<unsigned>(fw::kMarkerCount / 2));
+      return fw::kExitBadJob;
+    }
+  }
+  port::flush_regions();
+  print("%sdone\n", fw::kConsolePrefix);
+  return fw::kExitOk;
+}

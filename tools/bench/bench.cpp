@@ -1,0 +1,325 @@
+#include "tools/bench/bench.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "firmware/job.h"
+#include "runtime/exec/method.h"
+#include "tools/common/failure.h"
+#include "tools/common/files.h"
+#include "tools/common/process.h"
+#include "tools/elf/elf_image.h"
+#include "tools/runner/host_session.h"
+#include "tools/runner/qemu_session.h"
+
+namespace etns::tools {
+namespace {
+
+namespace fw = etns::firmware;
+
+std::string hex(uint64_t value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+std::vector<std::string> words_of(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+std::map<std::string, uint64_t> pick_counts(const nlohmann::json& visit, const std::string& where) {
+  std::map<std::string, uint64_t> counts;
+  for (const std::string& name : kBenchCounts) {
+    if (!visit.contains(name) || !visit.at(name).is_number_unsigned()) {
+      throw Failure(where + ": the counting plugin reported no '" + name +
+                    "' count (plugin from another etns version?)");
+    }
+    counts[name] = visit.at(name).get<uint64_t>();
+  }
+  return counts;
+}
+
+// Runs the kernel bench image under QEMU with the counting plugin: each
+// "bench <region> <op> <shape> <variant>" line names one counted region.
+std::vector<KernelBenchRow> run_kernel_image(const QemuTools& tools, double timeout_seconds) {
+  const std::string label = tools.firmware;
+  const ElfImage image = ElfImage::load(tools.firmware);
+  const ElfSymbol* table = image.find("etns_marker_table");
+  if (image.machine() != "ARM" || table == nullptr) {
+    throw Failure(label + ": not an etns Cortex-M55 image (no etns_marker_table)");
+  }
+  TemporaryDirectory scratch("etns-bench");
+  const std::string counts_path = scratch.path() + "/counts.json";
+  const std::string console_path = scratch.path() + "/console.txt";
+  const std::vector<std::string> argv = {
+      tools.qemu,
+      "-machine", "mps3-an547",
+      "-nodefaults", "-display", "none", "-monitor", "none", "-serial", "null",
+      "-chardev", "file,id=etns_console,path=" + console_path,
+      "-semihosting-config", "enable=on,target=native,chardev=etns_console",
+      "-kernel", tools.firmware,
+      "-plugin", tools.plugin + ",markers=" + hex(table->address & ~uint64_t{1}) +
+                     ",stride=" + std::to_string(fw::kMarkerStride) +
+                     ",count=" + std::to_string(table->size / fw::kMarkerStride) +
+                     ",out=" + counts_path + ",max_visits=1"};
+  const ProcessResult process = run_process(argv, scratch.path(), timeout_seconds);
+  if (process.timed_out) throw Failure(label + ": QEMU did not finish within the timeout");
+  std::string console;
+  if (std::filesystem::exists(console_path)) {
+    const std::vector<uint8_t> bytes = read_file(console_path);
+    console.assign(bytes.begin(), bytes.end());
+  }
+  const std::string prefix = fw::kConsolePrefix;
+  std::map<uint32_t, KernelBenchRow> by_region;
+  std::vector<uint32_t> order;
+  bool done = false;
+  std::istringstream lines(console);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    const std::vector<std::string> words = words_of(line.substr(prefix.size()));
+    if (words.size() == 1 && words[0] == "done") done = true;
+    if (words.size() == 5 && words[0] == "bench") {
+      const uint32_t region = static_cast<uint32_t>(std::stoul(words[1]));
+      by_region[region] = {words[2], words[3], words[4], {}};
+      order.push_back(region);
+    } else if (words.size() >= 2 && words[0] == "bench" && words[1] == "error") {
+      throw Failure(label + ": " + line.substr(prefix.size()));
+    }
+  }
+  if (process.exit_status != 0 || !done) {
+    throw Failure(label + ": the bench image stopped (QEMU exit status " +
+                  std::to_string(process.exit_status) + ") before it finished");
+  }
+  const nlohmann::json counts = read_json_file(counts_path);
+  if (counts.value("schema", "") != "etns.qemu_counts" || counts.value("schema_version", 0) != 2) {
+    throw Failure(label + ": the counting plugin wrote an unknown schema (plugin from another etns version?)");
+  }
+  for (const nlohmann::json& region : counts.at("regions")) {
+    const uint32_t id = region.at("id").get<uint32_t>();
+    auto row = by_region.find(id);
+    if (row == by_region.end() || region.at("visits").empty()) continue;
+    row->second.counts = pick_counts(region.at("visits").at(0), label);
+  }
+  std::vector<KernelBenchRow> rows;
+  for (uint32_t region : order) {
+    KernelBenchRow& row = by_region.at(region);
+    if (row.counts.empty()) throw Failure(label + ": no counts for region " + std::to_string(region));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// "tier1_ns.pte" -> "ns": the provider a program needs, from its name.
+std::string provider_of(const std::string& path) {
+  const std::string stem = std::filesystem::path(path).stem().string();
+  for (const char* provider : {"arm", "ns"}) {
+    const std::string suffix = std::string("_") + provider;
+    if (stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      return provider;
+    }
+  }
+  throw Failure(path + ": cannot tell the provider from the name (expected <model>_arm.pte or <model>_ns.pte)", 2);
+}
+
+ProgramBenchRow run_program(const std::string& path, const std::string& provider, const std::string& kernels,
+                            const QemuTools& tools, double timeout_seconds) {
+  size_t input_bytes = 0;
+  {
+    const HostSession session(path, nullptr);
+    if (session.method().input_count() != 1) {
+      throw Failure(path + ": " + std::to_string(session.method().input_count()) +
+                    " inputs; the bench runs programs with one");
+    }
+    input_bytes = session.method().input(0).nbytes;
+  }
+  QemuJob job;
+  job.program = read_file(path);
+  job.inputs.push_back(std::vector<uint8_t>(input_bytes, 0));  // the profiler's input
+  job.iterations = 1;
+  job.per_instruction_pass = false;
+  job.timeout_seconds = timeout_seconds;
+  const QemuRun run = run_on_qemu(tools, job, path);
+  ProgramBenchRow row{std::filesystem::path(path).filename().string(), provider, kernels, {}};
+  for (const std::string& name : kBenchCounts) row.counts[name] = run.clean_visits.at(0).get(run.classes, name);
+  return row;
+}
+
+std::string with_commas(uint64_t value) {
+  std::string digits = std::to_string(value);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<size_t>(i), ",");
+  return digits;
+}
+
+std::string percent(uint64_t part, uint64_t whole) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f %%", whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / whole);
+  return text;
+}
+
+std::string ratio(uint64_t before, uint64_t after) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f×", after == 0 ? 0.0 : static_cast<double>(before) / after);
+  return text;
+}
+
+}  // namespace
+
+std::string bench_key(const KernelBenchRow& row) { return row.op + "/" + row.shape + "/" + row.variant; }
+std::string bench_key(const ProgramBenchRow& row) { return "program/" + row.program + "/" + row.kernels; }
+
+BenchResults run_bench(const BenchOptions& options, const std::function<void(const std::string&)>& progress) {
+  const std::string build = executable_dir() + "/..";
+  BenchOptions o = options;
+  if (o.kernel_image.empty()) o.kernel_image = build + "/firmware/etns_m55_kernel_bench.elf";
+  if (o.firmware_dir.empty()) o.firmware_dir = build + "/firmware";
+  if (o.reference_dir.empty()) o.reference_dir = build + "/firmware-ref";
+
+  BenchResults results;
+  QemuTools kernel_tools = resolve_qemu_tools("ns", QemuTools{o.qemu, o.kernel_image, ""});
+  results.qemu_version = qemu_version(kernel_tools.qemu);
+  progress("kernels: " + o.kernel_image);
+  results.kernels = run_kernel_image(kernel_tools, o.timeout_seconds);
+
+  for (size_t i = 0; i < o.programs.size(); ++i) {
+    const std::string& path = o.programs[i];
+    const std::string provider = provider_of(path);
+    for (const char* kernels : {"reference", "fast"}) {
+      const std::string dir = std::string(kernels) == "fast" ? o.firmware_dir : o.reference_dir;
+      progress("[" + std::to_string(i + 1) + "/" + std::to_string(o.programs.size()) + "] " +
+               std::filesystem::path(path).filename().string() + " with " + kernels + " kernels");
+      const QemuTools tools =
+          resolve_qemu_tools(provider, QemuTools{o.qemu, dir + "/etns_m55_" + provider + ".elf", ""});
+      results.programs.push_back(run_program(path, provider, kernels, tools, o.timeout_seconds));
+    }
+  }
+  return results;
+}
+
+nlohmann::json bench_to_json(const BenchResults& results) {
+  nlohmann::json doc = nlohmann::json::object();
+  doc["schema"] = "etns.bench";
+  doc["schema_version"] = 1;
+  doc["board"] = "qemu-mps3-an547";
+  doc["qemu_version"] = results.qemu_version;
+  doc["counts"] =
+      "instructions executed by the guest, counted by the etns QEMU plugin; weighted counts each MVE "
+      "gather or scatter once per lane; not cycles";
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const KernelBenchRow& row : results.kernels) {
+    kernels.push_back({{"key", bench_key(row)}, {"op", row.op}, {"shape", row.shape}, {"variant", row.variant},
+                       {"counts", row.counts}});
+  }
+  doc["kernels"] = kernels;
+  nlohmann::json programs = nlohmann::json::array();
+  for (const ProgramBenchRow& row : results.programs) {
+    programs.push_back({{"key", bench_key(row)}, {"program", row.program}, {"provider", row.provider},
+                        {"kernels", row.kernels}, {"counts", row.counts}});
+  }
+  doc["programs"] = programs;
+  doc["notes"] = results.notes;
+  return doc;
+}
+
+std::string bench_to_markdown(const BenchResults& results) {
+  std::ostringstream md;
+  md << "# Kernel and program benchmarks on the Cortex-M55 (QEMU mps3-an547)\n\n"
+     << "Executed instructions counted by the etns QEMU plugin (" << results.qemu_version
+     << "), not cycles. *weighted* counts each MVE gather or scatter once per lane (real cores move one "
+        "element per beat there); *MVE share* is the share of executed instructions that are Helium "
+        "instructions. Counts are deterministic: the same build gives the same numbers.\n\n"
+     << "## Kernels: one call per variant\n\n"
+     << "| operator | shape | variant | instructions | weighted | MVE share | reference ÷ this (weighted) |\n"
+     << "|---|---|---|---:|---:|---:|---:|\n";
+  std::map<std::string, uint64_t> reference_weighted;
+  for (const KernelBenchRow& row : results.kernels) {
+    if (row.variant == "ref") reference_weighted[row.op + "/" + row.shape] = row.counts.at("weighted");
+  }
+  for (const KernelBenchRow& row : results.kernels) {
+    const auto ref = reference_weighted.find(row.op + "/" + row.shape);
+    md << "| `" << row.op << "` | " << row.shape << " | " << row.variant << " | "
+       << with_commas(row.counts.at("total")) << " | " << with_commas(row.counts.at("weighted")) << " | "
+       << percent(row.counts.at("mve"), row.counts.at("total")) << " | "
+       << (ref == reference_weighted.end() ? "–" : ratio(ref->second, row.counts.at("weighted"))) << " |\n";
+  }
+  if (!results.programs.empty()) {
+    md << "\n## Programs: one clean `execute()`, all-zero input\n\n"
+       << "| program | provider | reference kernels: instructions | weighted | fast kernels: instructions | "
+          "weighted | MVE share | reference ÷ fast (weighted) |\n"
+       << "|---|---|---:|---:|---:|---:|---:|---:|\n";
+    for (size_t i = 0; i + 1 < results.programs.size(); i += 2) {
+      const ProgramBenchRow& ref = results.programs[i];
+      const ProgramBenchRow& fast = results.programs[i + 1];
+      md << "| " << ref.program << " | " << ref.provider << " | " << with_commas(ref.counts.at("total")) << " | "
+         << with_commas(ref.counts.at("weighted")) << " | " << with_commas(fast.counts.at("total")) << " | "
+         << with_commas(fast.counts.at("weighted")) << " | "
+         << percent(fast.counts.at("mve"), fast.counts.at("total")) << " | "
+         << ratio(ref.counts.at("weighted"), fast.counts.at("weighted")) << " |\n";
+    }
+  }
+  for (const std::string& note : results.notes) md << "\n" << note << "\n";
+  return md.str();
+}
+
+nlohmann::json baseline_from(const BenchResults& results) {
+  nlohmann::json counts = nlohmann::json::object();
+  auto add = [&](const std::string& key, const std::map<std::string, uint64_t>& values) {
+    counts[key] = {{"total", values.at("total")}, {"weighted", values.at("weighted")}};
+  };
+  for (const KernelBenchRow& row : results.kernels) add(bench_key(row), row.counts);
+  for (const ProgramBenchRow& row : results.programs) add(bench_key(row), row.counts);
+  return {{"schema", "etns.bench_baseline"},
+          {"schema_version", 1},
+          {"counts_are", "executed instructions on QEMU mps3-an547 (etns plugin), not cycles"},
+          {"counts", counts}};
+}
+
+std::vector<std::string> check_baseline(const BenchResults& results, const nlohmann::json& baseline,
+                                        const std::string& baseline_path, std::vector<std::string>* improvements) {
+  if (!baseline.is_object() || baseline.value("schema", "") != "etns.bench_baseline" ||
+      baseline.value("schema_version", 0) != 1 || !baseline.contains("counts") || !baseline.at("counts").is_object()) {
+    throw Failure(baseline_path + ": not an etns bench baseline (schema etns.bench_baseline, version 1)", 2);
+  }
+  std::map<std::string, std::map<std::string, uint64_t>> measured;
+  for (const KernelBenchRow& row : results.kernels) measured[bench_key(row)] = row.counts;
+  for (const ProgramBenchRow& row : results.programs) measured[bench_key(row)] = row.counts;
+
+  std::vector<std::string> regressions;
+  const bool programs_measured = !results.programs.empty();
+  for (const auto& [key, gated] : baseline.at("counts").items()) {
+    const auto found = measured.find(key);
+    if (found == measured.end()) {
+      // Programs come from outside the repository; a run without them says so in its notes.
+      if (key.rfind("program/", 0) == 0 && !programs_measured) continue;
+      regressions.push_back(key + ": in the baseline but not measured (removed? lower the baseline with "
+                                  "--write-baseline)");
+      continue;
+    }
+    for (const char* name : {"total", "weighted"}) {
+      if (!gated.contains(name) || !gated.at(name).is_number_unsigned()) {
+        throw Failure(baseline_path + ": " + key + "." + name + " is missing or not a count", 2);
+      }
+      const uint64_t limit = gated.at(name).get<uint64_t>();
+      const uint64_t now = found->second.at(name);
+      if (now > limit) {
+        regressions.push_back(key + ": " + name + " " + with_commas(now) + " > baseline " + with_commas(limit) +
+                              " (+" + with_commas(now - limit) + ")");
+      } else if (now < limit && improvements != nullptr) {
+        improvements->push_back(key + ": " + name + " " + with_commas(now) + " < baseline " + with_commas(limit));
+      }
+    }
+  }
+  for (const auto& [key, counts] : measured) {
+    if (!baseline.at("counts").contains(key) && improvements != nullptr) {
+      improvements->push_back(key + ": not in the baseline yet (" + with_commas(counts.at("total")) +
+                              " instructions)");
+    }
+  }
+  return regressions;
+}
+
+}  // namespace etns::tools

@@ -1,0 +1,119 @@
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "tools/bench/bench.h"
+#include "tools/cli/commands.h"
+#include "tools/cli/progress_line.h"
+#include "tools/common/failure.h"
+#include "tools/common/files.h"
+
+namespace etns::tools {
+namespace {
+
+struct BenchCommand {
+  BenchOptions options;
+  std::string target = "qemu-m55";
+  std::string models_dir;
+  std::string out_dir = "out/bench";
+  std::string baseline;
+  std::string write_baseline;
+};
+
+// $ETNS_SHARED_DIR/models/tier1, else the shared folder this build was configured with.
+std::string default_models_dir() {
+  const char* shared = std::getenv("ETNS_SHARED_DIR");
+  const std::string root = shared != nullptr && *shared != '\0' ? shared : ETNS_DEFAULT_SHARED_DIR;
+  return root + "/models/tier1";
+}
+
+// Every <model>_arm.pte and <model>_ns.pte in `dir`, sorted by name.
+std::vector<std::string> programs_in(const std::string& dir) {
+  std::vector<std::string> programs;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string stem = entry.path().stem().string();
+    const bool named = stem.size() > 3 && (stem.compare(stem.size() - 4, 4, "_arm") == 0 ||
+                                           stem.compare(stem.size() - 3, 3, "_ns") == 0);
+    if (entry.is_regular_file() && entry.path().extension() == ".pte" && named) {
+      programs.push_back(entry.path().string());
+    }
+  }
+  std::sort(programs.begin(), programs.end());
+  return programs;
+}
+
+int run_bench_command(BenchCommand command) {
+  BenchResults results;
+  std::vector<std::string> notes;
+  if (command.options.programs.empty()) {
+    const bool given = !command.models_dir.empty();
+    if (!given) command.models_dir = default_models_dir();
+    if (std::filesystem::is_directory(command.models_dir)) {
+      command.options.programs = programs_in(command.models_dir);
+    } else if (given) {
+      throw Failure(command.models_dir + ": no such folder (--models)", 2);
+    } else {
+      notes.push_back("Programs not measured: no models at " + command.models_dir + " (pass --models DIR).");
+    }
+  }
+  {
+    ProgressLine progress;
+    results = run_bench(command.options, [&](const std::string& line) { progress.show(line); });
+    progress.clear();
+  }
+  results.notes = notes;
+
+  std::filesystem::create_directories(command.out_dir);
+  write_file_atomic(command.out_dir + "/bench.json", bench_to_json(results).dump(2) + "\n");
+  const std::string markdown = bench_to_markdown(results);
+  write_file_atomic(command.out_dir + "/bench.md", markdown);
+  std::fputs(markdown.c_str(), stdout);
+  if (!command.write_baseline.empty()) {
+    write_file_atomic(command.write_baseline, baseline_from(results).dump(2) + "\n");
+    std::fprintf(stderr, "etns: baseline written to %s\n", command.write_baseline.c_str());
+  }
+  if (command.baseline.empty()) return 0;
+
+  std::vector<std::string> improvements;
+  const std::vector<std::string> regressions =
+      check_baseline(results, read_json_file(command.baseline), command.baseline, &improvements);
+  for (const std::string& line : improvements) std::fprintf(stderr, "etns: note: %s\n", line.c_str());
+  for (const std::string& line : regressions) std::fprintf(stderr, "etns: regression: %s\n", line.c_str());
+  std::printf("\nbaseline %s: %s\n", command.baseline.c_str(),
+              regressions.empty() ? "no count above it" : "counts ABOVE it (see stderr)");
+  return regressions.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+CommandAction add_bench_command(CLI::App& app) {
+  CLI::App* command =
+      app.add_subcommand("bench", "count each kernel variant and each program on the Cortex-M55 (QEMU)");
+  command->footer(
+      "Runs the kernel benchmark image (every variant of every operator, one call each) and every\n"
+      "program twice, with the reference kernels and with the fast ones, under QEMU mps3-an547 with the\n"
+      "counting plugin. Counts are executed instructions (and weighted: gathers and scatters once per\n"
+      "lane), not cycles. Writes bench.md and bench.json to --out. With --baseline, exits 1 when any\n"
+      "count is above the baseline's.\n"
+      "Examples: etns bench --baseline bench/baseline_m55.json\n"
+      "          etns bench --models out/export --write-baseline bench/baseline_m55.json");
+  auto c = std::make_shared<BenchCommand>();
+  command->add_option("--target", c->target, "where to count (only qemu-m55 counts instructions)")
+      ->check(CLI::IsMember({"qemu-m55"}));
+  command->add_option("programs", c->options.programs, "programs (<model>_arm.pte / <model>_ns.pte)")
+      ->check(CLI::ExistingFile);
+  command->add_option("--models", c->models_dir, "folder of programs to measure (default ../shared/models/tier1)");
+  command->add_option("--out", c->out_dir, "output folder for bench.md and bench.json (default out/bench)");
+  command->add_option("--baseline", c->baseline, "fail when a count is above this baseline")
+      ->check(CLI::ExistingFile);
+  command->add_option("--write-baseline", c->write_baseline, "write this run's counts as a baseline");
+  command->add_option("--qemu", c->options.qemu, "qemu-system-arm to run (default $ETNS_QEMU or PATH)");
+  command->add_option("--image", c->options.kernel_image,
+                      "kernel benchmark image (default <build>/firmware/etns_m55_kernel_bench.elf)");
+  command->add_option("--timeout", c->options.timeout_seconds, "seconds per QEMU run (default 600)")
+      ->check(CLI::PositiveNumber);
+  return [c]() { return run_bench_command(*c); };
+}
+
+}  // namespace etns::tools
