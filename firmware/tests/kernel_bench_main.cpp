@@ -68,7 +68,7 @@ uint32_t CountedBench::next_region_ = 0;
 extern "C" int etns_firmware_main() {
   etns::kernels::testing::set_test_memory(port::planned_memory(), port::planned_memory_bytes());
   etns::kernels::testing::set_failure_sink(report_to_console);
-  print("%sbench board %s mve %d\n", fw::kConsolePrefix, port::board_name(), ETNS_HAVE_MVE);
+  print("%sboard %s mve %d\n", fw::kConsolePrefix, port::board_name(), ETNS_HAVE_MVE);
   for (const BenchCase* c = etns::kernels::testing::first_bench_case(); c != nullptr; c = c->next) {
     etns::kernels::testing::test_memory_release(0);
     CountedBench bench(*c);

@@ -1,0 +1,43 @@
+// quantized_conv2d on the Tier-1 shape (1x16x32x32, 3x3, 16 -> 16, padding 1)
+// with tier1_arm conv1's requantisation, every variant (kernel_bench.h).
+#include "kernels/cortex_m/conv2d/conv2d.h"
+#include "kernels/testing/kernel_bench.h"
+#include "kernels/testing/kernel_test.h"
+#include "kernels/testing/rng.h"
+#include "kernels/variants.h"
+
+namespace etns::cortex_m {
+namespace {
+
+constexpr int32_t kMultipliers[16] = {1109979705, 1147891037, 1138847467, 1354490799,
+                                      1134793497, 1367101146, 1188910528, 1132211173,
+                                      1765065426, 2063243380, 1670393652, 1649163875,
+                                      1391514400, 1409155071, 1108449516, 1338886254};
+constexpr int32_t kShifts[16] = {-8, -8, -8, -8, -8, -8, -8, -8, -8, -9, -8, -8, -8, -8, -8, -8};
+
+ETNS_KERNEL_BENCH(quantized_conv2d, tier1) {
+  Conv2dParams p;
+  p.batches = 1;
+  p.input_h = p.input_w = p.output_h = p.output_w = 32;
+  p.input_c = p.output_c = p.filter_c = 16;
+  p.filter_h = p.filter_w = 3;
+  p.pad_h = p.pad_w = 1;
+  p.input_offset = -1;
+  p.output_offset = -39;
+  p.multipliers = kMultipliers;
+  p.shifts = kShifts;
+  int8_t* input = ETNS_TEST_ARRAY(int8_t, 32 * 32 * 16);
+  int8_t* weight = ETNS_TEST_ARRAY(int8_t, 16 * 3 * 3 * 16);
+  int32_t* bias = ETNS_TEST_ARRAY(int32_t, 16);
+  int8_t* out = ETNS_TEST_ARRAY(int8_t, 32 * 32 * 16);
+  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, conv2d_scratch_bytes(p) + 16);
+  kernels::testing::Rng rng(3);
+  rng.fill_s8(input, 32 * 32 * 16);
+  rng.fill_s8(weight, 16 * 3 * 3 * 16);
+  for (const auto& v : kernels::kConv2dVariants) {
+    bench.measure(v.isa, [&] { v.fn(p, input, weight, bias, out, scratch); });
+  }
+}
+
+}  // namespace
+}  // namespace etns::cortex_m
