@@ -44,7 +44,19 @@ Input input_of(int32_t zero_point, kernels::Requant q) {
   return {scale, static_cast<int32_t>(0u - static_cast<uint32_t>(zero_point) * scale)};
 }
 
-template <bool kSelfRounds, bool kOtherRounds, bool kOutRounds>
+// Eight bytes are loaded as int16 lanes; read as int32 lanes, lane i holds
+// element 2i in its low half and 2i + 1 in its high half. Scaling by 2^k with
+// k >= 16 pushes the high half (and the low half's sign-extension error, a
+// multiple of 2^16) out of the word, so VMLAS on the raw lanes gives the even
+// elements' (q - zero_point) * 2^k exactly; the odd ones need a shift first.
+static_assert(kSubLeftShift >= 16, "the even lanes' VMLAS needs a scale of at least 2^16");
+
+// Each step does the even and the odd elements of eight in int32 lanes;
+// VQMOVNB/VQMOVNT narrow them back into element order. The output zero point
+// is added after a saturating narrow to int16, saturating: the reference adds
+// exactly and clamps to int8 bounds, and a saturated value stays beyond them.
+// With the full int8 range, the final saturating narrow is the clamp.
+template <bool kSelfRounds, bool kOtherRounds, bool kOutRounds, bool kFullRange>
 void sub_lanes(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out,
                size_t n) {
   const Input self_in = input_of(p.self_zero_point, p.self);
@@ -55,51 +67,76 @@ void sub_lanes(const SubParams& p, const int8_t* self, const int8_t* other, int8
   const Stage other_stage = stage_of(p.other);
   const Stage out_stage = stage_of(p.out);
   const int32_t out_left = p.out.shift > 0 ? p.out.shift : 0;
-  // In a vector register: the loop needs every general-purpose one.
-  const int32x4_t out_zero_point = vdupq_n_s32(p.out_zero_point);
-  const int32x4_t lo = vdupq_n_s32(p.act_min);
-  const int32x4_t hi = vdupq_n_s32(p.act_max);
+  const int16_t out_zero_point = static_cast<int16_t>(p.out_zero_point);
+  const int16x8_t lo = vdupq_n_s16(static_cast<int16_t>(p.act_min));
+  const int16x8_t hi = vdupq_n_s16(static_cast<int16_t>(p.act_max));
 
-  const auto step = [&](int32x4_t a, int32x4_t b) {
-    a = requantize_lanes<kSelfRounds>(vmlasq_n_s32(a, self_scale, self_in.offset), self_stage);
-    b = requantize_lanes<kOtherRounds>(vmlasq_n_s32(b, other_scale, other_in.offset), other_stage);
+  const auto difference = [&](int32x4_t a, int32x4_t b) {
+    a = requantize_lanes<kSelfRounds>(a, self_stage);
+    b = requantize_lanes<kOtherRounds>(b, other_stage);
     int32x4_t d = vqsubq_s32(a, b);  // the reference's saturate_s32(a' - b')
     if constexpr (!kOutRounds) d = vshlq_r_s32(d, out_left);
-    // A saturating add then the clamp is the reference's exact add then clamp:
-    // the bounds lie inside int8.
-    d = vqaddq_s32(requantize_lanes<kOutRounds>(d, out_stage), out_zero_point);
-    return vminq_s32(vmaxq_s32(d, lo), hi);
+    return requantize_lanes<kOutRounds>(d, out_stage);
+  };
+  const auto step = [&](int16x8_t qa, int16x8_t qb) {
+    const int32x4_t a_words = vreinterpretq_s32_s16(qa);
+    const int32x4_t b_words = vreinterpretq_s32_s16(qb);
+    // The odd halves first: VMLAS overwrites the words it scales.
+    const int32x4_t a_odd = vmlasq_n_s32(vshrq_n_s32(a_words, 16), self_scale, self_in.offset);
+    const int32x4_t b_odd = vmlasq_n_s32(vshrq_n_s32(b_words, 16), other_scale, other_in.offset);
+    const int32x4_t a_even = vmlasq_n_s32(a_words, self_scale, self_in.offset);
+    const int32x4_t b_even = vmlasq_n_s32(b_words, other_scale, other_in.offset);
+    // The halves a narrow leaves are don't-cares (overwritten next, or not
+    // stored), so spent inputs serve as destinations: no register copies.
+    int16x8_t y = vqmovnbq_s32(vreinterpretq_s16_s32(a_even), difference(a_even, b_even));
+    y = vqmovntq_s32(y, difference(a_odd, b_odd));
+    y = vqaddq_n_s16(y, out_zero_point);
+    if constexpr (!kFullRange) y = vminq_s16(vmaxq_s16(y, lo), hi);
+    return vreinterpretq_s16_s8(vqmovnbq_s16(vreinterpretq_s8_s32(a_odd), y));
   };
 
-  for (size_t blocks = n / 4; blocks > 0; --blocks) {
-    vstrbq_s32(out, step(vldrbq_s32(self), vldrbq_s32(other)));
-    self += 4;
-    other += 4;
-    out += 4;
+  for (size_t blocks = n / 8; blocks > 0; --blocks) {
+    vstrbq_s16(out, step(vldrbq_s16(self), vldrbq_s16(other)));
+    self += 8;
+    other += 8;
+    out += 8;
   }
-  const uint32_t tail = static_cast<uint32_t>(n % 4);
+  const uint32_t tail = static_cast<uint32_t>(n % 8);
   if (tail != 0) {
-    const mve_pred16_t live = vctp32q(tail);
-    vstrbq_p_s32(out, step(vldrbq_z_s32(self, live), vldrbq_z_s32(other, live)), live);
+    const mve_pred16_t live = vctp16q(tail);
+    vstrbq_p_s16(out, step(vldrbq_z_s16(self, live), vldrbq_z_s16(other, live)), live);
   }
 }
 
 using LanesFn = void (*)(const SubParams&, const int8_t*, const int8_t*, int8_t*, size_t);
 
-// Indexed by [self rounds][other rounds][out rounds]: a stage with R = 0 needs
-// neither the sign fix nor the rounding shift.
-constexpr LanesFn kLanes[2][2][2] = {
-    {{&sub_lanes<false, false, false>, &sub_lanes<false, false, true>},
-     {&sub_lanes<false, true, false>, &sub_lanes<false, true, true>}},
-    {{&sub_lanes<true, false, false>, &sub_lanes<true, false, true>},
-     {&sub_lanes<true, true, false>, &sub_lanes<true, true, true>}},
+// Indexed by [self rounds][other rounds][out rounds][full int8 range]: a stage
+// with R = 0 needs neither the sign fix nor the rounding shift, and the full
+// range needs no clamp.
+template <bool kSelfRounds, bool kOtherRounds>
+constexpr LanesFn kOutVariants[2][2] = {
+    {&sub_lanes<kSelfRounds, kOtherRounds, false, false>,
+     &sub_lanes<kSelfRounds, kOtherRounds, false, true>},
+    {&sub_lanes<kSelfRounds, kOtherRounds, true, false>,
+     &sub_lanes<kSelfRounds, kOtherRounds, true, true>},
 };
+
+LanesFn choose_lanes(const SubParams& p) {
+  const bool out_rounds = p.out.shift < 0;
+  const bool full_range = p.act_min == -128 && p.act_max == 127;
+  if (p.self.shift < 0) {
+    return p.other.shift < 0 ? kOutVariants<true, true>[out_rounds][full_range]
+                             : kOutVariants<true, false>[out_rounds][full_range];
+  }
+  return p.other.shift < 0 ? kOutVariants<false, true>[out_rounds][full_range]
+                           : kOutVariants<false, false>[out_rounds][full_range];
+}
 
 }  // namespace
 
 void sub_s8_mve(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out,
                 size_t n) {
-  kLanes[p.self.shift < 0][p.other.shift < 0][p.out.shift < 0](p, self, other, out, n);
+  choose_lanes(p)(p, self, other, out, n);
 }
 
 }  // namespace etns::cortex_m_ns
