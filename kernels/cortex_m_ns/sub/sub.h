@@ -47,7 +47,8 @@ using SubFn = void (*)(const SubParams& p, const int8_t* self, const int8_t* oth
 
 void sub_s8_ref(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
 #if ETNS_HAVE_MVE
-// Helium: four int32 lanes a step, every requantisation computed exactly.
+// Helium: eight elements a step in int32 lanes, every requantisation computed
+// exactly (no tables).
 void sub_s8_mve(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
 #endif
 // The build's choice, the last of kernels/variants.h's kSubVariants.
