@@ -60,7 +60,13 @@ std::string bench_key(const KernelBenchRow& row);
 std::string bench_key(const ProgramBenchRow& row);
 
 nlohmann::json bench_to_json(const BenchResults& results);
+// The whole page: a title, what the counts are, then the tables.
 std::string bench_to_markdown(const BenchResults& results);
+// The kernel and program tables alone, each under a heading of `level`
+// ("###"), for pages that embed them (etns reproduce).
+std::string bench_tables_markdown(const BenchResults& results, const std::string& level);
+// What the counts are, one paragraph.
+std::string bench_counts_explained(const BenchResults& results);
 
 // The baseline: {"schema": "etns.bench_baseline", "schema_version": 1,
 // "counts": {key: {"total": n, "weighted": n}}}. Only total and weighted

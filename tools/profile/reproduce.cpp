@@ -5,8 +5,10 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <sstream>
 
+#include "tools/bench/bench.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/elf/verify_kernels.h"
@@ -191,6 +193,20 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
                      render_kernel_verification(verification) + "\n";
   }
 
+  // What the fast kernels change: every variant of every kernel, and every
+  // program with reference and with fast kernels (QEMU only: counts).
+  std::optional<BenchResults> bench;
+  if (std::find(options.targets.begin(), options.targets.end(), "qemu-m55") != options.targets.end()) {
+    BenchOptions bench_options;
+    for (const ModelPair& pair : pairs) {
+      bench_options.programs.push_back(pair.arm);
+      bench_options.programs.push_back(pair.ns);
+    }
+    bench = run_bench(bench_options, [&](const std::string& status) {
+      if (progress) progress("bench " + status);
+    });
+  }
+
   std::ostringstream md;
   char date[32];
   const std::time_t now = std::time(nullptr);
@@ -202,7 +218,21 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
   md << "- **host**: the same kernels on this machine; every number is wall-clock **nanoseconds**.\n\n";
   md << "Each value is the median of " << options.iterations << " iterations after " << options.warmup
      << " warm-up runs, with an all-zero input (as the reference profiler). Rows are matched "
-     << (manifest ? "through the export manifest" : "by the programs' structure") << ".\n";
+     << (manifest ? "through the export manifest" : "by the programs' structure") << ".\n\n";
+  md << "**What arm and ns are here.** Both programs run on the same etns runtime and the same "
+        "`cortex_m::` kernels (their Helium variants on the M55). `arm` keeps the stock lowering: the "
+        "Tier-1 operators run as portable `aten::` kernels inside dequantise/quantise islands, and those "
+        "portable kernels are etns's own plain C++, not upstream ExecuTorch's. On some operators ours execute "
+        "far fewer instructions than upstream's on the same QEMU board (`aten::sub.out` 147,541 against "
+        "328,754; `aten::clamp.out` 147,508 against 393,754), so the arm column is a like-for-like baseline, "
+        "not the upstream stack's figures. `ns` replaces the islands with the `cortex_m_ns::` int8 kernels.\n";
+  if (bench) {
+    md << "\n## What the fast kernels change (Cortex-M55 under QEMU)\n\n"
+       << "Every kernel variant on the Tier-1 shape, and every program run once with each kernel's scalar "
+          "reference and once with the fast variants the firmware ships (`etns bench`). "
+       << bench_counts_explained(*bench) << "\n"
+       << bench_tables_markdown(*bench, "###");
+  }
   for (const ModelPair& pair : pairs) {
     md << "\n## " << pair.model << "\n\n";
     md << "![" << pair.model << ": executed instructions per program instruction, arm vs ns](" << pair.model
