@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 bash scripts/install-deps.sh
 cmake --preset host >/dev/null
-cmake --build --preset host -j "$(nproc)" --target etns etns_qemu_counter etns_firmware
+cmake --build --preset host -j "$(nproc)" --target etns etns_qemu_counter etns_firmware etns_firmware_ref
 
 shared=${ETNS_SHARED_DIR:-../shared}
 models="$shared/models/tier1"
