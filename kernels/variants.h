@@ -41,8 +41,9 @@ inline constexpr Variant<decltype(&cortex_m::dequantize_s8_f32_ref)> kDequantize
 inline constexpr Variant<decltype(&cortex_m::dequantize_s16_f32_ref)> kDequantizeS16Variants[] = {
     {"ref", &cortex_m::dequantize_s16_f32_ref},
 };
-inline constexpr Variant<decltype(&cortex_m::minimum_s8_ref)> kMinimumVariants[] = {
+inline constexpr Variant<cortex_m::MinimumFn> kMinimumVariants[] = {
     {"ref", &cortex_m::minimum_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::minimum_s8_mve)
 };
 inline constexpr Variant<decltype(&cortex_m::mul_s8_ref)> kMulVariants[] = {
     {"ref", &cortex_m::mul_s8_ref},
@@ -68,6 +69,7 @@ inline constexpr Variant<cortex_m_ns::ReluFn> kReluVariants[] = {
 };
 inline constexpr Variant<cortex_m_ns::MeanFn> kMeanVariants[] = {
     {"ref", &cortex_m_ns::mean_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m_ns::mean_s8_mve)
 };
 
 }  // namespace etns::kernels
