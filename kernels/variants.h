@@ -48,8 +48,9 @@ inline constexpr Variant<cortex_m::MinimumFn> kMinimumVariants[] = {
 inline constexpr Variant<decltype(&cortex_m::mul_s8_ref)> kMulVariants[] = {
     {"ref", &cortex_m::mul_s8_ref},
 };
-inline constexpr Variant<decltype(&cortex_m::conv2d_s8_ref)> kConv2dVariants[] = {
+inline constexpr Variant<cortex_m::Conv2dFn> kConv2dVariants[] = {
     {"ref", &cortex_m::conv2d_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::conv2d_s8_mve)
 };
 
 // cortex_m_ns:: (the ns provider)
@@ -58,9 +59,13 @@ inline constexpr Variant<cortex_m_ns::SubFn> kSubVariants[] = {
 };
 inline constexpr Variant<cortex_m_ns::HardswishFn> kHardswishVariants[] = {
     {"ref", &cortex_m_ns::hardswish_s8_ref},
+    {"lut", &cortex_m_ns::hardswish_s8_lut},
+    ETNS_MVE_VARIANT(&cortex_m_ns::hardswish_s8_mve)
 };
 inline constexpr Variant<cortex_m_ns::LeakyReluFn> kLeakyReluVariants[] = {
     {"ref", &cortex_m_ns::leaky_relu_s8_ref},
+    {"lut", &cortex_m_ns::leaky_relu_s8_lut},
+    ETNS_MVE_VARIANT(&cortex_m_ns::leaky_relu_s8_mve)
 };
 inline constexpr Variant<cortex_m_ns::ReluFn> kReluVariants[] = {
     {"ref", &cortex_m_ns::relu_s8_ref},

@@ -204,23 +204,5 @@ inline std::ostream& operator<<(std::ostream& os, const LsbError& e) {
             << ", float " << e.want;
 }
 
-// A compiled variant of an elementwise int8 kernel gives the reference's bytes
-// for every length around the lane tile, each with fresh random parameters.
-template <typename Params>
-void expect_unary_variant_matches(void (*reference)(const Params&, const int8_t*, int8_t*, size_t),
-                                  void (*variant)(const Params&, const int8_t*, int8_t*, size_t),
-                                  Params (*random_params)(testing::Rng&)) {
-  SCOPED_TRACE(::testing::Message() << "seed " << kSeed);
-  testing::Rng rng(kSeed);
-  for (size_t n : {1, 3, 4, 5, 15, 16, 17, 1000}) {
-    const Params p = random_params(rng);
-    const std::vector<int8_t> in = testing::random_s8(rng, n);
-    std::vector<int8_t> want(n);
-    std::vector<int8_t> got(n);
-    reference(p, in.data(), want.data(), n);
-    variant(p, in.data(), got.data(), n);
-    ASSERT_EQ(want, got) << "n=" << n << " " << p;
-  }
-}
 
 }  // namespace etns::cortex_m_ns::test

@@ -1,6 +1,7 @@
 #include "kernels/cortex_m_ns/hardswish/hardswish.h"
 
 #include "kernels/common/checks.h"
+#include "kernels/variants.h"
 
 namespace etns::cortex_m_ns {
 namespace {
@@ -34,6 +35,7 @@ Error hardswish_prepare(runtime::PrepareContext& ctx) {
   // Any prescale in [0, 31] keeps (t + 2^(prescale-1)) >> prescale in range.
   ETNS_ASSIGN_OR_RETURN(p.prescale, read_int_in_range(ctx, 7, "prescale", 0, 31));
 
+  hardswish_fill_table(p);
   ETNS_ASSIGN_OR_RETURN(HardswishParams * stored, ctx.make_state<HardswishParams>());
   *stored = p;
   return Error::Ok;
@@ -47,7 +49,23 @@ Error hardswish_run(const runtime::RunContext& ctx) {
 }
 
 void hardswish_s8(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n) {
-  hardswish_s8_ref(p, in, out, n);
+  kernels::fastest(kernels::kHardswishVariants)(p, in, out, n);
 }
+
+void hardswish_fill_table(HardswishParams& p) {
+  int8_t codes[256];
+  kernels::byte_table_inputs(codes);
+  hardswish_s8_ref(p, codes, p.table.values, 256);
+}
+
+void hardswish_s8_lut(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n) {
+  kernels::lookup_s8(p.table, in, out, n);
+}
+
+#if ETNS_HAVE_MVE
+void hardswish_s8_mve(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n) {
+  kernels::lookup_s8_mve(p.table, in, out, n);
+}
+#endif
 
 }  // namespace etns::cortex_m_ns

@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/byte_table.h"
+#include "kernels/common/isa.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
 
@@ -21,13 +23,24 @@ struct HardswishParams {
   int32_t relu_q3 = 0;   // [0, relu_q6]
   int32_t relu_q6 = 1;   // [1, 2^22]
   int32_t prescale = 0;  // [0, 31]
+  // hardswish_s8_ref on every code, filled by hardswish_fill_table; the fast variants read it.
+  kernels::ByteTable table;
 };
 
 using HardswishFn = void (*)(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n);
 
 void hardswish_s8_ref(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n);
-// The compile-time choice of implementation; today the reference.
+// Looks every byte up in p.table.
+void hardswish_s8_lut(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n);
+#if ETNS_HAVE_MVE
+// Helium: 16-lane byte gathers from p.table.
+void hardswish_s8_mve(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n);
+#endif
+// The build's choice, the last of kernels/variants.h's kHardswishVariants.
 void hardswish_s8(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n);
+
+// Fills p.table from the reference and p's other fields.
+void hardswish_fill_table(HardswishParams& p);
 
 // Validates the 9 schema arguments (InvalidArgument, or InvalidProgram for a
 // wrong value kind) and stores HardswishParams in the method arena (OutOfMemory).

@@ -151,25 +151,6 @@ int formula_bound(const HardswishCase& c) {
   return 1 + static_cast<int>(std::floor(worst * c.in_q.scale / (12.0 * c.out_q.scale) + 1e-9));
 }
 
-// Any parameters prepare accepts, including extreme shifts and a prescale.
-HardswishParams random_valid_params(Rng& rng) {
-  HardswishParams p;
-  p.in_zero_point = static_cast<int32_t>(rng.uniform(-128, 127));
-  p.out_zero_point = static_cast<int32_t>(rng.uniform(-128, 127));
-  p.out = {static_cast<int32_t>(rng.uniform(0, INT32_MAX)),
-           static_cast<int32_t>(rng.uniform(-31, 30))};
-  p.relu_q6 = static_cast<int32_t>(rng.uniform(1, 1 << 22));
-  p.relu_q3 = static_cast<int32_t>(rng.uniform(0, p.relu_q6));
-  p.prescale = static_cast<int32_t>(rng.uniform(0, 31));
-  return p;
-}
-
-// Adding a variant is one TEST line below.
-void expect_same_as_reference(HardswishFn variant) {
-  test::expect_unary_variant_matches(hardswish_s8_ref, variant, random_valid_params);
-}
-
-TEST(HardswishS8, ChooserMatchesReference) { expect_same_as_reference(hardswish_s8); }
 
 TEST(HardswishS8, LutTier1) { EXPECT_EQ(run_lut(HardswishArgs{}), from_hex(kTier1Lut)); }
 

@@ -1,6 +1,7 @@
 #include "kernels/cortex_m_ns/leaky_relu/leaky_relu.h"
 
 #include "kernels/common/checks.h"
+#include "kernels/variants.h"
 
 namespace etns::cortex_m_ns {
 namespace {
@@ -27,6 +28,7 @@ Error leaky_relu_prepare(runtime::PrepareContext& ctx) {
   ETNS_ASSIGN_OR_RETURN(p.identity,
                         read_requant(ctx, 5, "identity_multiplier", 6, "identity_shift"));
 
+  leaky_relu_fill_table(p);
   ETNS_ASSIGN_OR_RETURN(LeakyReluParams * stored, ctx.make_state<LeakyReluParams>());
   *stored = p;
   return Error::Ok;
@@ -40,7 +42,23 @@ Error leaky_relu_run(const runtime::RunContext& ctx) {
 }
 
 void leaky_relu_s8(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n) {
-  leaky_relu_s8_ref(p, in, out, n);
+  kernels::fastest(kernels::kLeakyReluVariants)(p, in, out, n);
 }
+
+void leaky_relu_fill_table(LeakyReluParams& p) {
+  int8_t codes[256];
+  kernels::byte_table_inputs(codes);
+  leaky_relu_s8_ref(p, codes, p.table.values, 256);
+}
+
+void leaky_relu_s8_lut(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n) {
+  kernels::lookup_s8(p.table, in, out, n);
+}
+
+#if ETNS_HAVE_MVE
+void leaky_relu_s8_mve(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n) {
+  kernels::lookup_s8_mve(p.table, in, out, n);
+}
+#endif
 
 }  // namespace etns::cortex_m_ns

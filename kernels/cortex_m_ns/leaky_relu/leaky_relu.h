@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/byte_table.h"
+#include "kernels/common/isa.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
 
@@ -19,13 +21,24 @@ struct LeakyReluParams {
   int32_t out_zero_point = 0;
   kernels::Requant alpha;     // x < 0
   kernels::Requant identity;  // x >= 0
+  // leaky_relu_s8_ref on every code, filled by leaky_relu_fill_table; the fast variants read it.
+  kernels::ByteTable table;
 };
 
 using LeakyReluFn = void (*)(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n);
 
 void leaky_relu_s8_ref(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n);
-// The compile-time choice of implementation; today the reference.
+// Looks every byte up in p.table.
+void leaky_relu_s8_lut(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n);
+#if ETNS_HAVE_MVE
+// Helium: 16-lane byte gathers from p.table.
+void leaky_relu_s8_mve(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n);
+#endif
+// The build's choice, the last of kernels/variants.h's kLeakyReluVariants.
 void leaky_relu_s8(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n);
+
+// Fills p.table from the reference and p's other fields.
+void leaky_relu_fill_table(LeakyReluParams& p);
 
 // Validates the 8 schema arguments (InvalidArgument, or InvalidProgram for a
 // wrong value kind) and stores LeakyReluParams in the method arena (OutOfMemory).

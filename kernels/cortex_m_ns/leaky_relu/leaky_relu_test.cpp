@@ -138,24 +138,6 @@ LeakyReluCase random_leaky_relu_case(Rng& rng) {
   }
 }
 
-// Any parameters prepare accepts, including extreme shifts and zero points.
-LeakyReluParams random_valid_params(Rng& rng) {
-  LeakyReluParams p;
-  p.in_zero_point = static_cast<int32_t>(rng.uniform(-128, 127));
-  p.out_zero_point = static_cast<int32_t>(rng.uniform(-128, 127));
-  p.alpha = {static_cast<int32_t>(rng.uniform(0, INT32_MAX)),
-             static_cast<int32_t>(rng.uniform(-31, 30))};
-  p.identity = {static_cast<int32_t>(rng.uniform(0, INT32_MAX)),
-                static_cast<int32_t>(rng.uniform(-31, 30))};
-  return p;
-}
-
-// Adding a variant is one TEST line below.
-void expect_same_as_reference(LeakyReluFn variant) {
-  test::expect_unary_variant_matches(leaky_relu_s8_ref, variant, random_valid_params);
-}
-
-TEST(LeakyReluS8, ChooserMatchesReference) { expect_same_as_reference(leaky_relu_s8); }
 
 TEST(LeakyReluS8, LutTier1) { EXPECT_EQ(run_lut(LeakyReluArgs{}), from_hex(kTier1Lut)); }
 

@@ -179,29 +179,6 @@ ReluCase random_relu_case(Rng& rng) {
   }
 }
 
-// Any parameters prepare accepts, on either path.
-ReluParams random_valid_params(Rng& rng) {
-  ReluParams p;
-  p.in_zero_point = static_cast<int32_t>(rng.uniform(-128, 127));
-  p.out_zero_point = static_cast<int32_t>(rng.uniform(-128, 127));
-  p.out = {static_cast<int32_t>(rng.uniform(0, INT32_MAX)),
-           static_cast<int32_t>(rng.uniform(-31, 30))};
-  p.act_min = static_cast<int32_t>(rng.uniform(-128, 127));
-  p.act_max = static_cast<int32_t>(rng.uniform(p.act_min, 127));
-  p.identity = rng.uniform(0, 1) == 1;
-  if (p.identity) {
-    p.out = kIdentityRequant;
-    p.out_zero_point = p.in_zero_point;
-  }
-  return p;
-}
-
-// Adding a variant is one TEST line below.
-void expect_same_as_reference(ReluFn variant) {
-  test::expect_unary_variant_matches(relu_s8_ref, variant, random_valid_params);
-}
-
-TEST(ReluS8, ChooserMatchesReference) { expect_same_as_reference(relu_s8); }
 
 TEST(ReluS8, LutTier1) { EXPECT_EQ(run_lut(ReluArgs{}), from_hex(kTier1Lut)); }
 
