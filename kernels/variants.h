@@ -31,15 +31,19 @@ namespace etns::kernels {
 // cortex_m:: (both providers)
 inline constexpr Variant<decltype(&cortex_m::quantize_f32_s8_ref)> kQuantizeS8Variants[] = {
     {"ref", &cortex_m::quantize_f32_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::quantize_f32_s8_mve)
 };
 inline constexpr Variant<decltype(&cortex_m::quantize_f32_s16_ref)> kQuantizeS16Variants[] = {
     {"ref", &cortex_m::quantize_f32_s16_ref},
+    ETNS_MVE_VARIANT(&cortex_m::quantize_f32_s16_mve)
 };
 inline constexpr Variant<decltype(&cortex_m::dequantize_s8_f32_ref)> kDequantizeS8Variants[] = {
     {"ref", &cortex_m::dequantize_s8_f32_ref},
+    ETNS_MVE_VARIANT(&cortex_m::dequantize_s8_f32_mve)
 };
 inline constexpr Variant<decltype(&cortex_m::dequantize_s16_f32_ref)> kDequantizeS16Variants[] = {
     {"ref", &cortex_m::dequantize_s16_f32_ref},
+    ETNS_MVE_VARIANT(&cortex_m::dequantize_s16_f32_mve)
 };
 inline constexpr Variant<cortex_m::MinimumFn> kMinimumVariants[] = {
     {"ref", &cortex_m::minimum_s8_ref},

@@ -37,16 +37,19 @@
 // iteration, as QEMU executes them (a core's loop cache may skip them).
 //
 // Output (keys in this order):
-//   {"schema": "etns.qemu_counts", "schema_version": 1,
-//    "classes": ["total", "mve", "mve_load", "mve_store", "fp", "load",
-//                "store", "branch", "loop"],
+//   {"schema": "etns.qemu_counts", "schema_version": 2,
+//    "classes": ["total", "mve", "mve_load", "mve_store", "mve_gather",
+//                "mve_scatter", "fp", "load", "store", "branch", "loop"],
 //    "markers": {"base": B, "stride": S, "count": K},
-//    "program": {<class>: n, ...},            every instruction of the run
+//    "program": {<class>: n, ..., "weighted": w},   every instruction of the run
 //    "regions": [{"id": r, "dropped_visits": 0, "unbalanced": 0,
-//                 "visits": [{<class>: n, ...}, ...]}, ...],
+//                 "visits": [{<class>: n, ..., "weighted": w}, ...]}, ...],
 //                                  ids with a visit or an unbalanced marker
 //    "overflow": false}
-// insn_class.h defines the classes.
+// insn_class.h defines the classes and the weight: "weighted" counts every
+// instruction once and each gather or scatter once per lane, so it is total
+// plus (lanes - 1) per gather or scatter. Version 2 added mve_gather,
+// mve_scatter and weighted.
 //
 // How it counts. At translation each instruction is classified from its
 // encoding and each translation block (TB) gets one inline 64-bit add per
@@ -83,8 +86,11 @@ enum {
   kBxLr = 0x4770,
 };
 
+// One counter per class, then the weighted count.
+enum { kWeighted = kEtnsClassCount, kCounters };
+
 typedef struct Counts {
-  uint64_t n[kEtnsClassCount];
+  uint64_t n[kCounters];
 } Counts;
 
 typedef struct Region {
@@ -125,11 +131,12 @@ static struct {
 static Counts g_counters;
 
 static void add_counts(Counts* to, const Counts* from) {
-  for (int c = 0; c < kEtnsClassCount; ++c) to->n[c] += from->n[c];
+  for (int c = 0; c < kCounters; ++c) to->n[c] += from->n[c];
 }
 
-static void add_class_mask(Counts* to, uint32_t mask) {
+static void add_instruction(Counts* to, uint32_t mask, uint32_t weight) {
   for (int c = 0; c < kEtnsClassCount; ++c) to->n[c] += (mask >> c) & 1u;
+  to->n[kWeighted] += weight;
 }
 
 static int64_t marker_index(uint64_t vaddr) {
@@ -175,7 +182,7 @@ static void on_marker(unsigned int vcpu_index, void* userdata) {
     ++region->unbalanced;
   } else {
     Counts delta;
-    for (int c = 0; c < kEtnsClassCount; ++c) delta.n[c] = g_counters.n[c] - region->open.n[c];
+    for (int c = 0; c < kCounters; ++c) delta.n[c] = g_counters.n[c] - region->open.n[c];
     record_visit(region, &delta);
     region->is_open = 0;
   }
@@ -201,14 +208,16 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
     const uint8_t* bytes = qemu_plugin_insn_data(insn);
     const size_t size = qemu_plugin_insn_size(insn);
+    // Classified from its own bytes: at a page end QEMU hands over one more halfword.
     const uint32_t mask = etns_classify_thumb(bytes, size);
+    const uint32_t weight = etns_weight_thumb(bytes, size);
     const uint64_t vaddr = qemu_plugin_insn_vaddr(insn);
     const int64_t marker = marker_index(vaddr);
     if (marker < 0) {
-      add_class_mask(&pending, mask);
+      add_instruction(&pending, mask, weight);
       continue;
     }
-    if (size != 2 || (bytes[0] | (bytes[1] << 8)) != kBxLr) {
+    if (etns_thumb_length(bytes, size) != 2 || (bytes[0] | (bytes[1] << 8)) != kBxLr) {
       warn_marker_shape((uint32_t)marker, vaddr);
     }
     MarkerSite* site = calloc(1, sizeof(*site));
@@ -218,7 +227,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     }
     site->marker = (uint32_t)marker;
     site->before = pending;
-    add_class_mask(&site->self, mask);
+    add_instruction(&site->self, mask, weight);
     site->next = g_plugin.sites;
     g_plugin.sites = site;
     memset(&pending, 0, sizeof(pending));
@@ -229,7 +238,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     last_site->after = pending;
     return;
   }
-  for (int c = 0; c < kEtnsClassCount; ++c) {
+  for (int c = 0; c < kCounters; ++c) {
     if (pending.n[c] != 0) {
       qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &g_counters.n[c],
                                                pending.n[c]);
@@ -242,11 +251,11 @@ static void write_counts(FILE* out, const Counts* counts) {
   for (int c = 0; c < kEtnsClassCount; ++c) {
     fprintf(out, "%s\"%s\": %" PRIu64, c ? ", " : "", kEtnsClassNames[c], counts->n[c]);
   }
-  fputc('}', out);
+  fprintf(out, ", \"weighted\": %" PRIu64 "}", counts->n[kWeighted]);
 }
 
 static void write_json(FILE* out) {
-  fprintf(out, "{\n  \"schema\": \"etns.qemu_counts\",\n  \"schema_version\": 1,\n");
+  fprintf(out, "{\n  \"schema\": \"etns.qemu_counts\",\n  \"schema_version\": 2,\n");
   fprintf(out, "  \"classes\": [");
   for (int c = 0; c < kEtnsClassCount; ++c) {
     fprintf(out, "%s\"%s\"", c ? ", " : "", kEtnsClassNames[c]);

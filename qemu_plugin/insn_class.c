@@ -15,10 +15,13 @@ enum {
   kLoop = ETNS_BIT(kEtnsClassLoop),
   kMveLoad = ETNS_BIT(kEtnsClassMveLoad),
   kMveStore = ETNS_BIT(kEtnsClassMveStore),
+  kMveGather = ETNS_BIT(kEtnsClassMveGather),
+  kMveScatter = ETNS_BIT(kEtnsClassMveScatter),
 };
 
 const char* const kEtnsClassNames[kEtnsClassCount] = {
-    "total", "mve", "mve_load", "mve_store", "fp", "load", "store", "branch", "loop",
+    "total", "mve",   "mve_load", "mve_store", "mve_gather", "mve_scatter",
+    "fp",    "load",  "store",    "branch",    "loop",
 };
 
 static unsigned bits(unsigned value, unsigned high, unsigned low) {
@@ -158,32 +161,80 @@ static uint32_t classify_t32_coprocessor(uint16_t hw1, uint16_t hw2) {
   return kTotal;  // custom coprocessors 0-7 (CDE, LDC/STC, MCRR), unallocated
 }
 
+// VLDR/VSTR{B,H,W,D} with vector offsets, [Rn, Qm{, UXTW #os}]: hw1 =
+// 111U 1100 1D0L Rn (P=0 W=0: not a widening or narrowing form; stores have
+// U=0), hw2 = Qd 0111 size msize(bits 6, 4) M Qm os, where size (bits 8:7)
+// is the offset and element lane size. With a vector base, [Qm, #imm]{!}:
+// hw1 = 1111 1101 AD W L Qm 0, hw2 = Qd 1111 (0 W, 1 D) imm7; the contiguous
+// VLDR/VSTR that share this hw2 have hw1 bit 12 clear, and VLD2x/VLD4x have
+// hw1 = 1111 1100.
+uint32_t etns_gather_scatter_lanes_t32(uint16_t hw1, uint16_t hw2) {
+  const int load = bits(hw1, 4, 4);
+  if ((hw1 & 0xEFA0) == 0xEC80 && (hw2 & 0x1E00) == 0x0E00 && (load || !bits(hw1, 12, 12))) {
+    return 16u >> bits(hw2, 8, 7);
+  }
+  if ((hw1 & 0xFF01) == 0xFD00 && (hw2 & 0x1E00) == 0x1E00) return bits(hw2, 8, 8) ? 2u : 4u;
+  return 0;
+}
+
+// The MVE long shifts take the ORR (shifted register) encodings with Rm = SP
+// or PC, which are UNPREDICTABLE as ORR (QEMU's t32.decode). hw1 = 1110 1010
+// 0101 xxxx with hw2 bit 8 set; bits 11:9 = 111 are the one-register forms
+// (SQRSHR, UQRSHL, SQSHL, ...), anything else a register pair (ASRL, LSLL,
+// ...). A shift amount in a register (Rm = hw2 bits 15:12, any register) ends
+// in 1101; an immediate one ends in 1111 and keeps ORR's hw2 bit 15 = 0.
+static int is_mve_long_shift(uint16_t hw1, uint16_t hw2) {
+  if ((hw1 & 0xFFF0) != 0xEA50 || !bits(hw2, 8, 8)) return 0;
+  const int one_register = bits(hw2, 11, 9) == 7;
+  const int saturating_pair = bits(hw1, 0, 0);  // UQSHLL, SQRSHRL, ... (RdaLo is even)
+  const unsigned op = bits(hw2, 7, 4);
+  if (bits(hw2, 3, 0) == 0xF) {  // ASRL, LSLL, LSRL, UQSHLL, ..., UQSHL, SQSHL, URSHR, SRSHR
+    if (bits(hw2, 15, 15)) return 0;
+    return one_register || saturating_pair || bits(op, 1, 0) != 3;
+  }
+  if (bits(hw2, 3, 0) == 0xD) {  // LSLL, ASRL, UQRSHLL, SQRSHRL (64 and 48), UQRSHL, SQRSHR
+    if (op == 0x0 || op == 0x2) return 1;
+    return (op == 0x8 || op == 0xA) && saturating_pair;
+  }
+  return 0;
+}
+
 uint32_t etns_classify_t32(uint16_t hw1, uint16_t hw2) {
   if ((hw1 & 0xEC00) == 0xEC00) {
     // mve_load and mve_store are exactly the MVE loads and stores.
     const uint32_t mask = classify_t32_coprocessor(hw1, hw2);
     if (!(mask & kMve)) return mask;
-    return mask | ((mask & kLoad) ? kMveLoad : 0) | ((mask & kStore) ? kMveStore : 0);
+    const int gather_or_scatter = etns_gather_scatter_lanes_t32(hw1, hw2) != 0;
+    if (mask & kLoad) return mask | kMveLoad | (gather_or_scatter ? kMveGather : 0);
+    if (mask & kStore) return mask | kMveStore | (gather_or_scatter ? kMveScatter : 0);
+    return mask;
   }
   if ((hw1 & 0xFE00) == 0xE800) return classify_t32_ldst_multiple(hw1, hw2);
   if ((hw1 & 0xFE00) == 0xF800) return classify_t32_ldst_single(hw1, hw2);
   if ((hw1 & 0xF800) == 0xF000 && bits(hw2, 15, 15)) return classify_t32_branch_misc(hw1, hw2);
-  if ((hw1 & 0xFFF0) == 0xEA50 && (hw2 & 0x8100) == 0x0100) {
-    // ORRS with Rm = SP or PC is UNPREDICTABLE; v8.1-M uses those encodings for
-    // the MVE long shifts (ASRL, LSLL, LSRL, SQRSHR(L), SQSHL(L), SRSHR(L),
-    // UQRSHL(L), UQSHL(L), URSHR(L)).
-    const unsigned rm = bits(hw2, 3, 0);
-    if (rm == 13 || rm == 15) return kTotal | kMve;
-  }
+  if (is_mve_long_shift(hw1, hw2)) return kTotal | kMve;
   return kTotal;  // data processing, multiply, divide, CSEL and friends
 }
 
+static uint16_t halfword_at(const uint8_t* bytes) { return (uint16_t)(bytes[0] | (bytes[1] << 8)); }
+
+size_t etns_thumb_length(const uint8_t* bytes, size_t size_bytes) {
+  if (size_bytes < 2) return 0;
+  // 11101, 11110 and 11111 in the top bits of the first halfword open a 32-bit instruction.
+  const size_t length = (halfword_at(bytes) >> 11) >= 0x1D ? 4 : 2;
+  return size_bytes >= length ? length : 0;
+}
+
 uint32_t etns_classify_thumb(const uint8_t* bytes, size_t size_bytes) {
-  if (size_bytes == 2) return etns_classify_t16((uint16_t)(bytes[0] | (bytes[1] << 8)));
-  if (size_bytes == 4) {
-    const uint16_t hw1 = (uint16_t)(bytes[0] | (bytes[1] << 8));
-    const uint16_t hw2 = (uint16_t)(bytes[2] | (bytes[3] << 8));
-    return etns_classify_t32(hw1, hw2);
+  switch (etns_thumb_length(bytes, size_bytes)) {
+    case 2: return etns_classify_t16(halfword_at(bytes));
+    case 4: return etns_classify_t32(halfword_at(bytes), halfword_at(bytes + 2));
+    default: return kTotal;
   }
-  return kTotal;
+}
+
+uint32_t etns_weight_thumb(const uint8_t* bytes, size_t size_bytes) {
+  if (etns_thumb_length(bytes, size_bytes) != 4) return 1;
+  const uint32_t lanes = etns_gather_scatter_lanes_t32(halfword_at(bytes), halfword_at(bytes + 2));
+  return lanes ? lanes : 1;
 }

@@ -11,6 +11,8 @@
 #include <iterator>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace etns {
 namespace {
@@ -27,6 +29,8 @@ constexpr uint32_t kFp = bit(kEtnsClassFp);
 constexpr uint32_t kMve = bit(kEtnsClassMve);
 constexpr uint32_t kMveLoad = kMve | kLoad | bit(kEtnsClassMveLoad);
 constexpr uint32_t kMveStore = kMve | kStore | bit(kEtnsClassMveStore);
+constexpr uint32_t kMveGather = kMveLoad | bit(kEtnsClassMveGather);
+constexpr uint32_t kMveScatter = kMveStore | bit(kEtnsClassMveScatter);
 
 struct Case {
   uint32_t encoding;  // 16-bit: the halfword; 32-bit: first halfword << 16 | second
@@ -135,13 +139,39 @@ constexpr Case kCases[] = {
     {0xE92D4FF0, 4, "push.w {r4-r11, lr}", kStore},
     {0xE9200006, 4, "stmdb r0!, {r1, r2}", kStore},
     {0xEA5405EF, 4, "asrl r4, r5, #3", kMve},
+    {0xEA54252D, 4, "asrl r4, r5, r2", kMve},
+    {0xEA50C12D, 4, "asrl r0, r1, r12", kMve},
+    {0xEA52932D, 4, "asrl r2, r3, r9", kMve},
+    {0xEA54E52D, 4, "asrl r4, r5, lr", kMve},
+    {0xEA5A2B2D, 4, "asrl r10, r11, r2", kMve},
+    {0xEA5405CF, 4, "lsll r4, r5, #3", kMve},
+    {0xEA5A0B4F, 4, "lsll r10, r11, #1", kMve},
     {0xEA54250D, 4, "lsll r4, r5, r2", kMve},
+    {0xEA52730D, 4, "lsll r2, r3, r7", kMve},
+    {0xEA50810D, 4, "lsll r0, r1, r8", kMve},
     {0xEA5415DF, 4, "lsrl r4, r5, #7", kMve},
-    {0xEA532F2D, 4, "sqrshr r3, r2", kMve},
+    {0xEA54051F, 4, "lsrl r4, r5, #32", kMve},
+    {0xEA5505CF, 4, "uqshll r4, r5, #3", kMve},
+    {0xEA5505DF, 4, "urshrl r4, r5, #3", kMve},
+    {0xEA5505EF, 4, "srshrl r4, r5, #3", kMve},
+    {0xEA55152F, 4, "srshrl r4, r5, #4", kMve},
+    {0xEA5505FF, 4, "sqshll r4, r5, #3", kMve},
+    {0xEA55250D, 4, "uqrshll r4, r5, #64, r2", kMve},
+    {0xEA59A90D, 4, "uqrshll r8, r9, #64, r10", kMve},
+    {0xEA55258D, 4, "uqrshll r4, r5, #48, r2", kMve},
+    {0xEA55958D, 4, "uqrshll r4, r5, #48, r9", kMve},
     {0xEA55252D, 4, "sqrshrl r4, r5, #64, r2", kMve},
+    {0xEA53C32D, 4, "sqrshrl r2, r3, #64, r12", kMve},
+    {0xEA5525AD, 4, "sqrshrl r4, r5, #48, r2", kMve},
+    {0xEA57E7AD, 4, "sqrshrl r6, r7, #48, lr", kMve},
+    {0xEA532F2D, 4, "sqrshr r3, r2", kMve},
+    {0xEA53AF2D, 4, "sqrshr r3, r10", kMve},
+    {0xEA532F0D, 4, "uqrshl r3, r2", kMve},
+    {0xEA58BF0D, 4, "uqrshl r8, r11", kMve},
     {0xEA531F0F, 4, "uqshl r3, #4", kMve},
     {0xEA531F1F, 4, "urshr r3, #4", kMve},
-    {0xEA55152F, 4, "srshrl r4, r5, #4", kMve},
+    {0xEA531F2F, 4, "srshr r3, #4", kMve},
+    {0xEA531F3F, 4, "sqshl r3, #4", kMve},
     {0xF040E001, 4, "dls lr, r0", kLoop},
     {0xF040C003, 4, "wls lr, r0, label", kLoop},
     {0xF020E001, 4, "dlstp.32 lr, r0", kLoop},
@@ -174,17 +204,15 @@ constexpr Case kCases[] = {
     {0xFCB11EE1, 4, "vld43.16 {q0, q1, q2, q3}, [r1]!", kMveLoad},
     {0xFC825E80, 4, "vst20.16 {q2, q3}, [r2]", kMveStore},
     {0xFCA29E61, 4, "vst43.8 {q4, q5, q6, q7}, [r2]!", kMveStore},
-    {0xFC912F40, 4, "vldrw.u32 q1, [r1, q0]", kMveLoad},
-    {0xEC912F11, 4, "vldrh.s32 q1, [r1, q0, uxtw #1]", kMveLoad},
-    {0xFC912E80, 4, "vldrb.u16 q1, [r1, q0]", kMveLoad},
-    {0xFC912FD0, 4, "vldrd.u64 q1, [r1, q0]", kMveLoad},
-    {0xEC822F40, 4, "vstrw.32 q1, [r2, q0]", kMveStore},
-    {0xEC822E00, 4, "vstrb.8 q1, [r2, q0]", kMveStore},
-    {0xEC822FD1, 4, "vstrd.64 q1, [r2, q0, uxtw #3]", kMveStore},
-    {0xFD907E02, 4, "vldrw.u32 q3, [q0, #8]", kMveLoad},
-    {0xFD307F01, 4, "vldrd.u64 q3, [q0, #-8]!", kMveLoad},
-    {0xFDA07E04, 4, "vstrw.32 q3, [q0, #16]!", kMveStore},
-    {0xFD807F00, 4, "vstrd.64 q3, [q0]", kMveStore},
+    {0xFC911E00, 4, "vld20.8 {q0, q1}, [r1]", kMveLoad},
+    {0xFCB19F61, 4, "vld43.32 {q4, q5, q6, q7}, [r1]!", kMveLoad},
+    {0xFC811EA0, 4, "vst21.16 {q0, q1}, [r1]", kMveStore},
+    {0xED911F00, 4, "vldrw.u32 q0, [r1]", kMveLoad},
+    {0xED311F01, 4, "vldrw.u32 q0, [r1, #-4]!", kMveLoad},
+    {0xFD910E84, 4, "vldrb.u16 q0, [r1, #4]", kMveLoad},
+    {0xFCB90F01, 4, "vldrh.u32 q0, [r1], #2", kMveLoad},
+    {0xED010F03, 4, "vstrb.32 q0, [r1, #-3]", kMveStore},
+    {0xEDA90F02, 4, "vstrh.32 q0, [r1, #4]!", kMveStore},
     {0xEF202840, 4, "vadd.i32 q1, q0, q0", kMve},
     {0xEF002D40, 4, "vadd.f32 q1, q0, q0", kMve},
     {0xEF142956, 4, "vmul.i16 q1, q2, q3", kMve},
@@ -300,6 +328,55 @@ constexpr Case kCases[] = {
     {0xEDE0AF81, 4, "vstr P0, [r0, #4]!", kMveStore},
 };
 
+// Gathers and scatters, each with its lanes (its weight). Predication does
+// not change the encoding's class or weight (the T forms assemble the same).
+struct GatherScatterCase {
+  uint32_t encoding;
+  const char* assembly;
+  uint32_t classes;
+  uint32_t lanes;
+};
+
+constexpr GatherScatterCase kGatherScatterCases[] = {
+    {0xFC912E00, "vldrb.u8 q1, [r1, q0]", kMveGather, 16},
+    {0xEC912E80, "vldrb.s16 q1, [r1, q0]", kMveGather, 8},
+    {0xFC912E80, "vldrb.u16 q1, [r1, q0]", kMveGather, 8},
+    {0xEC912F00, "vldrb.s32 q1, [r1, q0]", kMveGather, 4},
+    {0xFC912F00, "vldrb.u32 q1, [r1, q0]", kMveGather, 4},
+    {0xFC912E90, "vldrh.u16 q1, [r1, q0]", kMveGather, 8},
+    {0xFC912E91, "vldrh.u16 q1, [r1, q0, uxtw #1]", kMveGather, 8},
+    {0xEC912F10, "vldrh.s32 q1, [r1, q0]", kMveGather, 4},
+    {0xEC912F11, "vldrh.s32 q1, [r1, q0, uxtw #1]", kMveGather, 4},
+    {0xFC9CEF1D, "vldrh.u32 q7, [r12, q6, uxtw #1]", kMveGather, 4},
+    {0xFC912F40, "vldrw.u32 q1, [r1, q0]", kMveGather, 4},
+    {0xFC912F41, "vldrw.u32 q1, [r1, q0, uxtw #2]", kMveGather, 4},
+    {0xFC912FD0, "vldrd.u64 q1, [r1, q0]", kMveGather, 2},
+    {0xFC912FD1, "vldrd.u64 q1, [r1, q0, uxtw #3]", kMveGather, 2},
+    {0xEC822E00, "vstrb.8 q1, [r2, q0]", kMveScatter, 16},
+    {0xEC822E80, "vstrb.16 q1, [r2, q0]", kMveScatter, 8},
+    {0xEC822F00, "vstrb.32 q1, [r2, q0]", kMveScatter, 4},
+    {0xEC822E90, "vstrh.16 q1, [r2, q0]", kMveScatter, 8},
+    {0xEC822E91, "vstrh.16 q1, [r2, q0, uxtw #1]", kMveScatter, 8},
+    {0xEC822F11, "vstrh.32 q1, [r2, q0, uxtw #1]", kMveScatter, 4},
+    {0xEC822F40, "vstrw.32 q1, [r2, q0]", kMveScatter, 4},
+    {0xEC822F41, "vstrw.32 q1, [r2, q0, uxtw #2]", kMveScatter, 4},
+    {0xEC822FD0, "vstrd.64 q1, [r2, q0]", kMveScatter, 2},
+    {0xEC822FD1, "vstrd.64 q1, [r2, q0, uxtw #3]", kMveScatter, 2},
+    {0xFD907E00, "vldrw.u32 q3, [q0]", kMveGather, 4},
+    {0xFD907E02, "vldrw.u32 q3, [q0, #8]", kMveGather, 4},
+    {0xFD107E7F, "vldrw.u32 q3, [q0, #-508]", kMveGather, 4},
+    {0xFDBE7E7F, "vldrw.u32 q3, [q7, #508]!", kMveGather, 4},
+    {0xFD927F7F, "vldrd.u64 q3, [q1, #1016]", kMveGather, 2},
+    {0xFD327F01, "vldrd.u64 q3, [q1, #-8]!", kMveGather, 2},
+    {0xFD307F01, "vldrd.u64 q3, [q0, #-8]!", kMveGather, 2},
+    {0xFD807E01, "vstrw.32 q3, [q0, #4]", kMveScatter, 4},
+    {0xFDA07E04, "vstrw.32 q3, [q0, #16]!", kMveScatter, 4},
+    {0xFD247E04, "vstrw.32 q3, [q2, #-16]!", kMveScatter, 4},
+    {0xFD807F00, "vstrd.64 q3, [q0]", kMveScatter, 2},
+    {0xFD007F7F, "vstrd.64 q3, [q0, #-1016]", kMveScatter, 2},
+    {0xFDAC7F01, "vstrd.64 q3, [q6, #8]!", kMveScatter, 2},
+};
+
 std::string describe(const Case& c) {
   char hex[16];
   std::snprintf(hex, sizeof(hex), "%0*X", c.size_bytes * 2, c.encoding);
@@ -334,19 +411,188 @@ TEST(InsnClass, AssembledEncodings) {
     const uint32_t got = etns_classify_thumb(bytes, c.size_bytes);
     EXPECT_EQ(mask_names(got), mask_names(want)) << describe(c);
     EXPECT_EQ(got, got_direct) << describe(c);
+    EXPECT_EQ(etns_weight_thumb(bytes, c.size_bytes), 1u) << describe(c);
+    if (c.size_bytes == 4) {
+      EXPECT_EQ(etns_gather_scatter_lanes_t32(c.encoding >> 16, c.encoding & 0xFFFF), 0u) << describe(c);
+    }
   }
 }
 
-TEST(InsnClass, OtherSizesCountOnlyInTotal) {
-  const uint8_t bytes[8] = {0x70, 0x47, 0x70, 0x47, 0x70, 0x47, 0x70, 0x47};
-  for (size_t size : {0, 1, 3, 6, 8}) EXPECT_EQ(etns_classify_thumb(bytes, size), kTotal) << size;
+// Memory order of a 32-bit encoding: the first halfword, little-endian, then the second.
+void store_t32(uint32_t encoding, uint8_t* bytes) {
+  bytes[0] = (encoding >> 16) & 0xFF;
+  bytes[1] = encoding >> 24;
+  bytes[2] = encoding & 0xFF;
+  bytes[3] = (encoding >> 8) & 0xFF;
+}
+
+TEST(InsnClass, GathersAndScattersWeighTheirLanes) {
+  for (const GatherScatterCase& c : kGatherScatterCases) {
+    const Case as_case{c.encoding, 4, c.assembly, c.classes};
+    uint8_t bytes[4];
+    store_t32(c.encoding, bytes);
+    EXPECT_EQ(mask_names(etns_classify_thumb(bytes, 4)), mask_names(c.classes | kTotal)) << describe(as_case);
+    EXPECT_EQ(etns_weight_thumb(bytes, 4), c.lanes) << describe(as_case);
+    EXPECT_EQ(etns_gather_scatter_lanes_t32(c.encoding >> 16, c.encoding & 0xFFFF), c.lanes) << describe(as_case);
+  }
+}
+
+// QEMU 7.2 appends the halfword after an instruction that ends 2 bytes before
+// a page end: the plugin sees 4 bytes for a 16-bit instruction, 6 for a
+// 32-bit one. Only the instruction's own bytes count.
+TEST(InsnClass, BytesAfterTheInstructionAreIgnored) {
+  const uint8_t ldr_w_then_ldr[6] = {0xD1, 0xF8, 0x04, 0x00, 0x0A, 0x68};  // ldr.w r0, [r1, #4]; ldr r2, [r1]
+  EXPECT_EQ(etns_thumb_length(ldr_w_then_ldr, 6), 4u);
+  EXPECT_EQ(etns_classify_thumb(ldr_w_then_ldr, 6), kTotal | kLoad);
+  const uint8_t ldr_then_ldr_w[4] = {0x0A, 0x68, 0xD1, 0xF8};  // ldr r2, [r1]; first half of ldr.w
+  EXPECT_EQ(etns_thumb_length(ldr_then_ldr_w, 4), 2u);
+  EXPECT_EQ(etns_classify_thumb(ldr_then_ldr_w, 4), kTotal | kLoad);
+  uint8_t gather_then_nop[6] = {0, 0, 0, 0, 0x00, 0xBF};  // vldrb.u8 q1, [r1, q0]; nop
+  store_t32(0xFC912E00, gather_then_nop);
+  EXPECT_EQ(etns_classify_thumb(gather_then_nop, 6), kTotal | kMveGather);
+  EXPECT_EQ(etns_weight_thumb(gather_then_nop, 6), 16u);
+  const uint8_t bx_lr_then_nop[4] = {0x70, 0x47, 0x00, 0xBF};
+  EXPECT_EQ(etns_thumb_length(bx_lr_then_nop, 4), 2u);
+  EXPECT_EQ(etns_classify_thumb(bx_lr_then_nop, 4), kTotal | kBranch);
+}
+
+TEST(InsnClass, TooFewBytesCountOnlyInTotal) {
+  const uint8_t bx_lr[2] = {0x70, 0x47};
+  for (size_t size : {0, 1}) {
+    EXPECT_EQ(etns_thumb_length(bx_lr, size), 0u) << size;
+    EXPECT_EQ(etns_classify_thumb(bx_lr, size), kTotal) << size;
+    EXPECT_EQ(etns_weight_thumb(bx_lr, size), 1u) << size;
+  }
+  const uint8_t gather[4] = {0x91, 0xFC, 0x00, 0x2E};  // vldrb.u8 q1, [r1, q0]
+  for (size_t size : {2, 3}) {
+    EXPECT_EQ(etns_thumb_length(gather, size), 0u) << size;
+    EXPECT_EQ(etns_classify_thumb(gather, size), kTotal) << size;
+    EXPECT_EQ(etns_weight_thumb(gather, size), 1u) << size;
+  }
 }
 
 TEST(InsnClass, NamesInJsonOrder) {
-  const char* const want[] = {"total", "mve",   "mve_load", "mve_store", "fp",
-                              "load",  "store", "branch",   "loop"};
+  const char* const want[] = {"total", "mve",  "mve_load", "mve_store", "mve_gather", "mve_scatter",
+                              "fp",    "load", "store",    "branch",    "loop"};
   ASSERT_EQ(std::size(want), static_cast<size_t>(kEtnsClassCount));
   for (int c = 0; c < kEtnsClassCount; ++c) EXPECT_STREQ(kEtnsClassNames[c], want[c]);
+}
+
+// An encoding pattern in QEMU's decodetree notation: 32 of 0, 1 or . (any
+// bit), spaces ignored.
+struct Pattern {
+  uint32_t mask = 0;
+  uint32_t value = 0;
+  bool matches(uint32_t encoding) const { return (encoding & mask) == value; }
+};
+
+Pattern pattern(const char* text) {
+  Pattern p;
+  int n = 0;
+  for (const char* c = text; *c != '\0'; ++c) {
+    if (*c == ' ') continue;
+    p.mask = p.mask << 1 | (*c != '.');
+    p.value = p.value << 1 | (*c == '1');
+    ++n;
+  }
+  EXPECT_EQ(n, 32) << text;
+  return p;
+}
+
+// The MVE long shifts in QEMU 7.2's target/arm/t32.decode, fields as dots.
+constexpr const char* kLongShiftPatterns[] = {
+    "1110101 0010 1 ... 0 0 ... ... 1 .. 10 1111",  // ASRL_ri
+    "1110101 0010 1 ... 0 0 ... ... 1 .. 00 1111",  // LSLL_ri
+    "1110101 0010 1 ... 0 0 ... ... 1 .. 01 1111",  // LSRL_ri
+    "1110101 0010 1 ... 1 0 ... ... 1 .. 00 1111",  // UQSHLL_ri
+    "1110101 0010 1 ... 1 0 ... ... 1 .. 01 1111",  // URSHRL_ri
+    "1110101 0010 1 ... 1 0 ... ... 1 .. 10 1111",  // SRSHRL_ri
+    "1110101 0010 1 ... 1 0 ... ... 1 .. 11 1111",  // SQSHLL_ri
+    "1110101 0010 1 .... 0 ... 1111 .. 00 1111",    // UQSHL_ri
+    "1110101 0010 1 .... 0 ... 1111 .. 01 1111",    // URSHR_ri
+    "1110101 0010 1 .... 0 ... 1111 .. 10 1111",    // SRSHR_ri
+    "1110101 0010 1 .... 0 ... 1111 .. 11 1111",    // SQSHL_ri
+    "1110101 0010 1 .... .... 1111 0000 1101",      // UQRSHL_rr
+    "1110101 0010 1 .... .... 1111 0010 1101",      // SQRSHR_rr
+    "1110101 0010 1 ... 0 .... ... 1 0000 1101",    // LSLL_rr
+    "1110101 0010 1 ... 0 .... ... 1 0010 1101",    // ASRL_rr
+    "1110101 0010 1 ... 1 .... ... 1 0000 1101",    // UQRSHLL64_rr
+    "1110101 0010 1 ... 1 .... ... 1 0010 1101",    // SQRSHRL64_rr
+    "1110101 0010 1 ... 1 .... ... 1 1000 1101",    // UQRSHLL48_rr
+    "1110101 0010 1 ... 1 .... ... 1 1010 1101",    // SQRSHRL48_rr
+};
+
+// Every encoding that shares the long shifts' first halfword (ORR shifted
+// register, S = 1): mve exactly when QEMU decodes a long shift.
+TEST(InsnClass, LongShiftsMatchQemuExhaustively) {
+  std::vector<Pattern> patterns;
+  for (const char* text : kLongShiftPatterns) patterns.push_back(pattern(text));
+  int mismatches = 0;
+  for (uint32_t hw1 = 0xEA50; hw1 <= 0xEA5F; ++hw1) {
+    for (uint32_t hw2 = 0; hw2 < 0x10000; ++hw2) {
+      const uint32_t encoding = hw1 << 16 | hw2;
+      bool shift = false;
+      for (const Pattern& p : patterns) shift = shift || p.matches(encoding);
+      const uint32_t mask = etns_classify_t32(static_cast<uint16_t>(hw1), static_cast<uint16_t>(hw2));
+      if (static_cast<bool>(mask & kMve) != shift && ++mismatches <= 5) {
+        ADD_FAILURE() << std::hex << encoding << ": " << mask_names(mask) << "; QEMU long shift: " << shift;
+      }
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
+// The gathers and scatters in QEMU 7.2's target/arm/mve.decode, with the bit
+// that gives their lanes: size in bits 8:7 for vector offsets, W/D in bit 8
+// for a vector base.
+struct GatherScatterPattern {
+  const char* text;
+  bool load;
+  bool vector_base;
+};
+constexpr GatherScatterPattern kGatherScatterPatterns[] = {
+    {"111 0 1100 1 . 01 .... ... 0 111 . .... ....", true, false},   // VLDR_S_sg
+    {"111 1 1100 1 . 01 .... ... 0 111 . .... ....", true, false},   // VLDR_U_sg
+    {"111 0 1100 1 . 00 .... ... 0 111 . .... ....", false, false},  // VSTR_sg
+    {"111 1 1101 ... 1 ... 0 ... 1 1110 .... ....", true, true},     // VLDRW_sg_imm
+    {"111 1 1101 ... 1 ... 0 ... 1 1111 .... ....", true, true},     // VLDRD_sg_imm
+    {"111 1 1101 ... 0 ... 0 ... 1 1110 .... ....", false, true},    // VSTRW_sg_imm
+    {"111 1 1101 ... 0 ... 0 ... 1 1111 .... ....", false, true},    // VSTRD_sg_imm
+};
+
+// Every encoding in the coprocessor space (first halfword 111x 11xx xxxx
+// xxxx): mve_gather, mve_scatter and the weight exactly as QEMU decodes.
+TEST(InsnClass, GathersAndScattersMatchQemuExhaustively) {
+  std::vector<std::pair<Pattern, const GatherScatterPattern*>> patterns;
+  for (const GatherScatterPattern& p : kGatherScatterPatterns) patterns.emplace_back(pattern(p.text), &p);
+  const uint32_t gather = bit(kEtnsClassMveGather), scatter = bit(kEtnsClassMveScatter);
+  int mismatches = 0;
+  for (uint32_t high = 0; high < 0x800; ++high) {
+    const uint32_t hw1 = 0xEC00 | (high & 0x3FF) | (high & 0x400) << 2;  // bits 9:0 and 12
+    for (uint32_t hw2 = 0; hw2 < 0x10000; ++hw2) {
+      const uint32_t encoding = hw1 << 16 | hw2;
+      const GatherScatterPattern* found = nullptr;
+      for (const auto& [p, about] : patterns) {
+        if (p.matches(encoding)) found = about;
+      }
+      uint32_t want_classes = 0, want_lanes = 0;
+      if (found != nullptr) {
+        want_classes = found->load ? kMveGather : kMveScatter;
+        want_lanes = found->vector_base ? ((hw2 >> 8) & 1 ? 2 : 4) : 16u >> ((hw2 >> 7) & 3);
+      }
+      const uint32_t mask = etns_classify_t32(static_cast<uint16_t>(hw1), static_cast<uint16_t>(hw2));
+      const uint32_t lanes = etns_gather_scatter_lanes_t32(static_cast<uint16_t>(hw1), static_cast<uint16_t>(hw2));
+      const bool ok = lanes == want_lanes &&
+                      (found == nullptr ? (mask & (gather | scatter)) == 0 : (mask & want_classes) == want_classes &&
+                                                                                    (mask & (gather | scatter)) ==
+                                                                                        (want_classes & (gather | scatter)));
+      if (!ok && ++mismatches <= 5) {
+        ADD_FAILURE() << std::hex << encoding << ": " << mask_names(mask) << ", lanes " << lanes << "; QEMU: "
+                      << mask_names(want_classes) << ", lanes " << want_lanes;
+      }
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
 }
 
 // Properties every classification keeps, whatever the encoding.
@@ -356,6 +602,8 @@ void expect_consistent(uint32_t mask, uint32_t encoding) {
   EXPECT_EQ(static_cast<bool>(mask & bit(kEtnsClassMveLoad)), mve && load) << std::hex << encoding;
   EXPECT_EQ(static_cast<bool>(mask & bit(kEtnsClassMveStore)), mve && store)
       << std::hex << encoding;
+  EXPECT_FALSE((mask & bit(kEtnsClassMveGather)) && !(mask & bit(kEtnsClassMveLoad))) << std::hex << encoding;
+  EXPECT_FALSE((mask & bit(kEtnsClassMveScatter)) && !(mask & bit(kEtnsClassMveStore))) << std::hex << encoding;
   EXPECT_FALSE(mve && (mask & kFp)) << std::hex << encoding;
   EXPECT_FALSE(load && store) << std::hex << encoding;
   EXPECT_FALSE((mask & kBranch) && (mask & kLoop)) << std::hex << encoding;

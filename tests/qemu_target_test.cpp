@@ -100,14 +100,24 @@ TEST(QemuTarget, CountsAreDeterministicAndCoverEveryInstruction) {
   EXPECT_NE(counts["what"].get<std::string>().find("not cycles"), std::string::npos);
   EXPECT_EQ(counts["provider"], "arm");
   EXPECT_EQ(counts["planned_bytes"], nlohmann::json::array({196608}));
+  EXPECT_EQ(counts["classes"], nlohmann::json({"total", "mve", "mve_load", "mve_store", "mve_gather", "mve_scatter",
+                                                "fp", "load", "store", "branch", "loop", "weighted"}));
   ASSERT_EQ(counts["instructions"].size(), 12u);
   uint64_t sum = 0;
   for (size_t i = 0; i < 12; ++i) {
     const nlohmann::json& row = counts["instructions"][i];
     EXPECT_EQ(row["id"], "c0i" + std::to_string(i));
-    EXPECT_GT(row["counts"]["total"].get<uint64_t>(), 1000u) << row;
-    EXPECT_LE(row["counts"]["mve"].get<uint64_t>(), row["counts"]["total"].get<uint64_t>());
-    sum += row["counts"]["total"].get<uint64_t>();
+    const uint64_t total = row["counts"]["total"].get<uint64_t>();
+    EXPECT_GT(total, 1000u) << row;
+    EXPECT_LE(row["counts"]["mve"].get<uint64_t>(), total);
+    EXPECT_LE(row["counts"]["mve_gather"].get<uint64_t>(), row["counts"]["mve_load"].get<uint64_t>()) << row;
+    EXPECT_LE(row["counts"]["mve_scatter"].get<uint64_t>(), row["counts"]["mve_store"].get<uint64_t>()) << row;
+    // Each gather or scatter adds 1 to 15 lanes beyond its one instruction.
+    const uint64_t gathers_and_scatters =
+        row["counts"]["mve_gather"].get<uint64_t>() + row["counts"]["mve_scatter"].get<uint64_t>();
+    EXPECT_GE(row["counts"]["weighted"].get<uint64_t>(), total + gathers_and_scatters) << row;
+    EXPECT_LE(row["counts"]["weighted"].get<uint64_t>(), total + 15 * gathers_and_scatters) << row;
+    sum += total;
   }
   EXPECT_EQ(counts["instructions"][1]["operator"], "cortex_m::quantized_conv2d.out");
   EXPECT_EQ(counts["instructions"][10]["operator"], "aten::clamp.out");

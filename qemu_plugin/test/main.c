@@ -18,6 +18,9 @@ void etns_test_repeated(uint32_t iterations);
 void etns_test_nested(void);
 void etns_test_big_loop(void);
 void etns_test_unbalanced(void);
+void etns_test_page_end(uint32_t* buffer64);
+void etns_test_gather(uint32_t* buffer256);
+void etns_test_gather_tail(uint32_t* buffer256);
 
 static uint32_t g_source[32] __attribute__((aligned(16)));
 static uint32_t g_destination[32] __attribute__((aligned(16)));
@@ -48,5 +51,8 @@ int main(void) {
   etns_test_nested();
   etns_test_big_loop();
   etns_test_unbalanced();
+  etns_test_page_end(g_scratch);
+  etns_test_gather(g_scratch);
+  etns_test_gather_tail(g_scratch);
   return 0;
 }

@@ -282,3 +282,100 @@ FUNCTION etns_test_unbalanced
   REGION_END ETNS_TEST_REGION_BEGIN_TWICE
   REGION_BEGIN ETNS_TEST_REGION_NEVER_ENDED
   pop {r4, pc}
+
+// Loads that end 2 bytes before a page end (QEMU's M-profile pages are
+// 1 KiB). There QEMU 7.2 reads the page's last halfword to see whether the
+// next instruction crosses the page, and hands it to the plugin as part of
+// the instruction before: 6 bytes for a 32-bit one, 4 for a 16-bit one. Each
+// load is inside a translation block; the branches skip the padding.
+// r0 = a 64-byte buffer. Marked B (branch), L (load), M (mve):
+// total 13, load 6, branch 4, mve 2, mve_load 1, mve_gather 1, and weighted
+// 13 + (4 - 1) = 16 for the 4-lane gather.
+FUNCTION etns_test_page_end
+  push {r4, lr}
+  mov r1, r0
+  REGION_BEGIN ETNS_TEST_REGION_PAGE_END
+  b 1f                            // B
+  .balign 1024
+  .space 1024 - 8                 // never executed
+1:
+  movs r2, #0                     // page end - 8
+  ldr.w r2, [r1, #4]              // L, 32-bit, ends at page end - 2: 6 bytes
+  ldr r3, [r1]                    // L, the page's last halfword, last in its block
+  b 2f                            // B
+  .balign 1024
+  .space 1024 - 6
+2:
+  movs r2, #0                     // page end - 6
+  ldr r2, [r1]                    // L, 16-bit, ends at page end - 2: 4 bytes
+  ldr.w r3, [r1, #8]              // L, across the page end: opens a block
+  b 3f                            // B
+  .balign 1024
+  .space 1024 - 10
+3:
+  vmov.i32 q0, #0                 // M, page end - 10
+  vldrw.u32 q1, [r1, q0]          // M L, gather of 4 lanes, ends at page end - 2
+  ldr r3, [r1]                    // L
+  REGION_END ETNS_TEST_REGION_PAGE_END  // B
+  pop {r4, pc}
+
+// Every gather and scatter form once, with offsets 0 (every lane of a gather
+// reads the first element, every lane of a scatter writes it) and then from
+// a vector base. Each counts once in total and once per lane in weighted,
+// predicated lanes included (the VPT below disables every lane of its gather).
+// r0 = a 256-byte buffer, 16-byte aligned; the stores go to its second half.
+// 24 instructions plus the bl: total 25, mve 24, mve_load 10, mve_store 10,
+// mve_gather 10, mve_scatter 10, load 10, store 10, branch 1. Gather lanes
+// 16+8+4+8+4+4+2 + 4+2 + 4 = 56, scatter lanes the same: weighted
+// 25 + (56 - 10) + (56 - 10) = 117.
+FUNCTION etns_test_gather
+  push {r4-r6, lr}
+  mov r1, r0
+  add r2, r0, #128
+  REGION_BEGIN ETNS_TEST_REGION_GATHER
+  vmov.i32 q0, #0                  // mve
+  vldrb.u8 q1, [r1, q0]            // gather, 16 lanes
+  vldrb.s16 q1, [r1, q0]           // 8
+  vldrb.u32 q1, [r1, q0]           // 4
+  vldrh.u16 q1, [r1, q0, uxtw #1]  // 8
+  vldrh.s32 q1, [r1, q0]           // 4
+  vldrw.u32 q1, [r1, q0, uxtw #2]  // 4
+  vldrd.u64 q1, [r1, q0]           // 2
+  vstrb.8 q1, [r2, q0]             // scatter, 16 lanes
+  vstrb.16 q1, [r2, q0]            // 8
+  vstrb.32 q1, [r2, q0]            // 4
+  vstrh.16 q1, [r2, q0]            // 8
+  vstrh.32 q1, [r2, q0, uxtw #1]   // 4
+  vstrw.32 q1, [r2, q0]            // 4
+  vstrd.64 q1, [r2, q0, uxtw #3]   // 2
+  vdup.32 q3, r2                   // mve: every lane holds the base r2
+  vldrw.u32 q4, [q3, #8]           // gather, 4 lanes
+  vldrd.u64 q4, [q3, #16]          // 2
+  vstrw.32 q4, [q3, #24]           // scatter, 4 lanes
+  vstrd.64 q4, [q3, #32]!          // 2, and q3 += 32
+  vpt.i32 ne, q0, q0               // mve: every lane false
+  vldrwt.u32 q1, [r1, q0]          // gather, 4 lanes, all predicated off
+  vpst                             // mve
+  vstrwt.32 q1, [r2, q0]           // scatter, 4 lanes
+  REGION_END ETNS_TEST_REGION_GATHER
+  pop {r4-r6, pc}
+
+// A tail-predicated loop over 6 words: 2 iterations, the second with 2
+// active lanes, whose gather and scatter still weigh 4 lanes each.
+// r0 = a 256-byte buffer. total 1 + 2 + 2 * 3 + 1 = 10, mve 1 + 2 * 2 = 5,
+// mve_load, mve_store, mve_gather, mve_scatter, load, store 2 each, loop
+// 1 + 2 = 3 (DLSTP, LETP per iteration), branch 1; weighted 10 + 4 * 3 = 22.
+FUNCTION etns_test_gather_tail
+  push {r4-r6, lr}
+  mov r1, r0
+  add r2, r0, #128
+  REGION_BEGIN ETNS_TEST_REGION_GATHER_TAIL
+  vmov.i32 q0, #0
+  movs r3, #6
+  dlstp.32 lr, r3
+1:
+  vldrw.u32 q1, [r1, q0]
+  vstrw.32 q1, [r2, q0]
+  letp lr, 1b
+  REGION_END ETNS_TEST_REGION_GATHER_TAIL
+  pop {r4-r6, pc}

@@ -6,7 +6,7 @@
 // ETNS_TEST_MARKER_STRIDE bytes.
 
 #define ETNS_TEST_MARKER_STRIDE 4
-#define ETNS_TEST_MARKER_COUNT 32  // room for 16 regions
+#define ETNS_TEST_MARKER_COUNT 40  // room for 20 regions
 
 #define ETNS_TEST_REGION_EMPTY 0         // begin, then end: the call overhead
 #define ETNS_TEST_REGION_SCALAR_LOOP 1   // movs r0, #100; 1: subs; bne 1b
@@ -23,5 +23,8 @@
 #define ETNS_TEST_REGION_END_ONLY 12     // an end without a begin
 #define ETNS_TEST_REGION_BEGIN_TWICE 13  // begin, begin, then end: one visit
 #define ETNS_TEST_REGION_NEVER_ENDED 14  // still open at exit
+#define ETNS_TEST_REGION_PAGE_END 15     // loads that end 2 bytes before a 1 KiB page end
+#define ETNS_TEST_REGION_GATHER 16       // every gather and scatter form, predicated ones too
+#define ETNS_TEST_REGION_GATHER_TAIL 17  // a tail-predicated loop over a gather
 
 #define ETNS_TEST_BIG_LOOP_ITERATIONS 10000000

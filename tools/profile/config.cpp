@@ -1084,15 +1084,28 @@ const std::vector<CounterSpec>& counter_catalogue(const std::string& target) {
     return CounterSpec{
         name, group, source, "instructions", what + " (executed instructions counted under QEMU, not cycles)", true};
   };
+  // Selected by name or by `all`, never by `default`, so default selections keep their columns.
+  const auto qemu_extra = [&](const char* name, const char* group, const char* source, const std::string& what) {
+    CounterSpec counter = qemu(name, group, source, what);
+    counter.is_default = false;
+    return counter;
+  };
   static const std::vector<CounterSpec> kQemuM55 = {
       qemu("INST_RETIRED", "cpu", "total", "all instructions"),
       qemu("BR_RETIRED", "cpu", "branch", "branches and PC writes, taken or not; loop instructions are in LE_RETIRED"),
       qemu("LE_RETIRED", "cpu", "loop",
            "low-overhead-loop instructions (DLS, WLS, LE, LETP, LCTP, BF*); LE/LETP once per iteration"),
       qemu("FP_RETIRED", "cpu", "fp", "scalar floating-point instructions, their loads and stores included"),
+      qemu_extra("INST_WEIGHTED_RETIRED", "cpu", "weighted",
+                 "instructions, gathers and scatters counted once per lane (128 bits / lane size: VLDRB.U8 16, "
+                 "VLDRW 4, VLDRD 2), predicated lanes included"),
       qemu("MVE_INST_RETIRED", "mve", "mve", "MVE (Helium) instructions, predicated or not"),
       qemu("MVE_LD_RETIRED", "mve", "mve_load", "MVE instructions that load from memory"),
       qemu("MVE_ST_RETIRED", "mve", "mve_store", "MVE instructions that store to memory"),
+      qemu_extra("MVE_LD_NONCONTIG_RETIRED", "mve", "mve_gather",
+                 "MVE gathers: VLDR with vector offsets or a vector base, once per instruction"),
+      qemu_extra("MVE_ST_NONCONTIG_RETIRED", "mve", "mve_scatter",
+                 "MVE scatters: VSTR with vector offsets or a vector base, once per instruction"),
       qemu("LD_RETIRED", "memory", "load", "instructions that load from memory: integer, floating-point and MVE"),
       qemu("ST_RETIRED", "memory", "store", "instructions that store to memory: integer, floating-point and MVE"),
   };

@@ -20,8 +20,8 @@ namespace fs = std::filesystem;
 const std::string kModelBytes = "xxxxET12 not really a flatbuffer";
 const std::string kMinimal = "model:\n  path: model.pte\n";
 const std::string kQemuCounters =
-    "INST_RETIRED, BR_RETIRED, LE_RETIRED, FP_RETIRED, MVE_INST_RETIRED, MVE_LD_RETIRED, MVE_ST_RETIRED, LD_RETIRED, "
-    "ST_RETIRED";
+    "INST_RETIRED, BR_RETIRED, LE_RETIRED, FP_RETIRED, INST_WEIGHTED_RETIRED, MVE_INST_RETIRED, MVE_LD_RETIRED, "
+    "MVE_ST_RETIRED, MVE_LD_NONCONTIG_RETIRED, MVE_ST_NONCONTIG_RETIRED, LD_RETIRED, ST_RETIRED";
 
 std::vector<std::string> names_of(const std::vector<CounterSpec>& counters) {
   std::vector<std::string> names;
@@ -483,7 +483,30 @@ TEST_F(ProfileConfigTest, DefaultAndAllSelectWholeGroups) {
   EXPECT_EQ(config.groups, std::vector<std::string>({"cpu", "mve", "memory"}));
   std::string names;
   for (const CounterSpec& counter : config.counters) names += (names.empty() ? "" : ", ") + counter.name;
+  EXPECT_EQ(names,
+            "INST_RETIRED, BR_RETIRED, LE_RETIRED, FP_RETIRED, MVE_INST_RETIRED, MVE_LD_RETIRED, MVE_ST_RETIRED, "
+            "MVE_LD_NONCONTIG_RETIRED, MVE_ST_NONCONTIG_RETIRED, LD_RETIRED, ST_RETIRED");
+  const ProfileConfig all = load(kMinimal, {"profiling.pmu_counters={cpu: all, mve: all, memory: all}"});
+  names.clear();
+  for (const CounterSpec& counter : all.counters) names += (names.empty() ? "" : ", ") + counter.name;
   EXPECT_EQ(names, kQemuCounters);
+}
+
+// The lane-weighted count and the gather and scatter classes are selected by
+// name (or `all`); `default` leaves them out, so default bundles keep their columns.
+TEST_F(ProfileConfigTest, WeightedAndGatherCountersAreSelectedByName) {
+  const ProfileConfig config = load(
+      kMinimal, {"profiling.pmu_counters={cpu: [INST_RETIRED, ARM_PMU_INST_WEIGHTED_RETIRED], "
+                 "mve: [MVE_LD_NONCONTIG_RETIRED, MVE_ST_NONCONTIG_RETIRED]}"});
+  EXPECT_EQ(names_of(config.counters), std::vector<std::string>({"INST_RETIRED", "INST_WEIGHTED_RETIRED",
+                                                                 "MVE_LD_NONCONTIG_RETIRED", "MVE_ST_NONCONTIG_RETIRED"}));
+  EXPECT_EQ(config.counters[1].source, "weighted");
+  EXPECT_EQ(config.counters[1].group, "cpu");
+  EXPECT_NE(config.counters[1].description.find("once per lane"), std::string::npos);
+  EXPECT_EQ(config.counters[2].source, "mve_gather");
+  EXPECT_EQ(config.counters[3].source, "mve_scatter");
+  EXPECT_EQ(names_of(load(kMinimal, {"profiling.pmu_counters={cpu: default}"}).counters),
+            std::vector<std::string>({"INST_RETIRED", "BR_RETIRED", "LE_RETIRED", "FP_RETIRED"}));
 }
 
 TEST_F(ProfileConfigTest, RejectsCountersTheTargetCannotCount) {
@@ -529,12 +552,13 @@ TEST_F(ProfileConfigTest, RejectsGroupsAndSelectionsTheTargetDoesNotHave) {
 
 TEST(CounterCatalogue, QemuCountsInstructionsAndHostWallTime) {
   const std::vector<CounterSpec>& qemu = counter_catalogue("qemu-m55");
-  ASSERT_EQ(qemu.size(), 9u);
+  ASSERT_EQ(qemu.size(), 12u);
   for (const CounterSpec& counter : qemu) {
     EXPECT_EQ(counter.unit, "instructions") << counter.name;
     EXPECT_NE(counter.description.find("executed instructions counted under QEMU, not cycles"), std::string::npos)
         << counter.name;
-    EXPECT_TRUE(counter.is_default) << counter.name;
+    const bool extra = counter.source == "weighted" || counter.source == "mve_gather" || counter.source == "mve_scatter";
+    EXPECT_EQ(counter.is_default, !extra) << counter.name;
   }
   EXPECT_EQ(qemu[0].name, "INST_RETIRED");
   EXPECT_EQ(qemu[0].source, "total");

@@ -306,17 +306,19 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
     }
   }
 
-  // The plugin's counts (qemu_plugin/etns_counter.c, schema etns.qemu_counts v1).
+  // The plugin's counts (qemu_plugin/etns_counter.c, schema etns.qemu_counts v2): every
+  // class, then weighted (gathers and scatters once per lane), read like one more class.
   nlohmann::json counts;
   try {
     counts = read_json_file(counts_path);
   } catch (const Failure& failure) {
     throw Failure(label + ": the counting plugin's output: " + failure.what());
   }
-  if (counts.value("schema", "") != "etns.qemu_counts" || counts.value("schema_version", 0) != 1) {
+  if (counts.value("schema", "") != "etns.qemu_counts" || counts.value("schema_version", 0) != 2) {
     throw Failure(label + ": the counting plugin wrote an unknown schema (plugin from another etns version?)");
   }
   run.classes = counts.at("classes").get<std::vector<std::string>>();
+  run.classes.push_back("weighted");
   run.whole_run = parse_counts(counts.at("program"), run.classes);
   if (counts.at("overflow").get<bool>()) throw Failure(label + ": the plugin dropped region visits");
   for (const nlohmann::json& region : counts.at("regions")) {

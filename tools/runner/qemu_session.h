@@ -39,8 +39,9 @@ struct QemuJob {
   std::function<void(const std::string& line)> on_line;
 };
 
-// Executed-instruction counts of one region visit, by the plugin's classes.
-// They count instructions, not cycles.
+// Executed-instruction counts of one region visit, by the plugin's classes,
+// and the weighted count (each gather or scatter once per lane). They count
+// instructions, not cycles.
 struct ClassCounts {
   std::vector<uint64_t> values;  // in QemuRun::classes order
   uint64_t get(const std::vector<std::string>& classes, const std::string& name) const;
@@ -55,7 +56,7 @@ struct QemuInstruction {
 struct QemuRun {
   std::string board;
   std::string provider;
-  std::vector<std::string> classes;  // "total", "mve", ...
+  std::vector<std::string> classes;  // "total", "mve", ..., "loop" (qemu_plugin/insn_class.h), then "weighted"
   std::vector<QemuInstruction> instructions;
   std::vector<ClassCounts> clean_visits;  // one clean execute() per iteration
   ClassCounts load;                       // Program::load + Method::load

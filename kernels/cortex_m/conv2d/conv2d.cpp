@@ -45,32 +45,26 @@ Error read_pair(const PrepareContext& ctx, const IntList& list, const char* name
   return Error::Ok;
 }
 
-// out's extent along one spatial dim must be PyTorch's
-// (in + 2 * pad - dilation * (kernel - 1) - 1) / stride + 1. Checking it also
-// bounds every index the kernel forms by in + 2 * pad, kept within int32.
-Error check_extent(const PrepareContext& ctx, const char* dim, int64_t in, int64_t kernel,
-                   int64_t stride, int64_t pad, int64_t dilation, int64_t out) {
-  const int64_t padded = in + 2 * pad;
-  if (padded > INT32_MAX) {
-    return ctx.fail(Error::InvalidArgument, "padded input %s %lld exceeds int32", dim,
-                    static_cast<long long>(padded));
+// out's extent along one spatial dim is trusted (operators.md §2.3.1: real
+// exports use uneven "SAME" padding, whose out is not PyTorch's symmetric
+// formula); taps past the far edge are padding. It must be >= 1, and the
+// largest index a kernel forms, (out - 1 + 3) * stride + (kernel - 1) *
+// dilation (the Helium variant computes 4 pixels at a time, up to 3 past the
+// last), must stay within int32.
+Error check_extent(const PrepareContext& ctx, const char* dim, int64_t kernel, int64_t stride,
+                   int64_t dilation, int64_t out) {
+  if (out < 1) {
+    return ctx.fail(Error::InvalidArgument, "out %s = %lld, expected >= 1", dim,
+                    static_cast<long long>(out));
   }
-  const int64_t span = dilation * (kernel - 1) + 1;
-  if (span > padded) {
+  const int64_t reach = (out + 2) * stride + (kernel - 1) * dilation;
+  if (reach > INT32_MAX) {
     return ctx.fail(Error::InvalidArgument,
-                    "kernel %s %lld with dilation %lld spans %lld, more than the padded input %lld",
-                    dim, static_cast<long long>(kernel), static_cast<long long>(dilation),
-                    static_cast<long long>(span), static_cast<long long>(padded));
-  }
-  const int64_t expected = (padded - span) / stride + 1;
-  if (out != expected) {
-    return ctx.fail(Error::InvalidArgument,
-                    "out %s = %lld, expected %lld (input %lld, kernel %lld, stride %lld, "
-                    "padding %lld, dilation %lld)",
-                    dim, static_cast<long long>(out), static_cast<long long>(expected),
-                    static_cast<long long>(in), static_cast<long long>(kernel),
-                    static_cast<long long>(stride), static_cast<long long>(pad),
-                    static_cast<long long>(dilation));
+                    "out %s %lld with kernel %lld, stride %lld and dilation %lld reaches input "
+                    "index %lld, beyond int32",
+                    dim, static_cast<long long>(out), static_cast<long long>(kernel),
+                    static_cast<long long>(stride), static_cast<long long>(dilation),
+                    static_cast<long long>(reach));
   }
   return Error::Ok;
 }
@@ -109,8 +103,21 @@ Error check_values(const PrepareContext& ctx, const Tensor& t, const char* name,
 }  // namespace
 
 void conv2d_s8(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
-               const int32_t* bias, int8_t* out) {
-  conv2d_s8_ref(p, input, weight, bias, out);
+               const int32_t* bias, int8_t* out, uint8_t* scratch) {
+#if ETNS_HAVE_MVE
+  conv2d_s8_mve(p, input, weight, bias, out, scratch);
+#else
+  conv2d_s8_ref(p, input, weight, bias, out, scratch);
+#endif
+}
+
+size_t conv2d_scratch_bytes(const Conv2dParams& p) {
+#if ETNS_HAVE_MVE
+  return conv2d_s8_mve_scratch_bytes(p);
+#else
+  static_cast<void>(p);
+  return 0;
+#endif
 }
 
 Error conv2d_prepare(PrepareContext& ctx) {
@@ -194,10 +201,8 @@ Error conv2d_prepare(PrepareContext& ctx) {
   ETNS_TRY(read_pair(ctx, stride, "stride", 1, INT32_MAX, &p.stride_h, &p.stride_w));
   ETNS_TRY(read_pair(ctx, padding, "padding", 0, INT32_MAX, &p.pad_h, &p.pad_w));
   ETNS_TRY(read_pair(ctx, dilation, "dilation", 1, INT32_MAX, &p.dilation_h, &p.dilation_w));
-  ETNS_TRY(check_extent(ctx, "height", p.input_h, p.filter_h, p.stride_h, p.pad_h, p.dilation_h,
-                        p.output_h));
-  ETNS_TRY(check_extent(ctx, "width", p.input_w, p.filter_w, p.stride_w, p.pad_w, p.dilation_w,
-                        p.output_w));
+  ETNS_TRY(check_extent(ctx, "height", p.filter_h, p.stride_h, p.dilation_h, p.output_h));
+  ETNS_TRY(check_extent(ctx, "width", p.filter_w, p.stride_w, p.dilation_w, p.output_w));
 
   p.input_offset = input_offset;
   p.output_offset = output_offset;
@@ -207,6 +212,7 @@ Error conv2d_prepare(PrepareContext& ctx) {
   p.shifts = shifts->data_as<const int32_t>();
   ETNS_ASSIGN_OR_RETURN(Conv2dParams * params, ctx.make_state<Conv2dParams>());
   *params = p;
+  ctx.request_scratch(conv2d_scratch_bytes(p));
   return Error::Ok;
 }
 
@@ -215,7 +221,7 @@ Error conv2d_run(const RunContext& ctx) {
   conv2d_s8(ctx.state<Conv2dParams>(), ctx.tensor(0).data_as<const int8_t>(),
             ctx.tensor(1).data_as<const int8_t>(),
             has_bias ? ctx.tensor(2).data_as<const int32_t>() : nullptr,
-            ctx.tensor(12).data_as<int8_t>());
+            ctx.tensor(12).data_as<int8_t>(), ctx.scratch.data());
   return Error::Ok;
 }
 

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/isa.h"
 #include "runtime/exec/kernel.h"
 
 namespace etns::cortex_m {
@@ -34,24 +35,43 @@ struct Conv2dParams {
 
 // input [batches, input_h, input_w, input_c], weight [output_c, filter_h,
 // filter_w, filter_c], out [batches, output_h, output_w, output_c], all in that
-// memory order; bias has output_c values, or is nullptr for none.
+// memory order; bias has output_c values, or is nullptr for none. `scratch`
+// holds at least conv2d_scratch_bytes(p) bytes, any alignment, contents
+// undefined on entry (the reference needs none and ignores it).
+using Conv2dFn = void (*)(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
+                          const int32_t* bias, int8_t* out, uint8_t* scratch);
+
 void conv2d_s8_ref(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
-                   const int32_t* bias, int8_t* out);
-// The implementation this build uses.
+                   const int32_t* bias, int8_t* out, uint8_t* scratch);
+#if ETNS_HAVE_MVE
+// Helium: four output pixels per pass, VMLADAVA dot products of raw int8
+// input with the weights, the input offset folded into a per-channel bias
+// computed per call (docs/numerics.md#conv2d).
+void conv2d_s8_mve(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
+                   const int32_t* bias, int8_t* out, uint8_t* scratch);
+size_t conv2d_s8_mve_scratch_bytes(const Conv2dParams& p);
+#endif
+// The implementation this build uses: conv2d_s8_mve when compiled, else the
+// reference; and the scratch it needs.
 void conv2d_s8(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
-               const int32_t* bias, int8_t* out);
+               const int32_t* bias, int8_t* out, uint8_t* scratch);
+size_t conv2d_scratch_bytes(const Conv2dParams& p);
 
 // Arguments: input, weight, bias (or Null), stride, padding, dilation,
 // input_offset, output_offset, requantize_multipliers, requantize_shifts,
-// activation_min, activation_max, out. prepare returns InvalidArgument for a
-// wrong dtype or rank, input or out not in NHWC memory order (channels_last),
-// weight not contiguous, stride/padding/dilation not two values >= 1 (padding
-// >= 0), offsets, activation range, multipliers ([0, 2^31)) or shifts ([-31, 30])
-// out of range, per-channel tensors not one value per output channel, input
-// channels not a multiple of the weight's, or out's sizes not those the
-// arguments imply; NotSupported when the multipliers or shifts are not
-// constants (their values are checked here); InvalidProgram for a wrong kind of
-// argument.
+// activation_min, activation_max, out. out's spatial sizes are trusted
+// (operators.md §2.3.1): any out height/width >= 1 is accepted, so uneven
+// (TF "SAME") padding works; taps beyond either edge of the input count as
+// padding. prepare returns InvalidArgument for a wrong dtype or rank, input or
+// out not in NHWC memory order (channels_last), weight not contiguous,
+// stride/padding/dilation not two values >= 1 (padding >= 0), offsets,
+// activation range, multipliers ([0, 2^31)) or shifts ([-31, 30]) out of
+// range, per-channel tensors not one value per output channel, input channels
+// not a multiple of the weight's, out's batch or channels not the input's and
+// weight's, an empty out, or an index the kernel forms leaving int32;
+// NotSupported when the multipliers or shifts are not constants (their values
+// are checked here); InvalidProgram for a wrong kind of argument. It requests
+// conv2d_scratch_bytes of temporary memory.
 runtime::Error conv2d_prepare(runtime::PrepareContext& ctx);
 runtime::Error conv2d_run(const runtime::RunContext& ctx);
 

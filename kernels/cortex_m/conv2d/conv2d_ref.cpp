@@ -10,7 +10,7 @@ using kernels::requantize;
 
 // CMSIS-NN arm_convolve_s8 (every arm_convolve_wrapper_s8 variant computes the same sum).
 void conv2d_s8_ref(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
-                   const int32_t* bias, int8_t* out) {
+                   const int32_t* bias, int8_t* out, uint8_t* /*scratch*/) {
   const int32_t groups = p.input_c / p.filter_c;
   const int32_t channels_per_group = p.output_c / groups;
   for (int32_t n = 0; n < p.batches; ++n) {

@@ -232,6 +232,112 @@ TEST(Conv2dS8, GroupedConvolutionMatchesTheFormula) {
   EXPECT_GT(clamped, 0) << "the activation range was never exercised";
 }
 
+// TF "SAME" with stride 2 on an even input: out = ceil(4 / 2) = 2, total
+// padding (2 - 1) * 2 + 3 - 4 = 1, none before, the extra row and column after
+// (the exporter passes padding 0 and out's sizes carry the rest).
+TEST(Conv2dS8, HandWorkedUnevenSamePadding) {
+  ConvArgs a;
+  a.input_sizes = {1, 1, 4, 4};
+  a.input_dim_order = {};
+  a.weight_sizes = {1, 3, 3, 1};
+  a.has_bias = false;
+  a.stride = {2, 2};
+  a.padding = {0, 0};
+  a.input_offset = 0;
+  a.output_offset = 0;
+  a.multipliers = {1 << 30};
+  a.shifts = {1};  // factor exactly 1
+  a.out_sizes = {1, 1, 2, 2};
+  a.out_dim_order = {};
+  KernelCall call;
+  add_arguments(call, a);
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  std::vector<int8_t> image(16);
+  std::iota(image.begin(), image.end(), int8_t{1});  // 1..16, row-major
+  call.fill<int8_t>(kInput, image);
+  call.fill<int8_t>(kWeight, std::vector<int8_t>(9, 1));
+  ASSERT_EQ(call.run(), Error::Ok);
+  // Windows at rows/cols {0..2} and {2..4}, index 4 being padding:
+  // 1+2+3+5+6+7+9+10+11 = 54, 3+4+7+8+11+12 = 45, 9+10+11+13+14+15 = 72, 11+12+15+16 = 54.
+  EXPECT_EQ(call.read<int8_t>(kOut), (std::vector<int8_t>{54, 45, 72, 54}));
+}
+
+// Uneven padding against an independent computation: the input copied into an
+// explicitly padded image (zero point around it, the far side wider), then a
+// plain valid convolution over it with no bounds tests.
+TEST(Conv2dS8, UnevenPaddingMatchesAnExplicitlyPaddedImage) {
+  etns::testing::Rng rng(77);
+  struct Shape {
+    int32_t in_h, in_w, k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_h, pad_w, out_h, out_w;
+  };
+  // Each out is TF SAME's ceil(in / stride) or larger, so the far side gets extra padding.
+  const Shape shapes[] = {
+      {6, 6, 3, 3, 2, 2, 1, 1, 0, 0, 3, 3},  // SAME, stride 2, even input: after = 1
+      {5, 5, 2, 2, 1, 1, 1, 1, 0, 0, 5, 5},  // SAME, even kernel: after = 1
+      {7, 8, 4, 3, 3, 2, 1, 1, 1, 0, 3, 4},  // SAME: before 1 / after 2 rows, 0 / 1 columns
+      {5, 6, 3, 3, 1, 2, 2, 1, 1, 1, 6, 4},  // dilated, out past the far edge
+      {3, 3, 5, 5, 1, 1, 1, 1, 0, 0, 3, 3},  // kernel wider than the image
+  };
+  for (const Shape& sh : shapes) {
+    const int32_t in_c = 3, out_c = 4;
+    ConvArgs a;
+    a.input_sizes = {1, in_c, sh.in_h, sh.in_w};
+    a.weight_sizes = {out_c, sh.k_h, sh.k_w, in_c};
+    a.stride = {sh.stride_h, sh.stride_w};
+    a.padding = {sh.pad_h, sh.pad_w};
+    a.dilation = {sh.dil_h, sh.dil_w};
+    a.input_offset = 9;
+    a.output_offset = 5;
+    a.multipliers = {1 << 30, 1 << 30, 1 << 30, 1 << 30};
+    a.shifts = {-3, -3, -3, -3};
+    a.out_sizes = {1, out_c, sh.out_h, sh.out_w};
+    KernelCall call;
+    add_arguments(call, a);
+    ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+    const std::vector<int8_t> input =
+        etns::testing::random_s8(rng, static_cast<size_t>(sh.in_h * sh.in_w * in_c));
+    const std::vector<int8_t> weight =
+        etns::testing::random_s8(rng, static_cast<size_t>(out_c * sh.k_h * sh.k_w * in_c));
+    const std::vector<int32_t> bias = {100, -200, 0, 7};
+    call.fill<int8_t>(kInput, input);
+    call.fill<int8_t>(kWeight, weight);
+    call.fill<int32_t>(kBias, bias);
+    ASSERT_EQ(call.run(), Error::Ok);
+    const std::vector<int8_t> got = call.read<int8_t>(kOut);
+
+    // Padded image big enough for every tap out's sizes reach.
+    const int32_t ph = sh.pad_h + (sh.out_h - 1) * sh.stride_h + (sh.k_h - 1) * sh.dil_h + 1;
+    const int32_t pw = sh.pad_w + (sh.out_w - 1) * sh.stride_w + (sh.k_w - 1) * sh.dil_w + 1;
+    const int32_t rows = std::max(ph, sh.pad_h + sh.in_h), cols = std::max(pw, sh.pad_w + sh.in_w);
+    std::vector<int32_t> padded(static_cast<size_t>(rows * cols * in_c), -9);  // zero point
+    for (int32_t y = 0; y < sh.in_h; ++y)
+      for (int32_t x = 0; x < sh.in_w; ++x)
+        for (int32_t c = 0; c < in_c; ++c)
+          padded[((y + sh.pad_h) * cols + x + sh.pad_w) * in_c + c] =
+              input[(y * sh.in_w + x) * in_c + c];
+    for (int32_t oy = 0; oy < sh.out_h; ++oy) {
+      for (int32_t ox = 0; ox < sh.out_w; ++ox) {
+        for (int32_t oc = 0; oc < out_c; ++oc) {
+          int32_t acc = bias[oc];
+          for (int32_t ky = 0; ky < sh.k_h; ++ky)
+            for (int32_t kx = 0; kx < sh.k_w; ++kx)
+              for (int32_t c = 0; c < in_c; ++c) {
+                const int32_t y = oy * sh.stride_h + ky * sh.dil_h;
+                const int32_t x = ox * sh.stride_w + kx * sh.dil_w;
+                acc += (padded[(y * cols + x) * in_c + c] + 9) *
+                       weight[((oc * sh.k_h + ky) * sh.k_w + kx) * in_c + c];
+              }
+          const int32_t scaled = kernels::requantize(acc, {1 << 30, -3});
+          const int8_t want = static_cast<int8_t>(std::clamp(scaled + 5, -128, 127));
+          ASSERT_EQ(got[(oy * sh.out_w + ox) * out_c + oc], want)
+              << "in " << sh.in_h << "x" << sh.in_w << " out " << sh.out_h << "x" << sh.out_w
+              << " at oy " << oy << " ox " << ox << " oc " << oc;
+        }
+      }
+    }
+  }
+}
+
 // tier1_arm's constant segment (file offset 5888) holds both convs' OHWI weights.
 constexpr size_t kConstantSegment = 5888;
 constexpr size_t kConv1Weights = 2624, kConv2Weights = 7552, kWeightBytes = 2304;
@@ -518,14 +624,6 @@ TEST(Conv2dPrepare, RejectsPerChannelTensorsOfTheWrongLength) {
 
 TEST(Conv2dPrepare, RejectsInconsistentShapes) {
   ConvArgs a;
-  a.out_sizes = {1, 2, 4, 5};
-  expect_rejected(a, Error::InvalidArgument,
-                  "out height = 4, expected 5 (input 5, kernel 3, stride 1, padding 1, "
-                  "dilation 1)");
-  a = ConvArgs{};
-  a.out_sizes = {1, 2, 5, 3};
-  expect_rejected(a, Error::InvalidArgument, "out width = 3, expected 5");
-  a = ConvArgs{};
   a.out_sizes = {1, 3, 5, 5};
   expect_rejected(a, Error::InvalidArgument,
                   "out has batch 1 and 3 channels, expected batch 1 and 2 channels");
@@ -541,12 +639,45 @@ TEST(Conv2dPrepare, RejectsInconsistentShapes) {
   a.weight_sizes = {2, 3, 3, 2};  // three groups cannot share two output channels
   expect_rejected(a, Error::InvalidArgument,
                   "weight has 2 output channels, expected a multiple of the 3 groups");
+}
+
+// out's sizes are trusted (operators.md §2.3.1), so only an empty out or one
+// whose indices leave int32 is refused.
+TEST(Conv2dPrepare, RejectsAnEmptyOutAndIndicesBeyondInt32) {
+  ConvArgs a;
+  a.out_sizes = {1, 2, 0, 5};
+  expect_rejected(a, Error::InvalidArgument, "out height = 0, expected >= 1");
   a = ConvArgs{};
+  a.out_sizes = {1, 2, 5, 0};
+  expect_rejected(a, Error::InvalidArgument, "out width = 0, expected >= 1");
+  a = ConvArgs{};
+  a.stride = {1, 1 << 29};
+  expect_rejected(a, Error::InvalidArgument,
+                  "out width 5 with kernel 3, stride 536870912 and dilation 1 reaches input "
+                  "index 3758096386, beyond int32");
+  a = ConvArgs{};
+  a.dilation = {1 << 30, 1};
+  expect_rejected(a, Error::InvalidArgument, "out height 5 with kernel 3");
+}
+
+// Any out extent >= 1 is accepted: shorter, longer (taps past the far edge are
+// padding), and a kernel wider than the padded input.
+TEST(Conv2dPrepare, AcceptsAnyOutExtent) {
+  for (const std::vector<int32_t>& out : std::vector<std::vector<int32_t>>{
+           {1, 2, 4, 5}, {1, 2, 5, 3}, {1, 2, 7, 9}, {1, 2, 1, 1}}) {
+    ConvArgs a;
+    a.out_sizes = out;
+    KernelCall call;
+    add_arguments(call, a);
+    EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  }
+  ConvArgs a;
   a.input_sizes = {1, 4, 1, 5};
   a.padding = {0, 1};
   a.out_sizes = {1, 2, 1, 5};
-  expect_rejected(a, Error::InvalidArgument,
-                  "kernel height 3 with dilation 1 spans 3, more than the padded input 1");
+  KernelCall call;
+  add_arguments(call, a);
+  EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "kernels/cortex_m/dequantize/dequantize.h"
 
 #include "kernels/common/checks.h"
+#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 
@@ -16,11 +17,11 @@ using runtime::ScalarType;
 using runtime::Tensor;
 
 void dequantize_s8_f32(const DequantizeParams& p, const int8_t* in, float* out, size_t n) {
-  dequantize_s8_f32_ref(p, in, out, n);
+  kernels::fastest(kernels::kDequantizeS8Variants)(p, in, out, n);
 }
 
 void dequantize_s16_f32(const DequantizeParams& p, const int16_t* in, float* out, size_t n) {
-  dequantize_s16_f32_ref(p, in, out, n);
+  kernels::fastest(kernels::kDequantizeS16Variants)(p, in, out, n);
 }
 
 Error dequantize_prepare(PrepareContext& ctx) {

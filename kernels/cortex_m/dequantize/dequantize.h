@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/isa.h"
 #include "runtime/core/scalar_type.h"
 #include "runtime/exec/kernel.h"
 
@@ -21,7 +22,13 @@ struct DequantizeParams {
 
 void dequantize_s8_f32_ref(const DequantizeParams& p, const int8_t* in, float* out, size_t n);
 void dequantize_s16_f32_ref(const DequantizeParams& p, const int16_t* in, float* out, size_t n);
-// The implementations this build uses.
+#if ETNS_HAVE_MVE
+// Helium: 16 (int8) or 4 (int16) lanes a step, the reference for a denormal
+// or NaN scale (see dequantize_mve.cpp).
+void dequantize_s8_f32_mve(const DequantizeParams& p, const int8_t* in, float* out, size_t n);
+void dequantize_s16_f32_mve(const DequantizeParams& p, const int16_t* in, float* out, size_t n);
+#endif
+// The build's choice, the last of kernels/variants.h's kDequantizeS8Variants / kDequantizeS16Variants.
 void dequantize_s8_f32(const DequantizeParams& p, const int8_t* in, float* out, size_t n);
 void dequantize_s16_f32(const DequantizeParams& p, const int16_t* in, float* out, size_t n);
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "kernels/common/checks.h"
+#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 
@@ -18,11 +19,11 @@ using runtime::ScalarType;
 using runtime::Tensor;
 
 void quantize_f32_s8(const QuantizeParams& p, const float* in, int8_t* out, size_t n) {
-  quantize_f32_s8_ref(p, in, out, n);
+  kernels::fastest(kernels::kQuantizeS8Variants)(p, in, out, n);
 }
 
 void quantize_f32_s16(const QuantizeParams& p, const float* in, int16_t* out, size_t n) {
-  quantize_f32_s16_ref(p, in, out, n);
+  kernels::fastest(kernels::kQuantizeS16Variants)(p, in, out, n);
 }
 
 Error quantize_prepare(PrepareContext& ctx) {

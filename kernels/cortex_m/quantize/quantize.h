@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/isa.h"
 #include "runtime/core/scalar_type.h"
 #include "runtime/exec/kernel.h"
 
@@ -26,7 +27,13 @@ struct QuantizeParams {
 
 void quantize_f32_s8_ref(const QuantizeParams& p, const float* in, int8_t* out, size_t n);
 void quantize_f32_s16_ref(const QuantizeParams& p, const float* in, int16_t* out, size_t n);
-// The implementations this build uses.
+#if ETNS_HAVE_MVE
+// Helium: 16 (int8) or 8 (int16) lanes a step, the reference for scales whose
+// inverse is denormal or above 2^125 (see quantize_mve.cpp).
+void quantize_f32_s8_mve(const QuantizeParams& p, const float* in, int8_t* out, size_t n);
+void quantize_f32_s16_mve(const QuantizeParams& p, const float* in, int16_t* out, size_t n);
+#endif
+// The build's choice, the last of kernels/variants.h's kQuantizeS8Variants / kQuantizeS16Variants.
 void quantize_f32_s8(const QuantizeParams& p, const float* in, int8_t* out, size_t n);
 void quantize_f32_s16(const QuantizeParams& p, const float* in, int16_t* out, size_t n);
 
