@@ -49,8 +49,9 @@ inline constexpr Variant<cortex_m::MinimumFn> kMinimumVariants[] = {
     {"ref", &cortex_m::minimum_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::minimum_s8_mve)
 };
-inline constexpr Variant<decltype(&cortex_m::mul_s8_ref)> kMulVariants[] = {
+inline constexpr Variant<cortex_m::MulFn> kMulVariants[] = {
     {"ref", &cortex_m::mul_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::mul_s8_mve)
 };
 inline constexpr Variant<cortex_m::Conv2dFn> kConv2dVariants[] = {
     {"ref", &cortex_m::conv2d_s8_ref},
@@ -60,6 +61,7 @@ inline constexpr Variant<cortex_m::Conv2dFn> kConv2dVariants[] = {
 // cortex_m_ns:: (the ns provider)
 inline constexpr Variant<cortex_m_ns::SubFn> kSubVariants[] = {
     {"ref", &cortex_m_ns::sub_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m_ns::sub_s8_mve)
 };
 inline constexpr Variant<cortex_m_ns::HardswishFn> kHardswishVariants[] = {
     {"ref", &cortex_m_ns::hardswish_s8_ref},

@@ -1,6 +1,7 @@
 #include "kernels/cortex_m/conv2d/conv2d.h"
 
 #include "kernels/common/checks.h"
+#include "kernels/variants.h"
 #include "runtime/core/format.h"
 
 namespace etns::cortex_m {
@@ -104,13 +105,10 @@ Error check_values(const PrepareContext& ctx, const Tensor& t, const char* name,
 
 void conv2d_s8(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
                const int32_t* bias, int8_t* out, uint8_t* scratch) {
-#if ETNS_HAVE_MVE
-  conv2d_s8_mve(p, input, weight, bias, out, scratch);
-#else
-  conv2d_s8_ref(p, input, weight, bias, out, scratch);
-#endif
+  kernels::fastest(kernels::kConv2dVariants)(p, input, weight, bias, out, scratch);
 }
 
+// The most any compiled variant needs (the reference needs none).
 size_t conv2d_scratch_bytes(const Conv2dParams& p) {
 #if ETNS_HAVE_MVE
   return conv2d_s8_mve_scratch_bytes(p);

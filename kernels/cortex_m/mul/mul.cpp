@@ -1,6 +1,7 @@
 #include "kernels/cortex_m/mul/mul.h"
 
 #include "kernels/common/checks.h"
+#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 
@@ -35,7 +36,7 @@ bool is_nhwc_in_memory(const Tensor& t) {
 }  // namespace
 
 void mul_s8(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n) {
-  mul_s8_ref(p, a, b, out, n);
+  kernels::fastest(kernels::kMulVariants)(p, a, b, out, n);
 }
 
 Error mul_prepare(PrepareContext& ctx) {

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/isa.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
 
@@ -27,8 +28,14 @@ struct MulParams {
   bool a_is_other = false;  // for run: which argument is passed as a
 };
 
+using MulFn = void (*)(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
+
 void mul_s8_ref(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
-// The implementation this build uses.
+#if ETNS_HAVE_MVE
+// Helium: eight 16-bit lanes a step, the requantisation computed exactly.
+void mul_s8_mve(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
+#endif
+// The build's choice, the last of kernels/variants.h's kMulVariants.
 void mul_s8(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
 
 // Arguments: self, self_zero_point, other, other_zero_point, output_zero_point,

@@ -1,6 +1,7 @@
 #include "kernels/cortex_m_ns/sub/sub.h"
 
 #include "kernels/common/checks.h"
+#include "kernels/variants.h"
 
 namespace etns::cortex_m_ns {
 namespace {
@@ -122,7 +123,7 @@ Error sub_run(const runtime::RunContext& ctx) {
 }
 
 void sub_s8(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n) {
-  sub_s8_ref(p, self, other, out, n);
+  kernels::fastest(kernels::kSubVariants)(p, self, other, out, n);
 }
 
 }  // namespace etns::cortex_m_ns

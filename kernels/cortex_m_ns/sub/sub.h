@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/isa.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
 
@@ -45,7 +46,12 @@ using SubFn = void (*)(const SubParams& p, const int8_t* self, const int8_t* oth
                        size_t n);
 
 void sub_s8_ref(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
-// The compile-time choice of implementation; today the reference.
+#if ETNS_HAVE_MVE
+// Helium: eight elements a step in int32 lanes, every requantisation computed
+// exactly (no tables).
+void sub_s8_mve(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
+#endif
+// The build's choice, the last of kernels/variants.h's kSubVariants.
 void sub_s8(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
 
 // Validates the 14 schema arguments (InvalidArgument, or InvalidProgram for a

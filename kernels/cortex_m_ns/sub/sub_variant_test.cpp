@@ -1,0 +1,323 @@
+// Every compiled variant of quantized_sub against the reference, on the host
+// and on the Cortex-M55 (kernels/testing/kernel_test.h).
+#include <cmath>
+#include <cstring>
+
+#include "kernels/cortex_m_ns/sub/sub.h"
+#include "kernels/testing/kernel_test.h"
+#include "kernels/testing/rng.h"
+#include "kernels/testing/variant_check.h"
+#include "kernels/variants.h"
+#include "runtime/core/arena.h"
+#include "runtime/core/crc32.h"
+
+namespace etns::cortex_m_ns {
+namespace {
+
+using kernels::Requant;
+using kernels::testing::kTileLengths;
+using kernels::testing::Rng;
+using kernels::testing::TestMemoryScope;
+
+constexpr uint64_t kSeed = 0x73756276;  // "subv"
+constexpr size_t kPairs = 256 * 256;
+
+// tier1_ns c0i5 (operators.md §3.3).
+SubParams tier1_params() {
+  SubParams p;
+  p.self_zero_point = -100;
+  p.self = {2044058342, -1};
+  p.other_zero_point = -113;
+  p.other = {1073741824, 0};
+  p.out_zero_point = 4;
+  p.out = {1266874265, -19};
+  return p;
+}
+
+// The exporter's QM(x) (operators.md §1.4), up to the rounding of M; the
+// shift is kept inside what prepare accepts.
+Requant quantized_multiplier(double x) {
+  int exponent = 0;
+  const double mantissa = std::frexp(x, &exponent);
+  int64_t multiplier = std::llround(std::ldexp(mantissa, 31));
+  if (multiplier == (int64_t{1} << 31)) {
+    multiplier = int64_t{1} << 30;
+    exponent += 1;
+  }
+  if (exponent < -31 || exponent > 30) return {0, 0};
+  return {static_cast<int32_t>(multiplier), exponent};
+}
+
+// Parameters as the exporter makes them (operators.md §3.3) from random
+// scales: outputs that mostly land inside the range, where every rounding
+// shows, with ties wherever a scale is a power of two.
+SubParams recipe_params(Rng& rng) {
+  const auto scale = [&rng] {
+    const double s = std::ldexp(1.0 + rng.unit(), static_cast<int>(rng.uniform(-9, 2)));
+    return rng.uniform(0, 3) == 0 ? std::ldexp(1.0, static_cast<int>(rng.uniform(-9, 2))) : s;
+  };
+  const double self_scale = scale();
+  const double other_scale = scale();
+  const double out_scale = scale() * (rng.coin() ? 1.0 : 4.0);
+  const double twice_max = 2.0 * (self_scale > other_scale ? self_scale : other_scale);
+  SubParams p;
+  p.self_zero_point = rng.uniform32(-128, 127);
+  p.other_zero_point = rng.uniform32(-128, 127);
+  p.out_zero_point = rng.uniform32(-128, 127);
+  p.self = quantized_multiplier(self_scale / twice_max);
+  p.other = quantized_multiplier(other_scale / twice_max);
+  p.out = quantized_multiplier(twice_max / (out_scale * std::ldexp(1.0, kSubLeftShift)));
+  p.act_min = rng.coin() ? -128 : rng.uniform32(-128, 0);
+  p.act_max = rng.coin() ? 127 : rng.uniform32(p.act_min, 127);
+  return p;
+}
+
+// Anything prepare accepts, edges favoured: multipliers 0, 1, 2^30, INT32_MAX,
+// shifts -31, -1, 0, 1, 30, zero points and activation bounds at the ends.
+Requant edge_requant(Rng& rng) {
+  const int32_t multipliers[] = {0,         1, int32_t{1} << 30, INT32_MAX,
+                                 rng.uniform32(0, INT32_MAX), rng.uniform32(1 << 30, INT32_MAX)};
+  const int32_t shifts[] = {-31, -1, 0, 1, 30, rng.uniform32(-31, 30), rng.uniform32(-24, 0)};
+  return {rng.pick(multipliers), rng.pick(shifts)};
+}
+
+SubParams edge_params(Rng& rng) {
+  const int32_t zero_points[] = {-128, 127, 0, rng.uniform32(-128, 127)};
+  SubParams p;
+  p.self_zero_point = rng.pick(zero_points);
+  p.other_zero_point = rng.pick(zero_points);
+  p.out_zero_point = rng.pick(zero_points);
+  p.self = edge_requant(rng);
+  p.other = edge_requant(rng);
+  p.out = edge_requant(rng);
+  const int32_t bounds[] = {-128, 127, rng.uniform32(-128, 127)};
+  p.act_min = rng.pick(bounds);
+  p.act_max = rng.pick(bounds);
+  if (p.act_min > p.act_max) {
+    const int32_t low = p.act_max;
+    p.act_max = p.act_min;
+    p.act_min = low;
+  }
+  return p;
+}
+
+SubParams random_params(Rng& rng) { return rng.coin() ? recipe_params(rng) : edge_params(rng); }
+
+// How the kernel may be handed its buffers.
+enum class Layout { Aligned, Misaligned, InPlace };
+
+void check_case(const SubParams& p, const int8_t* self, const int8_t* other, size_t n,
+                const char* what, Layout layout = Layout::Aligned) {
+  ETNS_CHECK_VARIANTS(
+      kernels::kSubVariants, n,
+      [&](SubFn fn, void* out) {
+        auto* bytes = static_cast<int8_t*>(out);
+        if (layout == Layout::Aligned) {
+          fn(p, self, other, bytes, n);
+          return;
+        }
+        TestMemoryScope scope;
+        int8_t* buffer = ETNS_TEST_ARRAY(int8_t, n + 1) + (layout == Layout::Misaligned ? 1 : 0);
+        if (layout == Layout::InPlace) std::memcpy(buffer, self, n);
+        fn(p, layout == Layout::InPlace ? buffer : self, other, buffer, n);
+        std::memcpy(bytes, buffer, n);
+      },
+      "%s, n %zu, zp %d %d -> %d, self (%d, %d), other (%d, %d), out (%d, %d), act [%d, %d]",
+      what, n, static_cast<int>(p.self_zero_point), static_cast<int>(p.other_zero_point),
+      static_cast<int>(p.out_zero_point), static_cast<int>(p.self.multiplier),
+      static_cast<int>(p.self.shift), static_cast<int>(p.other.multiplier),
+      static_cast<int>(p.other.shift), static_cast<int>(p.out.multiplier),
+      static_cast<int>(p.out.shift), static_cast<int>(p.act_min), static_cast<int>(p.act_max));
+}
+
+// Every (self, other) code pair, row = self + 128, column = other + 128, as
+// operators.md §3.3 tabulates it.
+struct Pairs {
+  int8_t* self;
+  int8_t* other;
+};
+
+Pairs all_pairs() {
+  Pairs pairs{ETNS_TEST_ARRAY(int8_t, kPairs), ETNS_TEST_ARRAY(int8_t, kPairs)};
+  for (size_t i = 0; i < kPairs; ++i) {
+    pairs.self[i] = static_cast<int8_t>(static_cast<int>(i / 256) - 128);
+    pairs.other[i] = static_cast<int8_t>(static_cast<int>(i % 256) - 128);
+  }
+  return pairs;
+}
+
+ETNS_KERNEL_TEST(SubVariants, AllPairsTier1AndTableCrc) {
+  const Pairs pairs = all_pairs();
+  const SubParams p = tier1_params();
+  check_case(p, pairs.self, pairs.other, kPairs, "tier1_ns c0i5, all pairs");
+  ETNS_RETURN_IF_FAILED();
+  int8_t* table = ETNS_TEST_ARRAY(int8_t, kPairs);
+  for (const auto& variant : kernels::kSubVariants) {
+    variant.fn(p, pairs.self, pairs.other, table, kPairs);
+    const uint32_t crc = runtime::crc32(table, kPairs);
+    ETNS_CHECK(crc == 0x8759853cu, "%s: table CRC-32 %08x, want 8759853c", variant.isa,
+               static_cast<unsigned>(crc));
+  }
+}
+
+ETNS_KERNEL_TEST(SubVariants, AllPairsRandomParams) {
+  const Pairs pairs = all_pairs();
+  Rng rng(kSeed);
+  for (int i = 0; i < 24; ++i) {
+    check_case(random_params(rng), pairs.self, pairs.other, kPairs, "all pairs");
+    ETNS_RETURN_IF_FAILED();
+  }
+}
+
+// Input factors near 8 take a' and b' to about +-2^31, so a' - b' saturates
+// (the reference's saturate_s32) for the pairs far apart; the output stages
+// then show whether the difference wrapped instead.
+ETNS_KERNEL_TEST(SubVariants, AllPairsSaturatingDifference) {
+  const Pairs pairs = all_pairs();
+  const Requant outs[] = {{1 << 30, -24}, {INT32_MAX, -31}, {1 << 30, 0}, {1 << 30, -1}};
+  for (const Requant& out : outs) {
+    for (int32_t zero_point : {-128, 127}) {
+      SubParams p;
+      p.self_zero_point = zero_point;
+      p.other_zero_point = -zero_point - 1;
+      p.self = {INT32_MAX, 3};
+      p.other = {INT32_MAX - 12345, 3};
+      p.out = out;
+      check_case(p, pairs.self, pairs.other, kPairs, "saturating difference");
+      ETNS_RETURN_IF_FAILED();
+    }
+  }
+}
+
+// Random pairs under many parameter sets, each stage's rounding path (S < 0,
+// S = 0, S > 0 with its wrapping left shift) in every combination.
+ETNS_KERNEL_TEST(SubVariants, ManyParamsRandomPairs) {
+  const size_t n = 1024;
+  int8_t* self = ETNS_TEST_ARRAY(int8_t, n);
+  int8_t* other = ETNS_TEST_ARRAY(int8_t, n);
+  Rng rng(kSeed + 1);
+  for (int i = 0; i < 600; ++i) {
+    rng.fill_s8(self, n);
+    rng.fill_s8(other, n);
+    check_case(random_params(rng), self, other, n, "random pairs");
+    ETNS_RETURN_IF_FAILED();
+  }
+}
+
+ETNS_KERNEL_TEST(SubVariants, LengthsAroundTheTile) {
+  Rng rng(kSeed + 2);
+  for (size_t n : kTileLengths) {
+    TestMemoryScope scope;
+    int8_t* self = ETNS_TEST_ARRAY(int8_t, n + 1);
+    int8_t* other = ETNS_TEST_ARRAY(int8_t, n + 1);
+    rng.fill_s8(self, n + 1);
+    rng.fill_s8(other, n + 1);
+    check_case(random_params(rng), self, other, n, "random input");
+    ETNS_RETURN_IF_FAILED();
+    check_case(random_params(rng), self + 1, other + 1, n, "misaligned", Layout::Misaligned);
+    ETNS_RETURN_IF_FAILED();
+    check_case(random_params(rng), self, other + 1, n, "in place", Layout::InPlace);
+    ETNS_RETURN_IF_FAILED();
+  }
+}
+
+ETNS_KERNEL_TEST(SubVariants, Tier1Size) {
+  const size_t n = 16384;  // 1x16x32x32
+  int8_t* self = ETNS_TEST_ARRAY(int8_t, n);
+  int8_t* other = ETNS_TEST_ARRAY(int8_t, n);
+  Rng rng(kSeed + 3);
+  rng.fill_s8(self, n);
+  rng.fill_s8(other, n);
+  check_case(tier1_params(), self, other, n, "tier1 shape");
+}
+
+// The front door on a channel broadcast: sub_prepare and sub_run (which walks
+// blocks of C and runs the build's fastest variant on each) against the
+// reference on the expanded operands, with small C around the lane tile.
+struct Tensor4d {
+  int32_t sizes[4];
+  uint8_t dim_order[4];
+};
+
+void set_tensor(runtime::EValue& value, Tensor4d& shape, int8_t* data) {
+  value.kind = runtime::ValueKind::Tensor;
+  value.tensor = runtime::Tensor{};
+  value.tensor.dtype = runtime::ScalarType::Char;
+  value.tensor.rank = 4;
+  value.tensor.sizes = shape.sizes;
+  value.tensor.dim_order = shape.dim_order;
+  value.tensor.data = data;
+  value.tensor.numel = static_cast<size_t>(shape.sizes[0]) * shape.sizes[1] * shape.sizes[2] *
+                       shape.sizes[3];
+  value.tensor.nbytes = value.tensor.numel;
+}
+
+void set_int(runtime::EValue& value, int64_t v) {
+  value.kind = runtime::ValueKind::Int;
+  value.int_value = v;
+}
+
+void check_broadcast(const SubParams& p, size_t channels, size_t pixels, bool self_small,
+                     Rng& rng) {
+  TestMemoryScope scope;
+  const size_t n = channels * pixels;
+  int8_t* small = ETNS_TEST_ARRAY(int8_t, channels);
+  int8_t* big = ETNS_TEST_ARRAY(int8_t, n);
+  int8_t* got = ETNS_TEST_ARRAY(int8_t, n);
+  int8_t* want = ETNS_TEST_ARRAY(int8_t, n);
+  int8_t* expanded = ETNS_TEST_ARRAY(int8_t, n);
+  rng.fill_s8(small, channels);
+  rng.fill_s8(big, n);
+  for (size_t i = 0; i < n; ++i) expanded[i] = small[i % channels];
+  sub_s8_ref(p, self_small ? expanded : big, self_small ? big : expanded, want, n);
+
+  const int32_t c = static_cast<int32_t>(channels);
+  Tensor4d small_shape{{1, c, 1, 1}, {0, 1, 2, 3}};
+  Tensor4d big_shape{{1, c, 1, static_cast<int32_t>(pixels)}, {0, 2, 3, 1}};
+  Tensor4d out_shape = big_shape;
+  runtime::EValue values[15];
+  set_tensor(values[0], self_small ? small_shape : big_shape, self_small ? small : big);
+  set_int(values[1], p.self_zero_point);
+  set_int(values[2], p.self.multiplier);
+  set_int(values[3], p.self.shift);
+  set_tensor(values[4], self_small ? big_shape : small_shape, self_small ? big : small);
+  set_int(values[5], p.other_zero_point);
+  set_int(values[6], p.other.multiplier);
+  set_int(values[7], p.other.shift);
+  set_int(values[8], p.out_zero_point);
+  set_int(values[9], p.out.multiplier);
+  set_int(values[10], p.out.shift);
+  set_int(values[11], p.act_min);
+  set_int(values[12], p.act_max);
+  set_tensor(values[13], out_shape, got);
+  runtime::EValue* args[15];
+  for (size_t i = 0; i < 15; ++i) args[i] = &values[i];
+
+  uint8_t* method_memory = ETNS_TEST_ARRAY(uint8_t, 256);
+  runtime::Arena method("method", runtime::Span<uint8_t>(method_memory, 256));
+  runtime::PrepareContext prepare("c0i0", "cortex_m_ns::quantized_sub.out",
+                                  runtime::Span<runtime::EValue* const>(args, 15), method);
+  ETNS_CHECK(sub_prepare(prepare) == runtime::Error::Ok, "prepare failed, C %zu", channels);
+  const runtime::RunContext run{runtime::Span<runtime::EValue* const>(args, 15), prepare.state(),
+                                {}};
+  ETNS_CHECK(sub_run(run) == runtime::Error::Ok, "run failed, C %zu", channels);
+  for (size_t i = 0; i < n; ++i) {
+    ETNS_CHECK(got[i] == want[i], "%s small, C %zu, byte %zu: got %d, want %d",
+               self_small ? "self" : "other", channels, i, got[i], want[i]);
+  }
+}
+
+ETNS_KERNEL_TEST(SubVariants, FrontDoorChannelBroadcast) {
+  Rng rng(kSeed + 4);
+  for (size_t channels : {1, 2, 3, 4, 5, 7, 8, 16, 17}) {
+    for (bool self_small : {true, false}) {
+      check_broadcast(random_params(rng), channels, 9, self_small, rng);
+      ETNS_RETURN_IF_FAILED();
+      check_broadcast(tier1_params(), channels, 5, self_small, rng);
+      ETNS_RETURN_IF_FAILED();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace etns::cortex_m_ns
