@@ -45,8 +45,9 @@ inline constexpr Variant<decltype(&cortex_m::dequantize_s16_f32_ref)> kDequantiz
     {"ref", &cortex_m::dequantize_s16_f32_ref},
     ETNS_MVE_VARIANT(&cortex_m::dequantize_s16_f32_mve)
 };
-inline constexpr Variant<decltype(&cortex_m::minimum_s8_ref)> kMinimumVariants[] = {
+inline constexpr Variant<cortex_m::MinimumFn> kMinimumVariants[] = {
     {"ref", &cortex_m::minimum_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::minimum_s8_mve)
 };
 inline constexpr Variant<cortex_m::MulFn> kMulVariants[] = {
     {"ref", &cortex_m::mul_s8_ref},
@@ -79,6 +80,7 @@ inline constexpr Variant<cortex_m_ns::ReluFn> kReluVariants[] = {
 };
 inline constexpr Variant<cortex_m_ns::MeanFn> kMeanVariants[] = {
     {"ref", &cortex_m_ns::mean_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m_ns::mean_s8_mve)
 };
 
 }  // namespace etns::kernels

@@ -21,6 +21,12 @@ using runtime::ScalarType;
 const runtime::KernelEntry kEntry{"cortex_m::minimum.out", 3, &minimum_prepare, &minimum_run};
 
 const std::vector<int32_t> kImage = {1, 16, 32, 32};
+
+std::string format_sizes(const std::vector<int32_t>& sizes) {
+  std::string text = "[";
+  for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
+  return text + "]";
+}
 const std::vector<uint8_t> kNhwc = {0, 2, 3, 1};
 
 // --- Reference against goldens and hand-worked cases ---
@@ -60,8 +66,155 @@ TEST(MinimumS8, ReferenceIsTheElementwiseMin) {
   const std::vector<int8_t> a = etns::testing::random_s8(rng, 1000);
   const std::vector<int8_t> b = etns::testing::random_s8(rng, 1000);
   std::vector<int8_t> out(1000);
-  minimum_s8_ref(MinimumParams{}, a.data(), b.data(), out.data(), out.size());
+  MinimumParams p;
+  p.dims[3] = out.size();
+  p.self_strides[3] = 1;
+  p.other_strides[3] = 1;
+  minimum_s8_ref(p, a.data(), b.data(), out.data());
   for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], std::min(a[i], b[i])) << i;
+}
+
+// [2, 1] vs [1, 3], worked by hand: out[i][j] = min(self[i], other[j]).
+TEST(MinimumS8, BroadcastsBothOperandsByHand) {
+  KernelCall call;
+  call.tensor(ScalarType::Char, {2, 1})
+      .tensor(ScalarType::Char, {1, 3})
+      .tensor(ScalarType::Char, {2, 3});
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  call.fill<int8_t>(0, {0, -100});
+  call.fill<int8_t>(1, {-5, 5, -128});
+  ASSERT_EQ(call.run(), Error::Ok);
+  EXPECT_EQ(call.read<int8_t>(2), (std::vector<int8_t>{-5, 0, -128, -100, -100, -128}));
+}
+
+// min over the broadcast shape by logical index, the definition the kernel's
+// merged walk must reproduce: contiguous tensors, sizes right-aligned.
+std::vector<int8_t> broadcast_min(const std::vector<int32_t>& a_sizes, const std::vector<int8_t>& a,
+                                  const std::vector<int32_t>& b_sizes, const std::vector<int8_t>& b,
+                                  const std::vector<int32_t>& out_sizes) {
+  const size_t rank = out_sizes.size();
+  auto aligned = [rank](const std::vector<int32_t>& sizes, size_t k) -> size_t {
+    const size_t lead = rank - sizes.size();
+    return k < lead ? 1 : static_cast<size_t>(sizes[k - lead]);
+  };
+  size_t numel = 1;
+  for (int32_t s : out_sizes) numel *= static_cast<size_t>(s);
+  std::vector<int8_t> out(numel);
+  for (size_t i = 0; i < numel; ++i) {
+    size_t rest = i;
+    size_t a_index = 0;
+    size_t b_index = 0;
+    size_t a_step = 1;
+    size_t b_step = 1;
+    for (size_t k = rank; k-- > 0;) {
+      const size_t index = rest % static_cast<size_t>(out_sizes[k]);
+      rest /= static_cast<size_t>(out_sizes[k]);
+      if (aligned(a_sizes, k) != 1) a_index += index * a_step;
+      if (aligned(b_sizes, k) != 1) b_index += index * b_step;
+      a_step *= aligned(a_sizes, k);
+      b_step *= aligned(b_sizes, k);
+    }
+    out[i] = std::min(a[a_index], b[b_index]);
+  }
+  return out;
+}
+
+TEST(MinimumS8, BroadcastsSizeOneDims) {
+  struct Case {
+    std::vector<int32_t> self;
+    std::vector<int32_t> other;
+    std::vector<int32_t> out;
+  };
+  const Case cases[] = {
+      {{1, 1, 32, 32}, {1, 16, 32, 32}, {1, 16, 32, 32}},  // one plane repeated
+      {{1, 16, 32, 32}, {1, 1, 32, 32}, {1, 16, 32, 32}},
+      {{2, 1, 3, 1}, {1, 4, 1, 5}, {2, 4, 3, 5}},          // both operands broadcast
+      {{1, 4, 1, 5}, {2, 1, 3, 1}, {2, 4, 3, 5}},
+      {{2, 16, 1, 1}, {1, 16, 1, 32}, {2, 16, 1, 32}},     // a scalar per channel, W = 1
+      {{32, 32}, {1, 16, 32, 32}, {1, 16, 32, 32}},        // ranks differ
+      {{33}, {3, 5, 1}, {3, 5, 33}},
+      {{3, 1, 17}, {3, 4, 17}, {3, 4, 17}},                // W broadcast, C kept
+      {{3, 4, 1}, {3, 4, 17}, {3, 4, 17}},                 // C broadcast
+      {{1, 4, 1}, {3, 1, 17}, {3, 4, 17}},
+      {{1, 2, 3, 4, 5}, {1, 1, 3, 1, 5}, {1, 2, 3, 4, 5}},  // rank 5 with a leading 1
+      {{2, 0, 3}, {2, 1, 3}, {2, 0, 3}},                    // empty
+  };
+  etns::testing::Rng rng(11);
+  for (const Case& c : cases) {
+    KernelCall call;
+    call.tensor(ScalarType::Char, c.self)
+        .tensor(ScalarType::Char, c.other)
+        .tensor(ScalarType::Char, c.out);
+    ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+    const std::vector<int8_t> a = etns::testing::random_s8(rng, call.tensor_at(0).numel);
+    const std::vector<int8_t> b = etns::testing::random_s8(rng, call.tensor_at(1).numel);
+    call.fill<int8_t>(0, a);
+    call.fill<int8_t>(1, b);
+    ASSERT_EQ(call.run(), Error::Ok);
+    EXPECT_EQ(call.read<int8_t>(2), broadcast_min(c.self, a, c.other, b, c.out))
+        << format_sizes(c.self) << " vs " << format_sizes(c.other);
+  }
+}
+
+// The reference walks a per-channel scalar ([1,16,1,1] vs [1,16,32,32]) as
+// the broadcast defines it, with the merged dims prepare would build. prepare
+// refuses that shape because upstream walks it wrongly
+// (RejectsTheShapesUpstreamWalksWrongly).
+TEST(MinimumS8, ReferenceBroadcastsAScalarPerChannel) {
+  etns::testing::Rng rng(13);
+  const std::vector<int8_t> channel = etns::testing::random_s8(rng, 16);
+  const std::vector<int8_t> image = etns::testing::random_s8(rng, 16 * 1024);
+  MinimumParams p;
+  p.dims[2] = 16;
+  p.dims[3] = 1024;
+  p.self_strides[2] = 1;
+  p.other_strides[2] = 1024;
+  p.other_strides[3] = 1;
+  std::vector<int8_t> out(16 * 1024);
+  minimum_s8_ref(p, channel.data(), image.data(), out.data());
+  EXPECT_EQ(out, broadcast_min({1, 16, 1, 1}, channel, {1, 16, 32, 32}, image, {1, 16, 32, 32}));
+}
+
+// Scalars: 0-dim and one-element tensors of any rank, on either side.
+TEST(MinimumS8, ScalarsAndZeroDimTensors) {
+  struct Case {
+    std::vector<int32_t> self;
+    std::vector<int32_t> other;
+    std::vector<int32_t> out;
+  };
+  const Case cases[] = {
+      {{}, {}, {}},           {{1}, {}, {1}},         {{}, {1, 1, 1, 1}, {1, 1, 1, 1}},
+      {{1, 1}, {5}, {1, 5}},  {{7, 3}, {1, 1, 1}, {1, 7, 3}},
+  };
+  etns::testing::Rng rng(12);
+  for (const Case& c : cases) {
+    KernelCall call;
+    call.tensor(ScalarType::Char, c.self)
+        .tensor(ScalarType::Char, c.other)
+        .tensor(ScalarType::Char, c.out);
+    ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+    const std::vector<int8_t> a = etns::testing::random_s8(rng, call.tensor_at(0).numel);
+    const std::vector<int8_t> b = etns::testing::random_s8(rng, call.tensor_at(1).numel);
+    call.fill<int8_t>(0, a);
+    call.fill<int8_t>(1, b);
+    ASSERT_EQ(call.run(), Error::Ok);
+    EXPECT_EQ(call.read<int8_t>(2), broadcast_min(c.self, a, c.other, b, c.out))
+        << format_sizes(c.self) << " vs " << format_sizes(c.other);
+  }
+}
+
+// Same sizes in memory orders that differ only in size-1 dims store the
+// elements alike: a channels_last tensor with C = 1 is laid out as a contiguous one.
+TEST(MinimumS8, AcceptsEquivalentMemoryOrders) {
+  KernelCall call;
+  call.tensor(ScalarType::Char, {1, 1, 2, 3}, kNhwc)
+      .tensor(ScalarType::Char, {1, 1, 2, 3})
+      .tensor(ScalarType::Char, {1, 1, 2, 3}, kNhwc);
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  call.fill<int8_t>(0, {1, 2, 3, 4, 5, 6});
+  call.fill<int8_t>(1, {6, 5, 4, 3, 2, 1});
+  ASSERT_EQ(call.run(), Error::Ok);
+  EXPECT_EQ(call.read<int8_t>(2), (std::vector<int8_t>{1, 2, 3, 3, 2, 1}));
 }
 
 // tier1_arm c0i2: min(conv1 output, 0-dim constant 50), channels_last.
@@ -129,24 +282,86 @@ TEST(MinimumPrepare, RejectsWrongKindOfArgument) {
       << call.log();
 }
 
-TEST(MinimumPrepare, RejectsGeneralBroadcasting) {
+TEST(MinimumPrepare, RejectsShapesThatDoNotBroadcast) {
   Shapes s;
+  s.other = {1, 3, 1, 1};
+  expect_rejected(s, Error::InvalidArgument,
+                  "self [1, 4, 2, 2] and other [1, 3, 1, 1] do not broadcast");
+}
+
+// Upstream walks logical sizes over the physical buffer: a channels_last
+// operand with C > 1 pairs the wrong elements, so we refuse it.
+TEST(MinimumPrepare, RejectsBroadcastingChannelsLast) {
+  Shapes s;
+  s.self_dim_order = {0, 2, 3, 1};
   s.other = {1, 4, 1, 1};
+  s.out_dim_order = {0, 2, 3, 1};
   expect_rejected(s, Error::NotSupported,
-                  "self [1, 4, 2, 2] and other [1, 4, 1, 1]: broadcasting is supported only");
+                  "self [1, 4, 2, 2] is not stored in logical order; upstream broadcasts");
+  // A channels_last operand whose C is 1 is in logical order, and is accepted.
+  KernelCall call;
+  call.tensor(ScalarType::Char, {1, 1, 2, 2}, kNhwc)
+      .tensor(ScalarType::Char, {1, 1, 1, 2})
+      .tensor(ScalarType::Char, {1, 1, 2, 2});
+  EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+}
+
+// arm_minimum_s8's row-scalar branch steps an operand with W = C = 1 by two
+// per row when the other operand's W is larger: rows 1, 2, ... read the wrong
+// elements (and past the end), so no program can rely on it.
+TEST(MinimumPrepare, RejectsTheShapesUpstreamWalksWrongly) {
+  Shapes s;
+  s.self = {1, 16, 1, 1};
+  s.other = {1, 16, 32, 32};
+  s.out = {1, 16, 32, 32};
+  expect_rejected(s, Error::NotSupported,
+                  "self [1, 16, 1, 1] and other [1, 16, 32, 32]: upstream's arm_minimum_s8 "
+                  "reads every second element");
+  s.self = {1, 3, 2, 5};
+  s.other = {3, 1, 1};
+  s.out = {1, 3, 2, 5};
+  expect_rejected(s, Error::NotSupported,
+                  "self [1, 3, 2, 5] and other [3, 1, 1]: upstream's arm_minimum_s8 reads");
+  s.self = {3, 4, 1};
+  s.other = {1, 1};
+  s.out = {3, 4, 1};
+  // Not that branch: other has one element (the scalar path).
+  KernelCall call;
+  call.tensor(ScalarType::Char, s.self).tensor(ScalarType::Char, s.other).tensor(ScalarType::Char, s.out);
+  EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  // Nor when the other operand's W is 1: that walk is right.
+  KernelCall per_channel;
+  per_channel.tensor(ScalarType::Char, {2, 3, 1, 1})
+      .tensor(ScalarType::Char, {2, 3, 1, 4})
+      .tensor(ScalarType::Char, {2, 3, 1, 4});
+  EXPECT_EQ(per_channel.prepare(kEntry), Error::Ok) << per_channel.log();
+}
+
+// Upstream sizes the broadcast for at most 5 dims and walks only the last 4.
+TEST(MinimumPrepare, RanksAboveFour) {
+  Shapes s;
+  s.self = {2, 1, 4, 2, 2};
+  s.other = {};
+  s.out = {2, 1, 4, 2, 2};
+  expect_rejected(s, Error::NotSupported,
+                  "out [2, 1, 4, 2, 2]: upstream's arm_minimum_s8 walks only the last 4 dims");
+  s.self = {1, 1, 1, 4, 2, 2};
+  s.out = {1, 1, 1, 4, 2, 2};
+  expect_rejected(s, Error::InvalidArgument, "self has rank 6, expected at most 5");
 }
 
 TEST(MinimumPrepare, RejectsAnOutOfAnotherShapeOrLayout) {
   Shapes s;
   s.out = {1, 4, 4, 1};
   expect_rejected(s, Error::InvalidArgument,
-                  "out [1, 4, 4, 1] and self [1, 4, 2, 2] differ in shape");
+                  "out [1, 4, 4, 1] differs from [1, 4, 2, 2], the broadcast shape of self "
+                  "[1, 4, 2, 2] and other []");
   s = Shapes{};
   s.self = {};
   s.other = {1, 4, 2, 2};
   s.out = {1, 4, 2};
   expect_rejected(s, Error::InvalidArgument,
-                  "out [1, 4, 2] and other [1, 4, 2, 2] differ in shape");
+                  "out [1, 4, 2] differs from [1, 4, 2, 2], the broadcast shape");
   s = Shapes{};
   s.out_dim_order = {0, 2, 3, 1};
   expect_rejected(s, Error::InvalidArgument, "out and self have different dim orders");

@@ -1,6 +1,7 @@
 #include "kernels/cortex_m_ns/mean/mean.h"
 
 #include "kernels/common/checks.h"
+#include "kernels/variants.h"
 
 namespace etns::cortex_m_ns {
 namespace {
@@ -30,53 +31,47 @@ Error check_layout(const runtime::PrepareContext& ctx, const Tensor& t, const ch
   return Error::Ok;
 }
 
-// Right-aligns self's sizes into CMSIS's (n, h, w, c) as the mask is, and folds
-// them into [outer, reduce, inner]. Size-1 dims are dropped first: their mask
-// bit changes nothing. What remains must reduce one run of adjacent dims.
+// Right-aligns self's sizes into CMSIS's (n, h, w, c) as the mask is, drops
+// size-1 dims (their mask bit changes nothing), merges neighbours that are
+// both kept or both reduced, and places the alternating runs, last run last,
+// into the [outer, reduce_outer, middle, reduce, inner] view.
 Error prepare_geometry(const runtime::PrepareContext& ctx, const Tensor& self,
-                       const runtime::IntList& mask, MeanState& state) {
+                       const runtime::IntList& mask, MeanGeometry& geometry) {
   size_t dims[kMaxRank] = {1, 1, 1, 1};
-  bool reduced[kMaxRank] = {};
   for (uint8_t d = 0; d < self.rank; ++d) {
     dims[kMaxRank - self.rank + d] = static_cast<size_t>(self.size(d));
   }
-  int first = -1;
-  int last = -1;
+  size_t run_sizes[kMaxRank];
+  bool run_reduced[kMaxRank];
+  int runs = 0;
   for (int k = 0; k < kMaxRank; ++k) {
     const int64_t bit = mask.at(static_cast<size_t>(k));
     if (bit != 0 && bit != 1) {
       return ctx.fail(Error::InvalidArgument, "axis_mask[%d] = %lld, expected 0 or 1", k,
                       static_cast<long long>(bit));
     }
-    reduced[k] = bit == 1;
-    if (reduced[k] && dims[k] != 1) {
-      if (first < 0) first = k;
-      last = k;
-    }
-  }
-  state.outer = 1;
-  state.reduce = 1;
-  state.inner = 1;
-  for (int k = 0; k < kMaxRank; ++k) {
-    if (first >= 0 && k > first && k < last && !reduced[k] && dims[k] != 1) {
-      return ctx.fail(Error::NotSupported,
-                      "axis_mask [%d, %d, %d, %d] reduces dims that are not adjacent; only one "
-                      "run of reduced dims is implemented",
-                      reduced[0], reduced[1], reduced[2], reduced[3]);
-    }
-    if (first < 0 || k < first) {
-      state.outer *= dims[k];
-    } else if (k <= last) {
-      state.reduce *= reduced[k] ? dims[k] : 1;
+    if (dims[k] == 1) continue;
+    if (runs > 0 && run_reduced[runs - 1] == (bit == 1)) {
+      run_sizes[runs - 1] *= dims[k];
     } else {
-      state.inner *= dims[k];
+      run_sizes[runs] = dims[k];
+      run_reduced[runs] = bit == 1;
+      ++runs;
     }
   }
-  if (state.reduce > kMaxReduce) {
+  // Slots 0, 2, 4 are kept runs, 1 and 3 reduced ones; at most 4 runs alternate.
+  size_t slots[5] = {1, 1, 1, 1, 1};
+  int slot = 4;
+  for (int r = runs - 1; r >= 0; --r) {
+    if ((slot % 2 == 1) != run_reduced[r]) --slot;
+    slots[slot--] = run_sizes[r];
+  }
+  geometry = MeanGeometry{slots[0], slots[1], slots[2], slots[3], slots[4]};
+  if (geometry.count() > kMaxReduce) {
     return ctx.fail(Error::InvalidArgument,
                     "reduces %zu elements per output, expected at most %zu (the int32 sum "
                     "could overflow)",
-                    state.reduce, kMaxReduce);
+                    geometry.count(), kMaxReduce);
   }
   return Error::Ok;
 }
@@ -105,11 +100,11 @@ Error mean_prepare(runtime::PrepareContext& ctx) {
   ETNS_ASSIGN_OR_RETURN(state.params.out,
                         kernels::read_requant(ctx, 5, "output_multiplier", 6, "output_shift"));
 
-  ETNS_TRY(prepare_geometry(ctx, *self, mask, state));
-  if (out->numel != state.outer * state.inner) {
+  ETNS_TRY(prepare_geometry(ctx, *self, mask, state.geometry));
+  if (out->numel != state.geometry.outputs()) {
     return ctx.fail(Error::InvalidArgument,
                     "out has %zu elements, expected %zu (the product of the kept dims)", out->numel,
-                    state.outer * state.inner);
+                    state.geometry.outputs());
   }
 
   ETNS_ASSIGN_OR_RETURN(MeanState * stored, ctx.make_state<MeanState>());
@@ -119,14 +114,13 @@ Error mean_prepare(runtime::PrepareContext& ctx) {
 
 Error mean_run(const runtime::RunContext& ctx) {
   const MeanState& state = ctx.state<MeanState>();
-  mean_s8(state.params, ctx.tensor(kSelf).data_as<const int8_t>(),
-          ctx.tensor(kOut).data_as<int8_t>(), state.outer, state.reduce, state.inner);
+  mean_s8(state.params, state.geometry, ctx.tensor(kSelf).data_as<const int8_t>(),
+          ctx.tensor(kOut).data_as<int8_t>());
   return Error::Ok;
 }
 
-void mean_s8(const MeanParams& p, const int8_t* in, int8_t* out, size_t outer, size_t reduce,
-             size_t inner) {
-  mean_s8_ref(p, in, out, outer, reduce, inner);
+void mean_s8(const MeanParams& p, const MeanGeometry& g, const int8_t* in, int8_t* out) {
+  kernels::fastest(kernels::kMeanVariants)(p, g, in, out);
 }
 
 }  // namespace etns::cortex_m_ns

@@ -3,15 +3,19 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/isa.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
 
 // cortex_m_ns::quantized_mean.out on int8 (docs/numerics.md#mean, operators.md §3.5).
-// The contiguous input is viewed as [outer, reduce, inner]; for each (o, i):
-//   acc = sum over r of (in[o, r, i] - in_zero_point)        (exact int32)
-//   out[o, i] = clamp(RQ(acc, out) + out_zero_point, -128, 127)
+// The contiguous input is viewed as [outer, reduce_outer, middle, reduce, inner]
+// (MeanGeometry): any axis mask, once size-1 dims are dropped and neighbours of
+// one kind merged, alternates kept and reduced runs, and at most two reduced
+// runs fit in 4 dims. For each output (o, m, i):
+//   acc = sum over (r, s) of (in[o, r, m, s, i] - in_zero_point)      (exact int32)
+//   out[o, m, i] = clamp(RQ(acc, out) + out_zero_point, -128, 127)
 // The division by the count is folded into out = QM(s_in / (s_out * count)).
-// prepare bounds reduce by 2^31 / 255 so acc cannot overflow.
+// prepare bounds the count by 2^31 / 255 so acc cannot overflow.
 namespace etns::cortex_m_ns {
 
 struct MeanParams {
@@ -20,27 +24,40 @@ struct MeanParams {
   kernels::Requant out;
 };
 
-// What prepare stores for run: the parameters and the [outer, reduce, inner] view.
-struct MeanState {
-  MeanParams params;
-  size_t outer = 0;
-  size_t reduce = 0;
-  size_t inner = 0;
+// Row-major sizes of the input view; out is [outer, middle, inner].
+struct MeanGeometry {
+  size_t outer = 1;
+  size_t reduce_outer = 1;
+  size_t middle = 1;
+  size_t reduce = 1;
+  size_t inner = 1;
+
+  size_t count() const { return reduce_outer * reduce; }
+  size_t outputs() const { return outer * middle * inner; }
 };
 
-// in holds outer * reduce * inner bytes, out outer * inner.
-using MeanFn = void (*)(const MeanParams& p, const int8_t* in, int8_t* out, size_t outer,
-                        size_t reduce, size_t inner);
+// What prepare stores for run.
+struct MeanState {
+  MeanParams params;
+  MeanGeometry geometry;
+};
 
-void mean_s8_ref(const MeanParams& p, const int8_t* in, int8_t* out, size_t outer, size_t reduce,
-                 size_t inner);
-// The compile-time choice of implementation; today the reference.
-void mean_s8(const MeanParams& p, const int8_t* in, int8_t* out, size_t outer, size_t reduce,
-             size_t inner);
+// in holds the geometry's outer * reduce_outer * middle * reduce * inner bytes.
+using MeanFn = void (*)(const MeanParams& p, const MeanGeometry& g, const int8_t* in,
+                        int8_t* out);
+
+void mean_s8_ref(const MeanParams& p, const MeanGeometry& g, const int8_t* in, int8_t* out);
+#if ETNS_HAVE_MVE
+// Helium: contiguous reductions (inner == 1) as add-across-vector sums, 16
+// bytes per instruction; columns (inner > 1) as 16-bit lane sums of rows,
+// widened to 32 bits every 256 rows; requantisation 4 outputs at a time.
+void mean_s8_mve(const MeanParams& p, const MeanGeometry& g, const int8_t* in, int8_t* out);
+#endif
+// The build's choice, the last of kernels/variants.h's kMeanVariants.
+void mean_s8(const MeanParams& p, const MeanGeometry& g, const int8_t* in, int8_t* out);
 
 // Validates the 8 schema arguments (InvalidArgument; InvalidProgram for a wrong
-// value kind; NotSupported for a mask reducing dims that are not adjacent once
-// size-1 dims are dropped) and stores a MeanState in the method arena (OutOfMemory).
+// value kind) and stores a MeanState in the method arena (OutOfMemory).
 runtime::Error mean_prepare(runtime::PrepareContext& ctx);
 runtime::Error mean_run(const runtime::RunContext& ctx);
 

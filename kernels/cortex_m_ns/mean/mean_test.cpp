@@ -138,22 +138,25 @@ MeanParams random_valid_params(Rng& rng) {
   return p;
 }
 
-// A compiled variant gives the reference's bytes for geometries around the
-// lane tile. Adding a variant is one TEST line below.
+// The build's choice gives the reference's bytes for geometries around the
+// lane tile (every variant is checked in mean_variant_test.cpp).
 void expect_same_as_reference(MeanFn variant) {
   SCOPED_TRACE(::testing::Message() << "seed " << kSeed);
   Rng rng(kSeed);
-  const size_t geometries[][3] = {{1, 1, 1},  {3, 5, 1},   {2, 16, 1}, {1, 17, 1},  {4, 3, 5},
-                                  {2, 7, 16}, {1, 33, 17}, {16, 1024, 1}, {1, 1000, 3}};
-  for (const auto& g : geometries) {
+  const MeanGeometry geometries[] = {{1, 1, 1, 1, 1},  {1, 1, 3, 5, 1},    {1, 1, 2, 16, 1},
+                                     {1, 1, 1, 17, 1}, {1, 1, 4, 3, 5},    {1, 1, 2, 7, 16},
+                                     {1, 1, 1, 33, 17}, {1, 1, 16, 1024, 1}, {1, 1, 1, 1000, 3},
+                                     {2, 3, 4, 5, 1},  {3, 2, 5, 7, 9}};
+  for (const MeanGeometry& g : geometries) {
     const MeanParams p = random_valid_params(rng);
-    const std::vector<int8_t> in = testing::random_s8(rng, g[0] * g[1] * g[2]);
-    std::vector<int8_t> want(g[0] * g[2]);
-    std::vector<int8_t> got(g[0] * g[2]);
-    mean_s8_ref(p, in.data(), want.data(), g[0], g[1], g[2]);
-    variant(p, in.data(), got.data(), g[0], g[1], g[2]);
-    ASSERT_EQ(want, got) << "outer " << g[0] << ", reduce " << g[1] << ", inner " << g[2] << " "
-                         << p;
+    const std::vector<int8_t> in = testing::random_s8(
+        rng, g.outer * g.reduce_outer * g.middle * g.reduce * g.inner);
+    std::vector<int8_t> want(g.outputs());
+    std::vector<int8_t> got(g.outputs());
+    mean_s8_ref(p, g, in.data(), want.data());
+    variant(p, g, in.data(), got.data());
+    ASSERT_EQ(want, got) << "geometry [" << g.outer << ", " << g.reduce_outer << ", " << g.middle
+                         << ", " << g.reduce << ", " << g.inner << "] " << p;
   }
 }
 
@@ -223,7 +226,8 @@ TEST(MeanS8, WithinOneLsbVsFloatWithRandomRecipeParams) {
 }
 
 // The operator against a plain sum over the masked dims of the right-aligned
-// 4-D view, for masks whose reduced dims are adjacent once size-1 dims are dropped.
+// 4-D view, for every mask: adjacent reduced dims, reduced dims with kept dims
+// between them (two reduced runs), and size-1 dims anywhere.
 TEST(MeanS8, GeometryFollowsTheMask) {
   struct Case {
     std::vector<int32_t> sizes;
@@ -234,6 +238,10 @@ TEST(MeanS8, GeometryFollowsTheMask) {
       {{2, 3, 4, 5}, {0, 0, 0, 0}},    {{2, 3, 4, 5}, {1, 1, 0, 0}}, {{2, 3, 4, 5}, {0, 1, 1, 0}},
       {{3, 5}, {0, 0, 1, 0}},          {{3, 5}, {1, 1, 0, 1}},       {{2, 1, 4, 5}, {1, 0, 1, 0}},
       {{7}, {0, 0, 0, 1}},             {{4, 1, 3}, {0, 1, 0, 1}},    {{}, {1, 1, 1, 1}},
+      {{2, 3, 4, 5}, {1, 0, 1, 0}},    {{2, 3, 4, 5}, {0, 1, 0, 1}}, {{2, 3, 4, 5}, {1, 0, 0, 1}},
+      {{2, 3, 4, 5}, {1, 0, 1, 1}},    {{2, 3, 4, 5}, {1, 1, 0, 1}}, {{4, 3, 5}, {0, 1, 0, 1}},
+      {{3, 1, 4, 5}, {1, 0, 0, 1}},    {{2, 16, 8, 8}, {1, 0, 1, 0}}, {{16, 1, 40}, {0, 1, 1, 0}},
+      {{5, 300}, {0, 0, 1, 0}},        {{3, 2, 17, 33}, {0, 1, 0, 1}},
   };
   Rng rng(kSeed);
   MeanParams p;
@@ -291,20 +299,21 @@ TEST(MeanS8, Extremes) {
   p.out = {int32_t{1} << 30, -31};  // 2^-32: every sum here rounds to 0
   const std::vector<int8_t> in(4000, 127);
   std::vector<int8_t> out(1);
-  mean_s8_ref(p, in.data(), out.data(), 1, 4000, 1);
+  const MeanGeometry g{1, 1, 1, 4000, 1};
+  mean_s8_ref(p, g, in.data(), out.data());
   EXPECT_EQ(out[0], 127);
   p.out_zero_point = -128;
   p.out = {int32_t{1} << 30, 1};  // factor 1: 255 * 4000 saturates
-  mean_s8_ref(p, in.data(), out.data(), 1, 4000, 1);
+  mean_s8_ref(p, g, in.data(), out.data());
   EXPECT_EQ(out[0], 127);
   p.in_zero_point = 127;
   const std::vector<int8_t> low(4000, -128);
-  mean_s8_ref(p, low.data(), out.data(), 1, 4000, 1);
+  mean_s8_ref(p, g, low.data(), out.data());
   EXPECT_EQ(out[0], -128);
   // (2^30, -12): sum / 2^13 with ties away from zero; 4 * -255 / 8192 = -0.12 -> 0.
   p.out = {int32_t{1} << 30, -12};
   p.out_zero_point = 0;
-  mean_s8_ref(p, low.data(), out.data(), 1, 4, 1);
+  mean_s8_ref(p, MeanGeometry{1, 1, 1, 4, 1}, low.data(), out.data());
   EXPECT_EQ(out[0], 0);
 }
 
@@ -362,12 +371,12 @@ const Rejection kRejections[] = {
      "axis_mask[2] = 2, expected 0 or 1"},
     {"out too large", [](MeanArgs& a) { a.out_sizes = {1, 16, 2, 1}; }, Error::InvalidArgument,
      "out has 32 elements, expected 16 (the product of the kept dims)"},
-    {"reduced dims not adjacent",
+    {"out too large for two reduced runs",
      [](MeanArgs& a) {
        a.axis_mask = {0, 1, 0, 1};
-       a.out_sizes = {1, 1, 32, 1};
+       a.out_sizes = {1, 1, 32, 2};
      },
-     Error::NotSupported, "axis_mask [0, 1, 0, 1] reduces dims that are not adjacent"},
+     Error::InvalidArgument, "out has 64 elements, expected 32 (the product of the kept dims)"},
 };
 
 TEST(MeanPrepare, RejectsBadArguments) { expect_rejections<MeanArgs>(kEntry, build, kRejections); }
