@@ -307,7 +307,7 @@ std::vector<std::string> check_baseline(const BenchResults& results, const nlohm
       continue;
     }
     for (const char* name : {"total", "weighted"}) {
-      if (!gated.contains(name) || !gated.at(name).is_number_unsigned()) {
+      if (!gated.contains(name) || !gated.at(name).is_number_integer() || gated.at(name).get<int64_t>() < 0) {
         throw Failure(baseline_path + ": " + key + "." + name + " is missing or not a count", 2);
       }
       const uint64_t limit = gated.at(name).get<uint64_t>();

@@ -70,6 +70,8 @@ int run_bench_command(BenchCommand command) {
   write_file_atomic(command.out_dir + "/bench.md", markdown);
   std::fputs(markdown.c_str(), stdout);
   if (!command.write_baseline.empty()) {
+    const std::filesystem::path parent = std::filesystem::path(command.write_baseline).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent);
     write_file_atomic(command.write_baseline, baseline_from(results).dump(2) + "\n");
     std::fprintf(stderr, "etns: baseline written to %s\n", command.write_baseline.c_str());
   }

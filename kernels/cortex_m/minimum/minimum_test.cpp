@@ -138,6 +138,10 @@ TEST(MinimumS8, BroadcastsSizeOneDims) {
       {{1, 4, 1}, {3, 1, 17}, {3, 4, 17}},
       {{1, 2, 3, 4, 5}, {1, 1, 3, 1, 5}, {1, 2, 3, 4, 5}},  // rank 5 with a leading 1
       {{2, 0, 3}, {2, 1, 3}, {2, 0, 3}},                    // empty
+      // ExecuTorch's own cortex_m minimum tests (test_minimum.py, "broadcast" and
+      // "broadcast_rank4"), which upstream passes.
+      {{2, 1, 2}, {1, 2, 1}, {2, 2, 2}},
+      {{1, 2, 3, 1}, {4, 1, 1, 3}, {4, 2, 3, 3}},
   };
   etns::testing::Rng rng(11);
   for (const Case& c : cases) {
