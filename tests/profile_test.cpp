@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -202,7 +203,7 @@ TEST(Profile, AnArenaTooSmallForTheLoadIsAnInvalidRunNamedOnStderr) {
   const std::string normalised = fs::absolute(program).lexically_normal().string();  // as the config resolves it
   EXPECT_EQ(result.stderr_text, "etns: " + normalised +
                                     ": error memory.method_arena_too_small: the method arena is 1000 bytes, "
-                                    "the load used 1392\n");
+                                    "the load used 1400\n");
   EXPECT_EQ(result.stdout_text.rfind("invalid: tier1mean_ns.pte on qemu-m55, ns: bundle ", 0), 0u);
   expect_verified_bundle(out);
   EXPECT_EQ(read_json(out + "/summary.json")["validity"], "invalid");
@@ -312,7 +313,9 @@ TEST(ComparePrograms, Tier1PairPrintsEveryRowTheRegionAndTheArena) {
     }
     EXPECT_EQ(arm_rows, 12u);
     EXPECT_EQ(ns_rows, 8u);
-    EXPECT_NE(md.find("| 11 | cortex_m::dequantize_per_tensor.out | 131,121 |  | |"), std::string::npos) << md;
+    // The last arm row has no ns counterpart (its count is whatever the kernel costs today).
+    EXPECT_TRUE(std::regex_search(md, std::regex(R"(\| 11 \| cortex_m::dequantize_per_tensor\.out \| [0-9,]+ \|  \| \|)")))
+        << md;
     EXPECT_NE(md.find("| Tier-1 region (arm c0i6–c0i10, ns c0i4–c0i6) |"), std::string::npos) << md;
     EXPECT_NE(md.find("| planned arena (bytes) | 196,608 | 98,304 | -50.0% | 2.0× |"), std::string::npos) << md;
     EXPECT_NE(md.find("| clean end to end (instructions) |"), std::string::npos) << md;
@@ -338,7 +341,11 @@ TEST(Reproduce, RebuildsTheEvidencePageEndToEnd) {
   for (const char* text : {"## tier1\n", "## tier1mean\n", "### Cortex-M55 under QEMU (executed instructions)",
                            "### Host (wall time)", "| Tier-1 region (arm c0i6–c0i10, ns c0i4–c0i6) |",
                            "| `mean` op alone (c0i2, c0i1) |", "| Tier-1 region (arm c0i1–c0i3, ns c0i1) |", "PASS: linked kernels match the declared build flavor",
-                           "| tier1mean_ns | host | valid |"}) {
+                           "| tier1mean_ns | host | valid |",
+                           "## What the fast kernels change (Cortex-M55 under QEMU)",
+                           "### Kernels: one call per variant", "| `quantized_conv2d` | tier1 | mve |",
+                           "### Programs: one clean `execute()`, all-zero input", "| tier1_ns.pte | ns |",
+                           "**What arm and ns are here.**", "not cycles"}) {
     EXPECT_NE(report.find(text), std::string::npos) << text;
   }
   for (const char* chart : {"tier1.svg", "tier1mean.svg"}) {
