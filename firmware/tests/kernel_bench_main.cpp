@@ -4,35 +4,25 @@
 //   etns-fw bench <region> <op> <shape> <variant>
 // `etns bench` runs it under QEMU with the counting plugin and joins these
 // lines with the plugin's counts.
-#include <cstdarg>
 #include <cstddef>
 
 #include "firmware/job.h"
 #include "firmware/port.h"
+#include "firmware/tests/console.h"
 #include "kernels/common/isa.h"
 #include "kernels/testing/kernel_bench.h"
 #include "kernels/testing/kernel_test.h"
-#include "runtime/core/format.h"
 
 namespace {
 
 namespace port = etns::firmware::port;
+using etns::firmware::console_print;
 namespace fw = etns::firmware;
 using etns::kernels::testing::Bench;
 using etns::kernels::testing::BenchCase;
 
-void print(const char* format, ...) __attribute__((format(printf, 1, 2)));
-void print(const char* format, ...) {
-  char line[300];
-  va_list args;
-  va_start(args, format);
-  const size_t length = etns::runtime::format_text_v(line, sizeof(line), format, args);
-  va_end(args);
-  port::console_write(line, length < sizeof(line) ? length : sizeof(line) - 1);
-}
-
 void report_to_console(const char* file, int line, const char* message) {
-  print("%s%s:%d: %s\n", fw::kConsolePrefix, file, line, message);
+  console_print("%s%s:%d: %s\n", fw::kConsolePrefix, file, line, message);
 }
 
 class CountedBench final : public Bench {
@@ -51,7 +41,7 @@ class CountedBench final : public Bench {
     port::region_begin(region);
     invoke(call);
     port::region_end(region);
-    print("%sbench %u %s %s %s\n", fw::kConsolePrefix, static_cast<unsigned>(region), case_.op,
+    console_print("%sbench %u %s %s %s\n", fw::kConsolePrefix, static_cast<unsigned>(region), case_.op,
           case_.shape, variant);
   }
 
@@ -68,18 +58,18 @@ uint32_t CountedBench::next_region_ = 0;
 extern "C" int etns_firmware_main() {
   etns::kernels::testing::set_test_memory(port::planned_memory(), port::planned_memory_bytes());
   etns::kernels::testing::set_failure_sink(report_to_console);
-  print("%sboard %s mve %d\n", fw::kConsolePrefix, port::board_name(), ETNS_HAVE_MVE);
+  console_print("%sboard %s mve %d\n", fw::kConsolePrefix, port::board_name(), ETNS_HAVE_MVE);
   for (const BenchCase* c = etns::kernels::testing::first_bench_case(); c != nullptr; c = c->next) {
     etns::kernels::testing::test_memory_release(0);
     CountedBench bench(*c);
     c->body(bench);
     if (bench.overflowed()) {
-      print("%sbench error more variants than counted regions (%u)\n", fw::kConsolePrefix,
+      console_print("%sbench error more variants than counted regions (%u)\n", fw::kConsolePrefix,
             static_cast<unsigned>(fw::kMarkerCount / 2));
       return fw::kExitBadJob;
     }
   }
   port::flush_regions();
-  print("%sdone\n", fw::kConsolePrefix);
+  console_print("%sdone\n", fw::kConsolePrefix);
   return fw::kExitOk;
 }

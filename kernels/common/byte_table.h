@@ -21,6 +21,15 @@ struct ByteTable {
 // a reference runs on to fill a ByteTable.
 void byte_table_inputs(int8_t (&codes)[256]);
 
+// Fills `table` with reference(p, code) for every code.
+template <typename Params>
+void fill_byte_table(ByteTable& table, const Params& p,
+                     void (*reference)(const Params&, const int8_t*, int8_t*, size_t)) {
+  int8_t codes[256];
+  byte_table_inputs(codes);
+  reference(p, codes, table.values, 256);
+}
+
 // out[i] = table.values[(uint8_t)in[i]] for i < n: plain C++, any target.
 void lookup_s8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n);
 #if ETNS_HAVE_MVE

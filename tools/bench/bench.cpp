@@ -10,6 +10,7 @@
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/process.h"
+#include "tools/common/text.h"
 #include "tools/elf/elf_image.h"
 #include "tools/runner/host_session.h"
 #include "tools/runner/qemu_session.h"
@@ -18,19 +19,6 @@ namespace etns::tools {
 namespace {
 
 namespace fw = etns::firmware;
-
-std::string hex(uint64_t value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
-std::vector<std::string> words_of(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> words;
-  for (std::string word; in >> word;) words.push_back(word);
-  return words;
-}
 
 std::map<std::string, uint64_t> pick_counts(const nlohmann::json& visit, const std::string& where) {
   std::map<std::string, uint64_t> counts;
@@ -63,7 +51,7 @@ std::vector<KernelBenchRow> run_kernel_image(const QemuTools& tools, double time
       "-chardev", "file,id=etns_console,path=" + console_path,
       "-semihosting-config", "enable=on,target=native,chardev=etns_console",
       "-kernel", tools.firmware,
-      "-plugin", tools.plugin + ",markers=" + hex(table->address & ~uint64_t{1}) +
+      "-plugin", tools.plugin + ",markers=" + hex_address(table->address & ~uint64_t{1}) +
                      ",stride=" + std::to_string(fw::kMarkerStride) +
                      ",count=" + std::to_string(table->size / fw::kMarkerStride) +
                      ",out=" + counts_path + ",max_visits=1"};

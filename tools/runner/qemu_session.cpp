@@ -13,18 +13,13 @@
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/process.h"
+#include "tools/common/text.h"
 #include "tools/elf/elf_image.h"
 
 namespace etns::tools {
 namespace {
 
 namespace fw = etns::firmware;
-
-std::string hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
 
 std::string first_line(const std::string& text) {
   const size_t end = text.find('\n');
@@ -127,13 +122,6 @@ std::string field(const std::string& line, const std::string& key) {
   return "";
 }
 
-std::vector<std::string> words_of(const std::string& line) {
-  std::istringstream stream(line);
-  std::vector<std::string> words;
-  for (std::string word; stream >> word;) words.push_back(word);
-  return words;
-}
-
 // The firmware's console lines, without the prefix.
 std::vector<std::string> firmware_lines(const std::string& console) {
   std::vector<std::string> lines;
@@ -163,7 +151,7 @@ std::vector<std::string> firmware_lines(const std::string& console) {
       const std::vector<std::string> words = words_of(line);
       const uint64_t pc = std::strtoull(field(line, "pc").c_str(), nullptr, 16);
       const std::string where = image.describe_address(pc);
-      add("firmware fault: " + (words.size() > 1 ? words[1] : std::string("?")) + " at pc " + hex(pc) +
+      add("firmware fault: " + (words.size() > 1 ? words[1] : std::string("?")) + " at pc " + hex_address(pc) +
           (where.empty() ? "" : " (" + where + ")") + ", lr " + field(line, "lr") + ", cfsr " +
           field(line, "cfsr") + ", hfsr " + field(line, "hfsr") + ", bfar " + field(line, "bfar"));
       throw FirmwareStopped(message, FirmwareStopped::Stage::Fault);
@@ -247,8 +235,8 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
       "-chardev", "file,id=etns_console,path=" + console_path,
       "-semihosting-config", "enable=on,target=native,chardev=etns_console",
       "-kernel", tools.firmware,
-      "-device", "loader,file=" + job_path + ",addr=" + hex(layout.job_address) + ",force-raw=on",
-      "-plugin", tools.plugin + ",markers=" + hex(layout.marker_table) + ",stride=" +
+      "-device", "loader,file=" + job_path + ",addr=" + hex_address(layout.job_address) + ",force-raw=on",
+      "-plugin", tools.plugin + ",markers=" + hex_address(layout.marker_table) + ",stride=" +
                      std::to_string(fw::kMarkerStride) + ",count=" + std::to_string(layout.marker_count) +
                      ",out=" + counts_path + ",max_visits=" + std::to_string(max_visits)};
   // Feeds complete console lines to on_line as the firmware prints them.

@@ -53,9 +53,7 @@ void hardswish_s8(const HardswishParams& p, const int8_t* in, int8_t* out, size_
 }
 
 void hardswish_fill_table(HardswishParams& p) {
-  int8_t codes[256];
-  kernels::byte_table_inputs(codes);
-  hardswish_s8_ref(p, codes, p.table.values, 256);
+  kernels::fill_byte_table(p.table, p, &hardswish_s8_ref);
 }
 
 void hardswish_s8_lut(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n) {

@@ -46,9 +46,7 @@ void leaky_relu_s8(const LeakyReluParams& p, const int8_t* in, int8_t* out, size
 }
 
 void leaky_relu_fill_table(LeakyReluParams& p) {
-  int8_t codes[256];
-  kernels::byte_table_inputs(codes);
-  leaky_relu_s8_ref(p, codes, p.table.values, 256);
+  kernels::fill_byte_table(p.table, p, &leaky_relu_s8_ref);
 }
 
 void leaky_relu_s8_lut(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n) {

@@ -58,9 +58,7 @@ void relu_s8(const ReluParams& p, const int8_t* in, int8_t* out, size_t n) {
 }
 
 void relu_fill_table(ReluParams& p) {
-  int8_t codes[256];
-  kernels::byte_table_inputs(codes);
-  relu_s8_ref(p, codes, p.table.values, 256);
+  kernels::fill_byte_table(p.table, p, &relu_s8_ref);
 }
 
 void relu_s8_lut(const ReluParams& p, const int8_t* in, int8_t* out, size_t n) {
