@@ -16,10 +16,12 @@ namespace etns::tools {
 // read_program, edit it, and write it with write_program (pte_writer.h).
 //
 // What the model leaves out, because nothing we load uses it: more than one
-// method or chain, delegates, instructions other than KernelCall, mutable or
-// named data, tensors' extra_tensor_info, and the chain's debug stacktrace
-// (dropped when read). Where a tensor's constant bytes live (segment or
-// inline buffer) is the writer's choice, not part of the model.
+// method or chain, chain inputs/outputs, delegates, instructions other than
+// KernelCall, mutable or named data, non_const_buffer_device and tensors'
+// extra_tensor_info; read_program refuses a program that has any of them.
+// Two things ExecuTorch's runtime ignores are dropped when read: the chain's
+// debug stacktrace and a tensor's `layout` byte. Where constant bytes live
+// (segment or inline buffer) is the writer's choice, not part of the model.
 
 // Where a tensor's bytes are (pte-format.md §4.4).
 enum class TensorStorage : uint8_t {
