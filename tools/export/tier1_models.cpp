@@ -1,0 +1,633 @@
+#include "tools/export/tier1_models.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "tools/common/failure.h"
+#include "tools/export/seeded_random.h"
+
+namespace etns::tools {
+
+using runtime::ScalarType;
+using runtime::ValueKind;
+
+// ---------------------------------------------------------------------------
+// Plain data helpers
+
+size_t GraphTensor::numel() const {
+  size_t n = 1;
+  for (int32_t s : sizes) n *= static_cast<size_t>(s);
+  return n;
+}
+
+size_t GraphTensor::nbytes() const { return numel() * runtime::element_size(dtype); }
+
+bool GraphTensor::operator==(const GraphTensor& o) const {
+  return name == o.name && dtype == o.dtype && sizes == o.sizes && dim_order == o.dim_order &&
+         role == o.role && data == o.data;
+}
+
+GraphArg GraphArg::of_tensor(int32_t index) {
+  GraphArg a;
+  a.kind = ValueKind::Tensor;
+  a.tensor = index;
+  return a;
+}
+GraphArg GraphArg::integer(int64_t value) {
+  GraphArg a;
+  a.kind = ValueKind::Int;
+  a.int_value = value;
+  return a;
+}
+GraphArg GraphArg::real(double value) {
+  GraphArg a;
+  a.kind = ValueKind::Double;
+  a.double_value = value;
+  return a;
+}
+GraphArg GraphArg::boolean(bool value) {
+  GraphArg a;
+  a.kind = ValueKind::Bool;
+  a.bool_value = value;
+  return a;
+}
+GraphArg GraphArg::list(std::vector<int64_t> values) {
+  GraphArg a;
+  a.kind = ValueKind::IntList;
+  a.int_list = std::move(values);
+  return a;
+}
+GraphArg GraphArg::null() { return GraphArg{}; }
+
+bool GraphArg::operator==(const GraphArg& o) const {
+  // Doubles compared by bits: "identical graphs" means identical bytes.
+  uint64_t a = 0, b = 0;
+  std::memcpy(&a, &double_value, sizeof(a));
+  std::memcpy(&b, &o.double_value, sizeof(b));
+  return kind == o.kind && tensor == o.tensor && int_value == o.int_value && a == b &&
+         bool_value == o.bool_value && int_list == o.int_list;
+}
+
+bool GraphOp::operator==(const GraphOp& o) const {
+  return op == o.op && overload == o.overload && args == o.args;
+}
+
+bool QuantizedGraph::operator==(const QuantizedGraph& o) const {
+  return model == o.model && provider == o.provider && tensors == o.tensors && ops == o.ops &&
+         input == o.input && output == o.output;
+}
+
+const char* to_string(Tier1Model model) {
+  return model == Tier1Model::Tier1 ? "tier1" : "tier1mean";
+}
+
+const char* to_string(Provider provider) { return provider == Provider::Arm ? "arm" : "ns"; }
+
+Tier1Model parse_model(const std::string& name) {
+  if (name == "tier1") return Tier1Model::Tier1;
+  if (name == "tier1mean") return Tier1Model::Tier1Mean;
+  throw Failure("unknown model '" + name + "', expected tier1 or tier1mean", 2);
+}
+
+Provider parse_provider(const std::string& name) {
+  if (name == "arm") return Provider::Arm;
+  if (name == "ns") return Provider::Ns;
+  throw Failure("unknown provider '" + name + "', expected arm or ns", 2);
+}
+
+// ---------------------------------------------------------------------------
+// The float side
+
+namespace {
+
+constexpr int32_t kKernel = 3;
+constexpr size_t kWeightCount = size_t{kChannels} * kChannels * kKernel * kKernel;
+constexpr int32_t kCalibrationSamples = 16;
+constexpr float kLeakySlope = 0.125f;
+// torch.finfo(torch.float32).eps, the observers' smallest scale.
+constexpr float kFloat32Eps = 1.1920928955078125e-07f;
+
+// 3x3 convolution, stride 1, padding 1, NCHW in and out, OIHW weights. Each
+// product is exact in double; the sum runs in (ic, ky, kx) order and is
+// rounded to float32 once.
+std::vector<float> conv3x3(const std::vector<float>& in, const std::vector<float>& w,
+                           const std::vector<float>& bias) {
+  std::vector<float> out(kSampleSize);
+  for (int32_t oc = 0; oc < kChannels; ++oc) {
+    for (int32_t y = 0; y < kHeight; ++y) {
+      for (int32_t x = 0; x < kWidth; ++x) {
+        double acc = bias[oc];
+        for (int32_t ic = 0; ic < kChannels; ++ic) {
+          for (int32_t ky = 0; ky < kKernel; ++ky) {
+            const int32_t iy = y + ky - 1;
+            if (iy < 0 || iy >= kHeight) continue;
+            for (int32_t kx = 0; kx < kKernel; ++kx) {
+              const int32_t ix = x + kx - 1;
+              if (ix < 0 || ix >= kWidth) continue;
+              const double weight = w[((oc * kChannels + ic) * kKernel + ky) * kKernel + kx];
+              acc += weight * in[(ic * kHeight + iy) * kWidth + ix];
+            }
+          }
+        }
+        out[(oc * kHeight + y) * kWidth + x] = static_cast<float>(acc);
+      }
+    }
+  }
+  return out;
+}
+
+float hardswish(float x) { return x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f; }
+
+// Every intermediate of tier1's float model (NCHW).
+struct Tier1Trace {
+  std::vector<float> c1, a, c2, b, d, y;
+};
+
+Tier1Trace tier1_trace(const Tier1Weights& weights, const std::vector<float>& input) {
+  Tier1Trace t;
+  t.c1 = conv3x3(input, weights.conv1, weights.bias1);
+  t.a.resize(kSampleSize);
+  std::transform(t.c1.begin(), t.c1.end(), t.a.begin(), hardswish);
+  t.c2 = conv3x3(t.a, weights.conv2, weights.bias2);
+  t.b.resize(kSampleSize);
+  std::transform(t.c2.begin(), t.c2.end(), t.b.begin(),
+                 [](float v) { return v >= 0.0f ? v : v * kLeakySlope; });
+  t.d.resize(kSampleSize);
+  for (size_t i = 0; i < kSampleSize; ++i) t.d[i] = t.b[i] - t.a[i];
+  t.y.resize(kSampleSize);
+  std::transform(t.d.begin(), t.d.end(), t.y.begin(),
+                 [](float v) { return std::max(v, 0.0f); });
+  return t;
+}
+
+std::vector<float> channel_means(const std::vector<float>& input) {
+  const size_t count = size_t{kHeight} * kWidth;
+  std::vector<float> out(kChannels);
+  for (int32_t c = 0; c < kChannels; ++c) {
+    const float* p = input.data() + c * count;
+    float acc = p[0];
+    for (size_t k = 1; k < count; ++k) acc += p[k];
+    out[c] = acc / static_cast<float>(count);
+  }
+  return out;
+}
+
+// Running min and max over every calibration sample (MinMaxObserver's state).
+struct MinMax {
+  float lo = std::numeric_limits<float>::infinity();
+  float hi = -std::numeric_limits<float>::infinity();
+  void add(const std::vector<float>& values) {
+    for (float v : values) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  }
+  Qparams qparams() const { return observe_min_max(lo, hi); }
+};
+
+}  // namespace
+
+Tier1Weights tier1_weights() {
+  SeededRandom rng(kTier1Seed);
+  const double std_dev = std::sqrt(2.0 / (kChannels * kKernel * kKernel));
+  Tier1Weights w;
+  for (std::vector<float>* conv : {&w.conv1, &w.conv2}) {
+    conv->resize(kWeightCount);
+    for (float& v : *conv) v = static_cast<float>(std_dev * rng.normal());
+  }
+  w.bias1.assign(kChannels, 0.0f);
+  w.bias2.assign(kChannels, 0.0f);
+  return w;
+}
+
+std::vector<float> example_input() { return SeededRandom(kTier1Seed + 1).normal_floats(kSampleSize); }
+
+std::vector<std::vector<float>> calibration_samples() {
+  SeededRandom rng(kTier1Seed + 2);
+  std::vector<std::vector<float>> samples;
+  for (int32_t i = 0; i < kCalibrationSamples; ++i) samples.push_back(rng.normal_floats(kSampleSize));
+  return samples;
+}
+
+std::vector<float> float_forward(Tier1Model model, const Tier1Weights& weights,
+                                 const std::vector<float>& input_nchw) {
+  if (input_nchw.size() != kSampleSize) throw Failure("float_forward: input is not 1x16x32x32");
+  if (model == Tier1Model::Tier1Mean) return channel_means(input_nchw);
+  return tier1_trace(weights, input_nchw).y;
+}
+
+Qparams observe_min_max(float lo, float hi) {
+  lo = std::min(lo, 0.0f);
+  hi = std::max(hi, 0.0f);
+  const float scale = std::max((hi - lo) / 255.0f, kFloat32Eps);
+  // nearbyint is exact (IEEE roundToIntegral, ties to even in the default mode).
+  const float zero_point = -128.0f - std::nearbyint(lo / scale);
+  Qparams q;
+  q.scale = scale;
+  q.zero_point = static_cast<int32_t>(std::clamp(zero_point, -128.0f, 127.0f));
+  return q;
+}
+
+std::vector<float> to_memory_order(const std::vector<float>& nchw,
+                                   const std::vector<int32_t>& sizes,
+                                   const std::vector<uint8_t>& dim_order) {
+  if (sizes.size() != 4 || dim_order.size() != 4) throw Failure("to_memory_order: not 4-D");
+  std::array<size_t, 4> stride{};  // logical (row-major) strides
+  size_t s = 1;
+  for (int d = 3; d >= 0; --d) {
+    stride[d] = s;
+    s *= static_cast<size_t>(sizes[d]);
+  }
+  if (s != nchw.size()) throw Failure("to_memory_order: size mismatch");
+  std::vector<float> out;
+  out.reserve(s);
+  std::array<int32_t, 4> n{};
+  for (int d = 0; d < 4; ++d) n[d] = sizes[dim_order[d]];
+  for (int32_t i0 = 0; i0 < n[0]; ++i0)
+    for (int32_t i1 = 0; i1 < n[1]; ++i1)
+      for (int32_t i2 = 0; i2 < n[2]; ++i2)
+        for (int32_t i3 = 0; i3 < n[3]; ++i3) {
+          const std::array<int32_t, 4> i{i0, i1, i2, i3};
+          size_t offset = 0;
+          for (int d = 0; d < 4; ++d) offset += static_cast<size_t>(i[d]) * stride[dim_order[d]];
+          out.push_back(nchw[offset]);
+        }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// The quantized graphs
+
+namespace {
+
+struct Requant {
+  int32_t multiplier = 0;
+  int32_t shift = 0;
+};
+
+// The exporter's QM (operators.md §1.4): x = m * 2^e with m in [0.5, 1)
+// (frexp, exact), M = round_half_even(m * 2^31) (nearbyint, exact), carrying
+// into the exponent when M reaches 2^31. The shift must suit the kernels.
+Requant quantize_multiplier(double x, const char* what) {
+  if (!(x >= 0.0) || !std::isfinite(x)) {
+    throw Failure(std::string("export: ") + what + ": factor is not finite and >= 0");
+  }
+  if (x == 0.0) return {};
+  int exponent = 0;
+  const double mantissa = std::frexp(x, &exponent);
+  int64_t multiplier = static_cast<int64_t>(std::nearbyint(mantissa * 2147483648.0));
+  if (multiplier == (int64_t{1} << 31)) {
+    multiplier = int64_t{1} << 30;
+    exponent += 1;
+  }
+  if (exponent < -31 || exponent > 30) {
+    throw Failure(std::string("export: ") + what + ": shift " + std::to_string(exponent) +
+                  " outside [-31, 30]");
+  }
+  return {static_cast<int32_t>(multiplier), exponent};
+}
+
+// The identity sentinel of the ns lowerings (operators.md §1.4): factor 1.
+constexpr Requant kIdentity{int32_t{1} << 30, 1};
+
+bool same(const Qparams& a, const Qparams& b) {
+  return a.scale == b.scale && a.zero_point == b.zero_point;
+}
+
+// round_half_even(x / scale) + zero_point on the int8 grid.
+int32_t quantize_value(double x, const Qparams& q) {
+  const double v = std::nearbyint(x / q.scale) + q.zero_point;
+  return static_cast<int32_t>(std::clamp(v, -128.0, 127.0));
+}
+
+void append_le32(std::vector<uint8_t>& bytes, int32_t value) {
+  const uint32_t u = static_cast<uint32_t>(value);
+  for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<uint8_t>(u >> (8 * i)));
+}
+
+const std::vector<uint8_t> kChannelsLast{0, 2, 3, 1};
+const std::vector<uint8_t> kContiguous{0, 1, 2, 3};
+const std::vector<int32_t> kSampleSizes{1, kChannels, kHeight, kWidth};
+
+class GraphBuilder {
+ public:
+  GraphBuilder(Tier1Model model, Provider provider) {
+    graph_.model = model;
+    graph_.provider = provider;
+  }
+
+  int32_t tensor(std::string name, ScalarType dtype, std::vector<int32_t> sizes,
+                 std::vector<uint8_t> dim_order, GraphTensor::Role role = GraphTensor::Role::Activation,
+                 std::vector<uint8_t> data = {}) {
+    GraphTensor t;
+    t.name = std::move(name);
+    t.dtype = dtype;
+    t.sizes = std::move(sizes);
+    t.dim_order = std::move(dim_order);
+    t.role = role;
+    t.data = std::move(data);
+    graph_.tensors.push_back(std::move(t));
+    const int32_t index = static_cast<int32_t>(graph_.tensors.size() - 1);
+    if (role == GraphTensor::Role::Input) graph_.input = index;
+    if (role == GraphTensor::Role::Output) graph_.output = index;
+    return index;
+  }
+
+  int32_t int32_vector(std::string name, const std::vector<int32_t>& values) {
+    std::vector<uint8_t> bytes;
+    for (int32_t v : values) append_le32(bytes, v);
+    return tensor(std::move(name), ScalarType::Int, {static_cast<int32_t>(values.size())}, {0},
+                  GraphTensor::Role::Constant, std::move(bytes));
+  }
+
+  void op(std::string name, std::vector<GraphArg> args) {
+    GraphOp o;
+    o.op = std::move(name);
+    o.args = std::move(args);
+    graph_.ops.push_back(std::move(o));
+  }
+
+  // cortex_m::quantize_per_tensor or dequantize_per_tensor (same arguments): int8, full range.
+  void per_tensor(const char* name, int32_t in, const Qparams& q, int32_t out) {
+    op(name, {GraphArg::of_tensor(in), GraphArg::real(q.scale), GraphArg::integer(q.zero_point),
+              GraphArg::integer(-128), GraphArg::integer(127),
+              GraphArg::integer(static_cast<int64_t>(ScalarType::Char)), GraphArg::of_tensor(out)});
+  }
+
+  // cortex_m::quantized_conv2d (operators.md §2.3.5): per-channel symmetric
+  // int8 weights (PerChannelMinMaxObserver, per_channel_symmetric, [-128, 127]:
+  // scale = max|w| / 127.5 in float32, at least eps; q = clamp(round(w * (1 / scale))),
+  // float32 reciprocal and product, ties to even), OIHW permuted to OHWI, int32
+  // bias at s_in * s_w, (M, S) = QM(s_in * s_w / s_out) in double.
+  void conv(const std::string& name, int32_t in, const Qparams& q_in,
+            const std::vector<float>& w_oihw, const std::vector<float>& bias, const Qparams& q_out,
+            int32_t out) {
+    std::vector<uint8_t> weight_bytes(kWeightCount);
+    std::vector<int32_t> bias_q(kChannels), multipliers(kChannels), shifts(kChannels);
+    const size_t per_channel = kWeightCount / kChannels;
+    for (int32_t oc = 0; oc < kChannels; ++oc) {
+      const float* w = w_oihw.data() + oc * per_channel;
+      float lo = 0.0f, hi = 0.0f;
+      for (size_t i = 0; i < per_channel; ++i) {
+        lo = std::min(lo, w[i]);
+        hi = std::max(hi, w[i]);
+      }
+      const float scale = std::max(std::max(-lo, hi) / 127.5f, kFloat32Eps);
+      const float inverse = 1.0f / scale;
+      for (int32_t ic = 0; ic < kChannels; ++ic) {
+        for (int32_t ky = 0; ky < kKernel; ++ky) {
+          for (int32_t kx = 0; kx < kKernel; ++kx) {
+            const float v = w[(ic * kKernel + ky) * kKernel + kx] * inverse;
+            const float q = std::clamp(std::nearbyint(v), -128.0f, 127.0f);
+            const size_t ohwi = ((static_cast<size_t>(oc) * kKernel + ky) * kKernel + kx) * kChannels + ic;
+            weight_bytes[ohwi] = static_cast<uint8_t>(static_cast<int8_t>(q));
+          }
+        }
+      }
+      const double bias_scale = q_in.scale * static_cast<double>(scale);
+      bias_q[oc] = static_cast<int32_t>(std::nearbyint(bias[oc] / bias_scale));
+      const Requant r = quantize_multiplier(bias_scale / q_out.scale, (name + " requantization").c_str());
+      multipliers[oc] = r.multiplier;
+      shifts[oc] = r.shift;
+    }
+    const int32_t weight = tensor(name + "_weight", ScalarType::Char, {kChannels, kKernel, kKernel, kChannels},
+                                  kContiguous, GraphTensor::Role::Constant, std::move(weight_bytes));
+    const int32_t bias_t = int32_vector(name + "_bias", bias_q);
+    const int32_t mult_t = int32_vector(name + "_multipliers", multipliers);
+    const int32_t shift_t = int32_vector(name + "_shifts", shifts);
+    op("cortex_m::quantized_conv2d",
+       {GraphArg::of_tensor(in), GraphArg::of_tensor(weight), GraphArg::of_tensor(bias_t),
+        GraphArg::list({1, 1}), GraphArg::list({1, 1}), GraphArg::list({1, 1}),
+        GraphArg::integer(-q_in.zero_point), GraphArg::integer(q_out.zero_point),
+        GraphArg::of_tensor(mult_t), GraphArg::of_tensor(shift_t), GraphArg::integer(-128),
+        GraphArg::integer(127), GraphArg::of_tensor(out)});
+  }
+
+  int32_t s8(std::string name, const std::vector<int32_t>& sizes = kSampleSizes,
+             const std::vector<uint8_t>& dim_order = kChannelsLast) {
+    return tensor(std::move(name), ScalarType::Char, sizes, dim_order);
+  }
+  int32_t f32(std::string name, const std::vector<int32_t>& sizes = kSampleSizes,
+              const std::vector<uint8_t>& dim_order = kChannelsLast,
+              GraphTensor::Role role = GraphTensor::Role::Activation) {
+    return tensor(std::move(name), ScalarType::Float, sizes, dim_order, role);
+  }
+
+  QuantizedGraph take() { return std::move(graph_); }
+
+ private:
+  QuantizedGraph graph_;
+};
+
+std::vector<GraphArg> requant_args(const Requant& r) {
+  return {GraphArg::integer(r.multiplier), GraphArg::integer(r.shift)};
+}
+
+template <typename... Parts>
+std::vector<GraphArg> concat(Parts&&... parts) {
+  std::vector<GraphArg> all;
+  (all.insert(all.end(), parts.begin(), parts.end()), ...);
+  return all;
+}
+
+// Calibrated activation quantisation of tier1 (profiler.md §12.4).
+struct Tier1Calibration {
+  Qparams x, c1, c1_folded, a, c2, b, d, y;
+};
+
+Tier1Calibration calibrate_tier1(const Tier1Weights& weights) {
+  MinMax x, c1, a, c2, b, d, y;
+  for (const std::vector<float>& sample : calibration_samples()) {
+    const Tier1Trace t = tier1_trace(weights, sample);
+    x.add(sample);
+    c1.add(t.c1);
+    a.add(t.a);
+    c2.add(t.c2);
+    b.add(t.b);
+    d.add(t.d);
+    y.add(t.y);
+  }
+  Tier1Calibration cal;
+  cal.x = x.qparams();
+  cal.c1 = c1.qparams();
+  // The stock hardswish decomposition folds its lower clamp (-3) into conv1's
+  // output range (operators.md §2.4).
+  cal.c1_folded = observe_min_max(std::max(c1.lo, -3.0f), c1.hi);
+  cal.a = a.qparams();
+  cal.c2 = c2.qparams();
+  cal.b = b.qparams();
+  cal.d = d.qparams();
+  cal.y = y.qparams();
+  return cal;
+}
+
+QuantizedGraph build_tier1(Provider provider) {
+  const Tier1Weights w = tier1_weights();
+  const Tier1Calibration cal = calibrate_tier1(w);
+  GraphBuilder g(Tier1Model::Tier1, provider);
+  using Role = GraphTensor::Role;
+
+  const int32_t input = g.f32("input", kSampleSizes, kChannelsLast, Role::Input);
+  const int32_t xq = g.s8("input_q");
+  g.per_tensor("cortex_m::quantize_per_tensor", input, cal.x, xq);
+
+  if (provider == Provider::Arm) {
+    // 12 instructions: hardswish as minimum + mul, the rest a float island.
+    const Qparams& q1 = cal.c1_folded;
+    const int32_t c1 = g.s8("conv1_out");
+    g.conv("conv1", xq, cal.x, w.conv1, w.bias1, q1, c1);
+
+    const double three_steps = std::nearbyint(3.0 / q1.scale);  // round(3 / s1)
+    const int32_t q3 = static_cast<int32_t>(std::clamp(three_steps + q1.zero_point, -128.0, 127.0));
+    const int32_t shifted_zp = q1.zero_point - static_cast<int32_t>(three_steps);
+    if (shifted_zp < -128 || shifted_zp > 127) {
+      throw Failure("export tier1/arm: hardswish's shifted zero point " + std::to_string(shifted_zp) +
+                    " outside [-128, 127] (conv1 output range does not reach -3)");
+    }
+    const int32_t three = g.tensor("three_q", ScalarType::Char, {}, {}, Role::Constant,
+                                   {static_cast<uint8_t>(static_cast<int8_t>(q3))});
+    const int32_t min_out = g.s8("minimum_out");
+    g.op("cortex_m::minimum",
+         {GraphArg::of_tensor(c1), GraphArg::of_tensor(three), GraphArg::of_tensor(min_out)});
+
+    // x * (min(x, 3) + 3) / 6: the "+3" is the shifted zero point of `other`,
+    // the "/6" part of the output factor.
+    const Requant mul = quantize_multiplier(q1.scale * q1.scale / (6.0 * cal.a.scale), "hardswish mul");
+    const int32_t a = g.s8("hardswish_out");
+    g.op("cortex_m::quantized_mul",
+         concat(std::vector<GraphArg>{GraphArg::of_tensor(c1), GraphArg::integer(q1.zero_point),
+                                      GraphArg::of_tensor(min_out), GraphArg::integer(shifted_zp),
+                                      GraphArg::integer(cal.a.zero_point)},
+                requant_args(mul), std::vector<GraphArg>{GraphArg::of_tensor(a)}));
+
+    const int32_t a_f = g.f32("hardswish_out_f");
+    g.per_tensor("cortex_m::dequantize_per_tensor", a, cal.a, a_f);
+    const int32_t c2 = g.s8("conv2_out");
+    g.conv("conv2", a, cal.a, w.conv2, w.bias2, cal.c2, c2);
+    const int32_t c2_f = g.f32("conv2_out_f");
+    g.per_tensor("cortex_m::dequantize_per_tensor", c2, cal.c2, c2_f);
+    const int32_t b_f = g.f32("leaky_relu_out_f");
+    g.op("aten::leaky_relu", {GraphArg::of_tensor(c2_f), GraphArg::real(kLeakySlope),
+                              GraphArg::of_tensor(b_f)});
+    const int32_t d_f = g.f32("sub_out_f");
+    g.op("aten::sub", {GraphArg::of_tensor(b_f), GraphArg::of_tensor(a_f), GraphArg::integer(1),
+                       GraphArg::of_tensor(d_f)});
+    const int32_t d = g.s8("sub_out");
+    g.per_tensor("cortex_m::quantize_per_tensor", d_f, cal.d, d);
+    // relu stays int8 with sub's quantisation: a clamp at the zero point.
+    const int32_t y = g.s8("relu_out");
+    g.op("aten::clamp", {GraphArg::of_tensor(d), GraphArg::integer(cal.d.zero_point),
+                         GraphArg::null(), GraphArg::of_tensor(y)});
+    const int32_t out = g.f32("output", kSampleSizes, kChannelsLast, Role::Output);
+    g.per_tensor("cortex_m::dequantize_per_tensor", y, cal.d, out);
+    return g.take();
+  }
+
+  // ns: 8 instructions, all int8 between the first quantize and the last dequantize.
+  const int32_t c1 = g.s8("conv1_out");
+  g.conv("conv1", xq, cal.x, w.conv1, w.bias1, cal.c1, c1);
+
+  const double relu_q3 = std::nearbyint(3.0 / cal.c1.scale);
+  const double relu_q6 = std::nearbyint(6.0 / cal.c1.scale);
+  if (relu_q6 < 1.0 || relu_q6 > 4194304.0) {
+    throw Failure("export tier1/ns: hardswish relu_q6 outside [1, 2^22]");
+  }
+  const Requant hs = quantize_multiplier(cal.c1.scale * cal.c1.scale / (6.0 * cal.a.scale), "hardswish");
+  const int32_t a = g.s8("hardswish_out");
+  g.op("cortex_m_ns::quantized_hardswish",
+       concat(std::vector<GraphArg>{GraphArg::of_tensor(c1), GraphArg::integer(cal.c1.zero_point),
+                                    GraphArg::integer(cal.a.zero_point)},
+              requant_args(hs),
+              std::vector<GraphArg>{GraphArg::integer(static_cast<int64_t>(relu_q3)),
+                                    GraphArg::integer(static_cast<int64_t>(relu_q6)),
+                                    GraphArg::integer(0), GraphArg::of_tensor(a)}));
+
+  const int32_t c2 = g.s8("conv2_out");
+  g.conv("conv2", a, cal.a, w.conv2, w.bias2, cal.c2, c2);
+
+  const Requant alpha = quantize_multiplier(cal.c2.scale * kLeakySlope / cal.b.scale, "leaky_relu alpha");
+  const Requant identity =
+      same(cal.c2, cal.b) ? kIdentity : quantize_multiplier(cal.c2.scale / cal.b.scale, "leaky_relu identity");
+  const int32_t b = g.s8("leaky_relu_out");
+  g.op("cortex_m_ns::quantized_leaky_relu",
+       concat(std::vector<GraphArg>{GraphArg::of_tensor(c2), GraphArg::integer(cal.c2.zero_point),
+                                    GraphArg::integer(cal.b.zero_point)},
+              requant_args(alpha), requant_args(identity),
+              std::vector<GraphArg>{GraphArg::of_tensor(b)}));
+
+  // Stock quantized_add's recipe (operators.md §3.3).
+  const double m2 = 2.0 * std::max(cal.b.scale, cal.a.scale);
+  const Requant self_r = quantize_multiplier(cal.b.scale / m2, "sub self");
+  const Requant other_r = quantize_multiplier(cal.a.scale / m2, "sub other");
+  const Requant out_r = quantize_multiplier(m2 / (cal.d.scale * 1048576.0), "sub output");
+  const int32_t d = g.s8("sub_out");
+  g.op("cortex_m_ns::quantized_sub",
+       concat(std::vector<GraphArg>{GraphArg::of_tensor(b), GraphArg::integer(cal.b.zero_point)},
+              requant_args(self_r),
+              std::vector<GraphArg>{GraphArg::of_tensor(a), GraphArg::integer(cal.a.zero_point)},
+              requant_args(other_r), std::vector<GraphArg>{GraphArg::integer(cal.d.zero_point)},
+              requant_args(out_r),
+              std::vector<GraphArg>{GraphArg::integer(-128), GraphArg::integer(127),
+                                    GraphArg::of_tensor(d)}));
+
+  const Requant relu_r =
+      same(cal.d, cal.y) ? kIdentity : quantize_multiplier(cal.d.scale / cal.y.scale, "relu");
+  const int32_t y = g.s8("relu_out");
+  g.op("cortex_m_ns::quantized_relu",
+       concat(std::vector<GraphArg>{GraphArg::of_tensor(d), GraphArg::integer(cal.d.zero_point),
+                                    GraphArg::integer(cal.y.zero_point)},
+              requant_args(relu_r),
+              std::vector<GraphArg>{GraphArg::integer(quantize_value(0.0, cal.y)),
+                                    GraphArg::integer(127), GraphArg::of_tensor(y)}));
+  const int32_t out = g.f32("output", kSampleSizes, kChannelsLast, Role::Output);
+  g.per_tensor("cortex_m::dequantize_per_tensor", y, cal.y, out);
+  return g.take();
+}
+
+QuantizedGraph build_tier1mean(Provider provider) {
+  MinMax x, m;
+  for (const std::vector<float>& sample : calibration_samples()) {
+    x.add(sample);
+    m.add(channel_means(sample));
+  }
+  const Qparams q_x = x.qparams(), q_m = m.qparams();
+  const std::vector<int32_t> mean_sizes{1, kChannels, 1, 1};
+
+  GraphBuilder g(Tier1Model::Tier1Mean, provider);
+  using Role = GraphTensor::Role;
+  const int32_t input = g.f32("input", kSampleSizes, kContiguous, Role::Input);
+  const int32_t xq = g.s8("input_q", kSampleSizes, kContiguous);
+  g.per_tensor("cortex_m::quantize_per_tensor", input, q_x, xq);
+  const int32_t mq = g.s8("mean_out", mean_sizes, kContiguous);
+  if (provider == Provider::Arm) {
+    const int32_t x_f = g.f32("input_dq", kSampleSizes, kContiguous);
+    g.per_tensor("cortex_m::dequantize_per_tensor", xq, q_x, x_f);
+    const int32_t m_f = g.f32("mean_out_f", mean_sizes, kContiguous);
+    g.op("aten::mean", {GraphArg::of_tensor(x_f), GraphArg::list({2, 3}), GraphArg::boolean(true),
+                        GraphArg::null(), GraphArg::of_tensor(m_f)});
+    g.per_tensor("cortex_m::quantize_per_tensor", m_f, q_m, mq);
+  } else {
+    const Requant r = quantize_multiplier(
+        q_x.scale / (q_m.scale * static_cast<double>(kHeight * kWidth)), "mean");
+    g.op("cortex_m_ns::quantized_mean",
+         concat(std::vector<GraphArg>{GraphArg::of_tensor(xq), GraphArg::integer(q_x.zero_point),
+                                      GraphArg::list({0, 0, 1, 1}), GraphArg::boolean(true),
+                                      GraphArg::integer(q_m.zero_point)},
+                requant_args(r), std::vector<GraphArg>{GraphArg::of_tensor(mq)}));
+  }
+  const int32_t out = g.f32("output", mean_sizes, kContiguous, Role::Output);
+  g.per_tensor("cortex_m::dequantize_per_tensor", mq, q_m, out);
+  return g.take();
+}
+
+}  // namespace
+
+QuantizedGraph build_quantized_graph(Tier1Model model, Provider provider) {
+  return model == Tier1Model::Tier1 ? build_tier1(provider) : build_tier1mean(provider);
+}
+
+}  // namespace etns::tools
