@@ -16,9 +16,10 @@ constexpr size_t kRowsPerInt16Sum = 256;
 // remaining lanes, and still steps %[p] by 16).
 #define ETNS_MEAN_RUN_SUM_ASM \
   "   wls       lr, %[blocks], 2f\n" \
-  "1:\n" \
-  "   vldrb.8   q0, [%[p]], #16\n" \
+  "1: vldrb.8   q0, [%[p]], #16\n" \
   "   vldrb.8   q1, [%[p]], #16\n" \
+  /* Software-pipelined: each add uses a vector loaded two steps earlier. */ \
+  "   .rept 7\n" \
   "   vaddva.s8 %[acc], q0\n" \
   "   vldrb.8   q2, [%[p]], #16\n" \
   "   vaddva.s8 %[acc], q1\n" \
@@ -27,54 +28,7 @@ constexpr size_t kRowsPerInt16Sum = 256;
   "   vldrb.8   q0, [%[p]], #16\n" \
   "   vaddva.s8 %[acc], q3\n" \
   "   vldrb.8   q1, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q0\n" \
-  "   vldrb.8   q2, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q1\n" \
-  "   vldrb.8   q3, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q2\n" \
-  "   vldrb.8   q0, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q3\n" \
-  "   vldrb.8   q1, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q0\n" \
-  "   vldrb.8   q2, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q1\n" \
-  "   vldrb.8   q3, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q2\n" \
-  "   vldrb.8   q0, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q3\n" \
-  "   vldrb.8   q1, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q0\n" \
-  "   vldrb.8   q2, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q1\n" \
-  "   vldrb.8   q3, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q2\n" \
-  "   vldrb.8   q0, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q3\n" \
-  "   vldrb.8   q1, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q0\n" \
-  "   vldrb.8   q2, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q1\n" \
-  "   vldrb.8   q3, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q2\n" \
-  "   vldrb.8   q0, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q3\n" \
-  "   vldrb.8   q1, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q0\n" \
-  "   vldrb.8   q2, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q1\n" \
-  "   vldrb.8   q3, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q2\n" \
-  "   vldrb.8   q0, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q3\n" \
-  "   vldrb.8   q1, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q0\n" \
-  "   vldrb.8   q2, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q1\n" \
-  "   vldrb.8   q3, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q2\n" \
-  "   vldrb.8   q0, [%[p]], #16\n" \
-  "   vaddva.s8 %[acc], q3\n" \
-  "   vldrb.8   q1, [%[p]], #16\n" \
+  "   .endr\n" \
   "   vaddva.s8 %[acc], q0\n" \
   "   vldrb.8   q2, [%[p]], #16\n" \
   "   vaddva.s8 %[acc], q1\n" \
