@@ -44,6 +44,13 @@ std::vector<std::string> programs_in(const std::string& dir) {
 }
 
 int run_bench_command(BenchCommand command) {
+  // Read the baseline before minutes of QEMU runs, so a bad file fails at once.
+  nlohmann::json baseline;
+  if (!command.baseline.empty()) {
+    baseline = read_json_file(command.baseline);
+    std::vector<std::string> unused;
+    check_baseline(BenchResults{}, baseline, command.baseline, &unused);
+  }
   BenchResults results;
   std::vector<std::string> notes;
   if (command.options.programs.empty()) {
@@ -79,7 +86,7 @@ int run_bench_command(BenchCommand command) {
 
   std::vector<std::string> improvements;
   const std::vector<std::string> regressions =
-      check_baseline(results, read_json_file(command.baseline), command.baseline, &improvements);
+      check_baseline(results, baseline, command.baseline, &improvements);
   for (const std::string& line : improvements) std::fprintf(stderr, "etns: note: %s\n", line.c_str());
   for (const std::string& line : regressions) std::fprintf(stderr, "etns: regression: %s\n", line.c_str());
   std::printf("\nbaseline %s: %s\n", command.baseline.c_str(),
