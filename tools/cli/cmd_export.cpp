@@ -14,6 +14,8 @@ struct ExportCommand {
 };
 
 int run_export_command(const ExportCommand& command) {
+  check_export_seed(command.seed);
+  prepare_export_dir(command.out_dir);
   const Tier1Export exported = export_tier1(command.seed);
   size_t next = 0;
   write_tier1_export(exported, command.out_dir, [&](const std::string& path) {

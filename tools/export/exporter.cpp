@@ -82,12 +82,16 @@ Json program_facts(const ExportedProgram& p, const ProgramModel& program) {
 
 }  // namespace
 
-Tier1Export export_tier1(uint64_t seed) {
+void check_export_seed(uint64_t seed) {
   if (seed != kTier1Seed) {
     throw Failure("--seed " + std::to_string(seed) + ": the Tier-1 models are defined for seed " +
                       std::to_string(kTier1Seed) + " only",
                   2);
   }
+}
+
+Tier1Export export_tier1(uint64_t seed) {
+  check_export_seed(seed);
   Tier1Export out;
   out.seed = seed;
   out.manifest["seed"] = seed;
@@ -126,8 +130,7 @@ Tier1Export export_tier1(uint64_t seed) {
 
 std::string manifest_text(const Tier1Export& exported) { return exported.manifest.dump(2) + "\n"; }
 
-void write_tier1_export(const Tier1Export& exported, const std::string& out_dir,
-                        const std::function<void(const std::string& path)>& on_written) {
+void prepare_export_dir(const std::string& out_dir) {
   namespace fs = std::filesystem;
   std::error_code error;
   const fs::file_status status = fs::status(out_dir, error);
@@ -136,6 +139,12 @@ void write_tier1_export(const Tier1Export& exported, const std::string& out_dir,
     fs::create_directories(out_dir, error);
     if (error) throw Failure("--out " + out_dir + ": cannot create the folder (" + error.message() + ")", 2);
   }
+}
+
+void write_tier1_export(const Tier1Export& exported, const std::string& out_dir,
+                        const std::function<void(const std::string& path)>& on_written) {
+  namespace fs = std::filesystem;
+  prepare_export_dir(out_dir);
   for (const ExportedProgram& p : exported.programs) {
     const std::string path = (fs::path(out_dir) / p.file).string();
     write_file_atomic(path, p.bytes.data(), p.bytes.size());

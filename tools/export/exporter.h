@@ -35,6 +35,10 @@ struct Tier1Export {
   nlohmann::ordered_json manifest;
 };
 
+// Throws Failure (exit code 2) naming the one seed the models define unless
+// `seed` is kTier1Seed.
+void check_export_seed(uint64_t seed);
+
 // Builds the four programs and the manifest in memory. The models are defined
 // for kTier1Seed only: another seed throws Failure (exit code 2). Throws
 // Failure (exit code 1) when a program breaks an upstream export check
@@ -45,10 +49,14 @@ Tier1Export export_tier1(uint64_t seed = kTier1Seed);
 // The manifest's file text: 2-space indent, trailing newline.
 std::string manifest_text(const Tier1Export& exported);
 
-// Creates `out_dir` when missing and writes each program, then manifest.json
+// Creates `out_dir` when missing. A bad folder (exists but is not a folder,
+// cannot be created) throws Failure "--out <dir>: <reason>" with exit code 2.
+// The command calls it before building anything, so a bad --out fails at once.
+void prepare_export_dir(const std::string& out_dir);
+
+// prepare_export_dir(out_dir), then writes each program, then manifest.json
 // last, each atomically (write_file_atomic). Calls `on_written` with each
-// path after it is in place. A bad folder (exists but is not a folder, cannot
-// be created) throws Failure "--out <dir>: <reason>" with exit code 2.
+// path after it is in place.
 void write_tier1_export(const Tier1Export& exported, const std::string& out_dir,
                         const std::function<void(const std::string& path)>& on_written);
 
