@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/registry.h"
+#include "tests/support/graph_reference.h"
 #include "tests/support/kernel_call.h"
 #include "tools/common/failure.h"
 
@@ -38,9 +39,7 @@ const QuantizedGraph& graph(Tier1Model m, Provider p) {
   return graphs.at({m, p});
 }
 
-const runtime::KernelRegistry& registry(Provider p) {
-  return p == Provider::Arm ? kernels::registry_arm() : kernels::registry_ns();
-}
+const runtime::KernelRegistry& registry(Provider p) { return testing::graph_registry(p); }
 
 uint32_t float_bits(float v) {
   uint32_t b;
@@ -48,73 +47,8 @@ uint32_t float_bits(float v) {
   return b;
 }
 
-// Builds one op's KernelCall with the graph's arguments; tensors get the
-// graph's dtype, sizes and dim order, constants their bytes (marked constant),
-// other tensors the bytes in `values` when present.
-void build_call(KernelCall& call, const QuantizedGraph& g, const GraphOp& op,
-                const std::map<int32_t, std::vector<uint8_t>>& values) {
-  for (size_t i = 0; i < op.args.size(); ++i) {
-    const GraphArg& a = op.args[i];
-    switch (a.kind) {
-      case ValueKind::Tensor: {
-        const GraphTensor& t = g.tensors.at(a.tensor);
-        call.tensor(t.dtype, t.sizes, t.dim_order);
-        const std::vector<uint8_t>* bytes = nullptr;
-        if (t.role == GraphTensor::Role::Constant) {
-          bytes = &t.data;
-          call.tensor_at(i).is_constant = true;
-        } else if (values.count(a.tensor) != 0) {
-          bytes = &values.at(a.tensor);
-        }
-        if (bytes != nullptr) {
-          ASSERT_EQ(bytes->size(), t.nbytes()) << t.name;
-          std::copy(bytes->begin(), bytes->end(), call.data<uint8_t>(i));
-        }
-        break;
-      }
-      case ValueKind::Int: call.int_value(a.int_value); break;
-      case ValueKind::Double: call.double_value(a.double_value); break;
-      case ValueKind::Bool: call.bool_value(a.bool_value); break;
-      case ValueKind::IntList: call.int_list(a.int_list); break;
-      case ValueKind::Null: call.null(); break;
-      default: FAIL() << "unexpected argument kind";
-    }
-  }
-}
-
-std::vector<uint8_t> as_bytes(const std::vector<float>& values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(float));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
-
-// Runs the graph op by op through the real kernels (host build); returns the
-// float output in memory order.
-std::vector<float> run_graph(const QuantizedGraph& g, const std::vector<float>& input) {
-  std::map<int32_t, std::vector<uint8_t>> values;
-  values[g.input] = as_bytes(input);
-  const runtime::KernelRegistry& reg = registry(g.provider);
-  for (size_t k = 0; k < g.ops.size(); ++k) {
-    const GraphOp& op = g.ops[k];
-    SCOPED_TRACE(label(g.model, g.provider) + " op " + std::to_string(k) + " " + op.full_name());
-    const runtime::KernelEntry* entry = reg.find(op.full_name().c_str());
-    EXPECT_NE(entry, nullptr);
-    if (entry == nullptr) return {};
-    KernelCall call;
-    build_call(call, g, op, values);
-    const Error prepared = call.prepare(*entry);
-    EXPECT_EQ(prepared, Error::Ok) << call.log();
-    if (prepared != Error::Ok) return {};
-    EXPECT_EQ(call.run(), Error::Ok);
-    const size_t out = op.args.size() - 1;
-    const uint8_t* p = call.data<uint8_t>(out);
-    values[op.out_tensor()] = std::vector<uint8_t>(p, p + call.tensor_at(out).nbytes);
-  }
-  const std::vector<uint8_t>& bytes = values.at(g.output);
-  std::vector<float> out(bytes.size() / sizeof(float));
-  std::memcpy(out.data(), bytes.data(), bytes.size());
-  return out;
-}
+using testing::build_call;
+using testing::run_graph;
 
 // The scale of the graph's last op (the dequantize producing the output).
 double output_scale(const QuantizedGraph& g) {

@@ -1,0 +1,51 @@
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "tools/cli/commands.h"
+#include "tools/export/exporter.h"
+
+namespace etns::tools {
+namespace {
+
+struct ExportCommand {
+  std::string out_dir;
+  uint64_t seed = kTier1Seed;
+};
+
+int run_export_command(const ExportCommand& command) {
+  check_export_seed(command.seed);
+  prepare_export_dir(command.out_dir);
+  const Tier1Export exported = export_tier1(command.seed);
+  size_t next = 0;
+  write_tier1_export(exported, command.out_dir, [&](const std::string& path) {
+    if (next < exported.programs.size()) {
+      const ExportedProgram& p = exported.programs[next++];
+      std::printf("wrote %s  %zu bytes  planned arena %llu bytes (lower bound %llu)\n", path.c_str(), p.bytes.size(),
+                  static_cast<unsigned long long>(p.plan.arena_bytes),
+                  static_cast<unsigned long long>(p.plan.lower_bound_bytes));
+    } else {
+      std::printf("wrote %s\n", path.c_str());
+    }
+  });
+  return 0;
+}
+
+}  // namespace
+
+CommandAction add_export_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand("export", "write the Tier-1 evidence programs and their manifest");
+  command->footer(
+      "Builds tier1 and tier1mean for providers arm and ns from seeded weights and calibration\n"
+      "(no PyTorch), plans each program's activations into one arena and writes tier1_arm.pte,\n"
+      "tier1_ns.pte, tier1mean_arm.pte, tier1mean_ns.pte and manifest.json (the upstream manifest's\n"
+      "shape) to --out. The same seed and etns version give the same bytes on every run.\n"
+      "Examples: etns export --out out/export\n"
+      "          etns export --out out/export --seed 20260819");
+  auto c = std::make_shared<ExportCommand>();
+  command->add_option("--out", c->out_dir, "output folder (created when missing)")->required();
+  command->add_option("--seed", c->seed, "model seed (default 20260819, the only one the models define)");
+  return [c]() { return run_export_command(*c); };
+}
+
+}  // namespace etns::tools

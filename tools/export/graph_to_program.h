@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tools/export/memory_planner.h"
+#include "tools/export/program_model.h"
+#include "tools/export/tier1_models.h"
+
+namespace etns::tools {
+
+// A QuantizedGraph as an ExecuTorch program (pte-format.md §3, §4):
+//
+// * values: one Tensor value per graph tensor, in graph order; then, op by op
+//   and argument by argument, one value per non-tensor argument (Int, Double,
+//   Bool, Null; an IntList is its items as Int values followed by the list);
+// * operators: each op's `op` and `overload`, in order of first use;
+// * one KernelCall per op: its arguments, then the return slot repeating out
+//   (pte-format.md §4.6);
+// * inputs and outputs: the graph's input and output tensors;
+// * Constant tensors keep their bytes as constant data; Input, Output and
+//   Activation tensors are planned into one arena (memory id 1) by
+//   replan_memory (memory_planner.h), which also drops nothing here because
+//   every value is used.
+//
+// Deterministic: the same graph gives an equal model. Throws Failure when the
+// graph names a tensor index out of range or has an argument kind the format
+// has no value for.
+struct ConvertedProgram {
+  ProgramModel model;
+  ReplanReport plan;
+};
+ConvertedProgram graph_to_program(const QuantizedGraph& graph);
+
+// graph_to_program, then write_program (pte_writer.h): the .pte bytes.
+std::vector<uint8_t> graph_to_pte(const QuantizedGraph& graph, ReplanReport* plan = nullptr);
+
+}  // namespace etns::tools
