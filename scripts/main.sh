@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds the CLI (build/bin/etns), the
-# QEMU counting plugin and the Cortex-M55 firmware, then inspects and runs
-# every shipped Tier-1 program on its provider, on the host and on QEMU
-# (with per-instruction instruction counts), and checks the arm programs'
-# outputs against the upstream goldens; then rebuilds the evidence page with
-# `etns reproduce` (out/main/evidence/report.md). Results go to out/main/.
+# QEMU counting plugin and the Cortex-M55 firmware; exports etns's own Tier-1
+# programs and runs each on its provider, on the host and on QEMU (with
+# per-instruction instruction counts); does the same for the upstream programs
+# when ../shared is there, checking the arm outputs against the upstream
+# goldens; then rebuilds the evidence page with `etns reproduce`
+# (out/main/evidence/report.md, and out/main/evidence-upstream/ for the
+# upstream programs). Results go to out/main/. Needs nothing outside this
+# repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,39 +16,60 @@ cmake --preset host >/dev/null
 cmake --build --preset host -j "$(nproc)" --target etns etns_qemu_counter etns_firmware etns_firmware_ref
 
 shared=${ETNS_SHARED_DIR:-../shared}
-models="$shared/models/tier1"
-if [ ! -d "$models" ]; then
-  echo "main: $models is absent: nothing to run (set ETNS_SHARED_DIR)" >&2
-  exit 1
-fi
 etns=build/bin/etns
 out=out/main
-mkdir -p "$out"
+mkdir -p "$out/upstream"
 
-for program in tier1_arm tier1_ns tier1mean_arm tier1mean_ns; do
-  provider=${program##*_}
-  model=${program%_*}
-  pte="$models/$program.pte"
-  input="$shared/golden/${model}_arm.A.input.bin"
-  "$etns" inspect "$pte" > "$out/$program.inspect.txt"
-  "$etns" run "$pte" --provider "$provider" --input "$input" --output "$out/$program.A.out.bin" \
-    --dump-dir "$out/$program.A.dump"
+# Runs one program on the host and on QEMU with the same input and prints a
+# verdict; with a golden output, the host's bytes must equal it.
+#   run_program PTE PROVIDER INPUT NAME [GOLDEN]
+run_program() {
+  local pte=$1 provider=$2 input=$3 name=$4 golden=${5:-}
+  "$etns" inspect "$pte" > "$out/$name.inspect.txt"
+  "$etns" run "$pte" --provider "$provider" --input "$input" --output "$out/$name.out.bin" \
+    --dump-dir "$out/$name.dump"
   "$etns" run "$pte" --target qemu-m55 --provider "$provider" --input "$input" \
-    --output "$out/$program.A.qemu.out.bin" --counts "$out/$program.A.qemu.counts.json"
-  verdict="ran on host and QEMU"
-  if ! cmp -s "$out/$program.A.out.bin" "$out/$program.A.qemu.out.bin"; then
+    --output "$out/$name.qemu.out.bin" --counts "$out/$name.qemu.counts.json"
+  local verdict="ran on host and QEMU"
+  if ! cmp -s "$out/$name.out.bin" "$out/$name.qemu.out.bin"; then
     verdict="$verdict, QEMU output DIFFERS from the host's"
   fi
-  if [ "$provider" = arm ]; then
-    if cmp -s "$out/$program.A.out.bin" "$shared/golden/$program.A.out.bin"; then
+  if [ -n "$golden" ]; then
+    if cmp -s "$out/$name.out.bin" "$golden"; then
       verdict="$verdict, output bit-exact with the upstream golden"
     else
       verdict="$verdict, output DIFFERS from the upstream golden"
     fi
   fi
-  printf '%-14s %-3s %2s instructions  %s\n' "$program" "$provider" \
-    "$(grep -c '^    c0i' "$out/$program.inspect.txt")" "$verdict"
+  printf '%-24s %-3s %2s instructions  %s\n' "$name" "$provider" \
+    "$(grep -c '^    c0i' "$out/$name.inspect.txt")" "$verdict"
   case "$verdict" in *DIFFERS*) exit 1 ;; esac
+}
+
+# etns's own programs: nothing outside this repository is needed.
+"$etns" export --out "$out/export" > /dev/null
+python3 -c "import sys; sys.stdout.buffer.write(bytes(65536))" > "$out/zero.input.bin"
+for program in tier1_arm tier1_ns tier1mean_arm tier1mean_ns; do
+  run_program "$out/export/$program.pte" "${program##*_}" "$out/zero.input.bin" "export/$program"
 done
-"$etns" reproduce --models "$models" --out "$out/evidence"
+
+# The upstream programs and goldens, when ../shared is there.
+models="$shared/models/tier1"
+if [ -d "$models" ]; then
+  for program in tier1_arm tier1_ns tier1mean_arm tier1mean_ns; do
+    provider=${program##*_}
+    model=${program%_*}
+    golden=""
+    if [ "$provider" = arm ]; then golden="$shared/golden/$program.A.out.bin"; fi
+    run_program "$models/$program.pte" "$provider" "$shared/golden/${model}_arm.A.input.bin" \
+      "upstream/$program" "$golden"
+  done
+else
+  echo "main: $models is absent: the upstream programs are skipped (set ETNS_SHARED_DIR)" >&2
+fi
+
+"$etns" reproduce --out "$out/evidence"
+if [ -d "$models" ]; then
+  "$etns" reproduce --models "$models" --out "$out/evidence-upstream"
+fi
 echo "main: results in $out/ (evidence page: $out/evidence/report.md)"
