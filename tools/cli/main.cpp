@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
       etns::tools::add_verify_kernels_command,
       etns::tools::add_reproduce_command,
       etns::tools::add_bench_command,
+      etns::tools::add_lower_command,
   };
   for (auto add : commands) {
     const size_t before = app.get_subcommands({}).size();
