@@ -523,7 +523,7 @@ class Lowerer {
       std::vector<std::string> replaced;
       for (int32_t v : plan.float_inputs) {
         if (auto d = dequantize_of.find(v); d != dequantize_of.end()) {
-          replaced.push_back(label(d->second) + " (read)");
+          replaced.push_back(label(d->second) + " (its input; removed once unread)");
         }
       }
       replaced.push_back(label(i));
