@@ -18,5 +18,6 @@ CommandAction add_reproduce_command(CLI::App& app);
 CommandAction add_verify_kernels_command(CLI::App& app);
 CommandAction add_bench_command(CLI::App& app);
 CommandAction add_export_command(CLI::App& app);
+CommandAction add_lower_command(CLI::App& app);
 
 }  // namespace etns::tools

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
       etns::tools::add_reproduce_command,
       etns::tools::add_bench_command,
       etns::tools::add_export_command,
+      etns::tools::add_lower_command,
   };
   for (auto add : commands) {
     const size_t before = app.get_subcommands({}).size();
