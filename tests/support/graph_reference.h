@@ -13,6 +13,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/registry.h"
@@ -20,6 +21,20 @@
 #include "tools/export/tier1_models.h"
 
 namespace etns::testing {
+
+// The four graphs, built once per test binary (calibration takes a while).
+inline const tools::QuantizedGraph& tier1_graph(tools::Tier1Model m, tools::Provider p) {
+  static const std::map<std::pair<tools::Tier1Model, tools::Provider>, tools::QuantizedGraph> graphs = [] {
+    std::map<std::pair<tools::Tier1Model, tools::Provider>, tools::QuantizedGraph> all;
+    for (tools::Tier1Model model : {tools::Tier1Model::Tier1, tools::Tier1Model::Tier1Mean}) {
+      for (tools::Provider provider : {tools::Provider::Arm, tools::Provider::Ns}) {
+        all[{model, provider}] = tools::build_quantized_graph(model, provider);
+      }
+    }
+    return all;
+  }();
+  return graphs.at({m, p});
+}
 
 inline const runtime::KernelRegistry& graph_registry(tools::Provider p) {
   return p == tools::Provider::Arm ? kernels::registry_arm() : kernels::registry_ns();

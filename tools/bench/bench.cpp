@@ -20,6 +20,9 @@ namespace {
 
 namespace fw = etns::firmware;
 
+// The counts the baseline gates; MVE share is information only.
+constexpr const char* kGatedCounts[] = {"total", "weighted"};
+
 std::map<std::string, uint64_t> pick_counts(const nlohmann::json& visit, const std::string& where) {
   std::map<std::string, uint64_t> counts;
   for (const std::string& name : kBenchCounts) {
@@ -263,7 +266,8 @@ std::string bench_to_markdown(const BenchResults& results) {
 nlohmann::json baseline_from(const BenchResults& results) {
   nlohmann::json counts = nlohmann::json::object();
   auto add = [&](const std::string& key, const std::map<std::string, uint64_t>& values) {
-    counts[key] = {{"total", values.at("total")}, {"weighted", values.at("weighted")}};
+    nlohmann::json& entry = counts[key];
+    for (const char* name : kGatedCounts) entry[name] = values.at(name);
   };
   for (const KernelBenchRow& row : results.kernels) add(bench_key(row), row.counts);
   for (const ProgramBenchRow& row : results.programs) add(bench_key(row), row.counts);
@@ -273,12 +277,24 @@ nlohmann::json baseline_from(const BenchResults& results) {
           {"counts", counts}};
 }
 
-std::vector<std::string> check_baseline(const BenchResults& results, const nlohmann::json& baseline,
-                                        const std::string& baseline_path, std::vector<std::string>* improvements) {
+void validate_baseline(const nlohmann::json& baseline, const std::string& baseline_path) {
   if (!baseline.is_object() || baseline.value("schema", "") != "etns.bench_baseline" ||
       baseline.value("schema_version", 0) != 1 || !baseline.contains("counts") || !baseline.at("counts").is_object()) {
     throw Failure(baseline_path + ": not an etns bench baseline (schema etns.bench_baseline, version 1)", 2);
   }
+  for (const auto& [key, gated] : baseline.at("counts").items()) {
+    for (const char* name : kGatedCounts) {
+      if (!gated.is_object() || !gated.contains(name) || !gated.at(name).is_number_integer() ||
+          gated.at(name).get<int64_t>() < 0) {
+        throw Failure(baseline_path + ": " + key + "." + name + " is missing or not a count", 2);
+      }
+    }
+  }
+}
+
+std::vector<std::string> check_baseline(const BenchResults& results, const nlohmann::json& baseline,
+                                        const std::string& baseline_path, std::vector<std::string>* improvements) {
+  validate_baseline(baseline, baseline_path);
   std::map<std::string, std::map<std::string, uint64_t>> measured;
   for (const KernelBenchRow& row : results.kernels) measured[bench_key(row)] = row.counts;
   for (const ProgramBenchRow& row : results.programs) measured[bench_key(row)] = row.counts;
@@ -294,10 +310,7 @@ std::vector<std::string> check_baseline(const BenchResults& results, const nlohm
                                   "--write-baseline)");
       continue;
     }
-    for (const char* name : {"total", "weighted"}) {
-      if (!gated.contains(name) || !gated.at(name).is_number_integer() || gated.at(name).get<int64_t>() < 0) {
-        throw Failure(baseline_path + ": " + key + "." + name + " is missing or not a count", 2);
-      }
+    for (const char* name : kGatedCounts) {
       const uint64_t limit = gated.at(name).get<uint64_t>();
       const uint64_t now = found->second.at(name);
       if (now > limit) {

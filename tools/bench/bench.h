@@ -73,6 +73,11 @@ std::string bench_counts_explained(const BenchResults& results);
 // are gated; MVE share is information.
 nlohmann::json baseline_from(const BenchResults& results);
 
+// Throws Failure (exit code 2) naming the file, and the entry when one is
+// wrong, unless `baseline` has the baseline schema with a count for every
+// gated name of every entry.
+void validate_baseline(const nlohmann::json& baseline, const std::string& baseline_path);
+
 // Every gated count above its baseline value, every baseline key not
 // measured, one line each; empty when the run passes. `improvements` gets a
 // line for each count below the baseline (lower the baseline to keep them).

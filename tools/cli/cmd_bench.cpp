@@ -48,8 +48,7 @@ int run_bench_command(BenchCommand command) {
   nlohmann::json baseline;
   if (!command.baseline.empty()) {
     baseline = read_json_file(command.baseline);
-    std::vector<std::string> unused;
-    check_baseline(BenchResults{}, baseline, command.baseline, &unused);
+    validate_baseline(baseline, command.baseline);
   }
   BenchResults results;
   std::vector<std::string> notes;

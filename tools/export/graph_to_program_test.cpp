@@ -24,15 +24,7 @@ constexpr Provider kProviders[] = {Provider::Arm, Provider::Ns};
 
 std::string label(Tier1Model m, Provider p) { return std::string(to_string(m)) + "_" + to_string(p); }
 
-const QuantizedGraph& graph(Tier1Model m, Provider p) {
-  static const std::map<std::pair<Tier1Model, Provider>, QuantizedGraph> graphs = [] {
-    std::map<std::pair<Tier1Model, Provider>, QuantizedGraph> all;
-    for (Tier1Model model : kModels)
-      for (Provider provider : kProviders) all[{model, provider}] = build_quantized_graph(model, provider);
-    return all;
-  }();
-  return graphs.at({m, p});
-}
+const QuantizedGraph& graph(Tier1Model m, Provider p) { return testing::tier1_graph(m, p); }
 
 // The upstream arenas (profiler.md §12.6).
 uint64_t upstream_arena(Tier1Model m, Provider p) {

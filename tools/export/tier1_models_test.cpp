@@ -28,16 +28,7 @@ constexpr Provider kProviders[] = {Provider::Arm, Provider::Ns};
 
 std::string label(Tier1Model m, Provider p) { return std::string(to_string(m)) + "/" + to_string(p); }
 
-// The four graphs, built once for the whole binary (calibration takes a while).
-const QuantizedGraph& graph(Tier1Model m, Provider p) {
-  static const std::map<std::pair<Tier1Model, Provider>, QuantizedGraph> graphs = [] {
-    std::map<std::pair<Tier1Model, Provider>, QuantizedGraph> all;
-    for (Tier1Model model : kModels)
-      for (Provider provider : kProviders) all[{model, provider}] = build_quantized_graph(model, provider);
-    return all;
-  }();
-  return graphs.at({m, p});
-}
+const QuantizedGraph& graph(Tier1Model m, Provider p) { return testing::tier1_graph(m, p); }
 
 const runtime::KernelRegistry& registry(Provider p) { return testing::graph_registry(p); }
 

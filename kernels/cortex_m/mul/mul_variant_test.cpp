@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "kernels/cortex_m/mul/mul.h"
+#include "kernels/testing/kernel_args.h"
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
@@ -17,6 +18,9 @@ namespace {
 using kernels::Requant;
 using kernels::testing::kTileLengths;
 using kernels::testing::Rng;
+using kernels::testing::set_int;
+using kernels::testing::set_s8_tensor;
+using kernels::testing::Shape4d;
 using kernels::testing::TestMemoryScope;
 
 constexpr uint64_t kSeed = 0x6d756c76;  // "mulv"
@@ -225,29 +229,6 @@ ETNS_KERNEL_TEST(MulVariants, Tier1Size) {
 // The front door: mul_prepare and mul_run (the build's fastest variant) on a
 // channel broadcast with either operand small, against the reference on the
 // expanded operands.
-struct Tensor4d {
-  int32_t sizes[4];
-  uint8_t dim_order[4];
-};
-
-void set_tensor(runtime::EValue& value, Tensor4d& shape, int8_t* data) {
-  value.kind = runtime::ValueKind::Tensor;
-  value.tensor = runtime::Tensor{};
-  value.tensor.dtype = runtime::ScalarType::Char;
-  value.tensor.rank = 4;
-  value.tensor.sizes = shape.sizes;
-  value.tensor.dim_order = shape.dim_order;
-  value.tensor.data = data;
-  value.tensor.numel = static_cast<size_t>(shape.sizes[0]) * shape.sizes[1] * shape.sizes[2] *
-                       shape.sizes[3];
-  value.tensor.nbytes = value.tensor.numel;
-}
-
-void set_int(runtime::EValue& value, int64_t v) {
-  value.kind = runtime::ValueKind::Int;
-  value.int_value = v;
-}
-
 // p.a_zero_point is self's, p.b_zero_point other's.
 void check_broadcast(const MulParams& p, size_t channels, size_t pixels, bool self_small,
                      Rng& rng) {
@@ -264,18 +245,18 @@ void check_broadcast(const MulParams& p, size_t channels, size_t pixels, bool se
   mul_s8_ref(p, self_small ? expanded : big, self_small ? big : expanded, want, n);
 
   const int32_t c = static_cast<int32_t>(channels);
-  Tensor4d small_shape{{1, c, 1, 1}, {0, 1, 2, 3}};
-  Tensor4d big_shape{{1, c, 1, static_cast<int32_t>(pixels)}, {0, 2, 3, 1}};
-  Tensor4d out_shape = big_shape;
+  Shape4d small_shape{{1, c, 1, 1}, {0, 1, 2, 3}};
+  Shape4d big_shape{{1, c, 1, static_cast<int32_t>(pixels)}, {0, 2, 3, 1}};
+  Shape4d out_shape = big_shape;
   runtime::EValue values[9];
-  set_tensor(values[0], self_small ? small_shape : big_shape, self_small ? small : big);
+  set_s8_tensor(values[0], self_small ? small_shape : big_shape, self_small ? small : big);
   set_int(values[1], p.a_zero_point);
-  set_tensor(values[2], self_small ? big_shape : small_shape, self_small ? big : small);
+  set_s8_tensor(values[2], self_small ? big_shape : small_shape, self_small ? big : small);
   set_int(values[3], p.b_zero_point);
   set_int(values[4], p.out_zero_point);
   set_int(values[5], p.out.multiplier);
   set_int(values[6], p.out.shift);
-  set_tensor(values[7], out_shape, got);
+  set_s8_tensor(values[7], out_shape, got);
   runtime::EValue* args[9];
   for (size_t i = 0; i < 9; ++i) args[i] = &values[i];
 

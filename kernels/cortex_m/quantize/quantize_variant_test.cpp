@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "kernels/cortex_m/quantize/quantize.h"
+#include "kernels/testing/float_bits.h"
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
@@ -12,23 +13,13 @@
 namespace etns::cortex_m {
 namespace {
 
+using kernels::testing::bits_of;
+using kernels::testing::float_from_bits;
 using kernels::testing::kTileLengths;
 using kernels::testing::Rng;
 using kernels::testing::TestMemoryScope;
 
 constexpr uint64_t kSeed = 0x7175616e74;  // "quant"
-
-float float_from_bits(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, sizeof(value));
-  return value;
-}
-
-uint32_t bits_of(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return bits;
-}
 
 // Inputs where a quantizer can go wrong, as float32 bits.
 constexpr uint32_t kSpecialInputs[] = {

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "kernels/cortex_m_ns/sub/sub.h"
+#include "kernels/testing/kernel_args.h"
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
@@ -17,6 +18,9 @@ namespace {
 using kernels::Requant;
 using kernels::testing::kTileLengths;
 using kernels::testing::Rng;
+using kernels::testing::set_int;
+using kernels::testing::set_s8_tensor;
+using kernels::testing::Shape4d;
 using kernels::testing::TestMemoryScope;
 
 constexpr uint64_t kSeed = 0x73756276;  // "subv"
@@ -234,29 +238,6 @@ ETNS_KERNEL_TEST(SubVariants, Tier1Size) {
 // The front door on a channel broadcast: sub_prepare and sub_run (which walks
 // blocks of C and runs the build's fastest variant on each) against the
 // reference on the expanded operands, with small C around the lane tile.
-struct Tensor4d {
-  int32_t sizes[4];
-  uint8_t dim_order[4];
-};
-
-void set_tensor(runtime::EValue& value, Tensor4d& shape, int8_t* data) {
-  value.kind = runtime::ValueKind::Tensor;
-  value.tensor = runtime::Tensor{};
-  value.tensor.dtype = runtime::ScalarType::Char;
-  value.tensor.rank = 4;
-  value.tensor.sizes = shape.sizes;
-  value.tensor.dim_order = shape.dim_order;
-  value.tensor.data = data;
-  value.tensor.numel = static_cast<size_t>(shape.sizes[0]) * shape.sizes[1] * shape.sizes[2] *
-                       shape.sizes[3];
-  value.tensor.nbytes = value.tensor.numel;
-}
-
-void set_int(runtime::EValue& value, int64_t v) {
-  value.kind = runtime::ValueKind::Int;
-  value.int_value = v;
-}
-
 void check_broadcast(const SubParams& p, size_t channels, size_t pixels, bool self_small,
                      Rng& rng) {
   TestMemoryScope scope;
@@ -272,15 +253,15 @@ void check_broadcast(const SubParams& p, size_t channels, size_t pixels, bool se
   sub_s8_ref(p, self_small ? expanded : big, self_small ? big : expanded, want, n);
 
   const int32_t c = static_cast<int32_t>(channels);
-  Tensor4d small_shape{{1, c, 1, 1}, {0, 1, 2, 3}};
-  Tensor4d big_shape{{1, c, 1, static_cast<int32_t>(pixels)}, {0, 2, 3, 1}};
-  Tensor4d out_shape = big_shape;
+  Shape4d small_shape{{1, c, 1, 1}, {0, 1, 2, 3}};
+  Shape4d big_shape{{1, c, 1, static_cast<int32_t>(pixels)}, {0, 2, 3, 1}};
+  Shape4d out_shape = big_shape;
   runtime::EValue values[15];
-  set_tensor(values[0], self_small ? small_shape : big_shape, self_small ? small : big);
+  set_s8_tensor(values[0], self_small ? small_shape : big_shape, self_small ? small : big);
   set_int(values[1], p.self_zero_point);
   set_int(values[2], p.self.multiplier);
   set_int(values[3], p.self.shift);
-  set_tensor(values[4], self_small ? big_shape : small_shape, self_small ? big : small);
+  set_s8_tensor(values[4], self_small ? big_shape : small_shape, self_small ? big : small);
   set_int(values[5], p.other_zero_point);
   set_int(values[6], p.other.multiplier);
   set_int(values[7], p.other.shift);
@@ -289,7 +270,7 @@ void check_broadcast(const SubParams& p, size_t channels, size_t pixels, bool se
   set_int(values[10], p.out.shift);
   set_int(values[11], p.act_min);
   set_int(values[12], p.act_max);
-  set_tensor(values[13], out_shape, got);
+  set_s8_tensor(values[13], out_shape, got);
   runtime::EValue* args[15];
   for (size_t i = 0; i < 15; ++i) args[i] = &values[i];
 
