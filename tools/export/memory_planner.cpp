@@ -1,6 +1,7 @@
 #include "tools/export/memory_planner.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <type_traits>
 
@@ -20,6 +21,51 @@ bool overlap_in_time(const Lifetime& a, const Lifetime& b) {
   return a.first <= b.last && b.first <= a.last;
 }
 
+// One greedy pass: tensors in `order`, each at the lowest offset (first fit)
+// or in the tightest gap (best fit) that no tensor live at the same time uses.
+std::vector<uint64_t> place(const std::vector<Lifetime>& lifetimes, const std::vector<size_t>& order,
+                            uint64_t alignment, bool best_fit, uint64_t* arena_bytes) {
+  struct Range {
+    uint64_t begin;
+    uint64_t end;
+  };
+  std::vector<uint64_t> offsets(lifetimes.size(), 0);
+  std::vector<size_t> placed;
+  uint64_t arena = 0;
+  for (size_t index : order) {
+    const Lifetime& me = lifetimes[index];
+    if (me.size_bytes == 0) continue;
+    std::vector<Range> busy;
+    for (size_t other : placed) {
+      if (overlap_in_time(me, lifetimes[other])) {
+        busy.push_back({offsets[other], offsets[other] + lifetimes[other].size_bytes});
+      }
+    }
+    std::sort(busy.begin(), busy.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
+    uint64_t offset = 0;        // candidate gap start
+    bool found = false;
+    uint64_t best = 0, best_gap = UINT64_MAX;
+    for (const Range& range : busy) {
+      if (offset + me.size_bytes <= range.begin) {
+        if (!best_fit) break;
+        if (range.begin - offset < best_gap) {
+          best_gap = range.begin - offset;
+          best = offset;
+          found = true;
+        }
+      }
+      offset = std::max(offset, align_up(range.end, alignment));
+    }
+    // First fit stops at the first gap; best fit falls back to the top.
+    if (best_fit) offset = found ? best : offset;
+    offsets[index] = offset;
+    arena = std::max(arena, offset + me.size_bytes);
+    placed.push_back(index);
+  }
+  *arena_bytes = align_up(arena, alignment);
+  return offsets;
+}
+
 }  // namespace
 
 MemoryPlan plan_memory(const std::vector<Lifetime>& lifetimes, uint64_t alignment) {
@@ -31,44 +77,39 @@ MemoryPlan plan_memory(const std::vector<Lifetime>& lifetimes, uint64_t alignmen
                     std::to_string(lifetimes[i].last));
     }
   }
-  MemoryPlan plan;
-  plan.offsets.assign(lifetimes.size(), 0);
-
-  std::vector<size_t> order(lifetimes.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    if (lifetimes[a].size_bytes != lifetimes[b].size_bytes) {
-      return lifetimes[a].size_bytes > lifetimes[b].size_bytes;
-    }
-    return lifetimes[a].first < lifetimes[b].first;
-  });
-
-  struct Range {
-    uint64_t begin;
-    uint64_t end;
+  // Greedy placement depends on the order; a few cheap orders, each first and
+  // best fit, and the smallest arena wins (the first on a tie, so plans that
+  // were already optimal keep their offsets).
+  using Less = bool (*)(const Lifetime&, const Lifetime&);
+  const Less orders[] = {
+      [](const Lifetime& a, const Lifetime& b) {  // largest first, then earliest
+        return a.size_bytes != b.size_bytes ? a.size_bytes > b.size_bytes : a.first < b.first;
+      },
+      [](const Lifetime& a, const Lifetime& b) {  // in program order
+        return a.first != b.first ? a.first < b.first : a.size_bytes > b.size_bytes;
+      },
+      [](const Lifetime& a, const Lifetime& b) {  // longest-lived first
+        const int64_t da = a.last - a.first, db = b.last - b.first;
+        return da != db ? da > db : a.size_bytes > b.size_bytes;
+      },
   };
-  std::vector<size_t> placed;
-  for (size_t index : order) {
-    const Lifetime& me = lifetimes[index];
-    if (me.size_bytes == 0) continue;
-    std::vector<Range> busy;
-    for (size_t other : placed) {
-      if (overlap_in_time(me, lifetimes[other])) {
-        busy.push_back({plan.offsets[other], plan.offsets[other] + lifetimes[other].size_bytes});
+  MemoryPlan plan;
+  bool have = false;
+  for (Less less : orders) {
+    std::vector<size_t> order(lifetimes.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return less(lifetimes[a], lifetimes[b]); });
+    for (bool best_fit : {false, true}) {
+      uint64_t arena = 0;
+      std::vector<uint64_t> offsets = place(lifetimes, order, alignment, best_fit, &arena);
+      if (!have || arena < plan.arena_bytes) {
+        plan.offsets = std::move(offsets);
+        plan.arena_bytes = arena;
+        have = true;
       }
     }
-    std::sort(busy.begin(), busy.end(),
-              [](const Range& a, const Range& b) { return a.begin < b.begin; });
-    uint64_t offset = 0;
-    for (const Range& range : busy) {
-      if (offset + me.size_bytes <= range.begin) break;  // fits in the gap below this range
-      offset = std::max(offset, align_up(range.end, alignment));
-    }
-    plan.offsets[index] = offset;
-    plan.arena_bytes = std::max(plan.arena_bytes, offset + me.size_bytes);
-    placed.push_back(index);
   }
-  plan.arena_bytes = align_up(plan.arena_bytes, alignment);
 
   // Live bytes only change where a lifetime starts, so checking every start suffices.
   for (const Lifetime& at : lifetimes) {

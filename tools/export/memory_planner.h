@@ -27,9 +27,11 @@ struct MemoryPlan {
 };
 
 // Places every buffer in one arena so that buffers whose lifetimes overlap
-// never share a byte: greedy by size, largest first (ties: earlier `first`,
-// then input order), each at the lowest aligned offset that clears the
-// already-placed buffers it overlaps in time. Zero-byte buffers go at 0.
+// never share a byte. Greedy placement, each buffer at an aligned offset that
+// clears the already-placed buffers it overlaps in time, tried in three orders
+// (largest first; program order; longest-lived first) with first fit (lowest
+// offset) and best fit (tightest gap); the smallest arena wins, the earliest
+// try on a tie (largest first, first fit). Zero-byte buffers go at 0.
 // Throws Failure for an alignment of 0 or a lifetime with first > last.
 MemoryPlan plan_memory(const std::vector<Lifetime>& lifetimes,
                        uint64_t alignment = kDefaultPlanAlignment);

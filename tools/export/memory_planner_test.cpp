@@ -172,17 +172,19 @@ TEST(ReplanMemory, DropsUnusedValuesAndRenumbers) {
   EXPECT_EQ(m.instructions[2].args, (std::vector<int32_t>{2, 2, 5, 5}));
   EXPECT_EQ(m.values[4].items, (std::vector<int64_t>{3, 3}));  // the IntList keeps its Int
   EXPECT_EQ(m.values[3].int_value, 1);
-  // in 64 [-1,0], a 32 [0,1], b 16 [1,2], out 64 [2,3]: in at 0, out at 0,
-  // a at 64 (clear of in), b at 96 (clear of a and out).
+  // in 64 [-1,0], a 32 [0,1], b 16 [1,2], out 64 [2,3]. Largest first puts
+  // in and out at 0, a at 64, b at 96: 112 bytes. Program order does better
+  // and wins: in at 0, a at 64, b at 0 (in is dead), out at 16 (clear of b):
+  // 96 bytes, the lower bound.
   EXPECT_EQ(m.values[0].tensor.offset, 0u);
-  EXPECT_EQ(m.values[5].tensor.offset, 0u);
   EXPECT_EQ(m.values[1].tensor.offset, 64u);
-  EXPECT_EQ(m.values[2].tensor.offset, 96u);
+  EXPECT_EQ(m.values[2].tensor.offset, 0u);
+  EXPECT_EQ(m.values[5].tensor.offset, 16u);
   EXPECT_EQ(m.values[2].tensor.memory_id, 1u);
   EXPECT_EQ(report.planned_tensors, 4u);
-  EXPECT_EQ(report.arena_bytes, 112u);
+  EXPECT_EQ(report.arena_bytes, 96u);
   EXPECT_EQ(report.lower_bound_bytes, 96u);  // in + a at instruction 0
-  EXPECT_EQ(m.non_const_buffer_sizes, (std::vector<int64_t>{0, 112}));
+  EXPECT_EQ(m.non_const_buffer_sizes, (std::vector<int64_t>{0, 96}));
   EXPECT_EQ(drop_unused_values(m), 0u);  // nothing left to drop
 }
 

@@ -67,12 +67,13 @@ std::vector<uint8_t> floats_as_bytes(const std::vector<float>& values) {
 
 TEST(WriteProgram, AHandBuiltProgramLoadsAndRuns) {
   const ProgramModel model = minimum_program();
-  // Lifetimes: x [-1,0] 32 B, q [0,1] 8 B, low [1,2] 8 B, y [2,3] 32 B. Largest
-  // first: x at 0, y at 0, q at 32 (clear of x), low at 48 (clear of y and q).
-  EXPECT_EQ(model.non_const_buffer_sizes, (std::vector<int64_t>{0, 64}));
+  // Lifetimes: x [-1,0] 32 B, q [0,1] 8 B, low [1,2] 8 B, y [2,3] 32 B. In
+  // program order: x at 0, q at 32 (clear of x), low at 0 (x is dead), y at
+  // 16 (clear of low; 16-byte alignment): 48 bytes, where largest first needs 64.
+  EXPECT_EQ(model.non_const_buffer_sizes, (std::vector<int64_t>{0, 48}));
   EXPECT_EQ(model.values[6].tensor.offset, 32u);
-  EXPECT_EQ(model.values[8].tensor.offset, 48u);
-  EXPECT_EQ(model.values[9].tensor.offset, 0u);
+  EXPECT_EQ(model.values[8].tensor.offset, 0u);
+  EXPECT_EQ(model.values[9].tensor.offset, 16u);
   const std::vector<uint8_t> bytes = write_program(model);
   TemporaryDirectory dir("etns-export");
   const std::string path = export_test::write_temp(dir, "minimum.pte", bytes);
