@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds the CLI (build/bin/etns), the
 # QEMU counting plugin and the Cortex-M55 firmware; exports etns's own Tier-1
-# programs and runs each on its provider, on the host and on QEMU (with
+# programs (evidence and coverage models) and runs each on its provider, on the host and on QEMU (with
 # per-instruction instruction counts); does the same for the upstream programs
 # when ../shared is there, checking the arm outputs against the upstream
 # goldens; then rebuilds the evidence page with `etns reproduce`
@@ -41,17 +41,22 @@ run_program() {
       verdict="$verdict, output DIFFERS from the upstream golden"
     fi
   fi
-  printf '%-24s %-3s %2s instructions  %s\n' "$name" "$provider" \
+  printf '%-28s %-3s %2s instructions  %s\n' "$name" "$provider" \
     "$(grep -c '^    c0i' "$out/$name.inspect.txt")" "$verdict"
   case "$verdict" in *DIFFERS*) exit 1 ;; esac
 }
 
-# etns's own programs: nothing outside this repository is needed.
+# etns's own programs (evidence and coverage models), each on its example
+# input as the manifest names it: nothing outside this repository is needed.
 "$etns" export --out "$out/export" > /dev/null
-python3 -c "import sys; sys.stdout.buffer.write(bytes(65536))" > "$out/zero.input.bin"
-for program in tier1_arm tier1_ns tier1mean_arm tier1mean_ns; do
-  run_program "$out/export/$program.pte" "${program##*_}" "$out/zero.input.bin" "export/$program"
-done
+while read -r program provider input; do
+  run_program "$out/export/$program.pte" "$provider" "$out/export/$input" "export/$program"
+done < <(python3 -c '
+import json, sys
+for model, entry in json.load(open(sys.argv[1]))["models"].items():
+    for provider, facts in entry["providers"].items():
+        print(model + "_" + provider, provider, facts["example_input"])
+' "$out/export/manifest.json")
 
 # The upstream programs and goldens, when ../shared is there.
 models="$shared/models/tier1"

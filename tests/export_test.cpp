@@ -4,6 +4,8 @@
 // manifest beside them.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -13,6 +15,8 @@
 #include "tests/support/graph_reference.h"
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
+#include "tools/export/coverage_models.h"
+#include "tools/profile/config.h"
 #include "tools/export/tier1_models.h"
 #include "tools/runner/host_session.h"
 
@@ -22,8 +26,29 @@ namespace {
 using tools::Provider;
 using tools::Tier1Model;
 
-const std::vector<std::string> kFiles = {"tier1_arm.pte", "tier1_ns.pte", "tier1mean_arm.pte", "tier1mean_ns.pte",
-                                         "manifest.json"};
+// The evidence programs come first, in upstream order.
+const std::vector<std::string> kEvidenceFiles = {"tier1_arm.pte", "tier1_ns.pte", "tier1mean_arm.pte",
+                                                 "tier1mean_ns.pte"};
+
+std::vector<std::string> coverage_names() {
+  std::vector<std::string> names;
+  for (const tools::CoverageModel& m : tools::coverage_models()) names.push_back(m.name);
+  return names;
+}
+
+// Every file the export writes, in the order it prints them.
+std::vector<std::string> all_files() {
+  std::vector<std::string> files = kEvidenceFiles, inputs = {"tier1.input.bin", "tier1mean.input.bin"};
+  for (const std::string& name : coverage_names()) {
+    files.push_back(name + "_arm.pte");
+    files.push_back(name + "_ns.pte");
+    inputs.push_back(name + ".input.bin");
+    if (name == "sub_channel") inputs.push_back("sub_channel_ns.input.bin");
+  }
+  files.insert(files.end(), inputs.begin(), inputs.end());
+  files.push_back("manifest.json");
+  return files;
+}
 
 // One export for the whole binary, made through the CLI.
 struct Export {
@@ -52,9 +77,10 @@ TEST(Export, WritesOneLinePerFile) {
   std::vector<std::string> lines;
   for (size_t start = 0, end; (end = e.result.stdout_text.find('\n', start)) != std::string::npos; start = end + 1)
     lines.push_back(e.result.stdout_text.substr(start, end - start));
-  ASSERT_EQ(lines.size(), kFiles.size()) << e.result.stdout_text;
-  for (size_t i = 0; i < kFiles.size(); ++i) {
-    EXPECT_EQ(lines[i].rfind("wrote " + e.out() + "/" + kFiles[i], 0), 0u) << lines[i];
+  const std::vector<std::string> files = all_files();
+  ASSERT_EQ(lines.size(), files.size()) << e.result.stdout_text;
+  for (size_t i = 0; i < files.size(); ++i) {
+    EXPECT_EQ(lines[i].rfind("wrote " + e.out() + "/" + files[i], 0), 0u) << lines[i];
   }
   // Each program's line gives its arena beside its lower bound.
   EXPECT_NE(lines[1].find("planned arena 81920 bytes (lower bound 81920)"), std::string::npos) << lines[1];
@@ -65,7 +91,7 @@ TEST(Export, TwoRunsWriteIdenticalBytes) {
   testing::TempDir second;
   const testing::CliResult result = testing::run_cli("export --out " + second.path() + " --seed 20260819");
   ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
-  for (const std::string& file : kFiles) {
+  for (const std::string& file : all_files()) {
     SCOPED_TRACE(file);
     const std::vector<uint8_t> a = tools::read_file(exported().out() + "/" + file);
     EXPECT_FALSE(a.empty());
@@ -87,6 +113,24 @@ TEST(Export, ProgramsRunLikeTheReferenceExecutor) {
       ASSERT_EQ(want.size() * sizeof(float), g.tensors[g.output].nbytes());
       tools::HostSession session(exported().out() + "/" + name + ".pte", &testing::graph_registry(p));
       session.set_input(0, testing::float_bytes(input));
+      session.execute();
+      EXPECT_EQ(session.output_bytes(0), testing::float_bytes(want)) << "bit for bit";
+    }
+  // The coverage programs, on their own example inputs as the export wrote them.
+  const nlohmann::json m = manifest();
+  for (const std::string& name : coverage_names())
+    for (Provider p : {Provider::Arm, Provider::Ns}) {
+      const std::string program = name + "_" + to_string(p);
+      SCOPED_TRACE(program);
+      const tools::QuantizedGraph g = tools::build_coverage_graph(name, p, tools::kTier1Seed);
+      const std::string input_file = m["models"][name]["providers"][to_string(p)]["example_input"];
+      const std::vector<uint8_t> input = tools::read_file(exported().out() + "/" + input_file);
+      std::vector<float> values(input.size() / sizeof(float));
+      std::memcpy(values.data(), input.data(), input.size());
+      const std::vector<float> want = testing::run_graph(g, values);
+      ASSERT_EQ(want.size() * sizeof(float), g.tensors[g.output].nbytes());
+      tools::HostSession session(exported().out() + "/" + program + ".pte", &testing::graph_registry(p));
+      session.set_input(0, input);
       session.execute();
       EXPECT_EQ(session.output_bytes(0), testing::float_bytes(want)) << "bit for bit";
     }
@@ -138,14 +182,46 @@ TEST(Export, InspectShowsTheUpstreamInstructionLists) {
   }
 }
 
+TEST(Export, InspectShowsEachCoverageProgramsLowering) {
+  ASSERT_EQ(exported().result.exit_code, 0);
+  const nlohmann::json m = manifest();
+  for (const tools::CoverageModel& model : tools::coverage_models())
+    for (const std::string provider : {"arm", "ns"}) {
+      const std::string file = model.name + "_" + provider + ".pte";
+      SCOPED_TRACE(file);
+      const testing::CliResult result =
+          testing::run_cli("inspect --json --provider " + provider + " " + exported().out() + "/" + file);
+      ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+      const nlohmann::json method = nlohmann::json::parse(result.stdout_text)["methods"][0];
+      const std::vector<std::string> portable = method["portable_operators"].get<std::vector<std::string>>();
+      EXPECT_EQ(m["models"][model.name]["providers"][provider]["portable_ops"].get<std::vector<std::string>>(),
+                portable);
+      bool has_ns_op = false;
+      for (const nlohmann::json& instruction : method["instructions"]) {
+        has_ns_op = has_ns_op || instruction["operator"] == model.ns_operator + ".out";
+      }
+      if (std::string(provider) == "ns") {
+        EXPECT_EQ(method["instructions"].size(), 3u);
+        EXPECT_TRUE(has_ns_op);
+        EXPECT_TRUE(portable.empty());
+      } else {
+        EXPECT_FALSE(has_ns_op);
+        EXPECT_EQ(portable.size(), 1u);
+      }
+    }
+}
+
 TEST(Export, NsProgramsNameEachOperatorArmLacks) {
   ASSERT_EQ(exported().result.exit_code, 0);
-  const std::map<std::string, std::vector<std::string>> missing = {
+  std::map<std::string, std::vector<std::string>> missing = {
       {"tier1_ns.pte",
        {"cortex_m_ns::quantized_hardswish.out", "cortex_m_ns::quantized_leaky_relu.out",
         "cortex_m_ns::quantized_sub.out", "cortex_m_ns::quantized_relu.out"}},
       {"tier1mean_ns.pte", {"cortex_m_ns::quantized_mean.out"}},
   };
+  for (const tools::CoverageModel& model : tools::coverage_models()) {
+    missing[model.name + "_ns.pte"] = {model.ns_operator + ".out"};
+  }
   for (const auto& [file, names] : missing) {
     SCOPED_TRACE(file);
     const testing::CliResult result =
@@ -179,11 +255,38 @@ TEST(Export, ManifestAgreesWithTheFiles) {
       EXPECT_EQ(facts["instructions"].size(), session.method().instruction_count());
       EXPECT_LE(facts["planned_arena_lower_bound"].get<uint64_t>(), facts["planned_arena_size"].get<uint64_t>());
       EXPECT_EQ(facts["input_shape"], entry["input_shape"]);
+      const std::vector<uint8_t> input =
+          tools::read_file(exported().out() + "/" + facts["example_input"].get<std::string>());
+      EXPECT_EQ(input.size(), entry["input_size_bytes"].get<size_t>());
       EXPECT_EQ(facts["output_shape"], entry["output_shape"]);
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 4u);
+  EXPECT_EQ(checked, 2 * (2 + coverage_names().size()));
+}
+
+// configs/export_*.yaml profile the exported evidence programs: their arena
+// and portable_ops must be the programs' own.
+TEST(Export, ShippedConfigsMatchTheExportedPrograms) {
+  ASSERT_EQ(exported().result.exit_code, 0);
+  const nlohmann::json m = manifest();
+  for (const std::string model : {"tier1", "tier1mean"})
+    for (const std::string provider : {"arm", "ns"}) {
+      const std::string path = std::string(ETNS_SOURCE_DIR) + "/configs/export_" + model + "_" + provider + ".yaml";
+      SCOPED_TRACE(path);
+      // The config names out/export/; the test's export lives elsewhere.
+      const std::vector<uint8_t> text = tools::read_file(path);
+      EXPECT_NE(std::string(text.begin(), text.end()).find("path: ../out/export/" + model + "_" + provider + ".pte"),
+                std::string::npos);
+      const tools::ProfileConfig config = tools::load_profile_config(
+          path, {"model.path=" + exported().out() + "/" + model + "_" + provider + ".pte"});
+      const nlohmann::json& facts = m["models"][model]["providers"][provider];
+      EXPECT_EQ(config.portable_ops, facts["portable_ops"].get<std::vector<std::string>>());
+      ASSERT_TRUE(config.arena_size.has_value());
+      EXPECT_EQ(*config.arena_size, facts["planned_arena_size"].get<int64_t>());
+      EXPECT_EQ(config.backend, provider);
+      EXPECT_EQ(config.ns_ops, provider == "ns");
+    }
 }
 
 TEST(Export, BadOutIsOneLineAndExitTwo) {
@@ -194,9 +297,29 @@ TEST(Export, BadOutIsOneLineAndExitTwo) {
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_EQ(result.stderr_text, "etns: --out " + file + ": not a folder\n");
   EXPECT_EQ(result.stdout_text, "");
-  const testing::CliResult seed = testing::run_cli("export --out " + dir.path() + "/x --seed 7");
+  const testing::CliResult seed = testing::run_cli("export --out " + dir.path() + "/x --seed banana");
   EXPECT_EQ(seed.exit_code, 2);
-  EXPECT_EQ(seed.stderr_text, "etns: --seed 7: the Tier-1 models are defined for seed 20260819 only\n");
+  EXPECT_NE(seed.stderr_text.find("--seed"), std::string::npos) << seed.stderr_text;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/x"));
+}
+
+TEST(Export, AnotherSeedExportsOtherProgramsThatRun) {
+  ASSERT_EQ(exported().result.exit_code, 0);
+  testing::TempDir dir;
+  const testing::CliResult result = testing::run_cli("export --out " + dir.path() + " --seed 7");
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  EXPECT_EQ(tools::read_json_file(dir.path() + "/manifest.json")["seed"], 7);
+  for (const std::string& program : {"tier1_ns", "relu6_arm", "mean_last_ns"}) {
+    SCOPED_TRACE(program);
+    EXPECT_NE(tools::read_file(dir.path() + "/" + program + ".pte"),
+              tools::read_file(exported().out() + "/" + program + ".pte"));
+    const std::string model = program.substr(0, program.rfind('_'));
+    const std::string provider = program.substr(program.rfind('_') + 1);
+    const testing::CliResult run =
+        testing::run_cli("run " + dir.path() + "/" + program + ".pte --provider " + provider + " --input " +
+                         dir.path() + "/" + model + ".input.bin --output " + dir.path() + "/" + program + ".out");
+    EXPECT_EQ(run.exit_code, 0) << run.stderr_text;
+  }
 }
 
 }  // namespace

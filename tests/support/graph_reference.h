@@ -89,7 +89,7 @@ inline std::vector<float> run_graph(const tools::QuantizedGraph& g, const std::v
   const runtime::KernelRegistry& reg = graph_registry(g.provider);
   for (size_t k = 0; k < g.ops.size(); ++k) {
     const tools::GraphOp& op = g.ops[k];
-    SCOPED_TRACE(std::string(to_string(g.model)) + "/" + to_string(g.provider) + " op " + std::to_string(k) +
+    SCOPED_TRACE(g.model + "/" + to_string(g.provider) + " op " + std::to_string(k) +
                  " " + op.full_name());
     const runtime::KernelEntry* entry = reg.find(op.full_name().c_str());
     EXPECT_NE(entry, nullptr);

@@ -14,7 +14,6 @@ struct ExportCommand {
 };
 
 int run_export_command(const ExportCommand& command) {
-  check_export_seed(command.seed);
   prepare_export_dir(command.out_dir);
   const Tier1Export exported = export_tier1(command.seed);
   size_t next = 0;
@@ -34,17 +33,19 @@ int run_export_command(const ExportCommand& command) {
 }  // namespace
 
 CommandAction add_export_command(CLI::App& app) {
-  CLI::App* command = app.add_subcommand("export", "write the Tier-1 evidence programs and their manifest");
+  CLI::App* command = app.add_subcommand("export", "write etns's own Tier-1 programs, example inputs and their manifest");
   command->footer(
-      "Builds tier1 and tier1mean for providers arm and ns from seeded weights and calibration\n"
-      "(no PyTorch), plans each program's activations into one arena and writes tier1_arm.pte,\n"
-      "tier1_ns.pte, tier1mean_arm.pte, tier1mean_ns.pte and manifest.json (the upstream manifest's\n"
-      "shape) to --out. The same seed and etns version give the same bytes on every run.\n"
+      "Builds the evidence models tier1 and tier1mean and the coverage models (relu6, hardtanh,\n"
+      "clamp, clamp_min, leaky_relu_0p01, leaky_relu_0p2, sub_channel, mean_c, mean_last) for\n"
+      "providers arm and ns from seeded weights and calibration (no PyTorch), plans each program's\n"
+      "activations into one arena and writes <model>_arm.pte, <model>_ns.pte, <model>.input.bin\n"
+      "(an example input) and manifest.json (the upstream manifest's shape) to --out. The same\n"
+      "seed and etns version give the same bytes on every run.\n"
       "Examples: etns export --out out/export\n"
       "          etns export --out out/export --seed 20260819");
   auto c = std::make_shared<ExportCommand>();
   command->add_option("--out", c->out_dir, "output folder (created when missing)")->required();
-  command->add_option("--seed", c->seed, "model seed (default 20260819, the only one the models define)");
+  command->add_option("--seed", c->seed, "model seed: weights, calibration and example inputs (default 20260819, the evidence page's)");
   return [c]() { return run_export_command(*c); };
 }
 

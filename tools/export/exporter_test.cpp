@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -10,6 +13,7 @@
 #include "tools/common/files.h"
 #include "tools/common/process.h"
 #include "tools/common/sha256.h"
+#include "tools/export/coverage_models.h"
 #include "tools/export/graph_to_program.h"
 #include "tools/export/program_model.h"
 
@@ -21,15 +25,29 @@ const Tier1Export& exported() {
   return once;
 }
 
-TEST(Exporter, FourProgramsInUpstreamOrder) {
+// The evidence models first, in upstream order, then the coverage models.
+std::vector<std::string> model_names() {
+  std::vector<std::string> names = {"tier1", "tier1mean"};
+  for (const CoverageModel& m : coverage_models()) names.push_back(m.name);
+  return names;
+}
+
+QuantizedGraph graph_of(const ExportedProgram& p, uint64_t seed = kTier1Seed) {
+  if (p.model == "tier1") return build_quantized_graph(Tier1Model::Tier1, p.provider, seed);
+  if (p.model == "tier1mean") return build_quantized_graph(Tier1Model::Tier1Mean, p.provider, seed);
+  return build_coverage_graph(p.model, p.provider, seed);
+}
+
+TEST(Exporter, EveryModelForBothProvidersInOrder) {
   const Tier1Export& e = exported();
-  ASSERT_EQ(e.programs.size(), 4u);
-  const std::vector<std::string> files = {"tier1_arm.pte", "tier1_ns.pte", "tier1mean_arm.pte", "tier1mean_ns.pte"};
-  for (size_t i = 0; i < 4; ++i) {
-    EXPECT_EQ(e.programs[i].file, files[i]);
+  const std::vector<std::string> names = model_names();
+  ASSERT_EQ(e.programs.size(), 2 * names.size());
+  EXPECT_EQ(names.size(), 11u);
+  for (size_t i = 0; i < e.programs.size(); ++i) {
+    const std::string want = names[i / 2] + (i % 2 == 0 ? "_arm.pte" : "_ns.pte");
+    EXPECT_EQ(e.programs[i].file, want);
     // The bytes are graph_to_pte's for the model's graph.
-    EXPECT_EQ(e.programs[i].bytes,
-              graph_to_pte(build_quantized_graph(e.programs[i].model, e.programs[i].provider)));
+    EXPECT_EQ(e.programs[i].bytes, graph_to_pte(graph_of(e.programs[i])));
   }
 }
 
@@ -49,15 +67,20 @@ TEST(Exporter, ManifestDescribesEachProgram) {
   std::vector<std::string> keys;
   for (const auto& item : m.items()) keys.push_back(item.key());
   EXPECT_EQ(keys, (std::vector<std::string>{"seed", "exporter", "models"}));
-  EXPECT_EQ(m["models"]["tier1"]["channels_last"], true);
-  EXPECT_EQ(m["models"]["tier1mean"]["channels_last"], false);
+  EXPECT_EQ(m["models"]["tier1"]["providers"]["ns"]["channels_last"], true);
+  EXPECT_EQ(m["models"]["tier1mean"]["providers"]["ns"]["channels_last"], false);
+  EXPECT_EQ(m["models"]["sub_channel"]["providers"]["arm"]["channels_last"], false);
+  EXPECT_EQ(m["models"]["sub_channel"]["providers"]["ns"]["channels_last"], true);
+  EXPECT_EQ(m["models"]["tier1"]["kind"], "evidence");
+  EXPECT_EQ(m["models"]["relu6"]["kind"], "coverage");
+  EXPECT_EQ(m["models"]["mean_last"]["output_shape"], nlohmann::ordered_json({2, 12}));
   EXPECT_EQ(m["models"]["tier1"]["output_size_bytes"], 65536);
   EXPECT_EQ(m["models"]["tier1mean"]["output_size_bytes"], 64);
   EXPECT_EQ(m["models"]["tier1mean"]["input_size_bytes"], 65536);
   EXPECT_EQ(m["models"]["tier1mean"]["output_shape"], nlohmann::ordered_json({1, 16, 1, 1}));
   for (const ExportedProgram& p : e.programs) {
     SCOPED_TRACE(p.file);
-    const nlohmann::ordered_json& f = m["models"][to_string(p.model)]["providers"][to_string(p.provider)];
+    const nlohmann::ordered_json& f = m["models"][p.model]["providers"][to_string(p.provider)];
     EXPECT_EQ(f["pte"], p.file);
     EXPECT_EQ(f["sha256"], sha256_hex(p.bytes.data(), p.bytes.size()));
     EXPECT_EQ(f["byte_size"], p.bytes.size());
@@ -79,16 +102,33 @@ TEST(Exporter, ManifestDescribesEachProgram) {
   EXPECT_EQ(m["models"]["tier1mean"]["providers"]["arm"]["portable_ops"], nlohmann::ordered_json({"aten::mean.out"}));
   EXPECT_EQ(m["models"]["tier1"]["providers"]["ns"]["portable_ops"], nlohmann::ordered_json::array());
   EXPECT_EQ(m["models"]["tier1mean"]["providers"]["ns"]["portable_ops"], nlohmann::ordered_json::array());
+  // Every coverage model: arm keeps exactly its portable op, ns has none.
+  const std::map<std::string, std::string> portable = {
+      {"relu6", "aten::clamp.out"},          {"hardtanh", "aten::clamp.out"},
+      {"clamp", "aten::clamp.out"},          {"clamp_min", "aten::clamp.out"},
+      {"leaky_relu_0p01", "aten::leaky_relu.out"}, {"leaky_relu_0p2", "aten::leaky_relu.out"},
+      {"sub_channel", "aten::sub.out"},      {"mean_c", "aten::mean.out"},
+      {"mean_last", "aten::mean.out"}};
+  for (const auto& [model, op] : portable) {
+    SCOPED_TRACE(model);
+    EXPECT_EQ(m["models"][model]["providers"]["arm"]["portable_ops"], nlohmann::ordered_json({op}));
+    EXPECT_EQ(m["models"][model]["providers"]["ns"]["portable_ops"], nlohmann::ordered_json::array());
+  }
+  // Each exported program's arena is at its lower bound.
+  for (const ExportedProgram& p : e.programs) EXPECT_EQ(p.plan.arena_bytes, p.plan.lower_bound_bytes) << p.file;
 }
 
-TEST(Exporter, OtherSeedIsAUsageError) {
-  try {
-    export_tier1(kTier1Seed + 1);
-    FAIL() << "expected a Failure";
-  } catch (const Failure& failure) {
-    EXPECT_EQ(failure.exit_code(), 2);
-    EXPECT_EQ(std::string(failure.what()), "--seed 20260820: the Tier-1 models are defined for seed 20260819 only");
+TEST(Exporter, AnotherSeedGivesOtherValidPrograms) {
+  const uint64_t seed = 7;
+  const Tier1Export other = export_tier1(seed);
+  ASSERT_EQ(other.programs.size(), exported().programs.size());
+  EXPECT_EQ(other.manifest["seed"], seed);
+  for (size_t i = 0; i < other.programs.size(); ++i) {
+    SCOPED_TRACE(other.programs[i].file);
+    EXPECT_NE(other.programs[i].bytes, exported().programs[i].bytes) << "weights or quantisation follow the seed";
+    EXPECT_EQ(other.programs[i].bytes, graph_to_pte(graph_of(other.programs[i], seed)));
   }
+  for (size_t i = 0; i < other.inputs.size(); ++i) EXPECT_NE(other.inputs[i].bytes, exported().inputs[i].bytes);
 }
 
 TEST(Exporter, WritesEveryFileAndManifestLast) {
@@ -96,17 +136,47 @@ TEST(Exporter, WritesEveryFileAndManifestLast) {
   const std::string out = dir.path() + "/a/b";
   std::vector<std::string> written;
   write_tier1_export(exported(), out, [&](const std::string& path) { written.push_back(path); });
-  ASSERT_EQ(written.size(), 5u);
+  const Tier1Export& e = exported();
+  const size_t files = e.programs.size() + e.inputs.size() + 1;
+  ASSERT_EQ(written.size(), files);
   EXPECT_EQ(written.back(), out + "/manifest.json");
-  for (size_t i = 0; i < 4; ++i) {
-    EXPECT_EQ(written[i], out + "/" + exported().programs[i].file);
-    EXPECT_EQ(read_file(written[i]), exported().programs[i].bytes);
+  for (size_t i = 0; i < e.programs.size(); ++i) {
+    EXPECT_EQ(written[i], out + "/" + e.programs[i].file);
+    EXPECT_EQ(read_file(written[i]), e.programs[i].bytes);
+  }
+  for (size_t i = 0; i < e.inputs.size(); ++i) {
+    EXPECT_EQ(written[e.programs.size() + i], out + "/" + e.inputs[i].file);
+    EXPECT_EQ(read_file(written[e.programs.size() + i]), e.inputs[i].bytes);
   }
   const std::vector<uint8_t> manifest = read_file(written.back());
-  EXPECT_EQ(std::string(manifest.begin(), manifest.end()), manifest_text(exported()));
+  EXPECT_EQ(std::string(manifest.begin(), manifest.end()), manifest_text(e));
   size_t entries = 0;
   for (const auto& entry : std::filesystem::directory_iterator(out)) entries += entry.is_regular_file() ? 1 : 0;
-  EXPECT_EQ(entries, 5u) << "no temporary files left behind";
+  EXPECT_EQ(entries, files) << "no temporary files left behind";
+}
+
+TEST(Exporter, ExampleInputsAreTheModelsInputsInMemoryOrder) {
+  const Tier1Export& e = exported();
+  // One per model, plus sub_channel's channels_last one for ns.
+  ASSERT_EQ(e.inputs.size(), model_names().size() + 1);
+  for (const ExportedProgram& p : e.programs) {
+    SCOPED_TRACE(p.file);
+    const std::string file = e.manifest["models"][p.model]["providers"][to_string(p.provider)]["example_input"];
+    const auto it = std::find_if(e.inputs.begin(), e.inputs.end(), [&](const ExportedFile& f) { return f.file == file; });
+    ASSERT_NE(it, e.inputs.end());
+    const ProgramModel program = read_program(p.bytes, p.file);
+    const ModelTensor& input = program.values.at(program.inputs.at(0)).tensor;
+    EXPECT_EQ(it->bytes.size(), input.numel() * sizeof(float));
+    std::vector<float> logical = p.model.rfind("tier1", 0) == 0 ? example_input() : coverage_example_input(p.model, kTier1Seed);
+    if (input.sizes.size() == 4) {
+      logical = to_memory_order(logical, std::vector<int32_t>(input.sizes.begin(), input.sizes.end()), input.dim_order);
+    }
+    std::vector<uint8_t> want(logical.size() * sizeof(float));
+    std::memcpy(want.data(), logical.data(), want.size());
+    EXPECT_EQ(it->bytes, want);
+  }
+  EXPECT_EQ(e.manifest["models"]["sub_channel"]["providers"]["ns"]["example_input"], "sub_channel_ns.input.bin");
+  EXPECT_EQ(e.manifest["models"]["relu6"]["providers"]["ns"]["example_input"], "relu6.input.bin");
 }
 
 TEST(Exporter, BadOutIsAUsageError) {

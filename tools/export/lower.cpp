@@ -12,6 +12,7 @@
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/export/memory_planner.h"
+#include "tools/export/quantized_graph.h"
 #include "tools/runner/host_session.h"
 
 namespace etns::tools {
@@ -22,26 +23,8 @@ using runtime::ValueKind;
 
 constexpr const char* kQuantize = "cortex_m::quantize_per_tensor.out";
 constexpr const char* kDequantize = "cortex_m::dequantize_per_tensor.out";
-constexpr int64_t kIdentityMultiplier = int64_t{1} << 30;
-constexpr int64_t kIdentityShift = 1;
-
-struct Multiplier {
-  int64_t multiplier = 0;
-  int64_t shift = 0;
-};
-
-// operators.md §1.4: x = m·2^e, m in [0.5, 1); M = round_half_even(m·2^31).
-Multiplier quantize_multiplier(double x) {
-  if (x == 0) return {};
-  int e = 0;
-  const double m = std::frexp(x, &e);
-  int64_t q = static_cast<int64_t>(std::nearbyint(m * 2147483648.0));
-  if (q == (int64_t{1} << 31)) {
-    q = int64_t{1} << 30;
-    ++e;
-  }
-  return {q, e};
-}
+constexpr int64_t kIdentityMultiplier = kIdentityRequant.multiplier;
+constexpr int64_t kIdentityShift = kIdentityRequant.shift;
 
 double multiplier_factor(int64_t multiplier, int64_t shift) {
   return std::ldexp(static_cast<double>(multiplier), static_cast<int>(shift) - 31);
@@ -329,7 +312,12 @@ class Lowerer {
     if (name == "aten::sub.out" && n == 4) {
       const auto alpha = double_arg(i, 2);
       if (!alpha || *alpha != 1.0) return "alpha is not the constant 1";
-      if (!same_layout(arg(i, 0)) || !same_layout(arg(i, 1))) return "operands broadcast or differ in layout";
+      if (!same_layout(arg(i, 0)) || !same_layout(arg(i, 1))) {
+        // quantized_sub broadcasts only a channel vector over channels_last
+        // tensors, which portable sub cannot run; other shapes have no kernel.
+        return "operands broadcast or differ in layout (cortex_m_ns::quantized_sub takes equal shapes, or a "
+               "[1, C, 1, 1] channel vector against a channels_last tensor, which portable sub does not run)";
+      }
       plan.kind = "sub";
       plan.float_inputs = {arg(i, 0), arg(i, 1)};
       return "";
@@ -543,6 +531,7 @@ class Lowerer {
                      std::to_string(out.zero_point) + ", derived from its exact reachable range [" +
                      format_double(plan.lo) + ", " + format_double(plan.hi) + "] (scale = range/255)";
       }
+      const std::string where = "lower " + label(i);
       LoweringRewrite rewrite;
       rewrite.replaced = replaced;
       rewrite.derivation = derivation;
@@ -552,9 +541,9 @@ class Lowerer {
       const Quant& a = inputs[0];
       const bool same_qparams = a.scale == out.scale && a.zero_point == out.zero_point;
       if (plan.kind == "leaky_relu") {
-        const Multiplier alpha = quantize_multiplier(a.scale * plan.slope / out.scale);
-        const Multiplier id = same_qparams ? Multiplier{kIdentityMultiplier, kIdentityShift}
-                                           : quantize_multiplier(a.scale / out.scale);
+        const Requant alpha = quantize_multiplier(a.scale * plan.slope / out.scale, where);
+        const Requant id = same_qparams ? kIdentityRequant
+                                           : quantize_multiplier(a.scale / out.scale, where);
         call.op_index = m_.add_operator("cortex_m_ns::quantized_leaky_relu", "out");
         call.args = {a.int8_value, new_int(a.zero_point), new_int(out.zero_point), new_int(alpha.multiplier),
                      new_int(alpha.shift), new_int(id.multiplier), new_int(id.shift), o, o};
@@ -564,9 +553,9 @@ class Lowerer {
       } else if (plan.kind == "sub") {
         const Quant& b = inputs[1];
         const double m2 = 2 * std::max(a.scale, b.scale);
-        const Multiplier ms = quantize_multiplier(a.scale / m2);
-        const Multiplier mo = quantize_multiplier(b.scale / m2);
-        const Multiplier mout = quantize_multiplier(m2 / (out.scale * 1048576.0));
+        const Requant ms = quantize_multiplier(a.scale / m2, where);
+        const Requant mo = quantize_multiplier(b.scale / m2, where);
+        const Requant mout = quantize_multiplier(m2 / (out.scale * 1048576.0), where);
         call.op_index = m_.add_operator("cortex_m_ns::quantized_sub", "out");
         call.args = {a.int8_value,         new_int(a.zero_point),  new_int(ms.multiplier),   new_int(ms.shift),
                      b.int8_value,         new_int(b.zero_point),  new_int(mo.multiplier),   new_int(mo.shift),
@@ -577,14 +566,11 @@ class Lowerer {
           << ") output_zero_point=" << out.zero_point << " output=(" << mout.multiplier << ", " << mout.shift
           << ") activation=[-128, 127]";
       } else if (plan.kind == "relu") {
-        auto quantize_bound = [&](double bound) {
-          const float v = static_cast<float>(bound / out.scale + static_cast<double>(out.zero_point));
-          return std::clamp<int64_t>(static_cast<int64_t>(std::nearbyint(v)), -128, 127);
-        };
-        const int64_t lo = plan.bound_min ? quantize_bound(*plan.bound_min) : -128;
-        const int64_t hi = plan.bound_max ? quantize_bound(*plan.bound_max) : 127;
-        const Multiplier r = same_qparams ? Multiplier{kIdentityMultiplier, kIdentityShift}
-                                          : quantize_multiplier(a.scale / out.scale);
+        const Qparams out_q{out.scale, static_cast<int32_t>(out.zero_point)};
+        const int64_t lo = plan.bound_min ? quantize_activation_bound(*plan.bound_min, out_q) : -128;
+        const int64_t hi = plan.bound_max ? quantize_activation_bound(*plan.bound_max, out_q) : 127;
+        const Requant r = same_qparams ? kIdentityRequant
+                                          : quantize_multiplier(a.scale / out.scale, where);
         call.op_index = m_.add_operator("cortex_m_ns::quantized_relu", "out");
         call.args = {a.int8_value, new_int(a.zero_point), new_int(out.zero_point), new_int(r.multiplier),
                      new_int(r.shift), new_int(lo), new_int(hi), o, o};
@@ -599,7 +585,7 @@ class Lowerer {
           count *= in->sizes[static_cast<size_t>(d)];
           mask[static_cast<size_t>(d) + 4 - rank] = 1;
         }
-        const Multiplier r = quantize_multiplier(a.scale / (out.scale * static_cast<double>(count)));
+        const Requant r = quantize_multiplier(a.scale / (out.scale * static_cast<double>(count)), where);
         std::vector<int64_t> mask_items;
         for (int64_t bit : mask) mask_items.push_back(new_int(bit));
         const int32_t mask_value = m_.add_value(ModelValue::int_list(mask_items));

@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "tests/support/shared_data.h"
 #include "tools/common/files.h"
+#include "tools/export/exporter.h"
 #include "tools/export/program_model.h"
 #include "tools/export/pte_writer.h"
 
@@ -105,6 +107,45 @@ TEST(Lower, Tier1ArmBecomesAllInt8WithinThreeLsb) {
 TEST(Lower, Tier1MeanArmBecomesAllInt8WithinThreeLsb) {
   ETNS_REQUIRE_SHARED(shared);
   check_lowers(shared, "tier1mean", 3, false);
+}
+
+// etns's own arm programs (no ../shared needed): every one lowers to all
+// int8 within 3 output LSBs on its example input, except sub_channel, whose
+// broadcast (contiguous) has no ns kernel and stays, with the reason.
+TEST(Lower, EtnsOwnArmProgramsLowerWithoutShared) {
+  const Tier1Export exported = export_tier1();
+  TempDir dir;
+  for (const ExportedProgram& p : exported.programs) {
+    if (p.provider != Provider::Arm) continue;
+    SCOPED_TRACE(p.file);
+    ProgramModel model = read_program(p.bytes, p.file);
+    const LoweringResult result = lower_to_ns(model);
+    EXPECT_EQ(result.rewrites.empty(), p.model == "sub_channel");
+    EXPECT_LE(result.instructions_after, result.instructions_before);
+    EXPECT_LE(result.arena_after_bytes, result.arena_before_bytes);
+    if (p.model == "sub_channel") {
+      ASSERT_EQ(result.kept.size(), 1u);
+      EXPECT_EQ(result.kept[0].instruction, "c0i3 aten::sub.out");
+      EXPECT_NE(result.kept[0].reason.find("[1, C, 1, 1] channel vector"), std::string::npos) << result.kept[0].reason;
+      continue;
+    }
+    for (const LoweringKept& kept : result.kept) ADD_FAILURE() << "kept " << kept.instruction << ": " << kept.reason;
+    EXPECT_FALSE(has_portable_op(model));
+    const std::string original = dir.file(p.file), lowered = dir.file("lowered_" + p.file);
+    write_file_atomic(original, p.bytes.data(), p.bytes.size());
+    const std::vector<uint8_t> bytes = write_program(model);
+    write_file_atomic(lowered, bytes.data(), bytes.size());
+    const std::string input_file = exported.manifest["models"][p.model]["providers"]["arm"]["example_input"];
+    const auto input = std::find_if(exported.inputs.begin(), exported.inputs.end(),
+                                    [&](const ExportedFile& f) { return f.file == input_file; });
+    ASSERT_NE(input, exported.inputs.end());
+    const OutputDifference d = compare_lowered(original, lowered, input->bytes);
+    EXPECT_GT(d.elements, 0u);
+    EXPECT_LE(d.max_lsb, 3.0);
+    ProgramModel again = read_program(bytes, lowered);
+    EXPECT_TRUE(lower_to_ns(again).rewrites.empty()) << "idempotent";
+    EXPECT_EQ(write_program(again), bytes);
+  }
 }
 
 TEST(Lower, Tier1ArmRewritesAndParameters) {

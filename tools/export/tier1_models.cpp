@@ -15,88 +15,14 @@ namespace etns::tools {
 using runtime::ScalarType;
 using runtime::ValueKind;
 
-// ---------------------------------------------------------------------------
-// Plain data helpers
-
-size_t GraphTensor::numel() const {
-  size_t n = 1;
-  for (int32_t s : sizes) n *= static_cast<size_t>(s);
-  return n;
-}
-
-size_t GraphTensor::nbytes() const { return numel() * runtime::element_size(dtype); }
-
-bool GraphTensor::operator==(const GraphTensor& o) const {
-  return name == o.name && dtype == o.dtype && sizes == o.sizes && dim_order == o.dim_order &&
-         role == o.role && data == o.data;
-}
-
-GraphArg GraphArg::of_tensor(int32_t index) {
-  GraphArg a;
-  a.kind = ValueKind::Tensor;
-  a.tensor = index;
-  return a;
-}
-GraphArg GraphArg::integer(int64_t value) {
-  GraphArg a;
-  a.kind = ValueKind::Int;
-  a.int_value = value;
-  return a;
-}
-GraphArg GraphArg::real(double value) {
-  GraphArg a;
-  a.kind = ValueKind::Double;
-  a.double_value = value;
-  return a;
-}
-GraphArg GraphArg::boolean(bool value) {
-  GraphArg a;
-  a.kind = ValueKind::Bool;
-  a.bool_value = value;
-  return a;
-}
-GraphArg GraphArg::list(std::vector<int64_t> values) {
-  GraphArg a;
-  a.kind = ValueKind::IntList;
-  a.int_list = std::move(values);
-  return a;
-}
-GraphArg GraphArg::null() { return GraphArg{}; }
-
-bool GraphArg::operator==(const GraphArg& o) const {
-  // Doubles compared by bits: "identical graphs" means identical bytes.
-  uint64_t a = 0, b = 0;
-  std::memcpy(&a, &double_value, sizeof(a));
-  std::memcpy(&b, &o.double_value, sizeof(b));
-  return kind == o.kind && tensor == o.tensor && int_value == o.int_value && a == b &&
-         bool_value == o.bool_value && int_list == o.int_list;
-}
-
-bool GraphOp::operator==(const GraphOp& o) const {
-  return op == o.op && overload == o.overload && args == o.args;
-}
-
-bool QuantizedGraph::operator==(const QuantizedGraph& o) const {
-  return model == o.model && provider == o.provider && tensors == o.tensors && ops == o.ops &&
-         input == o.input && output == o.output;
-}
-
 const char* to_string(Tier1Model model) {
   return model == Tier1Model::Tier1 ? "tier1" : "tier1mean";
 }
-
-const char* to_string(Provider provider) { return provider == Provider::Arm ? "arm" : "ns"; }
 
 Tier1Model parse_model(const std::string& name) {
   if (name == "tier1") return Tier1Model::Tier1;
   if (name == "tier1mean") return Tier1Model::Tier1Mean;
   throw Failure("unknown model '" + name + "', expected tier1 or tier1mean", 2);
-}
-
-Provider parse_provider(const std::string& name) {
-  if (name == "arm") return Provider::Arm;
-  if (name == "ns") return Provider::Ns;
-  throw Failure("unknown provider '" + name + "', expected arm or ns", 2);
 }
 
 // ---------------------------------------------------------------------------
@@ -108,8 +34,6 @@ constexpr int32_t kKernel = 3;
 constexpr size_t kWeightCount = size_t{kChannels} * kChannels * kKernel * kKernel;
 constexpr int32_t kCalibrationSamples = 16;
 constexpr float kLeakySlope = 0.125f;
-// torch.finfo(torch.float32).eps, the observers' smallest scale.
-constexpr float kFloat32Eps = 1.1920928955078125e-07f;
 
 // 3x3 convolution, stride 1, padding 1, NCHW in and out, OIHW weights. Each
 // product is exact in double; the sum runs in (ic, ky, kx) order and is
@@ -176,23 +100,10 @@ std::vector<float> channel_means(const std::vector<float>& input) {
   return out;
 }
 
-// Running min and max over every calibration sample (MinMaxObserver's state).
-struct MinMax {
-  float lo = std::numeric_limits<float>::infinity();
-  float hi = -std::numeric_limits<float>::infinity();
-  void add(const std::vector<float>& values) {
-    for (float v : values) {
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-  }
-  Qparams qparams() const { return observe_min_max(lo, hi); }
-};
-
 }  // namespace
 
-Tier1Weights tier1_weights() {
-  SeededRandom rng(kTier1Seed);
+Tier1Weights tier1_weights(uint64_t seed) {
+  SeededRandom rng(seed);
   const double std_dev = std::sqrt(2.0 / (kChannels * kKernel * kKernel));
   Tier1Weights w;
   for (std::vector<float>* conv : {&w.conv1, &w.conv2}) {
@@ -204,10 +115,10 @@ Tier1Weights tier1_weights() {
   return w;
 }
 
-std::vector<float> example_input() { return SeededRandom(kTier1Seed + 1).normal_floats(kSampleSize); }
+std::vector<float> example_input(uint64_t seed) { return SeededRandom(seed + 1).normal_floats(kSampleSize); }
 
-std::vector<std::vector<float>> calibration_samples() {
-  SeededRandom rng(kTier1Seed + 2);
+std::vector<std::vector<float>> calibration_samples(uint64_t seed) {
+  SeededRandom rng(seed + 2);
   std::vector<std::vector<float>> samples;
   for (int32_t i = 0; i < kCalibrationSamples; ++i) samples.push_back(rng.normal_floats(kSampleSize));
   return samples;
@@ -218,18 +129,6 @@ std::vector<float> float_forward(Tier1Model model, const Tier1Weights& weights,
   if (input_nchw.size() != kSampleSize) throw Failure("float_forward: input is not 1x16x32x32");
   if (model == Tier1Model::Tier1Mean) return channel_means(input_nchw);
   return tier1_trace(weights, input_nchw).y;
-}
-
-Qparams observe_min_max(float lo, float hi) {
-  lo = std::min(lo, 0.0f);
-  hi = std::max(hi, 0.0f);
-  const float scale = std::max((hi - lo) / 255.0f, kFloat32Eps);
-  // nearbyint is exact (IEEE roundToIntegral, ties to even in the default mode).
-  const float zero_point = -128.0f - std::nearbyint(lo / scale);
-  Qparams q;
-  q.scale = scale;
-  q.zero_point = static_cast<int32_t>(std::clamp(zero_point, -128.0f, 127.0f));
-  return q;
 }
 
 std::vector<float> to_memory_order(const std::vector<float>& nchw,
@@ -264,99 +163,14 @@ std::vector<float> to_memory_order(const std::vector<float>& nchw,
 
 namespace {
 
-struct Requant {
-  int32_t multiplier = 0;
-  int32_t shift = 0;
-};
-
-// The exporter's QM (operators.md §1.4): x = m * 2^e with m in [0.5, 1)
-// (frexp, exact), M = round_half_even(m * 2^31) (nearbyint, exact), carrying
-// into the exponent when M reaches 2^31. The shift must suit the kernels.
-Requant quantize_multiplier(double x, const char* what) {
-  if (!(x >= 0.0) || !std::isfinite(x)) {
-    throw Failure(std::string("export: ") + what + ": factor is not finite and >= 0");
-  }
-  if (x == 0.0) return {};
-  int exponent = 0;
-  const double mantissa = std::frexp(x, &exponent);
-  int64_t multiplier = static_cast<int64_t>(std::nearbyint(mantissa * 2147483648.0));
-  if (multiplier == (int64_t{1} << 31)) {
-    multiplier = int64_t{1} << 30;
-    exponent += 1;
-  }
-  if (exponent < -31 || exponent > 30) {
-    throw Failure(std::string("export: ") + what + ": shift " + std::to_string(exponent) +
-                  " outside [-31, 30]");
-  }
-  return {static_cast<int32_t>(multiplier), exponent};
-}
-
-// The identity sentinel of the ns lowerings (operators.md §1.4): factor 1.
-constexpr Requant kIdentity{int32_t{1} << 30, 1};
-
-bool same(const Qparams& a, const Qparams& b) {
-  return a.scale == b.scale && a.zero_point == b.zero_point;
-}
-
-// round_half_even(x / scale) + zero_point on the int8 grid.
-int32_t quantize_value(double x, const Qparams& q) {
-  const double v = std::nearbyint(x / q.scale) + q.zero_point;
-  return static_cast<int32_t>(std::clamp(v, -128.0, 127.0));
-}
-
-void append_le32(std::vector<uint8_t>& bytes, int32_t value) {
-  const uint32_t u = static_cast<uint32_t>(value);
-  for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<uint8_t>(u >> (8 * i)));
-}
-
 const std::vector<uint8_t> kChannelsLast{0, 2, 3, 1};
 const std::vector<uint8_t> kContiguous{0, 1, 2, 3};
 const std::vector<int32_t> kSampleSizes{1, kChannels, kHeight, kWidth};
 
-class GraphBuilder {
+// GraphBuilder with tier1's defaults (1x16x32x32 channels_last) and its conv.
+class Tier1Builder : public GraphBuilder {
  public:
-  GraphBuilder(Tier1Model model, Provider provider) {
-    graph_.model = model;
-    graph_.provider = provider;
-  }
-
-  int32_t tensor(std::string name, ScalarType dtype, std::vector<int32_t> sizes,
-                 std::vector<uint8_t> dim_order, GraphTensor::Role role = GraphTensor::Role::Activation,
-                 std::vector<uint8_t> data = {}) {
-    GraphTensor t;
-    t.name = std::move(name);
-    t.dtype = dtype;
-    t.sizes = std::move(sizes);
-    t.dim_order = std::move(dim_order);
-    t.role = role;
-    t.data = std::move(data);
-    graph_.tensors.push_back(std::move(t));
-    const int32_t index = static_cast<int32_t>(graph_.tensors.size() - 1);
-    if (role == GraphTensor::Role::Input) graph_.input = index;
-    if (role == GraphTensor::Role::Output) graph_.output = index;
-    return index;
-  }
-
-  int32_t int32_vector(std::string name, const std::vector<int32_t>& values) {
-    std::vector<uint8_t> bytes;
-    for (int32_t v : values) append_le32(bytes, v);
-    return tensor(std::move(name), ScalarType::Int, {static_cast<int32_t>(values.size())}, {0},
-                  GraphTensor::Role::Constant, std::move(bytes));
-  }
-
-  void op(std::string name, std::vector<GraphArg> args) {
-    GraphOp o;
-    o.op = std::move(name);
-    o.args = std::move(args);
-    graph_.ops.push_back(std::move(o));
-  }
-
-  // cortex_m::quantize_per_tensor or dequantize_per_tensor (same arguments): int8, full range.
-  void per_tensor(const char* name, int32_t in, const Qparams& q, int32_t out) {
-    op(name, {GraphArg::of_tensor(in), GraphArg::real(q.scale), GraphArg::integer(q.zero_point),
-              GraphArg::integer(-128), GraphArg::integer(127),
-              GraphArg::integer(static_cast<int64_t>(ScalarType::Char)), GraphArg::of_tensor(out)});
-  }
+  using GraphBuilder::GraphBuilder;
 
   // cortex_m::quantized_conv2d (operators.md §2.3.5): per-channel symmetric
   // int8 weights (PerChannelMinMaxObserver, per_channel_symmetric, [-128, 127]:
@@ -390,7 +204,7 @@ class GraphBuilder {
       }
       const double bias_scale = q_in.scale * static_cast<double>(scale);
       bias_q[oc] = static_cast<int32_t>(std::nearbyint(bias[oc] / bias_scale));
-      const Requant r = quantize_multiplier(bias_scale / q_out.scale, (name + " requantization").c_str());
+      const Requant r = quantize_multiplier(bias_scale / q_out.scale, "export tier1: " + name + " requantization");
       multipliers[oc] = r.multiplier;
       shifts[oc] = r.shift;
     }
@@ -409,39 +223,23 @@ class GraphBuilder {
 
   int32_t s8(std::string name, const std::vector<int32_t>& sizes = kSampleSizes,
              const std::vector<uint8_t>& dim_order = kChannelsLast) {
-    return tensor(std::move(name), ScalarType::Char, sizes, dim_order);
+    return GraphBuilder::s8(std::move(name), sizes, dim_order);
   }
   int32_t f32(std::string name, const std::vector<int32_t>& sizes = kSampleSizes,
               const std::vector<uint8_t>& dim_order = kChannelsLast,
               GraphTensor::Role role = GraphTensor::Role::Activation) {
-    return tensor(std::move(name), ScalarType::Float, sizes, dim_order, role);
+    return GraphBuilder::f32(std::move(name), sizes, dim_order, role);
   }
-
-  QuantizedGraph take() { return std::move(graph_); }
-
- private:
-  QuantizedGraph graph_;
 };
-
-std::vector<GraphArg> requant_args(const Requant& r) {
-  return {GraphArg::integer(r.multiplier), GraphArg::integer(r.shift)};
-}
-
-template <typename... Parts>
-std::vector<GraphArg> concat(Parts&&... parts) {
-  std::vector<GraphArg> all;
-  (all.insert(all.end(), parts.begin(), parts.end()), ...);
-  return all;
-}
 
 // Calibrated activation quantisation of tier1 (profiler.md §12.4).
 struct Tier1Calibration {
   Qparams x, c1, c1_folded, a, c2, b, d, y;
 };
 
-Tier1Calibration calibrate_tier1(const Tier1Weights& weights) {
+Tier1Calibration calibrate_tier1(const Tier1Weights& weights, uint64_t seed) {
   MinMax x, c1, a, c2, b, d, y;
-  for (const std::vector<float>& sample : calibration_samples()) {
+  for (const std::vector<float>& sample : calibration_samples(seed)) {
     const Tier1Trace t = tier1_trace(weights, sample);
     x.add(sample);
     c1.add(t.c1);
@@ -465,10 +263,10 @@ Tier1Calibration calibrate_tier1(const Tier1Weights& weights) {
   return cal;
 }
 
-QuantizedGraph build_tier1(Provider provider) {
-  const Tier1Weights w = tier1_weights();
-  const Tier1Calibration cal = calibrate_tier1(w);
-  GraphBuilder g(Tier1Model::Tier1, provider);
+QuantizedGraph build_tier1(Provider provider, uint64_t seed) {
+  const Tier1Weights w = tier1_weights(seed);
+  const Tier1Calibration cal = calibrate_tier1(w, seed);
+  Tier1Builder g(to_string(Tier1Model::Tier1), provider);
   using Role = GraphTensor::Role;
 
   const int32_t input = g.f32("input", kSampleSizes, kChannelsLast, Role::Input);
@@ -496,7 +294,7 @@ QuantizedGraph build_tier1(Provider provider) {
 
     // x * (min(x, 3) + 3) / 6: the "+3" is the shifted zero point of `other`,
     // the "/6" part of the output factor.
-    const Requant mul = quantize_multiplier(q1.scale * q1.scale / (6.0 * cal.a.scale), "hardswish mul");
+    const Requant mul = quantize_multiplier(q1.scale * q1.scale / (6.0 * cal.a.scale), "export tier1: hardswish mul");
     const int32_t a = g.s8("hardswish_out");
     g.op("cortex_m::quantized_mul",
          concat(std::vector<GraphArg>{GraphArg::of_tensor(c1), GraphArg::integer(q1.zero_point),
@@ -536,7 +334,7 @@ QuantizedGraph build_tier1(Provider provider) {
   if (relu_q6 < 1.0 || relu_q6 > 4194304.0) {
     throw Failure("export tier1/ns: hardswish relu_q6 outside [1, 2^22]");
   }
-  const Requant hs = quantize_multiplier(cal.c1.scale * cal.c1.scale / (6.0 * cal.a.scale), "hardswish");
+  const Requant hs = quantize_multiplier(cal.c1.scale * cal.c1.scale / (6.0 * cal.a.scale), "export tier1: hardswish");
   const int32_t a = g.s8("hardswish_out");
   g.op("cortex_m_ns::quantized_hardswish",
        concat(std::vector<GraphArg>{GraphArg::of_tensor(c1), GraphArg::integer(cal.c1.zero_point),
@@ -549,9 +347,9 @@ QuantizedGraph build_tier1(Provider provider) {
   const int32_t c2 = g.s8("conv2_out");
   g.conv("conv2", a, cal.a, w.conv2, w.bias2, cal.c2, c2);
 
-  const Requant alpha = quantize_multiplier(cal.c2.scale * kLeakySlope / cal.b.scale, "leaky_relu alpha");
+  const Requant alpha = quantize_multiplier(cal.c2.scale * kLeakySlope / cal.b.scale, "export tier1: leaky_relu alpha");
   const Requant identity =
-      same(cal.c2, cal.b) ? kIdentity : quantize_multiplier(cal.c2.scale / cal.b.scale, "leaky_relu identity");
+      same_qparams(cal.c2, cal.b) ? kIdentityRequant : quantize_multiplier(cal.c2.scale / cal.b.scale, "export tier1: leaky_relu identity");
   const int32_t b = g.s8("leaky_relu_out");
   g.op("cortex_m_ns::quantized_leaky_relu",
        concat(std::vector<GraphArg>{GraphArg::of_tensor(c2), GraphArg::integer(cal.c2.zero_point),
@@ -561,9 +359,9 @@ QuantizedGraph build_tier1(Provider provider) {
 
   // Stock quantized_add's recipe (operators.md §3.3).
   const double m2 = 2.0 * std::max(cal.b.scale, cal.a.scale);
-  const Requant self_r = quantize_multiplier(cal.b.scale / m2, "sub self");
-  const Requant other_r = quantize_multiplier(cal.a.scale / m2, "sub other");
-  const Requant out_r = quantize_multiplier(m2 / (cal.d.scale * 1048576.0), "sub output");
+  const Requant self_r = quantize_multiplier(cal.b.scale / m2, "export tier1: sub self");
+  const Requant other_r = quantize_multiplier(cal.a.scale / m2, "export tier1: sub other");
+  const Requant out_r = quantize_multiplier(m2 / (cal.d.scale * 1048576.0), "export tier1: sub output");
   const int32_t d = g.s8("sub_out");
   g.op("cortex_m_ns::quantized_sub",
        concat(std::vector<GraphArg>{GraphArg::of_tensor(b), GraphArg::integer(cal.b.zero_point)},
@@ -575,7 +373,7 @@ QuantizedGraph build_tier1(Provider provider) {
                                     GraphArg::of_tensor(d)}));
 
   const Requant relu_r =
-      same(cal.d, cal.y) ? kIdentity : quantize_multiplier(cal.d.scale / cal.y.scale, "relu");
+      same_qparams(cal.d, cal.y) ? kIdentityRequant : quantize_multiplier(cal.d.scale / cal.y.scale, "export tier1: relu");
   const int32_t y = g.s8("relu_out");
   g.op("cortex_m_ns::quantized_relu",
        concat(std::vector<GraphArg>{GraphArg::of_tensor(d), GraphArg::integer(cal.d.zero_point),
@@ -588,16 +386,16 @@ QuantizedGraph build_tier1(Provider provider) {
   return g.take();
 }
 
-QuantizedGraph build_tier1mean(Provider provider) {
+QuantizedGraph build_tier1mean(Provider provider, uint64_t seed) {
   MinMax x, m;
-  for (const std::vector<float>& sample : calibration_samples()) {
+  for (const std::vector<float>& sample : calibration_samples(seed)) {
     x.add(sample);
     m.add(channel_means(sample));
   }
   const Qparams q_x = x.qparams(), q_m = m.qparams();
   const std::vector<int32_t> mean_sizes{1, kChannels, 1, 1};
 
-  GraphBuilder g(Tier1Model::Tier1Mean, provider);
+  Tier1Builder g(to_string(Tier1Model::Tier1Mean), provider);
   using Role = GraphTensor::Role;
   const int32_t input = g.f32("input", kSampleSizes, kContiguous, Role::Input);
   const int32_t xq = g.s8("input_q", kSampleSizes, kContiguous);
@@ -612,7 +410,7 @@ QuantizedGraph build_tier1mean(Provider provider) {
     g.per_tensor("cortex_m::quantize_per_tensor", m_f, q_m, mq);
   } else {
     const Requant r = quantize_multiplier(
-        q_x.scale / (q_m.scale * static_cast<double>(kHeight * kWidth)), "mean");
+        q_x.scale / (q_m.scale * static_cast<double>(kHeight * kWidth)), "export tier1mean: mean");
     g.op("cortex_m_ns::quantized_mean",
          concat(std::vector<GraphArg>{GraphArg::of_tensor(xq), GraphArg::integer(q_x.zero_point),
                                       GraphArg::list({0, 0, 1, 1}), GraphArg::boolean(true),
@@ -626,8 +424,8 @@ QuantizedGraph build_tier1mean(Provider provider) {
 
 }  // namespace
 
-QuantizedGraph build_quantized_graph(Tier1Model model, Provider provider) {
-  return model == Tier1Model::Tier1 ? build_tier1(provider) : build_tier1mean(provider);
+QuantizedGraph build_quantized_graph(Tier1Model model, Provider provider, uint64_t seed) {
+  return model == Tier1Model::Tier1 ? build_tier1(provider, seed) : build_tier1mean(provider, seed);
 }
 
 }  // namespace etns::tools

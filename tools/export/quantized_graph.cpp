@@ -1,0 +1,200 @@
+#include "tools/export/quantized_graph.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <utility>
+
+#include "tools/common/failure.h"
+
+namespace etns::tools {
+
+using runtime::ScalarType;
+using runtime::ValueKind;
+
+// ---------------------------------------------------------------------------
+// Plain data helpers
+
+size_t GraphTensor::numel() const {
+  size_t n = 1;
+  for (int32_t s : sizes) n *= static_cast<size_t>(s);
+  return n;
+}
+
+size_t GraphTensor::nbytes() const { return numel() * runtime::element_size(dtype); }
+
+bool GraphTensor::operator==(const GraphTensor& o) const {
+  return name == o.name && dtype == o.dtype && sizes == o.sizes && dim_order == o.dim_order &&
+         role == o.role && data == o.data;
+}
+
+GraphArg GraphArg::of_tensor(int32_t index) {
+  GraphArg a;
+  a.kind = ValueKind::Tensor;
+  a.tensor = index;
+  return a;
+}
+GraphArg GraphArg::integer(int64_t value) {
+  GraphArg a;
+  a.kind = ValueKind::Int;
+  a.int_value = value;
+  return a;
+}
+GraphArg GraphArg::real(double value) {
+  GraphArg a;
+  a.kind = ValueKind::Double;
+  a.double_value = value;
+  return a;
+}
+GraphArg GraphArg::boolean(bool value) {
+  GraphArg a;
+  a.kind = ValueKind::Bool;
+  a.bool_value = value;
+  return a;
+}
+GraphArg GraphArg::list(std::vector<int64_t> values) {
+  GraphArg a;
+  a.kind = ValueKind::IntList;
+  a.int_list = std::move(values);
+  return a;
+}
+GraphArg GraphArg::null() { return GraphArg{}; }
+
+bool GraphArg::operator==(const GraphArg& o) const {
+  // Doubles compared by bits: "identical graphs" means identical bytes.
+  uint64_t a = 0, b = 0;
+  std::memcpy(&a, &double_value, sizeof(a));
+  std::memcpy(&b, &o.double_value, sizeof(b));
+  return kind == o.kind && tensor == o.tensor && int_value == o.int_value && a == b &&
+         bool_value == o.bool_value && int_list == o.int_list;
+}
+
+bool GraphOp::operator==(const GraphOp& o) const {
+  return op == o.op && overload == o.overload && args == o.args;
+}
+
+bool QuantizedGraph::operator==(const QuantizedGraph& o) const {
+  return model == o.model && provider == o.provider && tensors == o.tensors && ops == o.ops &&
+         input == o.input && output == o.output;
+}
+
+const char* to_string(Provider provider) { return provider == Provider::Arm ? "arm" : "ns"; }
+
+Provider parse_provider(const std::string& name) {
+  if (name == "arm") return Provider::Arm;
+  if (name == "ns") return Provider::Ns;
+  throw Failure("unknown provider '" + name + "', expected arm or ns", 2);
+}
+
+// ---------------------------------------------------------------------------
+// Quantisation arithmetic
+
+Qparams observe_min_max(float lo, float hi) {
+  lo = std::min(lo, 0.0f);
+  hi = std::max(hi, 0.0f);
+  const float scale = std::max((hi - lo) / 255.0f, kFloat32Eps);
+  // nearbyint is exact (IEEE roundToIntegral, ties to even in the default mode).
+  const float zero_point = -128.0f - std::nearbyint(lo / scale);
+  Qparams q;
+  q.scale = scale;
+  q.zero_point = static_cast<int32_t>(std::clamp(zero_point, -128.0f, 127.0f));
+  return q;
+}
+
+void MinMax::add(const std::vector<float>& values) {
+  for (float v : values) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+}
+
+Requant quantize_multiplier(double x, const std::string& what) {
+  if (!(x >= 0.0) || !std::isfinite(x)) {
+    throw Failure(what + ": factor is not finite and >= 0");
+  }
+  if (x == 0.0) return {};
+  int exponent = 0;
+  const double mantissa = std::frexp(x, &exponent);
+  int64_t multiplier = static_cast<int64_t>(std::nearbyint(mantissa * 2147483648.0));
+  if (multiplier == (int64_t{1} << 31)) {
+    multiplier = int64_t{1} << 30;
+    exponent += 1;
+  }
+  if (exponent < -31 || exponent > 30) {
+    throw Failure(what + ": shift " + std::to_string(exponent) + " outside [-31, 30]");
+  }
+  return {static_cast<int32_t>(multiplier), exponent};
+}
+
+bool same_qparams(const Qparams& a, const Qparams& b) {
+  return a.scale == b.scale && a.zero_point == b.zero_point;
+}
+
+int32_t quantize_value(double x, const Qparams& q) {
+  const double v = std::nearbyint(x / q.scale) + q.zero_point;
+  return static_cast<int32_t>(std::clamp(v, -128.0, 127.0));
+}
+
+int32_t quantize_activation_bound(double bound, const Qparams& q) {
+  const float v = static_cast<float>(bound / q.scale + static_cast<double>(q.zero_point));
+  return static_cast<int32_t>(std::clamp(std::nearbyint(v), -128.0f, 127.0f));
+}
+
+// ---------------------------------------------------------------------------
+// Building graphs
+
+std::vector<GraphArg> requant_args(const Requant& r) {
+  return {GraphArg::integer(r.multiplier), GraphArg::integer(r.shift)};
+}
+
+std::vector<uint8_t> contiguous_order(size_t rank) {
+  std::vector<uint8_t> order(rank);
+  for (size_t d = 0; d < rank; ++d) order[d] = static_cast<uint8_t>(d);
+  return order;
+}
+
+GraphBuilder::GraphBuilder(std::string model, Provider provider) {
+  graph_.model = std::move(model);
+  graph_.provider = provider;
+}
+
+int32_t GraphBuilder::tensor(std::string name, ScalarType dtype, std::vector<int32_t> sizes,
+                             std::vector<uint8_t> dim_order, GraphTensor::Role role, std::vector<uint8_t> data) {
+  GraphTensor t;
+  t.name = std::move(name);
+  t.dtype = dtype;
+  t.sizes = std::move(sizes);
+  t.dim_order = std::move(dim_order);
+  t.role = role;
+  t.data = std::move(data);
+  graph_.tensors.push_back(std::move(t));
+  const int32_t index = static_cast<int32_t>(graph_.tensors.size() - 1);
+  if (role == GraphTensor::Role::Input) graph_.input = index;
+  if (role == GraphTensor::Role::Output) graph_.output = index;
+  return index;
+}
+
+int32_t GraphBuilder::int32_vector(std::string name, const std::vector<int32_t>& values) {
+  std::vector<uint8_t> bytes;
+  for (int32_t v : values) {
+    const uint32_t u = static_cast<uint32_t>(v);
+    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<uint8_t>(u >> (8 * i)));
+  }
+  return tensor(std::move(name), ScalarType::Int, {static_cast<int32_t>(values.size())}, {0},
+                GraphTensor::Role::Constant, std::move(bytes));
+}
+
+void GraphBuilder::op(std::string name, std::vector<GraphArg> args) {
+  GraphOp o;
+  o.op = std::move(name);
+  o.args = std::move(args);
+  graph_.ops.push_back(std::move(o));
+}
+
+void GraphBuilder::per_tensor(const char* name, int32_t in, const Qparams& q, int32_t out) {
+  op(name, {GraphArg::of_tensor(in), GraphArg::real(q.scale), GraphArg::integer(q.zero_point),
+            GraphArg::integer(-128), GraphArg::integer(127),
+            GraphArg::integer(static_cast<int64_t>(ScalarType::Char)), GraphArg::of_tensor(out)});
+}
+
+}  // namespace etns::tools

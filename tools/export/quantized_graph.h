@@ -1,0 +1,186 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "runtime/core/evalue.h"
+#include "runtime/core/scalar_type.h"
+
+// A quantized graph as etns's exporter builds it: tensors, and the ordered
+// kernel calls of one provider with every schema argument the kernels' prepare
+// reads (operators.md §2-§4). Independent of the file format: graph_to_program
+// turns it into a program by making one value per tensor and per scalar
+// argument (plus the return slot after `out`). Shared by the evidence models
+// (tier1_models.h) and the coverage models (coverage_models.h), with the
+// quantisation arithmetic both use.
+namespace etns::tools {
+
+enum class Provider : uint8_t { Arm, Ns };
+
+const char* to_string(Provider provider);  // "arm", "ns"
+// Throws Failure naming the accepted values.
+Provider parse_provider(const std::string& name);
+
+// Per-tensor affine int8 quantisation: real = scale * (q - zero_point). The
+// scale is a float32 value (torch keeps it so), carried as a double.
+struct Qparams {
+  double scale = 1.0;
+  int32_t zero_point = 0;
+};
+
+// One tensor of the graph. Sizes are logical (PyTorch order, NCHW); dim_order
+// lists the dims outermost to innermost in memory ({0, 2, 3, 1} is
+// channels_last); a 0-dim tensor has both empty.
+struct GraphTensor {
+  enum class Role : uint8_t {
+    Input,       // the graph input: float32, supplied by the caller
+    Output,      // the graph output: float32, read by the caller
+    Activation,  // written by one op, read by later ones (a writer plans it)
+    Constant,    // `data` holds its bytes
+  };
+  std::string name;  // unique in the graph, for messages ("conv1_out")
+  runtime::ScalarType dtype = runtime::ScalarType::Float;
+  std::vector<int32_t> sizes;
+  std::vector<uint8_t> dim_order;
+  Role role = Role::Activation;
+  // Constant only: numel * element size bytes, little-endian, in memory order
+  // (weights OHWI [Cout, KH, KW, Cin] contiguous, int32 vectors, the minimum's
+  // 0-dim int8).
+  std::vector<uint8_t> data;
+
+  size_t numel() const;
+  size_t nbytes() const;
+  bool operator==(const GraphTensor& other) const;
+};
+
+// One schema argument. `kind` is Tensor (index into QuantizedGraph::tensors),
+// Int, Double, Bool, IntList (the integers themselves) or Null.
+struct GraphArg {
+  runtime::ValueKind kind = runtime::ValueKind::Null;
+  int32_t tensor = -1;
+  int64_t int_value = 0;
+  double double_value = 0.0;
+  bool bool_value = false;
+  std::vector<int64_t> int_list;
+
+  static GraphArg of_tensor(int32_t index);
+  static GraphArg integer(int64_t value);
+  static GraphArg real(double value);
+  static GraphArg boolean(bool value);
+  static GraphArg list(std::vector<int64_t> values);
+  static GraphArg null();
+  bool operator==(const GraphArg& other) const;
+};
+
+// One kernel call: `op` is the PTE operator name without the overload
+// ("cortex_m::quantized_conv2d"); every op here has overload "out". `args` are
+// the schema arguments in order, `out` last; the program's return slot (a
+// repeat of out) is not listed.
+struct GraphOp {
+  std::string op;
+  std::string overload = "out";
+  std::vector<GraphArg> args;
+  std::string full_name() const { return op + "." + overload; }
+  int32_t out_tensor() const { return args.back().tensor; }
+  bool operator==(const GraphOp& other) const;
+};
+
+struct QuantizedGraph {
+  std::string model;  // "tier1", "relu6", ...
+  Provider provider = Provider::Arm;
+  std::vector<GraphTensor> tensors;
+  std::vector<GraphOp> ops;  // execution order
+  int32_t input = -1;        // tensor index, role Input
+  int32_t output = -1;       // tensor index, role Output
+  bool operator==(const QuantizedGraph& other) const;
+};
+
+// ---- Quantisation arithmetic of the exporters ----
+
+// torch.finfo(torch.float32).eps, the observers' smallest scale.
+constexpr float kFloat32Eps = 1.1920928955078125e-07f;
+
+// torch's MinMaxObserver for a per-tensor affine int8 tensor whose values
+// spanned [lo, hi]: in float32, lo = min(lo, 0), hi = max(hi, 0),
+// scale = max((hi - lo) / 255, eps_float32), zero_point =
+// clamp(-128 - round_half_even(lo / scale), -128, 127).
+Qparams observe_min_max(float lo, float hi);
+
+// Running min and max over every calibration sample (MinMaxObserver's state).
+struct MinMax {
+  float lo = std::numeric_limits<float>::infinity();
+  float hi = -std::numeric_limits<float>::infinity();
+  void add(const std::vector<float>& values);
+  Qparams qparams() const { return observe_min_max(lo, hi); }
+};
+
+struct Requant {
+  int32_t multiplier = 0;
+  int32_t shift = 0;
+};
+
+// The exporter's QM (operators.md §1.4): x = m * 2^e with m in [0.5, 1)
+// (frexp, exact), M = round_half_even(m * 2^31) (nearbyint, exact), carrying
+// into the exponent when M reaches 2^31. Throws Failure naming `what` when x
+// is negative or not finite, or the shift leaves [-31, 30].
+Requant quantize_multiplier(double x, const std::string& what);
+
+// The identity sentinel of the ns lowerings (operators.md §1.4): factor 1.
+constexpr Requant kIdentityRequant{int32_t{1} << 30, 1};
+
+bool same_qparams(const Qparams& a, const Qparams& b);
+
+// round_half_even(x / scale) + zero_point on the int8 grid.
+int32_t quantize_value(double x, const Qparams& q);
+
+// An activation bound on the output grid, as the ns activation lowering
+// computes it (operators.md §3.4): bound / scale + zero_point formed in
+// double, stored as float32, then rounded half to even and clamped to int8.
+int32_t quantize_activation_bound(double bound, const Qparams& q);
+
+// ---- Building graphs ----
+
+std::vector<GraphArg> requant_args(const Requant& r);
+
+template <typename... Parts>
+std::vector<GraphArg> concat(Parts&&... parts) {
+  std::vector<GraphArg> all;
+  (all.insert(all.end(), parts.begin(), parts.end()), ...);
+  return all;
+}
+
+class GraphBuilder {
+ public:
+  GraphBuilder(std::string model, Provider provider);
+
+  // Adds a tensor; Input and Output roles also set the graph's input/output.
+  int32_t tensor(std::string name, runtime::ScalarType dtype, std::vector<int32_t> sizes,
+                 std::vector<uint8_t> dim_order, GraphTensor::Role role = GraphTensor::Role::Activation,
+                 std::vector<uint8_t> data = {});
+  int32_t int32_vector(std::string name, const std::vector<int32_t>& values);
+  int32_t s8(std::string name, std::vector<int32_t> sizes, std::vector<uint8_t> dim_order) {
+    return tensor(std::move(name), runtime::ScalarType::Char, std::move(sizes), std::move(dim_order));
+  }
+  int32_t f32(std::string name, std::vector<int32_t> sizes, std::vector<uint8_t> dim_order,
+              GraphTensor::Role role = GraphTensor::Role::Activation) {
+    return tensor(std::move(name), runtime::ScalarType::Float, std::move(sizes), std::move(dim_order), role);
+  }
+
+  void op(std::string name, std::vector<GraphArg> args);
+  // cortex_m::quantize_per_tensor or dequantize_per_tensor (same arguments): int8, full range.
+  void per_tensor(const char* name, int32_t in, const Qparams& q, int32_t out);
+
+  QuantizedGraph take() { return std::move(graph_); }
+
+ private:
+  QuantizedGraph graph_;
+};
+
+// Identity dim orders of ranks 0..4 and channels_last.
+std::vector<uint8_t> contiguous_order(size_t rank);
+inline const std::vector<uint8_t> kChannelsLastOrder{0, 2, 3, 1};
+
+}  // namespace etns::tools
