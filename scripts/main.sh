@@ -4,10 +4,10 @@
 # programs (evidence and coverage models) and runs each on its provider, on the host and on QEMU (with
 # per-instruction instruction counts); does the same for the upstream programs
 # when ../shared is there, checking the arm outputs against the upstream
-# goldens; then rebuilds the evidence page with `etns reproduce`
-# (out/main/evidence/report.md, and out/main/evidence-upstream/ for the
-# upstream programs). Results go to out/main/. Needs nothing outside this
-# repository.
+# goldens; then rebuilds the evidence page with one `etns reproduce`
+# (out/main/evidence/report.md): etns's own programs and, when ../shared is
+# there, the upstream ones beside them (--upstream). Results go to out/main/.
+# Needs nothing outside this repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -73,8 +73,7 @@ else
   echo "main: $models is absent: the upstream programs are skipped (set ETNS_SHARED_DIR)" >&2
 fi
 
-"$etns" reproduce --out "$out/evidence"
-if [ -d "$models" ]; then
-  "$etns" reproduce --models "$models" --out "$out/evidence-upstream"
-fi
+upstream=()
+if [ -d "$models" ]; then upstream=(--upstream "$models"); fi
+"$etns" reproduce --out "$out/evidence" "${upstream[@]}"
 echo "main: results in $out/ (evidence page: $out/evidence/report.md)"

@@ -328,32 +328,154 @@ TEST(ComparePrograms, Tier1PairPrintsEveryRowTheRegionAndTheArena) {
   EXPECT_NE(refused.stderr_text.find("is not in the manifest"), std::string::npos) << refused.stderr_text;
 }
 
+// The page as scripts/main.sh makes it: etns's own programs and the upstream
+// ones, on QEMU and on the host, with the bench.
 TEST(Reproduce, RebuildsTheEvidencePageEndToEnd) {
   ETNS_REQUIRE_SHARED(shared);
   ETNS_REQUIRE_QEMU();
   testing::TempDir dir;
-  const testing::CliResult result = testing::run_cli("reproduce --models " + shared + "/models/tier1 --out " +
+  const testing::CliResult result = testing::run_cli("reproduce --upstream " + shared + "/models/tier1 --out " +
                                                      dir.path() + "/evidence --iterations 3 --warmup 1");
   ASSERT_EQ(result.exit_code, 0) << result.stderr_text << result.stdout_text;
   EXPECT_EQ(result.stdout_text, "reproduced: " + dir.path() + "/evidence/report.md\n");
   const std::vector<uint8_t> bytes = testing::read_file(dir.path() + "/evidence/report.md");
   const std::string report(bytes.begin(), bytes.end());
-  for (const char* text : {"## tier1\n", "## tier1mean\n", "### Cortex-M55 under QEMU (executed instructions)",
+  for (const char* text : {"## tier1 — etns export\n", "## tier1mean — etns export\n",
+                           "## tier1 — upstream program\n", "## tier1mean — upstream program\n",
+                           "rows matched through its export manifest (`tier1_manifest.json`)",
+                           "### Cortex-M55 under QEMU (executed instructions)",
                            "### Host (wall time)", "| Tier-1 region (arm c0i6–c0i10, ns c0i4–c0i6) |",
                            "| `mean` op alone (c0i2, c0i1) |", "| Tier-1 region (arm c0i1–c0i3, ns c0i1) |", "PASS: linked kernels match the declared build flavor",
-                           "| tier1mean_ns | host | valid |",
+                           "| upstream | tier1mean_ns | host | valid |", "| etns | tier1mean_ns | host | valid |",
                            "## What the fast kernels change (Cortex-M55 under QEMU)",
                            "### Kernels: one call per variant", "| `quantized_conv2d` | tier1 | mve |",
-                           "### Programs: one clean `execute()`, all-zero input", "| tier1_ns.pte | ns |",
-                           "**What arm and ns are here.**", "not cycles"}) {
+                           "### Programs: one clean `execute()`, all-zero input", "| upstream/tier1_ns.pte | ns |",
+                           "| etns/tier1_ns.pte | ns |", "**What arm and ns are here.**", "not cycles"}) {
     EXPECT_NE(report.find(text), std::string::npos) << text;
   }
-  for (const char* chart : {"tier1.svg", "tier1mean.svg"}) {
+  EXPECT_EQ(report.find("Not comparable"), std::string::npos) << report;
+  // Every summary row has both targets' figures; ns executes fewer instructions than arm.
+  for (const char* source : {"etns", "upstream"}) {
+    for (const char* model : {"tier1", "tier1mean"}) {
+      const std::regex row("\\| " + std::string(model) + " \\| " + source +
+                           R"( \| \d+ / \d+ \| [0-9,]+ / [0-9,]+ \| [0-9,]+ \| [0-9,]+ \| 0\.[0-9]{2} \| )"
+                           R"([0-9,]+\.[0-9] \| [0-9,]+\.[0-9] \|\n)");
+      EXPECT_TRUE(std::regex_search(report, row)) << model << " " << source << "\n" << report;
+    }
+  }
+  for (const char* chart : {"etns_tier1.svg", "etns_tier1mean.svg", "upstream_tier1.svg", "upstream_tier1mean.svg"}) {
     const std::vector<uint8_t> svg = testing::read_file(dir.path() + "/evidence/" + chart);
     EXPECT_EQ(std::string(svg.begin(), svg.begin() + 4), "<svg") << chart;
   }
-  for (const char* bundle : {"qemu-m55/tier1_arm", "qemu-m55/tier1mean_ns", "host/tier1_ns"}) {
+  for (const char* bundle : {"qemu-m55/upstream/tier1_arm", "qemu-m55/upstream/tier1mean_ns", "host/upstream/tier1_ns",
+                             "qemu-m55/etns/tier1_arm", "host/etns/tier1mean_ns"}) {
     expect_verified_bundle(dir.path() + "/evidence/" + bundle);
+  }
+}
+
+std::string text_of(const std::string& path) {
+  const std::vector<uint8_t> bytes = testing::read_file(path);
+  return std::string(bytes.begin(), bytes.end());
+}
+
+size_t occurrences(const std::string& text, const std::string& part) {
+  size_t count = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++count;
+  return count;
+}
+
+// A bad --upstream is one line naming the option and the folder, exit 2, and
+// nothing is exported or profiled first (the --out folder is not even made).
+TEST(Reproduce, BadUpstreamFailsBeforeAnythingRuns) {
+  testing::TempDir dir;
+  const std::string out = dir.path() + "/evidence";
+  const std::string half = dir.path() + "/half";  // an arm program without its ns partner: no pair
+  fs::create_directories(half);
+  write_text(half + "/tier1_arm.pte", "not read");
+  struct Case {
+    std::string folder;
+    std::string reason;
+  };
+  for (const Case& c : {Case{dir.path() + "/missing", "not a folder"},
+                        Case{half, "no <model>_arm.pte / <model>_ns.pte pair"}}) {
+    const testing::CliResult result =
+        testing::run_cli("reproduce --target host --out " + out + " --upstream " + c.folder);
+    EXPECT_EQ(result.exit_code, 2) << result.stderr_text;
+    EXPECT_EQ(result.stderr_text, "etns: --upstream " + c.folder + ": " + c.reason + "\n");
+    EXPECT_EQ(result.stdout_text, "");
+    EXPECT_FALSE(fs::exists(out)) << "reproduce wrote " << out << " before checking --upstream";
+  }
+}
+
+// etns's own programs and --upstream on one page, on the host only (fast).
+// The upstream folder holds copies of the exported tier1 pair under the same
+// file names and without a manifest, so nothing from ../shared is needed,
+// the bundle folders would collide without the source level, and the
+// upstream rows must be matched by structure (not through etns's manifest).
+TEST(Reproduce, OwnAndUpstreamProgramsShareOnePage) {
+  ETNS_REQUIRE_QEMU();  // reproduce verifies both firmware images, found as the QEMU target finds them
+  testing::TempDir dir;
+  const std::string exported = dir.path() + "/export";
+  const std::string upstream = dir.path() + "/upstream";
+  const std::string out = dir.path() + "/evidence";
+  const testing::CliResult export_result = testing::run_cli("export --out " + exported);
+  ASSERT_EQ(export_result.exit_code, 0) << export_result.stderr_text;
+  fs::create_directories(upstream);
+  for (const char* program : {"tier1_arm.pte", "tier1_ns.pte"}) {
+    fs::copy_file(exported + "/" + program, upstream + "/" + program);
+  }
+
+  const testing::CliResult result = testing::run_cli("reproduce --target host --iterations 1 --warmup 0 --out " +
+                                                     out + " --upstream " + upstream);
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text << result.stdout_text;
+  EXPECT_EQ(result.stdout_text, "reproduced: " + out + "/report.md\n");
+  const std::string report = text_of(out + "/report.md");
+
+  for (const char* text : {"## Summary\n", "## tier1 — etns export\n", "## tier1mean — etns export\n",
+                           "## tier1 — upstream program\n", "- **etns export** (`etns`): ",
+                           "rows matched through its export manifest (`manifest.json`)",
+                           "- **upstream program** (`upstream`): 1 pair, ",
+                           "by the programs' structure (no export manifest beside them)", "not cycles",
+                           "### Host (wall time)", "![tier1 (upstream program): wall time per program instruction",
+                           "| upstream | tier1_arm | host | valid | host/upstream/tier1_arm |",
+                           "| etns | tier1_arm | host | valid | host/etns/tier1_arm |"}) {
+    EXPECT_NE(report.find(text), std::string::npos) << text << "\n" << report;
+  }
+  EXPECT_EQ(report.find("## tier1mean — upstream program"), std::string::npos);
+  EXPECT_EQ(report.find("Not comparable"), std::string::npos) << report;
+  // The upstream pair is compared without a manifest, etns's pairs through theirs.
+  EXPECT_EQ(occurrences(report, "Rows matched by structure"), 1u) << report;
+  EXPECT_EQ(occurrences(report, "Rows matched by manifest"), occurrences(report, " — etns export\n")) << report;
+
+  // The summary: one row per source and model. Host only: the QEMU figures are absent,
+  // the host times are there. Same bytes, so the same program facts in both rows.
+  const std::regex row(R"(\| tier1 \| (etns|upstream) \| (\d+ / \d+) \| ([0-9,]+ / [0-9,]+) \| — \| — \| — \| )"
+                       R"([0-9,]+\.[0-9] \| [0-9,]+\.[0-9] \|\n)");
+  std::vector<std::string> facts;
+  for (auto match = std::sregex_iterator(report.begin(), report.end(), row); match != std::sregex_iterator();
+       ++match) {
+    facts.push_back((*match)[1].str() + ": " + (*match)[2].str() + " | " + (*match)[3].str());
+  }
+  ASSERT_EQ(facts.size(), 2u) << report;
+  EXPECT_EQ(facts[0].substr(0, 6), "etns: ");
+  EXPECT_EQ(facts[1].substr(0, 10), "upstream: ");
+  EXPECT_EQ(facts[0].substr(6), facts[1].substr(10));
+  EXPECT_TRUE(std::regex_search(report, std::regex(R"(\| tier1mean \| etns \| \d+ / \d+ \| )"))) << report;
+
+  // Both sources' bundles, each of its own program: nothing overwritten.
+  for (const char* source : {"etns", "upstream"}) {
+    for (const char* program : {"tier1_arm", "tier1_ns"}) {
+      const std::string bundle = out + "/host/" + source + "/" + program;
+      SCOPED_TRACE(bundle);
+      expect_verified_bundle(bundle);
+      const std::string model_path = read_json(bundle + "/run_metadata.json")["model"]["path"].get<std::string>();
+      const std::string folder = std::string(source) == "etns" ? out + "/programs" : upstream;
+      EXPECT_EQ(fs::path(model_path).parent_path(), fs::path(folder));
+    }
+  }
+  EXPECT_FALSE(fs::exists(out + "/host/tier1_arm")) << "a bundle outside the source folders";
+  for (const char* chart : {"etns_tier1.svg", "etns_tier1mean.svg", "upstream_tier1.svg"}) {
+    EXPECT_EQ(text_of(out + "/" + chart).substr(0, 4), "<svg") << chart;
   }
 }
 

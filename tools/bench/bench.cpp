@@ -117,8 +117,8 @@ std::string provider_of(const std::string& path) {
   throw Failure(path + ": cannot tell the provider from the name (expected <model>_arm.pte or <model>_ns.pte)", 2);
 }
 
-ProgramBenchRow run_program(const std::string& path, const std::string& provider, const std::string& kernels,
-                            const QemuTools& tools, double timeout_seconds) {
+ProgramBenchRow run_program(const std::string& path, const std::string& label, const std::string& provider,
+                            const std::string& kernels, const QemuTools& tools, double timeout_seconds) {
   size_t input_bytes = 0;
   {
     const HostSession session(path, nullptr);
@@ -135,7 +135,7 @@ ProgramBenchRow run_program(const std::string& path, const std::string& provider
   job.per_instruction_pass = false;
   job.timeout_seconds = timeout_seconds;
   const QemuRun run = run_on_qemu(tools, job, path);
-  ProgramBenchRow row{std::filesystem::path(path).filename().string(), provider, kernels, {}};
+  ProgramBenchRow row{label, provider, kernels, {}};
   for (const std::string& name : kBenchCounts) row.counts[name] = run.clean_visits.at(0).get(run.classes, name);
   return row;
 }
@@ -164,6 +164,10 @@ std::string bench_key(const KernelBenchRow& row) { return row.op + "/" + row.sha
 std::string bench_key(const ProgramBenchRow& row) { return "program/" + row.program + "/" + row.kernels; }
 
 BenchResults run_bench(const BenchOptions& options, const std::function<void(const std::string&)>& progress) {
+  if (!options.program_labels.empty() && options.program_labels.size() != options.programs.size()) {
+    throw Failure("bench: " + std::to_string(options.program_labels.size()) + " program labels for " +
+                  std::to_string(options.programs.size()) + " programs");
+  }
   const std::string build = executable_dir() + "/..";
   BenchOptions o = options;
   if (o.kernel_image.empty()) o.kernel_image = build + "/firmware/etns_m55_kernel_bench.elf";
@@ -178,14 +182,16 @@ BenchResults run_bench(const BenchOptions& options, const std::function<void(con
 
   for (size_t i = 0; i < o.programs.size(); ++i) {
     const std::string& path = o.programs[i];
+    const std::string label =
+        o.program_labels.empty() ? std::filesystem::path(path).filename().string() : o.program_labels[i];
     const std::string provider = provider_of(path);
     for (const char* kernels : {"reference", "fast"}) {
       const std::string dir = std::string(kernels) == "fast" ? o.firmware_dir : o.reference_dir;
-      progress("[" + std::to_string(i + 1) + "/" + std::to_string(o.programs.size()) + "] " +
-               std::filesystem::path(path).filename().string() + " with " + kernels + " kernels");
+      progress("[" + std::to_string(i + 1) + "/" + std::to_string(o.programs.size()) + "] " + label + " with " +
+               kernels + " kernels");
       const QemuTools tools =
           resolve_qemu_tools(provider, QemuTools{o.qemu, dir + "/etns_m55_" + provider + ".elf", ""});
-      results.programs.push_back(run_program(path, provider, kernels, tools, o.timeout_seconds));
+      results.programs.push_back(run_program(path, label, provider, kernels, tools, o.timeout_seconds));
     }
   }
   return results;

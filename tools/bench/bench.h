@@ -27,7 +27,7 @@ struct KernelBenchRow {
 // One program's clean execute() with one kernel build: "reference" (every
 // kernel's reference variant) or "fast" (the build's choice).
 struct ProgramBenchRow {
-  std::string program;  // file name, "tier1_ns.pte"
+  std::string program;  // file name, "tier1_ns.pte", or the caller's label (BenchOptions::program_labels)
   std::string provider;
   std::string kernels;  // "reference" or "fast"
   std::map<std::string, uint64_t> counts;
@@ -46,6 +46,10 @@ struct BenchOptions {
   std::string firmware_dir;     // default: <build>/firmware
   std::string reference_dir;    // default: <build>/firmware-ref
   std::vector<std::string> programs;  // .pte files; arm or ns from the name (_arm/_ns)
+  // Empty, or one name per program for its rows (ProgramBenchRow::program and
+  // so its key), for callers whose programs share a file name; empty keeps the
+  // file names.
+  std::vector<std::string> program_labels;
   double timeout_seconds = 600;
 };
 

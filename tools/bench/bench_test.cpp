@@ -97,5 +97,19 @@ TEST(BenchReport, TablesNameWhatTheCountsAre) {
   EXPECT_EQ(doc["kernels"][1]["key"], "quantized_relu/tier1/mve");
 }
 
+// Labels are one per program or none; a mismatch is refused before any QEMU run.
+TEST(BenchRun, ProgramLabelsMustMatchThePrograms) {
+  BenchOptions options;
+  options.programs = {"a/tier1_arm.pte", "b/tier1_arm.pte"};
+  options.program_labels = {"a/tier1_arm.pte"};
+  options.qemu = "/nonexistent/qemu";
+  try {
+    run_bench(options, [](const std::string&) {});
+    FAIL() << "one label for two programs was accepted";
+  } catch (const Failure& failure) {
+    EXPECT_STREQ(failure.what(), "bench: 1 program labels for 2 programs");
+  }
+}
+
 }  // namespace
 }  // namespace etns::tools

@@ -1,6 +1,7 @@
 #include "tools/profile/reproduce.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/elf/verify_kernels.h"
+#include "tools/export/exporter.h"
 #include "tools/profile/bundle.h"
 #include "tools/profile/compare.h"
 #include "tools/profile/config.h"
@@ -24,37 +26,51 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-struct ModelPair {
-  std::string model;  // "tier1"
-  std::string arm;    // absolute paths
-  std::string ns;
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() > suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The export manifest that belongs to one folder of programs: `etns export`
+// writes manifest.json, upstream's exporter <name>_manifest.json. A file
+// without a "models" object is not an export manifest and is passed over;
+// several are merged, the first by name keeping a model both list.
+struct FolderManifest {
+  std::optional<json> manifest;    // {"models": {...}}, as compare_programs reads it
+  std::vector<std::string> files;  // the file names it came from
 };
 
-std::vector<ModelPair> find_pairs(const std::string& dir) {
-  if (!fs::is_directory(dir)) throw Failure("--models " + dir + ": not a folder", 2);
-  std::vector<ModelPair> pairs;
+FolderManifest find_manifest(const std::string& dir) {
+  std::vector<fs::path> candidates;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    const std::string suffix = "_arm.pte";
-    if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
-    const std::string model = name.substr(0, name.size() - suffix.size());
-    const fs::path ns = entry.path().parent_path() / (model + "_ns.pte");
-    if (fs::exists(ns)) pairs.push_back({model, fs::absolute(entry.path()).string(), fs::absolute(ns).string()});
-  }
-  std::sort(pairs.begin(), pairs.end(), [](const ModelPair& a, const ModelPair& b) { return a.model < b.model; });
-  if (pairs.empty()) throw Failure("--models " + dir + ": no <model>_arm.pte / <model>_ns.pte pair", 2);
-  return pairs;
-}
-
-std::optional<json> find_manifest(const std::string& dir) {
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    if (name.size() > 14 && name.compare(name.size() - 14, 14, "_manifest.json") == 0) {
-      return read_json_file(entry.path().string());
+    if (entry.is_regular_file() && (name == "manifest.json" || ends_with(name, "_manifest.json"))) {
+      candidates.push_back(entry.path());
     }
   }
-  return std::nullopt;
+  std::sort(candidates.begin(), candidates.end());
+  FolderManifest found;
+  json models = json::object();
+  for (const fs::path& file : candidates) {
+    const json document = read_json_file(file.string());
+    if (!document.is_object() || !document.contains("models") || !document["models"].is_object()) continue;
+    for (const auto& [model, entry] : document["models"].items()) {
+      if (!models.contains(model)) models[model] = entry;
+    }
+    found.files.push_back(file.filename().string());
+  }
+  if (!found.files.empty()) found.manifest = json{{"models", models}};
+  return found;
 }
+
+// One folder of pairs on the page, and where it came from.
+struct Source {
+  std::string label;   // "etns" or "upstream": bundle folders, chart files, bench rows
+  std::string title;   // "etns export" or "upstream program": the section headings
+  std::string origin;  // how the folder came to be, for the page
+  std::string dir;
+  std::vector<ProgramPair> pairs;
+  FolderManifest manifest;
+};
 
 // The portable kernels a program needs: exactly its aten:: operators.
 std::vector<std::string> portable_ops_of(const std::string& program) {
@@ -77,6 +93,7 @@ std::string quoted_list(const std::vector<std::string>& items) {
 std::string stem(const std::string& path) { return fs::path(path).stem().string(); }
 
 struct RunRecord {
+  std::string source;
   std::string program;
   std::string target;
   std::string bundle;
@@ -97,7 +114,70 @@ std::string xml_escape(const std::string& text) {
   return out;
 }
 
+// The clean pass's median (one whole execute() without per-instruction
+// instrumentation) from a bundle's summary, when the run has one.
+std::optional<double> clean_median(const Bundle& bundle) {
+  const json& summary = bundle.summary;
+  if (!summary.contains("clean_end_to_end") || !summary["clean_end_to_end"].is_object()) return std::nullopt;
+  const json& clean = summary["clean_end_to_end"];
+  if (!clean.contains("median") || !clean["median"].is_number()) return std::nullopt;
+  return clean["median"].get<double>();
+}
+
+std::optional<double> summary_number(const Bundle& bundle, const json::json_pointer& pointer) {
+  if (!bundle.summary.contains(pointer) || !bundle.summary[pointer].is_number()) return std::nullopt;
+  return bundle.summary[pointer].get<double>();
+}
+
+constexpr const char* kAbsent = "—";
+
+std::string count_or_absent(const std::optional<double>& value) { return value ? format_count(*value) : kAbsent; }
+
+std::string fixed(double value, int decimals) {
+  char text[48];
+  std::snprintf(text, sizeof(text), "%.*f", decimals, value);
+  return text;
+}
+
+// Nanoseconds as microseconds to a tenth, grouped as format_count groups: "9,701.8".
+std::string micros_text(double nanos) {
+  const long long tenths = std::llround(nanos / 100.0);
+  return format_count(static_cast<double>(tenths / 10)) + "." + std::to_string(tenths % 10);
+}
+
+std::string iterations_text(int64_t count) {
+  return std::to_string(count) + (count == 1 ? " iteration" : " iterations");
+}
+
+// "12 / 9", with "—" for a side that is absent.
+std::string both(const std::optional<double>& arm, const std::optional<double>& ns) {
+  return count_or_absent(arm) + " / " + count_or_absent(ns);
+}
+
+// The headings of an embedded document two levels down, below the page's "###".
+std::string demote_headings(const std::string& markdown) {
+  std::istringstream in(markdown);
+  std::string out;
+  for (std::string line; std::getline(in, line);) out += (line.rfind('#', 0) == 0 ? "##" + line : line) + "\n";
+  return out;
+}
+
 }  // namespace
+
+std::vector<ProgramPair> find_program_pairs(const std::string& dir, const std::string& option) {
+  if (!fs::is_directory(dir)) throw Failure(option + " " + dir + ": not a folder", 2);
+  std::vector<ProgramPair> pairs;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (!ends_with(name, "_arm.pte")) continue;
+    const std::string model = name.substr(0, name.size() - std::string("_arm.pte").size());
+    const fs::path ns = entry.path().parent_path() / (model + "_ns.pte");
+    if (fs::exists(ns)) pairs.push_back({model, fs::absolute(entry.path()).string(), fs::absolute(ns).string()});
+  }
+  std::sort(pairs.begin(), pairs.end(), [](const ProgramPair& a, const ProgramPair& b) { return a.model < b.model; });
+  if (pairs.empty()) throw Failure(option + " " + dir + ": no <model>_arm.pte / <model>_ns.pte pair", 2);
+  return pairs;
+}
 
 std::string instruction_chart_svg(const std::string& title, const std::string& unit,
                                   const std::vector<std::string>& baseline_labels,
@@ -138,47 +218,80 @@ std::string instruction_chart_svg(const std::string& title, const std::string& u
 }
 
 int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
-  const std::vector<ModelPair> pairs = find_pairs(options.models_dir);
-  const std::optional<json> manifest = find_manifest(options.models_dir);
+  // Both folders are checked before anything is written, exported or profiled.
+  if (!options.models_dir.empty()) find_program_pairs(options.models_dir, "--models");
+  if (!options.upstream_dir.empty()) find_program_pairs(options.upstream_dir, "--upstream");
   const fs::path out = fs::absolute(options.out_dir).lexically_normal();
   std::error_code error;
   fs::create_directories(out, error);
   if (error) throw Failure("cannot create --out " + out.string() + ": " + error.message(), 2);
 
+  std::vector<Source> sources;
+  if (options.models_dir.empty()) {
+    // etns's own programs, exported deterministically: nothing outside this repository is needed.
+    const std::string dir = (out / "programs").string();
+    if (progress) progress("exporting etns's own programs into " + dir);
+    write_tier1_export(export_tier1(), dir, [](const std::string&) {});
+    sources.push_back({"etns", "etns export", "etns's own programs, exported by `etns export` into `programs/`", dir,
+                       {}, {}});
+  } else {
+    sources.push_back({"etns", "etns export", "the programs given with `--models " + options.models_dir + "`",
+                       options.models_dir, {}, {}});
+  }
+  if (!options.upstream_dir.empty()) {
+    sources.push_back({"upstream", "upstream program",
+                       "the programs upstream's exporter wrote, given with `--upstream " + options.upstream_dir +
+                           "`, run here on the same etns runtime and kernels as etns's own",
+                       options.upstream_dir, {}, {}});
+  }
+  for (Source& source : sources) {
+    source.pairs = find_program_pairs(source.dir, source.label == "upstream" ? "--upstream" : "--models");
+    source.manifest = find_manifest(source.dir);
+  }
+
   bool ok = true;
   std::vector<RunRecord> runs;
-  std::map<std::string, std::string> bundle_of;  // "<target>/<program>" -> bundle dir
+  std::map<std::string, std::string> bundle_of;  // "<target>/<source>/<program>" -> bundle dir
   for (const std::string& target : options.targets) {
-    for (const ModelPair& pair : pairs) {
-      for (const auto& [program, provider] : {std::pair{pair.arm, "arm"}, std::pair{pair.ns, "ns"}}) {
-        const std::string name = stem(program);
-        const std::string dir = (out / target / name).string();
-        const std::vector<std::string> overrides = {
-            "model.path=" + program,
-            std::string("engine.backend=") + provider,
-            std::string("engine.config.ns_ops=") + (std::string(provider) == "ns" ? "true" : "false"),
-            "engine.config.portable_ops=" + quoted_list(portable_ops_of(program)),
-            "target.board=" + target,
-            target == "host" ? "profiling.pmu_counters={cpu: default}"
-                             : "profiling.pmu_counters={cpu: default, mve: default, memory: default}",
-            "profiling.iterations=" + std::to_string(options.iterations),
-            "profiling.warmup=" + std::to_string(options.warmup),
-            "output.format=json",
-            "output.detailed=true",
-            "output.model_explorer=false",
-            "output.dir=" + dir};
-        const ProfileConfig config = load_profile_config("", overrides);
-        const ProfileResult result = run_profile(config, [&](const std::string& status) {
-          if (progress) progress(name + " on " + target + ": " + status);
-        });
-        write_bundle(config, result);
-        const std::string validity = validity_of(result.issues);
-        ok = ok && validity == "valid";
-        runs.push_back({name, target, dir, validity});
-        bundle_of[target + "/" + name] = dir;
+    for (const Source& source : sources) {
+      for (const ProgramPair& pair : source.pairs) {
+        for (const auto& [program, provider] : {std::pair{pair.arm, "arm"}, std::pair{pair.ns, "ns"}}) {
+          const std::string name = stem(program);
+          const std::string dir = (out / target / source.label / name).string();
+          const std::vector<std::string> overrides = {
+              "model.path=" + program,
+              std::string("engine.backend=") + provider,
+              std::string("engine.config.ns_ops=") + (std::string(provider) == "ns" ? "true" : "false"),
+              "engine.config.portable_ops=" + quoted_list(portable_ops_of(program)),
+              "target.board=" + target,
+              target == "host" ? "profiling.pmu_counters={cpu: default}"
+                               : "profiling.pmu_counters={cpu: default, mve: default, memory: default}",
+              "profiling.iterations=" + std::to_string(options.iterations),
+              "profiling.warmup=" + std::to_string(options.warmup),
+              "output.format=json",
+              "output.detailed=true",
+              "output.model_explorer=false",
+              "output.dir=" + dir};
+          const ProfileConfig config = load_profile_config("", overrides);
+          const ProfileResult result = run_profile(config, [&](const std::string& status) {
+            if (progress) progress(source.label + " " + name + " on " + target + ": " + status);
+          });
+          write_bundle(config, result);
+          const std::string validity = validity_of(result.issues);
+          ok = ok && validity == "valid";
+          runs.push_back({source.label, name, target, dir, validity});
+          bundle_of[target + "/" + source.label + "/" + name] = dir;
+        }
       }
     }
   }
+  std::map<std::string, Bundle> bundles;  // read back (and verified) once, by the same keys
+  auto bundle = [&](const std::string& target, const Source& source, const std::string& program) -> const Bundle& {
+    const std::string key = target + "/" + source.label + "/" + stem(program);
+    auto found = bundles.find(key);
+    if (found == bundles.end()) found = bundles.emplace(key, read_bundle(bundle_of.at(key))).first;
+    return found->second;
+  };
 
   // The linked kernels of both firmware images.
   std::string kernel_report;
@@ -194,13 +307,19 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
   }
 
   // What the fast kernels change: every variant of every kernel, and every
-  // program with reference and with fast kernels (QEMU only: counts).
+  // program of both sources with reference and with fast kernels (QEMU only:
+  // counts). Both sources may hold a tier1_arm.pte: rows are named <source>/<file>.
+  const bool on_qemu = std::find(options.targets.begin(), options.targets.end(), "qemu-m55") != options.targets.end();
   std::optional<BenchResults> bench;
-  if (std::find(options.targets.begin(), options.targets.end(), "qemu-m55") != options.targets.end()) {
+  if (on_qemu) {
     BenchOptions bench_options;
-    for (const ModelPair& pair : pairs) {
-      bench_options.programs.push_back(pair.arm);
-      bench_options.programs.push_back(pair.ns);
+    for (const Source& source : sources) {
+      for (const ProgramPair& pair : source.pairs) {
+        for (const std::string& program : {pair.arm, pair.ns}) {
+          bench_options.programs.push_back(program);
+          bench_options.program_labels.push_back(source.label + "/" + fs::path(program).filename().string());
+        }
+      }
     }
     bench = run_bench(bench_options, [&](const std::string& status) {
       if (progress) progress("bench " + status);
@@ -216,9 +335,18 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
   md << "- **qemu-m55**: the Cortex-M55 firmware images under QEMU `mps3-an547`; every number is a count of "
         "**executed instructions** from the etns QEMU plugin (deterministic), not cycles.\n";
   md << "- **host**: the same kernels on this machine; every number is wall-clock **nanoseconds**.\n\n";
-  md << "Each value is the median of " << options.iterations << " iterations after " << options.warmup
-     << " warm-up runs, with an all-zero input (as the reference profiler). Rows are matched "
-     << (manifest ? "through the export manifest" : "by the programs' structure") << ".\n\n";
+  md << "Each value is the median of " << iterations_text(options.iterations) << " after " << options.warmup
+     << " warm-up runs, with an all-zero input (as the reference profiler).\n\n";
+  md << "The programs, in `<model>_arm.pte` / `<model>_ns.pte` pairs:\n\n";
+  for (const Source& source : sources) {
+    md << "- **" << source.title << "** (`" << source.label << "`): " << source.pairs.size()
+       << (source.pairs.size() == 1 ? " pair, " : " pairs, ") << source.origin << "; rows matched "
+       << (source.manifest.manifest ? "through its export manifest (`" + source.manifest.files.front() + "`" +
+                                          (source.manifest.files.size() > 1 ? " and others" : "") + ")"
+                                    : std::string("by the programs' structure (no export manifest beside them)"))
+       << ".\n";
+  }
+  md << "\n";
   md << "**What arm and ns are here.** Both programs run on the same etns runtime and the same "
         "`cortex_m::` kernels (their Helium variants on the M55). `arm` keeps the stock lowering: the "
         "Tier-1 operators run as portable `aten::` kernels inside dequantise/quantise islands, and those "
@@ -226,52 +354,98 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
         "far fewer instructions than upstream's on the same QEMU board (`aten::sub.out` 147,541 against "
         "328,754; `aten::clamp.out` 147,508 against 393,754), so the arm column is a like-for-like baseline, "
         "not the upstream stack's figures. `ns` replaces the islands with the `cortex_m_ns::` int8 kernels.\n";
+
+  // One row per (source, model): the figures of a whole run, from the bundles' summaries.
+  const bool on_host = std::find(options.targets.begin(), options.targets.end(), "host") != options.targets.end();
+  md << "\n## Summary\n\n"
+     << "One row per program pair. *Program instructions*: the entries of the program's instruction list "
+        "(operator calls; arm / ns). *Planned arena*: the bytes of the program's planned memory (arm / ns). "
+        "*QEMU clean*: Cortex-M55 machine instructions executed by one whole `execute()` without "
+        "per-instruction instrumentation, counted by the etns QEMU plugin: a count of executed instructions, "
+        "not cycles. *ns ÷ arm*: the ns program's QEMU clean count over the arm program's (below 1: ns "
+        "executes fewer). *Host clean*: wall-clock microseconds of the same `execute()` on this machine. "
+        "Clean figures are the median of the clean pass's "
+     << iterations_text(options.iterations) << "; " << kAbsent << " where a figure is absent (target not run, no clean pass).\n\n"
+     << "| model | source | program instructions | planned arena (bytes) | QEMU clean: arm | QEMU clean: ns | "
+        "ns ÷ arm | host clean: arm (µs) | host clean: ns (µs) |\n"
+     << "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const Source& source : sources) {
+    for (const ProgramPair& pair : source.pairs) {
+      const std::string& first = options.targets.front();
+      const Bundle& first_arm = bundle(first, source, pair.arm);
+      const Bundle& first_ns = bundle(first, source, pair.ns);
+      const json::json_pointer layers("/layers"), arena("/memory/planned_arena");
+      std::optional<double> qemu_arm, qemu_ns, host_arm, host_ns;
+      if (on_qemu) {
+        qemu_arm = clean_median(bundle("qemu-m55", source, pair.arm));
+        qemu_ns = clean_median(bundle("qemu-m55", source, pair.ns));
+      }
+      if (on_host) {
+        host_arm = clean_median(bundle("host", source, pair.arm));
+        host_ns = clean_median(bundle("host", source, pair.ns));
+      }
+      auto micros = [](const std::optional<double>& nanos) {
+        return nanos ? micros_text(*nanos) : std::string(kAbsent);
+      };
+      md << "| " << pair.model << " | " << source.label << " | "
+         << both(summary_number(first_arm, layers), summary_number(first_ns, layers)) << " | "
+         << both(summary_number(first_arm, arena), summary_number(first_ns, arena)) << " | "
+         << count_or_absent(qemu_arm) << " | " << count_or_absent(qemu_ns) << " | "
+         << (qemu_arm && qemu_ns && *qemu_arm > 0 ? fixed(*qemu_ns / *qemu_arm, 2) : std::string(kAbsent)) << " | "
+         << micros(host_arm) << " | " << micros(host_ns) << " |\n";
+    }
+  }
+
   if (bench) {
     md << "\n## What the fast kernels change (Cortex-M55 under QEMU)\n\n"
        << "Every kernel variant on the Tier-1 shape, and every program run once with each kernel's scalar "
-          "reference and once with the fast variants the firmware ships (`etns bench`). "
+          "reference and once with the fast variants the firmware ships (`etns bench`); programs are named "
+          "`<source>/<file>`. "
        << bench_counts_explained(*bench) << "\n"
        << bench_tables_markdown(*bench, "###");
   }
-  for (const ModelPair& pair : pairs) {
-    md << "\n## " << pair.model << "\n\n";
-    md << "![" << pair.model << ": executed instructions per program instruction, arm vs ns](" << pair.model
-       << ".svg)\n\n";
-    for (const std::string& target : options.targets) {
-      const Bundle arm = read_bundle(bundle_of[target + "/" + stem(pair.arm)]);
-      const Bundle ns = read_bundle(bundle_of[target + "/" + stem(pair.ns)]);
-      md << "### " << (target == "host" ? "Host (wall time)" : "Cortex-M55 under QEMU (executed instructions)")
-         << "\n\n";
-      try {
-        md << compare_programs(arm, ns, manifest).markdown << "\n";
-      } catch (const Failure& failure) {
-        ok = false;
-        md << "Not comparable: " << failure.what() << "\n\n";
-      }
-      if (target == options.targets.front()) {
-        std::vector<std::string> labels_a, labels_b;
-        std::vector<double> values_a, values_b;
-        for (const json& layer : arm.results["layers"]) {
-          labels_a.push_back("arm " + layer["id"].get<std::string>() + " " + layer["operator"].get<std::string>());
-          values_a.push_back(layer["value"].get<double>());
+  for (const Source& source : sources) {
+    for (const ProgramPair& pair : source.pairs) {
+      const std::string chart = source.label + "_" + pair.model + ".svg";
+      md << "\n## " << pair.model << " — " << source.title << "\n\n";
+      md << "![" << pair.model << " (" << source.title << "): "
+         << (options.targets.front() == "host" ? "wall time" : "executed instructions")
+         << " per program instruction, arm vs ns](" << chart << ")\n\n";
+      for (const std::string& target : options.targets) {
+        const Bundle& arm = bundle(target, source, pair.arm);
+        const Bundle& ns = bundle(target, source, pair.ns);
+        md << "### " << (target == "host" ? "Host (wall time)" : "Cortex-M55 under QEMU (executed instructions)")
+           << "\n\n";
+        try {
+          md << demote_headings(compare_programs(arm, ns, source.manifest.manifest).markdown) << "\n";
+        } catch (const Failure& failure) {
+          ok = false;
+          md << "Not comparable: " << failure.what() << "\n\n";
         }
-        for (const json& layer : ns.results["layers"]) {
-          labels_b.push_back("ns " + layer["id"].get<std::string>() + " " + layer["operator"].get<std::string>());
-          values_b.push_back(layer["value"].get<double>());
+        if (target == options.targets.front()) {
+          std::vector<std::string> labels_a, labels_b;
+          std::vector<double> values_a, values_b;
+          for (const json& layer : arm.results["layers"]) {
+            labels_a.push_back("arm " + layer["id"].get<std::string>() + " " + layer["operator"].get<std::string>());
+            values_a.push_back(layer["value"].get<double>());
+          }
+          for (const json& layer : ns.results["layers"]) {
+            labels_b.push_back("ns " + layer["id"].get<std::string>() + " " + layer["operator"].get<std::string>());
+            values_b.push_back(layer["value"].get<double>());
+          }
+          const std::string unit = arm.summary["metric"].value("unit", "");
+          write_file_atomic((out / chart).string(),
+                            instruction_chart_svg(pair.model + " (" + source.title + ") on " + target,
+                                                  unit == "instructions" ? "executed instructions (QEMU)" : unit,
+                                                  labels_a, values_a, labels_b, values_b));
         }
-        const std::string unit = arm.summary["metric"].value("unit", "");
-        write_file_atomic((out / (pair.model + ".svg")).string(),
-                          instruction_chart_svg(pair.model + " on " + target, unit == "instructions"
-                                                                                   ? "executed instructions (QEMU)"
-                                                                                   : unit,
-                                                labels_a, values_a, labels_b, values_b));
       }
     }
   }
   md << "\n## Linked kernels\n\n```\n" << kernel_report << "```\n";
-  md << "\n## Bundles\n\n| program | target | validity | bundle |\n|---|---|---|---|\n";
+  md << "\n## Bundles\n\n| source | program | target | validity | bundle |\n|---|---|---|---|---|\n";
   for (const RunRecord& run : runs) {
-    md << "| " << run.program << " | " << run.target << " | " << run.validity << " | "
+    md << "| " << run.source << " | " << run.program << " | " << run.target << " | " << run.validity << " | "
        << fs::relative(run.bundle, out).string() << " |\n";
   }
   write_file_atomic((out / "report.md").string(), md.str());
