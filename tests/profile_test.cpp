@@ -14,6 +14,7 @@
 #include "tests/support/cli.h"
 #include "tests/support/qemu.h"
 #include "tests/support/shared_data.h"
+#include "tools/common/files.h"
 #include "tools/common/sha256.h"
 #include "tools/profile/config.h"
 
@@ -189,6 +190,56 @@ TEST(Profile, AFailedLoadStillWritesAnInvalidBundleAndExitsOne) {
   const json summary = read_json(out + "/summary.json");
   EXPECT_EQ(summary["validity"], "invalid");
   EXPECT_EQ(summary["issues"][0]["code"], "run.load_failed");
+}
+
+// Every finding of a refused run is printed, each with its issue code: three
+// missing portable kernels are three lines, not the first one only. Runs on
+// etns's own export, so nothing outside the repository is needed.
+TEST(Profile, ARefusedRunPrintsEveryFindingWithItsCode) {
+  testing::TempDir dir;
+  ASSERT_EQ(testing::run_cli("export --out " + dir.path() + "/export").exit_code, 0);
+  const std::string program = dir.path() + "/export/tier1_arm.pte";
+  const testing::CliResult result = profile("export_tier1_arm", "host", dir.path() + "/bundle",
+                                            " --set model.path=" + program + " --set engine.config.portable_ops=[]");
+  EXPECT_EQ(result.exit_code, 1);
+  const std::string normalised = fs::absolute(program).lexically_normal().string();
+  EXPECT_EQ(result.stderr_text,
+            "etns: " + normalised + ": error run.load_failed: missing operator aten::leaky_relu.out: not in "
+            "engine.config.portable_ops\n"
+            "etns: " + normalised + ": error run.load_failed: missing operator aten::sub.out: not in "
+            "engine.config.portable_ops\n"
+            "etns: " + normalised + ": error run.load_failed: missing operator aten::clamp.out: not in "
+            "engine.config.portable_ops\n");  // in the program's operator-table order
+  EXPECT_EQ(read_json(dir.path() + "/bundle/summary.json")["issues"].size(), 3u);
+}
+
+// Following a config's own comment (--set target.board=host) must not
+// replace the QEMU bundle beside it: refused before measuring, bundle intact.
+TEST(Profile, AHostRunNeverReplacesAQemuBundle) {
+  testing::TempDir dir;
+  ASSERT_EQ(testing::run_cli("export --out " + dir.path() + "/export").exit_code, 0);
+  const std::string out = dir.path() + "/results/tier1mean_ns";
+  fs::create_directories(out);
+  tools::write_file_atomic(out + "/manifest.json", "{}");
+  tools::write_file_atomic(out + "/summary.json", "{\"target\": \"qemu-m55\"}");
+  const testing::CliResult result =
+      testing::run_cli("profile --config " + std::string(ETNS_SOURCE_DIR) +
+                       "/configs/export_tier1mean_ns.yaml --set target.board=host --set model.path=" + dir.path() +
+                       "/export/tier1mean_ns.pte --out " + out);
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.stderr_text, "etns: output.dir " + out +
+                                    " holds a qemu-m55 bundle and this run is on host: give it its own folder "
+                                    "(--out DIR or output.dir) rather than replace it\n");
+  EXPECT_EQ(result.stdout_text, "");
+  EXPECT_EQ(testing::read_file(out + "/summary.json").size(), 22u) << "untouched";
+  // Its own folder works, with the host's default counters and no --set for the device groups.
+  const testing::CliResult own =
+      testing::run_cli("profile --config " + std::string(ETNS_SOURCE_DIR) +
+                       "/configs/export_tier1mean_ns.yaml --set target.board=host --set profiling.iterations=2 "
+                       "--set profiling.warmup=0 --set model.path=" + dir.path() + "/export/tier1mean_ns.pte --out " +
+                       out + "-host");
+  EXPECT_EQ(own.exit_code, 0) << own.stderr_text;
+  EXPECT_EQ(read_json(out + "-host/summary.json")["target"], "host");
 }
 
 TEST(Profile, AnArenaTooSmallForTheLoadIsAnInvalidRunNamedOnStderr) {

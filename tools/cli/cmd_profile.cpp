@@ -20,6 +20,7 @@ int profile(const ProfileOptions& options) {
   std::vector<std::string> overrides = options.overrides;
   if (!options.out.empty()) overrides.push_back("output.dir=" + options.out);
   const ProfileConfig config = load_profile_config(options.config, overrides);
+  check_bundle_destination(config);  // before minutes of measuring, not after
   ProgressLine progress;
   const std::string name = config.model_path.substr(config.model_path.find_last_of('/') + 1);
   progress.show(name + " on " + config.target + ": loading");
@@ -52,8 +53,7 @@ CommandAction add_profile_command(CLI::App& app) {
       "host measures wall-clock nanoseconds. The input is all zeros.\n"
       "Examples:\n"
       "  etns profile --config configs/tier1_arm.yaml\n"
-      "  etns profile --config configs/tier1_ns.yaml --set target.board=host \\\n"
-      "    --set profiling.pmu_counters.mve=null --set profiling.pmu_counters.memory=null\n"
+      "  etns profile --config configs/tier1_ns.yaml --set target.board=host --out results/tier1_ns-host\n"
       "  etns profile --config configs/tier1mean_ns.yaml --set profiling.iterations=5 --out results/quick");
   auto options = std::make_shared<ProfileOptions>();
   command->add_option("--config", options->config, "the YAML configuration")->required();

@@ -396,7 +396,31 @@ void publish(const fs::path& staging, const fs::path& target) {
 
 }  // namespace
 
+void check_bundle_destination(const ProfileConfig& config) {
+  const fs::path dir = fs::path(config.output_dir).lexically_normal();
+  std::error_code error;
+  if (!fs::exists(dir, error)) return;
+  const bool empty = fs::is_directory(dir) && fs::is_empty(dir);
+  if (empty) return;
+  if (!fs::is_directory(dir) || !fs::exists(dir / "manifest.json")) {
+    throw Failure("output.dir " + dir.string() + " exists and is not an etns bundle; not replacing it", 2);
+  }
+  // A bundle of the other target is another measurement, not a stale copy of this one.
+  std::string held;
+  try {
+    held = read_json_file((dir / "summary.json").string()).value("target", "");
+  } catch (const std::exception&) {
+    return;  // an unreadable summary is a broken bundle: replacing it is fine
+  }
+  if (!held.empty() && held != config.target) {
+    throw Failure("output.dir " + dir.string() + " holds a " + held + " bundle and this run is on " + config.target +
+                      ": give it its own folder (--out DIR or output.dir) rather than replace it",
+                  2);
+  }
+}
+
 void write_bundle(const ProfileConfig& config, const ProfileResult& result) {
+  check_bundle_destination(config);
   const fs::path target = fs::path(config.output_dir).lexically_normal();
   std::error_code error;
   fs::create_directories(target.parent_path(), error);

@@ -16,6 +16,12 @@ namespace etns::tools {
 
 constexpr const char* kEtnsVersion = ETNS_VERSION;  // from CMake: the project version
 
+// Throws Failure (exit 2) when output.dir holds something a run must not
+// replace: a file or folder that is not an etns bundle, or a bundle measured
+// on another target (a host run must not overwrite the QEMU bundle beside
+// it). Profile calls it before measuring; write_bundle again before writing.
+void check_bundle_destination(const ProfileConfig& config);
+
 // Writes the bundle into config.output_dir. Everything goes to a temporary
 // sibling folder first, which is renamed into place at the end: an interrupted
 // run never leaves a half bundle, and a previous bundle there is replaced

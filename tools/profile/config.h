@@ -16,7 +16,7 @@ namespace etns::tools {
 struct CounterSpec {
   std::string name;         // "INST_RETIRED", "MVE_INST_RETIRED", "WALL_NS"
   std::string group;        // "cpu", "mve", "memory"
-  std::string source;       // qemu-m55: plugin class ("total", "mve", ...); host: "wall_ns"
+  std::string source;       // qemu-m55: plugin class ("total", "mve", ...) or a sum ("mve_load+mve_store"); host: "wall_ns"
   std::string unit;         // "instructions" or "ns"
   std::string description;  // one line: what exactly it counts
   bool is_default = false;  // part of the group's `default` selection

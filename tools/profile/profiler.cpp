@@ -331,7 +331,11 @@ ProfileResult run_profile(const ProfileConfig& config, const ProgressFn& progres
     result.output_bytes = facts.output_bytes;
     check_against_config(config, facts, result);
     if (validity_of(result.issues) == "invalid") {
-      result.failure = config.model_path + ": " + result.issues.front().message;
+      // Every finding, one line each with its issue code (not only the first).
+      for (const Issue& issue : result.issues) {
+        result.failure += (result.failure.empty() ? "" : "\n") + config.model_path + ": " + issue.severity + " " +
+                          issue.code + ": " + issue.message;
+      }
     } else if (config.target == "qemu-m55") {
       run_on_qemu_target(config, progress, result);
     } else {

@@ -178,6 +178,10 @@ ClassCounts parse_counts(const nlohmann::json& counts, const std::vector<std::st
 }  // namespace
 
 uint64_t ClassCounts::get(const std::vector<std::string>& classes, const std::string& name) const {
+  // "a+b": the sum of two classes (a counter such as MVE_LDST_RETIRED).
+  if (const size_t plus = name.find('+'); plus != std::string::npos) {
+    return get(classes, name.substr(0, plus)) + get(classes, name.substr(plus + 1));
+  }
   for (size_t i = 0; i < classes.size() && i < values.size(); ++i) {
     if (classes[i] == name) return values[i];
   }

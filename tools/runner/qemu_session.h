@@ -44,6 +44,7 @@ struct QemuJob {
 // instructions, not cycles.
 struct ClassCounts {
   std::vector<uint64_t> values;  // in QemuRun::classes order
+  // One class by name, or "a+b" for the sum of two. Throws Failure for an unknown class.
   uint64_t get(const std::vector<std::string>& classes, const std::string& name) const;
 };
 
