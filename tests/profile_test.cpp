@@ -493,6 +493,11 @@ TEST(Reproduce, OwnAndUpstreamProgramsShareOnePage) {
     EXPECT_NE(report.find(text), std::string::npos) << text << "\n" << report;
   }
   EXPECT_EQ(report.find("## tier1mean — upstream program"), std::string::npos);
+  // No path of this machine on the page: folders by name, firmware by its place in the build.
+  EXPECT_EQ(report.find(dir.path()), std::string::npos) << report;
+  EXPECT_EQ(report.find(std::string(ETNS_SOURCE_DIR)), std::string::npos) << report;
+  EXPECT_NE(report.find("build/firmware/etns_m55_arm.elf"), std::string::npos) << report;
+  EXPECT_NE(report.find("after 0 warm-up runs"), std::string::npos) << report;
   EXPECT_EQ(report.find("Not comparable"), std::string::npos) << report;
   // The upstream pair is compared without a manifest, etns's pairs through theirs.
   EXPECT_EQ(occurrences(report, "Rows matched by structure"), 1u) << report;

@@ -90,6 +90,12 @@ std::string quoted_list(const std::vector<std::string>& items) {
   return text + "]";
 }
 
+// A folder as the page names it: its last component, never this machine's path.
+std::string folder_name(const std::string& dir) {
+  const fs::path p = fs::path(dir).lexically_normal();
+  return (p.has_filename() ? p.filename() : p.parent_path().filename()).string();
+}
+
 std::string stem(const std::string& path) { return fs::path(path).stem().string(); }
 
 struct RunRecord {
@@ -187,20 +193,44 @@ std::string instruction_chart_svg(const std::string& title, const std::string& u
   const int label_width = 380, bar_width = 420, value_width = 120, row = 22, top = 48;
   const size_t rows = baseline_values.size() + candidate_values.size() + 1;  // a gap between programs
   const int height = top + static_cast<int>(rows) * row + 30;
-  double max_value = 1;
-  for (double v : baseline_values) max_value = std::max(max_value, v);
-  for (double v : candidate_values) max_value = std::max(max_value, v);
+  double max_value = 1, min_value = 0;
+  for (const std::vector<double>* values : {&baseline_values, &candidate_values}) {
+    for (double v : *values) {
+      max_value = std::max(max_value, v);
+      if (v > 0 && (min_value == 0 || v < min_value)) min_value = v;
+    }
+  }
+  // A convolution executes ~200x what a Tier-1 op does: on a linear scale
+  // every Tier-1 row is a sliver. Past a 30x spread the bars go logarithmic,
+  // from the decade below the smallest value, with a line per decade.
+  const bool log_scale = min_value > 0 && max_value / min_value > 30;
+  const double log_lo = log_scale ? std::floor(std::log10(min_value)) : 0;
+  const double log_hi = log_scale ? std::log10(max_value) : 1;
+  auto length = [&](double v) {
+    if (!log_scale) return v / max_value * bar_width;
+    if (v <= 0) return 0.0;
+    return std::max(0.0, (std::log10(v) - log_lo) / (log_hi - log_lo)) * bar_width;
+  };
   std::ostringstream svg;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << label_width + bar_width + value_width
       << "\" height=\"" << height << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   svg << "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">" << xml_escape(title) << "</text>\n";
   svg << "<text x=\"8\" y=\"38\" fill=\"#555\">" << xml_escape(unit) << " per program instruction; "
-      << "blue: arm program, orange: ns program</text>\n";
+      << "blue: arm program, orange: ns program" << (log_scale ? "; logarithmic scale" : "") << "</text>\n";
+  if (log_scale) {
+    for (double decade = log_lo; decade <= log_hi; decade += 1) {
+      const int x = label_width + static_cast<int>(length(std::pow(10.0, decade)));
+      svg << "<line x1=\"" << x << "\" y1=\"" << top - 4 << "\" x2=\"" << x << "\" y2=\"" << height - 24
+          << "\" stroke=\"#ddd\"/>\n";
+      svg << "<text x=\"" << x << "\" y=\"" << height - 10 << "\" text-anchor=\"middle\" fill=\"#777\">"
+          << format_count(std::pow(10.0, decade)) << "</text>\n";
+    }
+  }
   int y = top;
   auto bars = [&](const std::vector<std::string>& labels, const std::vector<double>& values, const char* colour) {
     for (size_t i = 0; i < values.size(); ++i) {
-      const int width = std::max(1, static_cast<int>(values[i] / max_value * bar_width));
+      const int width = std::max(1, static_cast<int>(length(values[i])));
       svg << "<text x=\"" << label_width - 6 << "\" y=\"" << y + 15 << "\" text-anchor=\"end\">"
           << xml_escape(labels[i]) << "</text>\n";
       svg << "<rect x=\"" << label_width << "\" y=\"" << y + 4 << "\" width=\"" << width << "\" height=\"" << row - 8
@@ -235,13 +265,15 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
     sources.push_back({"etns", "etns export", "etns's own programs, exported by `etns export` into `programs/`", dir,
                        {}, {}});
   } else {
-    sources.push_back({"etns", "etns export", "the programs given with `--models " + options.models_dir + "`",
+    sources.push_back({"etns", "etns export",
+                       "the programs given with `--models` (folder `" + folder_name(options.models_dir) + "`)",
                        options.models_dir, {}, {}});
   }
   if (!options.upstream_dir.empty()) {
     sources.push_back({"upstream", "upstream program",
-                       "the programs upstream's exporter wrote, given with `--upstream " + options.upstream_dir +
-                           "`, run here on the same etns runtime and kernels as etns's own",
+                       "the programs upstream's exporter wrote, given with `--upstream` (folder `" +
+                           folder_name(options.upstream_dir) +
+                           "`), run here on the same etns runtime and kernels as etns's own",
                        options.upstream_dir, {}, {}});
   }
   for (Source& source : sources) {
@@ -301,9 +333,14 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
     const QemuTools tools = resolve_qemu_tools(provider, QemuTools{});
     const KernelVerification verification = verify_kernels(ElfImage::load(tools.firmware), flavor);
     ok = ok && verification.passed();
+    // The page names the image by its place in the build, not by this machine's path.
+    const std::string image = "build/firmware/" + fs::path(tools.firmware).filename().string();
+    std::string rendered = render_kernel_verification(verification);
+    for (size_t at; (at = rendered.find(tools.firmware)) != std::string::npos;) {
+      rendered.replace(at, tools.firmware.size(), image);
+    }
     kernel_report += "$ etns verify-kernels --provider " + std::string(provider) +
-                     (flavor.ns_ops ? " --ns-ops " : " --expect-portable ") + tools.firmware + "\n" +
-                     render_kernel_verification(verification) + "\n";
+                     (flavor.ns_ops ? " --ns-ops " : " --expect-portable ") + image + "\n" + rendered + "\n";
   }
 
   // What the fast kernels change: every variant of every kernel, and every
@@ -334,9 +371,11 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
   md << "Generated by `etns reproduce` (etns " << kEtnsVersion << ") on " << date << ", without a board:\n\n";
   md << "- **qemu-m55**: the Cortex-M55 firmware images under QEMU `mps3-an547`; every number is a count of "
         "**executed instructions** from the etns QEMU plugin (deterministic), not cycles.\n";
-  md << "- **host**: the same kernels on this machine; every number is wall-clock **nanoseconds**.\n\n";
+  md << "- **host**: the same programs and runtime on this machine, with the host build's kernel variants "
+        "(no Helium); every number is wall-clock **nanoseconds**.\n\n";
   md << "Each value is the median of " << iterations_text(options.iterations) << " after " << options.warmup
-     << " warm-up runs, with an all-zero input (as the reference profiler).\n\n";
+     << (options.warmup == 1 ? " warm-up run" : " warm-up runs")
+     << ", with an all-zero input (as the reference profiler).\n\n";
   md << "The programs, in `<model>_arm.pte` / `<model>_ns.pte` pairs:\n\n";
   for (const Source& source : sources) {
     md << "- **" << source.title << "** (`" << source.label << "`): " << source.pairs.size()
