@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build git python3
   libflatbuffers-dev flatbuffers-compiler
-  libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libelf-dev
+  libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libelf-dev nettle-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-dev libstdc++-arm-none-eabi-newlib
   qemu-system-arm
