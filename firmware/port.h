@@ -12,7 +12,7 @@ namespace etns::firmware::port {
 // Board name printed in the run's metadata ("qemu-mps3-an547").
 const char* board_name();
 
-// Where the host placed the job (firmware/job.h). A port may also link one in.
+// Where the host placed the job (protocol/job.h). A port may also link one in.
 const uint8_t* job_address();
 // The largest job the port can hold at job_address().
 size_t job_capacity_bytes();
@@ -26,7 +26,7 @@ size_t planned_memory_bytes();
 void console_write(const char* text, size_t length);
 
 // The counter source. region_begin/region_end bracket one measured region
-// (ids in firmware/job.h). The QEMU port calls a marker function the counting
+// (ids in protocol/job.h). The QEMU port calls a marker function the counting
 // plugin sees; a board port samples its cycle and event counters here and
 // keeps the deltas until flush_regions().
 void region_begin(uint32_t region);

@@ -1,13 +1,13 @@
 // The firmware runner: reads the job the host placed in memory, loads its
 // program with this image's kernel provider (a missing operator fails the
 // load, naming it), then runs the passes the job asks for and reports on the
-// console (protocol in firmware/job.h). Everything lives in static buffers or
+// console (protocol in protocol/job.h). Everything lives in static buffers or
 // the port's memory: no heap.
 
 #include <cstdarg>
 #include <cstring>
 
-#include "firmware/job.h"
+#include "protocol/job.h"
 #include "firmware/port.h"
 #include "firmware/provider.h"
 #include "runtime/core/crc32.h"

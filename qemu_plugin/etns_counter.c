@@ -251,7 +251,7 @@ static void write_counts(FILE* out, const Counts* counts) {
   for (int c = 0; c < kEtnsClassCount; ++c) {
     fprintf(out, "%s\"%s\": %" PRIu64, c ? ", " : "", kEtnsClassNames[c], counts->n[c]);
   }
-  fprintf(out, ", \"weighted\": %" PRIu64 "}", counts->n[kWeighted]);
+  fprintf(out, ", \"" ETNS_WEIGHTED_NAME "\": %" PRIu64 "}", counts->n[kWeighted]);
 }
 
 static void write_json(FILE* out) {

@@ -19,11 +19,6 @@ enum {
   kMveScatter = ETNS_BIT(kEtnsClassMveScatter),
 };
 
-const char* const kEtnsClassNames[kEtnsClassCount] = {
-    "total", "mve",   "mve_load", "mve_store", "mve_gather", "mve_scatter",
-    "fp",    "load",  "store",    "branch",    "loop",
-};
-
 static unsigned bits(unsigned value, unsigned high, unsigned low) {
   return (value >> low) & ((1u << (high - low + 1)) - 1u);
 }

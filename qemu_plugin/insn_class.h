@@ -58,29 +58,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "protocol/counter_classes.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-// Indexes into every per-class counter array; the JSON lists classes in this
-// order.
-enum EtnsInsnClass {
-  kEtnsClassTotal = 0,
-  kEtnsClassMve,
-  kEtnsClassMveLoad,
-  kEtnsClassMveStore,
-  kEtnsClassMveGather,
-  kEtnsClassMveScatter,
-  kEtnsClassFp,
-  kEtnsClassLoad,
-  kEtnsClassStore,
-  kEtnsClassBranch,
-  kEtnsClassLoop,
-  kEtnsClassCount,
-};
-
-// JSON names, indexed by EtnsInsnClass: "total", "mve", "mve_load", ...
-extern const char* const kEtnsClassNames[kEtnsClassCount];
+// The classes and their JSON names: protocol/counter_classes.h.
 
 // The length of the instruction that starts at `bytes` (2 or 4, from its
 // first halfword), or 0 when `size_bytes` does not hold all of it.

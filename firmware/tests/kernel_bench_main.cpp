@@ -6,7 +6,7 @@
 // lines with the plugin's counts.
 #include <cstddef>
 
-#include "firmware/job.h"
+#include "protocol/job.h"
 #include "firmware/port.h"
 #include "firmware/tests/console.h"
 #include "kernels/common/isa.h"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The device/host boundary, checked on what the compiler actually read: every
 # header a firmware object depends on must come from runtime/, kernels/,
-# firmware/, the nested build's own folder (generated headers, the header-only
+# firmware/, protocol/, the nested build's own folder (generated headers, the header-only
 # flatbuffers copy) or the cross toolchain, never from
 # tools/, tests/ or a host library. Reads ninja's dependency log of each
 # nested firmware build.
@@ -18,7 +18,7 @@ for build in "$@"; do
   found=1
   deps=$(ninja -C "$build" -t deps 2>/dev/null | sed -n 's/^    //p' | sort -u)
   bad=$(printf '%s\n' "$deps" | grep -v \
-    -e "^$source_dir/runtime/" -e "^$source_dir/kernels/" -e "^$source_dir/firmware/" \
+    -e "^$source_dir/runtime/" -e "^$source_dir/kernels/" -e "^$source_dir/firmware/" -e "^$source_dir/protocol/" \
     -e "^$build/" -e "/generated/" -e "arm-none-eabi" -e "newlib" -e '^$' || true)
   if [ -n "$bad" ]; then
     echo "device boundary: $build compiled these headers from outside the device tree:" >&2

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "firmware/job.h"
+#include "protocol/job.h"
 #include "runtime/exec/method.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"

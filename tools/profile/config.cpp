@@ -15,6 +15,7 @@
 #include <sstream>
 #include <utility>
 
+#include "protocol/counter_classes.h"
 #include "tools/common/failure.h"
 #include "tools/common/sha256.h"
 
@@ -1126,39 +1127,43 @@ Json resolve_engine(const EngineKeys& keys, const std::optional<Sidecar>& sideca
 
 const std::vector<CounterSpec>& counter_catalogue(const std::string& target) {
   // The etns QEMU plugin's instruction classes (qemu_plugin/insn_class.h).
-  const auto qemu = [](const char* name, const char* group, const char* source, const std::string& what) {
+  // Sources are the plugin's class names (protocol/counter_classes.h), never retyped.
+  const auto cls = [](EtnsInsnClass c) { return std::string(kEtnsClassNames[c]); };
+  const auto sum = [&](EtnsInsnClass a, EtnsInsnClass b) { return cls(a) + "+" + cls(b); };
+  const auto qemu = [](const char* name, const char* group, const std::string& source, const std::string& what) {
     return CounterSpec{
         name, group, source, "instructions", what + " (executed instructions counted under QEMU, not cycles)", true};
   };
   // Selected by name or by `all`, never by `default`, so default selections keep their columns.
-  const auto qemu_extra = [&](const char* name, const char* group, const char* source, const std::string& what) {
+  const auto qemu_extra = [&](const char* name, const char* group, const std::string& source,
+                              const std::string& what) {
     CounterSpec counter = qemu(name, group, source, what);
     counter.is_default = false;
     return counter;
   };
   static const std::vector<CounterSpec> kQemuM55 = {
-      qemu("INST_RETIRED", "cpu", "total", "all instructions"),
-      qemu("BR_RETIRED", "cpu", "branch", "branches and PC writes, taken or not; loop instructions are in LE_RETIRED"),
-      qemu("LE_RETIRED", "cpu", "loop",
+      qemu("INST_RETIRED", "cpu", cls(kEtnsClassTotal), "all instructions"),
+      qemu("BR_RETIRED", "cpu", cls(kEtnsClassBranch), "branches and PC writes, taken or not; loop instructions are in LE_RETIRED"),
+      qemu("LE_RETIRED", "cpu", cls(kEtnsClassLoop),
            "low-overhead-loop instructions (DLS, WLS, LE, LETP, LCTP, BF*); LE/LETP once per iteration"),
-      qemu("FP_RETIRED", "cpu", "fp", "scalar floating-point instructions, their loads and stores included"),
-      qemu_extra("INST_WEIGHTED_RETIRED", "cpu", "weighted",
+      qemu("FP_RETIRED", "cpu", cls(kEtnsClassFp), "scalar floating-point instructions, their loads and stores included"),
+      qemu_extra("INST_WEIGHTED_RETIRED", "cpu", ETNS_WEIGHTED_NAME,
                  "instructions, gathers and scatters counted once per lane (128 bits / lane size: VLDRB.U8 16, "
                  "VLDRW 4, VLDRD 2), predicated lanes included"),
-      qemu("MVE_INST_RETIRED", "mve", "mve", "MVE (Helium) instructions, predicated or not"),
-      qemu("MVE_LD_RETIRED", "mve", "mve_load", "MVE instructions that load from memory"),
-      qemu("MVE_ST_RETIRED", "mve", "mve_store", "MVE instructions that store to memory"),
-      qemu_extra("MVE_LD_NONCONTIG_RETIRED", "mve", "mve_gather",
+      qemu("MVE_INST_RETIRED", "mve", cls(kEtnsClassMve), "MVE (Helium) instructions, predicated or not"),
+      qemu("MVE_LD_RETIRED", "mve", cls(kEtnsClassMveLoad), "MVE instructions that load from memory"),
+      qemu("MVE_ST_RETIRED", "mve", cls(kEtnsClassMveStore), "MVE instructions that store to memory"),
+      qemu_extra("MVE_LD_NONCONTIG_RETIRED", "mve", cls(kEtnsClassMveGather),
                  "MVE gathers: VLDR with vector offsets or a vector base, once per instruction"),
-      qemu_extra("MVE_ST_NONCONTIG_RETIRED", "mve", "mve_scatter",
+      qemu_extra("MVE_ST_NONCONTIG_RETIRED", "mve", cls(kEtnsClassMveScatter),
                  "MVE scatters: VSTR with vector offsets or a vector base, once per instruction"),
       // Sums of two classes: the Armv8-M events that cover both directions.
-      qemu_extra("MVE_LDST_RETIRED", "mve", "mve_load+mve_store",
+      qemu_extra("MVE_LDST_RETIRED", "mve", sum(kEtnsClassMveLoad, kEtnsClassMveStore),
                  "MVE instructions that load or store (MVE_LD_RETIRED + MVE_ST_RETIRED)"),
-      qemu_extra("MVE_LDST_NONCONTIG_RETIRED", "mve", "mve_gather+mve_scatter",
+      qemu_extra("MVE_LDST_NONCONTIG_RETIRED", "mve", sum(kEtnsClassMveGather, kEtnsClassMveScatter),
                  "MVE gathers and scatters (MVE_LD_NONCONTIG_RETIRED + MVE_ST_NONCONTIG_RETIRED)"),
-      qemu("LD_RETIRED", "memory", "load", "instructions that load from memory: integer, floating-point and MVE"),
-      qemu("ST_RETIRED", "memory", "store", "instructions that store to memory: integer, floating-point and MVE"),
+      qemu("LD_RETIRED", "memory", cls(kEtnsClassLoad), "instructions that load from memory: integer, floating-point and MVE"),
+      qemu("ST_RETIRED", "memory", cls(kEtnsClassStore), "instructions that store to memory: integer, floating-point and MVE"),
   };
   static const std::vector<CounterSpec> kHost = {
       {"WALL_NS", "cpu", "wall_ns", "ns", "wall-clock nanoseconds from the host's steady (monotonic) clock", true},

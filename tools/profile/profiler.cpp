@@ -8,6 +8,7 @@
 
 #include "kernels/registry.h"
 #include "runtime/core/crc32.h"
+#include "protocol/counter_classes.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
@@ -40,7 +41,7 @@ std::string image_provider(const ProfileConfig& config) { return config.ns_ops ?
 
 const CounterSpec& primary_counter(const std::string& target) {
   for (const CounterSpec& counter : counter_catalogue(target)) {
-    if (counter.source == "total" || counter.source == "wall_ns") return counter;
+    if (counter.source == kEtnsClassNames[kEtnsClassTotal] || counter.source == "wall_ns") return counter;
   }
   throw Failure("target " + target + " has no primary counter");
 }

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "firmware/job.h"
+#include "protocol/job.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/process.h"

@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "firmware/job.h"
+#include "protocol/job.h"
 #include "firmware/port.h"
 #include "firmware/ports/qemu_mps3_an547/semihosting.h"
 #include "runtime/platform/platform.h"

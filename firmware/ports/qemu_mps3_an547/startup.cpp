@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "firmware/job.h"
+#include "protocol/job.h"
 #include "firmware/port.h"
 #include "runtime/core/format.h"
 
