@@ -60,12 +60,12 @@ const char* python_bool(bool value) { return value ? "True" : "False"; }
 }  // namespace
 
 KernelProvider parse_kernel_provider(const std::string& name) {
-  if (name == "arm") return KernelProvider::Arm;
-  if (name == "ns") return KernelProvider::Ns;
-  throw Failure("--provider '" + name + "': expected arm or ns", 2);
+  KernelProvider provider = KernelProvider::Arm;
+  if (!protocol::parse_provider_name(name.c_str(), &provider)) {
+    throw Failure("--provider '" + name + "': expected arm or ns", 2);
+  }
+  return provider;
 }
-
-const char* to_string(KernelProvider provider) { return provider == KernelProvider::Arm ? "arm" : "ns"; }
 
 bool KernelVerification::passed() const {
   return std::none_of(checks.begin(), checks.end(),

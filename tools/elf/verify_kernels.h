@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/provider.h"
 #include "tools/elf/elf_image.h"
 
 // Which kernels an ELF links, checked against the build flavour it was declared
@@ -11,11 +12,11 @@
 // no heap. Used by `etns verify-kernels`.
 namespace etns::tools {
 
-enum class KernelProvider { Arm, Ns };
+// protocol/provider.h's enum; its to_string comes with it.
+using KernelProvider = protocol::Provider;
 
 // "arm" or "ns"; throws Failure (exit code 2) naming --provider for anything else.
 KernelProvider parse_kernel_provider(const std::string& name);
-const char* to_string(KernelProvider provider);
 
 struct KernelFlavor {
   KernelProvider provider = KernelProvider::Arm;

@@ -78,12 +78,12 @@ bool QuantizedGraph::operator==(const QuantizedGraph& o) const {
          input == o.input && output == o.output;
 }
 
-const char* to_string(Provider provider) { return provider == Provider::Arm ? "arm" : "ns"; }
-
 Provider parse_provider(const std::string& name) {
-  if (name == "arm") return Provider::Arm;
-  if (name == "ns") return Provider::Ns;
-  throw Failure("unknown provider '" + name + "', expected arm or ns", 2);
+  Provider provider = Provider::Arm;
+  if (!protocol::parse_provider_name(name.c_str(), &provider)) {
+    throw Failure("unknown provider '" + name + "', expected arm or ns", 2);
+  }
+  return provider;
 }
 
 // ---------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/provider.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/scalar_type.h"
 
@@ -18,9 +19,8 @@
 // quantisation arithmetic both use.
 namespace etns::tools {
 
-enum class Provider : uint8_t { Arm, Ns };
-
-const char* to_string(Provider provider);  // "arm", "ns"
+// The provider enum and its to_string: protocol/provider.h.
+using protocol::Provider;
 // Throws Failure naming the accepted values.
 Provider parse_provider(const std::string& name);
 
