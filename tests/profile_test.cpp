@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -240,6 +241,39 @@ TEST(Profile, AHostRunNeverReplacesAQemuBundle) {
                        out + "-host");
   EXPECT_EQ(own.exit_code, 0) << own.stderr_text;
   EXPECT_EQ(read_json(out + "-host/summary.json")["target"], "host");
+}
+
+// What an embedded user checks first, in summary.json: the firmware image's
+// sizes and every memory region with its capacity and use.
+TEST(Profile, SummaryGivesTheImageSizesAndTheMemoryPlan) {
+  ETNS_REQUIRE_QEMU();
+  testing::TempDir dir;
+  ASSERT_EQ(testing::run_cli("export --out " + dir.path() + "/export").exit_code, 0);
+  const testing::CliResult result =
+      testing::run_cli("profile --config " + std::string(ETNS_SOURCE_DIR) +
+                       "/configs/export_tier1mean_ns.yaml --set profiling.iterations=2 --set profiling.warmup=0 "
+                       "--set model.path=" + dir.path() + "/export/tier1mean_ns.pte --out " + dir.path() + "/bundle");
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  const json summary = read_json(dir.path() + "/bundle/summary.json");
+  const json& binary = summary["binary"];
+  EXPECT_EQ(binary["image"], "etns_m55_ns.elf");
+  EXPECT_GT(binary["text"].get<uint64_t>(), 10000u);
+  EXPECT_EQ(binary["total"].get<uint64_t>(),
+            binary["text"].get<uint64_t>() + binary["data"].get<uint64_t>() + binary["bss"].get<uint64_t>());
+  std::map<std::string, json> regions;
+  for (const json& r : summary["memory_plan"]) regions[r["region"].get<std::string>()] = r;
+  for (const char* name : {"pte_program", "planned_arena", "method_arena", "temporary_arena", "input_buffer",
+                           "output_buffer"}) {
+    EXPECT_EQ(regions.count(name), 1u) << name;
+  }
+  EXPECT_EQ(regions["planned_arena"]["used"], 81920);
+  EXPECT_EQ(regions["planned_arena"]["capacity"], 81920);
+  EXPECT_EQ(regions["method_arena"]["used"], summary["memory"]["method_arena_used"]);
+  EXPECT_EQ(regions["method_arena"]["free"].get<uint64_t>(),
+            regions["method_arena"]["capacity"].get<uint64_t>() - regions["method_arena"]["used"].get<uint64_t>());
+  EXPECT_EQ(regions["output_buffer"]["used"], 64);
+  EXPECT_FALSE(regions["pte_program"]["overflow"].get<bool>());
+  EXPECT_TRUE(regions["pte_program"]["capacity"].is_null());
 }
 
 TEST(Profile, AnArenaTooSmallForTheLoadIsAnInvalidRunNamedOnStderr) {

@@ -82,7 +82,17 @@ ElfImage ElfImage::load(const std::string& path) {
   for (Elf_Scn* section = elf_nextscn(file.get(), nullptr); section != nullptr;
        section = elf_nextscn(file.get(), section)) {
     GElf_Shdr section_header;
-    if (gelf_getshdr(section, &section_header) == nullptr || section_header.sh_type != SHT_SYMTAB) continue;
+    if (gelf_getshdr(section, &section_header) == nullptr) continue;
+    if ((section_header.sh_flags & SHF_ALLOC) != 0) {
+      if (section_header.sh_type == SHT_NOBITS) {
+        image.sizes_.bss += section_header.sh_size;
+      } else if ((section_header.sh_flags & SHF_WRITE) != 0) {
+        image.sizes_.data += section_header.sh_size;
+      } else {
+        image.sizes_.text += section_header.sh_size;
+      }
+    }
+    if (section_header.sh_type != SHT_SYMTAB) continue;
     found_symtab = true;
     Elf_Data* data = elf_getdata(section, nullptr);
     if (data == nullptr || section_header.sh_entsize == 0) throw Failure(path + ": unreadable symbol table");

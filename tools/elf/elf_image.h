@@ -26,6 +26,16 @@ class ElfImage {
   const std::string& path() const { return path_; }
   const std::string& machine() const { return machine_; }  // "ARM", "x86-64", ...
   const std::vector<ElfSymbol>& symbols() const { return symbols_; }
+  // Berkeley `size` figures from the allocated sections: text = read-only
+  // (code and constants), data = writable with contents, bss = writable
+  // without (SHT_NOBITS). What a board's flash and RAM must hold.
+  struct Sizes {
+    uint64_t text = 0;
+    uint64_t data = 0;
+    uint64_t bss = 0;
+    uint64_t total() const { return text + data + bss; }
+  };
+  const Sizes& sizes() const { return sizes_; }
 
   // The first symbol with exactly this name, or null.
   const ElfSymbol* find(const std::string& name) const;
@@ -36,6 +46,7 @@ class ElfImage {
   std::string path_;
   std::string machine_;
   std::vector<ElfSymbol> symbols_;
+  Sizes sizes_;
 };
 
 // Symbols that mean the image can allocate from a heap or throw: malloc,

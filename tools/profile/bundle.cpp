@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -14,6 +15,7 @@
 #include "tools/common/files.h"
 #include "tools/common/process.h"
 #include "tools/common/sha256.h"
+#include "tools/elf/elf_image.h"
 #include "tools/profile/compare.h"
 
 namespace etns::tools {
@@ -136,6 +138,55 @@ json memory_json(const ProfileConfig& config, const ProfileResult& result) {
           {"output_size", result.output_bytes}};
 }
 
+// Each memory region the run needs, as an embedded user sizes a board:
+// capacity (what the config reserves; null when it reserves nothing fixed),
+// used (what this program took), free and overflow.
+json memory_plan_json(const ProfileConfig& config, const ProfileResult& result) {
+  size_t planned = 0;
+  for (size_t bytes : result.planned_bytes) planned += bytes;
+  const uint64_t model_size = fs::exists(config.model_path) ? fs::file_size(config.model_path) : 0;
+  auto region = [](const char* name, const char* consumer, std::optional<int64_t> capacity, uint64_t used) {
+    json r = {{"region", name}, {"consumer", consumer}, {"used", used}};
+    if (capacity) {
+      const uint64_t cap = static_cast<uint64_t>(*capacity);
+      r["capacity"] = cap;
+      r["free"] = cap > used ? cap - used : 0;
+      r["overflow"] = used > cap;
+    } else {
+      r["capacity"] = nullptr;
+      r["free"] = nullptr;
+      r["overflow"] = false;
+    }
+    return r;
+  };
+  json plan = json::array();
+  plan.push_back(region("pte_program", "the program file: weights and constants", std::nullopt, model_size));
+  plan.push_back(region("planned_arena", "activations (the program's memory plan)", config.arena_size, planned));
+  plan.push_back(region("method_arena", "the runtime's method: values, kernel states", config.method_arena_size,
+                        result.method_arena_bytes));
+  plan.push_back(region("temporary_arena", "kernel scratch", config.temporary_arena_size, result.scratch_bytes));
+  plan.push_back(region("input_buffer", "input 0", config.input_size, result.input_bytes));
+  plan.push_back(region("output_buffer", "output 0", config.output_size, result.output_bytes));
+  return plan;
+}
+
+// The firmware image's sizes (Berkeley `size`: text, data, bss) on a device
+// target; null on the host, which runs no image.
+json binary_json(const ProfileResult& result) {
+  const auto firmware = result.target_details.find("firmware");
+  if (firmware == result.target_details.end() || !firmware->is_string()) return nullptr;
+  try {
+    const ElfImage::Sizes sizes = ElfImage::load(firmware->get<std::string>()).sizes();
+    return {{"image", fs::path(firmware->get<std::string>()).filename().string()},
+            {"text", sizes.text},
+            {"data", sizes.data},
+            {"bss", sizes.bss},
+            {"total", sizes.total()}};
+  } catch (const Failure&) {
+    return nullptr;  // the run already failed on the image, and says so
+  }
+}
+
 json summary_json(const ProfileConfig& config, const ProfileResult& result, const Rows& rows) {
   json summary;
   summary["schema"] = "etns.run-summary";
@@ -163,6 +214,8 @@ json summary_json(const ProfileConfig& config, const ProfileResult& result, cons
   }
   summary["top_layers"] = top;
   summary["memory"] = memory_json(config, result);
+  summary["memory_plan"] = memory_plan_json(config, result);
+  summary["binary"] = binary_json(result);
   summary["validity"] = validity_of(result.issues);
   summary["issues"] = issues_json(result.issues);
   summary["failure"] = result.failure.empty() ? json() : json(result.failure);
