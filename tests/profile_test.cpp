@@ -328,6 +328,56 @@ TEST(ComparePrograms, Tier1PairPrintsEveryRowTheRegionAndTheArena) {
   EXPECT_NE(refused.stderr_text.find("is not in the manifest"), std::string::npos) << refused.stderr_text;
 }
 
+// Anything but the arm then the ns program of one model is refused with one
+// line and exit 2; a pair that is compared says on its first line what.
+TEST(ComparePrograms, RefusesWhatIsNotAnArmNsPairOfOneModel) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  auto path = [&](const std::string& program) { return fs::path(model(shared, program)).lexically_normal().string(); };
+  auto bundle = [&](const std::string& program, const std::string& name) {
+    const std::string out = dir.path() + "/" + name;
+    EXPECT_EQ(profile(program, "host", out, " --set model.path=" + model(shared, program)).exit_code, 0) << program;
+    return out;
+  };
+  const std::string arm = bundle("tier1_arm", "arm"), ns = bundle("tier1_ns", "ns");
+  const std::string arm_again = bundle("tier1_arm", "arm_again"), other_ns = bundle("tier1mean_ns", "other_ns");
+  const std::string manifest = " --manifest " + shared + "/models/tier1/tier1_manifest.json";
+  struct Case {
+    std::string args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {ns + " " + arm, "etns: not an arm/ns pair: swapped: the baseline " + ns + " is the ns program and the candidate " +
+                           arm + " the arm program; give the arm bundle first\n"},
+      {arm + " " + arm, "etns: not an arm/ns pair: " + arm + " is given twice (the same bundle)\n"},
+      {arm + " " + arm_again, "etns: not an arm/ns pair: both bundles profile the same program (" +
+                                  path("tier1_arm") + ", SHA-256 "},
+      {arm + " " + other_ns, "etns: not an arm/ns pair: different models (file names: tier1 vs tier1mean); pass "
+                             "--manifest if they are one model\n"},
+      {arm + " " + other_ns + manifest, "etns: not an arm/ns pair: different models (the manifest lists tier1 vs "
+                                        "tier1mean)\n"},
+      {ns + " " + arm + manifest, "etns: not an arm/ns pair: swapped: "},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args);
+    const testing::CliResult result = testing::run_cli("compare-programs " + c.args);
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(lines(result.stderr_text), 1u) << result.stderr_text;
+    EXPECT_EQ(result.stderr_text.rfind(c.message, 0), 0u) << result.stderr_text;
+    EXPECT_EQ(result.stdout_text, "");
+  }
+  for (const std::string& how : {std::string(), manifest}) {
+    SCOPED_TRACE(how);
+    const testing::CliResult result = testing::run_cli("compare-programs " + arm + " " + ns + how);
+    ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+    const std::string first = result.stdout_text.substr(0, result.stdout_text.find('\n'));
+    EXPECT_EQ(first.rfind("Compared: tier1 arm `" + path("tier1_arm") + "` (SHA-256 ", 0), 0u) << first;
+    EXPECT_NE(first.find(") → tier1 ns `" + path("tier1_ns") + "` (SHA-256 "), std::string::npos) << first;
+    EXPECT_NE(first.find(how.empty() ? "from the bundles and file names." : "from the manifest."), std::string::npos)
+        << first;
+  }
+}
+
 // The page as scripts/main.sh makes it: etns's own programs and the upstream
 // ones, on QEMU and on the host, with the bench.
 TEST(Reproduce, RebuildsTheEvidencePageEndToEnd) {

@@ -80,6 +80,9 @@ CommandAction add_compare_programs_command(CLI::App& app) {
       "Prints the evidence tables: per-instruction rows side by side, then the per-instruction\n"
       "sum, clean end to end, the Tier-1 region and the planned arena, with delta % and ×.\n"
       "--manifest (the export manifest) checks each program's SHA-256 and names instructions.\n"
+      "Refuses (exit 2) anything but the arm then the ns program of one model: swapped, the same\n"
+      "bundle or program twice, two models (by the manifest, else by <model>_arm/_ns file names).\n"
+      "The first line says what was compared.\n"
       "Example: etns compare-programs results/tier1_arm results/tier1_ns --manifest tier1_manifest.json");
   auto options = std::make_shared<CompareOptions>();
   command->add_option("baseline", options->baseline, "baseline bundle folder (the arm program)")->required();

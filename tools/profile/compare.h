@@ -24,7 +24,10 @@ struct ComparisonReport {
 ComparisonReport compare_bundles(const Bundle& baseline, const Bundle& candidate,
                                  std::optional<double> threshold_pct);
 
-// Two programs of the same model, e.g. arm vs ns (profiler.md §10): rows side
+// Two programs of the same model, the arm then the ns program (profiler.md
+// §10); anything else (swapped, the same bundle or program twice, different
+// models by the manifest or else the <model>_arm/_ns file names) is refused
+// with Failure exit 2. The first line says what was compared. Rows side
 // by side, then per-instruction sum, clean end to end, the Tier-1 region and
 // the planned arena. Instructions are matched through the export manifest
 // when given (labels, SHA-256 check, planned arena), otherwise the labels are
