@@ -378,6 +378,127 @@ TEST(ComparePrograms, RefusesWhatIsNotAnArmNsPairOfOneModel) {
   }
 }
 
+// A figure the runs did not measure (per_layer: false) is "—", never a change;
+// a zero baseline gives no ratio, and says so.
+TEST(Compare, FiguresNotMeasuredOrZeroAreNoChange) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const std::string a = dir.path() + "/a", b = dir.path() + "/b", full = dir.path() + "/full";
+  const std::string program = " --set model.path=" + model(shared, "tier1mean_ns");
+  ASSERT_EQ(profile("tier1mean_ns", "host", a, program + " --set profiling.per_layer=false").exit_code, 0);
+  ASSERT_EQ(profile("tier1mean_ns", "host", b, program + " --set profiling.per_layer=false").exit_code, 0);
+  ASSERT_EQ(profile("tier1mean_ns", "host", full, program).exit_code, 0);
+
+  const testing::CliResult both = testing::run_cli("compare " + a + " " + b);
+  ASSERT_EQ(both.exit_code, 0) << both.stderr_text;
+  EXPECT_NE(both.stdout_text.find("| per_layer_sum | ns | — | — | — | — | — | not measured |\n"), std::string::npos)
+      << both.stdout_text;
+  EXPECT_NE(both.stdout_text.find("| layers | rows | — | — | — | — | — | not measured |\n"), std::string::npos);
+  EXPECT_NE(both.stdout_text.find("neither run has a per-instruction pass"), std::string::npos);
+  EXPECT_EQ(both.stdout_text.find("-100.0%"), std::string::npos) << both.stdout_text;
+  EXPECT_EQ(both.stdout_text.find("0.0×"), std::string::npos) << both.stdout_text;
+  EXPECT_EQ(both.stdout_text.find("## Instructions"), std::string::npos);
+  const json doc = json::parse(testing::run_cli("compare " + a + " " + b + " --json").stdout_text);
+  EXPECT_EQ(doc["metrics"][1]["name"], "per_layer_sum");
+  EXPECT_EQ(doc["metrics"][1]["state"], "not_measured");
+  EXPECT_TRUE(doc["metrics"][1]["delta_pct"].is_null());
+
+  const testing::CliResult one = testing::run_cli("compare " + full + " " + a + " --threshold 1000");
+  EXPECT_EQ(one.exit_code, 0) << one.stderr_text;
+  EXPECT_TRUE(std::regex_search(
+      one.stdout_text, std::regex(R"(\| per_layer_sum \| ns \| [0-9,]+ \| — \| — \| — \| — \| not measured in the candidate \|)")))
+      << one.stdout_text;
+
+  // The scratch arena: 0 in both, then 0 in the baseline only.
+  for (const auto& [bundle, bytes] : {std::pair{a, 0}, std::pair{b, 0}}) {
+    json summary = read_json(bundle + "/summary.json");
+    summary["memory"]["scratch_used"] = bytes;
+    rewrite_in_bundle(bundle, "summary.json", summary);
+  }
+  EXPECT_NE(testing::run_cli("compare " + a + " " + b).stdout_text.find(
+                "| memory.scratch_used | bytes | 0 | 0 | — | — | — | 0 in both |\n"),
+            std::string::npos);
+  json summary = read_json(b + "/summary.json");
+  summary["memory"]["scratch_used"] = 64;
+  rewrite_in_bundle(b, "summary.json", summary);
+  const testing::CliResult grown = testing::run_cli("compare " + a + " " + b);
+  EXPECT_NE(grown.stdout_text.find("| memory.scratch_used | bytes | 0 | 64 | +64 | — | — | baseline 0: no % or × |\n"),
+            std::string::npos)
+      << grown.stdout_text;
+}
+
+// Sets every row's primary statistics and the clean figure of a bundle: the
+// value (the median) and the median absolute deviation, in the metric of `unit`.
+void set_statistics(const std::string& bundle, double median, double mad, const std::string& unit, double row1 = 0) {
+  json results = read_json(bundle + "/profile_results.json");
+  double sum = 0;
+  for (json& layer : results["layers"]) {
+    const double value = layer["index"] == 1 && row1 > 0 ? row1 : median;
+    layer["value"] = value;
+    layer["primary"].update({{"value", value}, {"median", value}, {"mean", value}, {"mad", mad}});
+    sum += value;
+  }
+  results["per_layer_sum"] = sum;
+  rewrite_in_bundle(bundle, "profile_results.json", results);
+  json summary = read_json(bundle + "/summary.json");
+  summary["per_layer_sum"] = sum;
+  summary["clean_end_to_end"].update({{"value", median}, {"median", median}, {"mean", median}, {"mad", mad}});
+  summary["metric"]["unit"] = unit;
+  summary["metric"]["name"] = unit == "ns" ? "WALL_NS" : "INST_RETIRED";
+  rewrite_in_bundle(bundle, "summary.json", summary);
+}
+
+// Host times are noisy: a change within the runs' own noise (3 MADs) is not
+// a regression, whatever the threshold; counted instructions are exact.
+TEST(Compare, HostTimesWithinTheirNoiseAreNotRegressions) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const std::string a = dir.path() + "/a", b = dir.path() + "/b";
+  ASSERT_EQ(profile("tier1mean_ns", "host", a, " --set model.path=" + model(shared, "tier1mean_ns")).exit_code, 0);
+  for (const json& layer : read_json(a + "/profile_results.json")["layers"]) {
+    EXPECT_TRUE(layer["primary"].contains("mad")) << "the bundle keeps each row's spread";
+  }
+  EXPECT_TRUE(read_json(a + "/summary.json")["clean_end_to_end"].contains("mad"));
+  fs::copy(a, b, fs::copy_options::recursive);
+
+  // Baseline 1,000 ns (MAD 150: noise ±45 %), candidate 1,200 ns (+20 %, MAD 100: ±25 %).
+  set_statistics(a, 1000, 150, "ns");
+  set_statistics(b, 1200, 100, "ns");
+  const testing::CliResult noisy = testing::run_cli("compare " + a + " " + b + " --threshold 5");
+  EXPECT_EQ(noisy.exit_code, 0) << noisy.stderr_text;
+  EXPECT_EQ(noisy.stderr_text,
+            "etns: warning: the threshold +5% is below the run-to-run noise of 5 of 5 timed figures (up to ±45%): "
+            "changes within a figure's noise are not called regressions\n");
+  EXPECT_NE(noisy.stdout_text.find("| c0i1 | `cortex_m_ns::quantized_mean.out` | 1,000 | 1,200 | +200 | +20.0% | 0.8× | "
+                                   "within noise (±45%) |"),
+            std::string::npos)
+      << noisy.stdout_text;
+  EXPECT_NE(noisy.stdout_text.find("No regression beyond +5%."), std::string::npos);
+  // A threshold at the noise: no warning, and nothing above the threshold.
+  const testing::CliResult above = testing::run_cli("compare " + a + " " + b + " --threshold 45");
+  EXPECT_EQ(above.exit_code, 0);
+  EXPECT_EQ(above.stderr_text, "");
+
+  // Beyond the noise it is a regression again: one row at +50 %.
+  set_statistics(b, 1200, 100, "ns", 1500);
+  const testing::CliResult slower = testing::run_cli("compare " + a + " " + b + " --threshold 5");
+  EXPECT_EQ(slower.exit_code, 1);
+  EXPECT_NE(slower.stderr_text.find("etns: regression: c0i1 cortex_m_ns::quantized_mean.out: 1,000 -> 1,500 ns (+50.0%"),
+            std::string::npos)
+      << slower.stderr_text;
+
+  // Counted instructions (QEMU) are exact: one more instruction is a regression, spread or not.
+  set_statistics(a, 1000, 150, "instructions");
+  set_statistics(b, 1000, 150, "instructions", 1001);
+  const testing::CliResult exact = testing::run_cli("compare " + a + " " + b + " --threshold 0");
+  EXPECT_EQ(exact.exit_code, 1);
+  EXPECT_EQ(exact.stderr_text.find("warning"), std::string::npos) << exact.stderr_text;
+  EXPECT_NE(exact.stderr_text.find("etns: regression: c0i1 cortex_m_ns::quantized_mean.out: 1,000 -> 1,001 instructions "
+                                   "(+0.1%, threshold +0%)"),
+            std::string::npos)
+      << exact.stderr_text;
+}
+
 // The page as scripts/main.sh makes it: etns's own programs and the upstream
 // ones, on QEMU and on the host, with the bench.
 TEST(Reproduce, RebuildsTheEvidencePageEndToEnd) {

@@ -28,6 +28,7 @@ int compare(const CompareOptions& options) {
       options.threshold_pct >= 0 ? std::optional<double>(options.threshold_pct) : std::nullopt;
   const ComparisonReport report = compare_bundles(baseline, candidate, threshold);
   print(report, options.json);
+  for (const std::string& line : report.warnings) std::fprintf(stderr, "etns: warning: %s\n", line.c_str());
   if (!report.regressions.empty()) {
     std::string message;
     for (const std::string& line : report.regressions) message += (message.empty() ? "" : "\n") + ("regression: " + line);
@@ -62,7 +63,11 @@ CommandAction add_compare_command(CLI::App& app) {
       "Refuses bundles of different programs (model SHA-256), incomplete or invalid ones, and\n"
       "bundles that measure different things (target, metric). Markdown by default.\n"
       "With --threshold, exits 1 when the clean end-to-end figure, the per-instruction sum, a\n"
-      "memory figure or any instruction grew by more than that many percent.\n"
+      "memory figure or any instruction grew by more than that many percent. Times (host wall\n"
+      "time) that grew by less than their noise (3 x the MAD of the noisier run's samples, as\n"
+      "% of its median) are 'within noise', not regressions, with one warning when the\n"
+      "threshold is below that noise; instruction counts and bytes are exact and always\n"
+      "gated. A figure absent or 0 in both shows '—'.\n"
       "Example: etns compare results/tier1_arm.before results/tier1_arm --threshold 1");
   auto options = std::make_shared<CompareOptions>();
   command->add_option("baseline", options->baseline, "baseline bundle folder")->required();

@@ -13,14 +13,21 @@ struct ComparisonReport {
   nlohmann::json document;               // everything, for --json
   std::string markdown;                  // the default output
   std::vector<std::string> regressions;  // one line each, beyond the threshold
+  std::vector<std::string> warnings;     // one line each, for stderr
 };
 
 // Two bundles of the same program (profiler.md §9): refuses (Failure) when a
 // bundle is incomplete or invalid, when the model SHA-256 values differ, or
 // when the bundles measure different things (target or metric). Compares the
 // configuration, the run metrics (per-instruction sum, clean end to end, load,
-// memory) and every instruction (absolute, %, ×). With a threshold, a metric
-// or instruction that grew by more than `threshold_pct` % is a regression.
+// memory) and every instruction (absolute, %, ×); a figure a run did not
+// measure (per_layer: false) or that is 0 in both is no change, and a zero
+// baseline gives no ratio. With a threshold, a metric or instruction that grew
+// by more than `threshold_pct` % is a regression, except a time (unit ns) that
+// grew by no more than its noise, 3 × the median absolute deviation of the
+// noisier run's samples relative to its median: that is "within noise", with
+// one warning when the threshold is below the noise. Counts (instructions,
+// bytes) are exact gates.
 ComparisonReport compare_bundles(const Bundle& baseline, const Bundle& candidate,
                                  std::optional<double> threshold_pct);
 
