@@ -427,6 +427,8 @@ TEST(Compare, FiguresNotMeasuredOrZeroAreNoChange) {
       << grown.stdout_text;
 }
 
+std::string text_of(const std::string& path);
+
 // Sets every row's primary statistics and the clean figure of a bundle: the
 // value (the median) and the median absolute deviation, in the metric of `unit`.
 void set_statistics(const std::string& bundle, double median, double mad, const std::string& unit, double row1 = 0) {
@@ -497,6 +499,47 @@ TEST(Compare, HostTimesWithinTheirNoiseAreNotRegressions) {
                                    "(+0.1%, threshold +0%)"),
             std::string::npos)
       << exact.stderr_text;
+}
+
+// --output-dir writes compare_summary.json and layer_diff.csv (every row);
+// --top-layers N prints the N largest changes only.
+TEST(Compare, OutputDirAndTopLayers) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const std::string a = dir.path() + "/a", b = dir.path() + "/b", out = dir.path() + "/out";
+  ASSERT_EQ(profile("tier1mean_ns", "host", a, " --set model.path=" + model(shared, "tier1mean_ns")).exit_code, 0);
+  fs::copy(a, b, fs::copy_options::recursive);
+  set_statistics(a, 1000, 0, "instructions");
+  set_statistics(b, 1000, 0, "instructions", 1100);
+  const testing::CliResult result =
+      testing::run_cli("compare " + a + " " + b + " --threshold 5 --top-layers 1 --output-dir " + out);
+  EXPECT_EQ(result.exit_code, 1) << result.stderr_text;
+  EXPECT_NE(result.stdout_text.find("## Instructions (instructions; the 1 largest changes of 3)\n"), std::string::npos)
+      << result.stdout_text;
+  EXPECT_NE(result.stdout_text.find("| c0i1 | `cortex_m_ns::quantized_mean.out` | 1,000 | 1,100 |"), std::string::npos);
+  EXPECT_EQ(result.stdout_text.find("| c0i0 |"), std::string::npos) << result.stdout_text;
+
+  const json summary = read_json(out + "/compare_summary.json");
+  EXPECT_EQ(summary["schema"], "etns.compare-summary");
+  EXPECT_EQ(summary["baseline_dir"], a);
+  EXPECT_EQ(summary["candidate_dir"], b);
+  EXPECT_EQ(summary["comparability"]["layers_comparable"], true);
+  EXPECT_EQ(summary["verdict"]["status"], "fail");
+  EXPECT_EQ(summary["verdict"]["regressions"].size(), 1u);  // c0i1 (+10 %); the sum grew 3.3 %
+  EXPECT_FALSE(summary.contains("layers"));
+  EXPECT_FALSE(summary["config"].empty());
+  EXPECT_FALSE(summary["metrics"].empty());
+
+  const std::string csv = text_of(out + "/layer_diff.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "id,baseline_id,candidate_id,baseline_op,candidate_op,op_match,unit,baseline_value,candidate_value,"
+            "delta_value,delta_pct,speedup,noise_pct,state,within_noise,regression,baseline_WALL_NS,candidate_WALL_NS,"
+            "delta_WALL_NS,delta_pct_WALL_NS");
+  EXPECT_EQ(lines(csv), 4u) << csv;
+  EXPECT_NE(csv.find("\n1,c0i1,c0i1,cortex_m_ns::quantized_mean.out,cortex_m_ns::quantized_mean.out,true,instructions,"
+                     "1000,1100,100,10,0.909,,measured,false,true,"),
+            std::string::npos)
+      << csv;
 }
 
 // The page as scripts/main.sh makes it: etns's own programs and the upstream

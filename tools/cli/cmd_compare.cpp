@@ -14,6 +14,8 @@ struct CompareOptions {
   std::string manifest;
   bool json = false;
   double threshold_pct = -1;
+  std::string output_dir;
+  size_t top_layers = 0;
 };
 
 void print(const ComparisonReport& report, bool json) {
@@ -26,7 +28,8 @@ int compare(const CompareOptions& options) {
   const Bundle candidate = read_bundle(options.candidate);
   const std::optional<double> threshold =
       options.threshold_pct >= 0 ? std::optional<double>(options.threshold_pct) : std::nullopt;
-  const ComparisonReport report = compare_bundles(baseline, candidate, threshold);
+  const ComparisonReport report = compare_bundles(baseline, candidate, threshold, options.top_layers);
+  if (!options.output_dir.empty()) write_comparison_files(report, options.output_dir);
   print(report, options.json);
   for (const std::string& line : report.warnings) std::fprintf(stderr, "etns: warning: %s\n", line.c_str());
   if (!report.regressions.empty()) {
@@ -68,6 +71,8 @@ CommandAction add_compare_command(CLI::App& app) {
       "% of its median) are 'within noise', not regressions, with one warning when the\n"
       "threshold is below that noise; instruction counts and bytes are exact and always\n"
       "gated. A figure absent or 0 in both shows '—'.\n"
+      "--output-dir DIR writes compare_summary.json and layer_diff.csv; --top-layers N prints\n"
+      "the N largest instruction changes only.\n"
       "Example: etns compare results/tier1_arm.before results/tier1_arm --threshold 1");
   auto options = std::make_shared<CompareOptions>();
   command->add_option("baseline", options->baseline, "baseline bundle folder")->required();
@@ -75,6 +80,11 @@ CommandAction add_compare_command(CLI::App& app) {
   command->add_flag("--json", options->json, "print JSON instead of Markdown");
   command->add_option("--threshold", options->threshold_pct, "regression threshold in percent")
       ->check(CLI::NonNegativeNumber);
+  command->add_option("--output-dir", options->output_dir,
+                      "also write compare_summary.json and layer_diff.csv (every instruction row) there");
+  command->add_option("--top-layers", options->top_layers,
+                      "print only the N instruction rows with the largest |change| (default: every row)")
+      ->check(CLI::PositiveNumber);
   return [options]() { return compare(*options); };
 }
 

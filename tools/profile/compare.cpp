@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 
 #include "tools/common/failure.h"
+#include "tools/common/files.h"
 
 namespace etns::tools {
 namespace {
@@ -161,7 +163,7 @@ std::string pct_text(double pct) {
 }  // namespace
 
 ComparisonReport compare_bundles(const Bundle& baseline, const Bundle& candidate,
-                                 std::optional<double> threshold_pct) {
+                                 std::optional<double> threshold_pct, size_t top_layers) {
   const std::string sha_a = model_sha(baseline);
   const std::string sha_b = model_sha(candidate);
   if (!sha_a.empty() && !sha_b.empty() && sha_a != sha_b) {
@@ -308,7 +310,7 @@ ComparisonReport compare_bundles(const Bundle& baseline, const Bundle& candidate
     for (size_t i = 0; i < la.size(); ++i) {
       const Figure a = row_figure(la[i]);
       const Figure b = row_figure(lb[i]);
-      json row = {{"index", i}, {"id", la[i]["id"]}, {"operator", la[i]["operator"]}};
+      json row = {{"index", i}, {"id", la[i]["id"]}, {"candidate_id", lb[i]["id"]}, {"operator", la[i]["operator"]}};
       row.update(pair_json(a, b));
       json counters = json::object();
       for (const auto& [name, stats] : la[i]["counters"].items()) {
@@ -329,6 +331,12 @@ ComparisonReport compare_bundles(const Bundle& baseline, const Bundle& candidate
     warnings.push_back(report.warnings.back());
   }
   doc["warnings"] = warnings;
+  doc["metric"] = metric;
+  doc["unit"] = unit;
+  doc["comparability"] = {{"comparable", true},
+                          {"layers_comparable", layers_comparable},
+                          {"metrics_comparable", true},
+                          {"issues", warnings}};
   doc["threshold_pct"] = threshold_pct ? json(*threshold_pct) : json();
   doc["regressions"] = report.regressions;
   doc["within_noise"] = within_noise;
@@ -374,9 +382,18 @@ ComparisonReport compare_bundles(const Bundle& baseline, const Bundle& candidate
     md << "| " << row["name"].get<std::string>() << " | " << row["unit"].get<std::string>() << " " << cells(row);
   }
   if (layers_comparable) {
-    md << "\n## Instructions (" << unit << ")\n\n| # | operator | baseline | candidate | change | % | × | |\n"
-       << "|---|---|---:|---:|---:|---:|---:|---|\n";
-    for (const json& row : doc["layers"]) {
+    std::vector<json> shown(doc["layers"].begin(), doc["layers"].end());
+    if (top_layers > 0 && top_layers < shown.size()) {
+      auto size = [](const json& row) { return row["delta"].is_number() ? std::fabs(row["delta"].get<double>()) : -1.0; };
+      std::stable_sort(shown.begin(), shown.end(), [&](const json& x, const json& y) { return size(x) > size(y); });
+      shown.resize(top_layers);
+    }
+    md << "\n## Instructions (" << unit;
+    if (shown.size() < doc["layers"].size()) {
+      md << "; the " << shown.size() << " largest changes of " << doc["layers"].size();
+    }
+    md << ")\n\n| # | operator | baseline | candidate | change | % | × | |\n|---|---|---:|---:|---:|---:|---:|---|\n";
+    for (const json& row : shown) {
       md << "| " << row["id"].get<std::string>() << " | `" << row["operator"].get<std::string>() << "` " << cells(row);
     }
   }
@@ -391,6 +408,77 @@ ComparisonReport compare_bundles(const Bundle& baseline, const Bundle& candidate
   }
   report.markdown = md.str();
   return report;
+}
+
+namespace {
+
+std::string csv_cell(const json& value) {
+  if (value.is_null()) return "";
+  if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+  if (value.is_number()) {
+    const double number = value.get<double>();
+    char text[40];
+    if (std::floor(number) == number && std::fabs(number) < 9.0e15) {
+      std::snprintf(text, sizeof(text), "%.0f", number);
+    } else {
+      std::snprintf(text, sizeof(text), "%.3f", number);
+    }
+    return text;
+  }
+  const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+}  // namespace
+
+void write_comparison_files(const ComparisonReport& report, const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) throw Failure("--output-dir " + dir + ": " + error.message(), 2);
+  json summary = report.document;
+  summary.erase("layers");
+  summary["schema"] = "etns.compare-summary";
+  if (!summary["threshold_pct"].is_null()) {
+    summary["verdict"] = {{"status", report.regressions.empty() ? "pass" : "fail"},
+                          {"threshold_pct", summary["threshold_pct"]},
+                          {"regressions", summary["regressions"]},
+                          {"within_noise", summary["within_noise"]}};
+  }
+  write_file_atomic(dir + "/compare_summary.json", summary.dump(2) + "\n");
+
+  const json& layers = report.document["layers"];
+  std::vector<std::string> counters;
+  for (const json& row : layers) {
+    for (const auto& [name, value] : row["counters"].items()) {
+      if (std::find(counters.begin(), counters.end(), name) == counters.end()) counters.push_back(name);
+    }
+  }
+  std::sort(counters.begin(), counters.end());
+  std::ostringstream csv;
+  csv << "id,baseline_id,candidate_id,baseline_op,candidate_op,op_match,unit,baseline_value,candidate_value,"
+         "delta_value,delta_pct,speedup,noise_pct,state,within_noise,regression";
+  for (const std::string& name : counters) {
+    csv << ",baseline_" << name << ",candidate_" << name << ",delta_" << name << ",delta_pct_" << name;
+  }
+  csv << "\n";
+  for (const json& row : layers) {
+    csv << csv_cell(row["index"]) << "," << csv_cell(row["id"]) << "," << csv_cell(row["candidate_id"]) << ","
+        << csv_cell(row["operator"]) << "," << csv_cell(row["operator"]) << ",true," << csv_cell(report.document["unit"])
+        << "," << csv_cell(row["baseline"]) << "," << csv_cell(row["candidate"]) << "," << csv_cell(row["delta"]) << ","
+        << csv_cell(row["delta_pct"]) << "," << csv_cell(row["factor"]) << "," << csv_cell(row.value("noise_pct", json()))
+        << "," << csv_cell(row["state"]) << "," << csv_cell(row.value("within_noise", false)) << ","
+        << csv_cell(row.value("regression", false));
+    for (const std::string& name : counters) {
+      const json counter = row["counters"].value(name, json::object());
+      csv << "," << csv_cell(counter.value("baseline", json())) << "," << csv_cell(counter.value("candidate", json()))
+          << "," << csv_cell(counter.value("delta", json())) << "," << csv_cell(counter.value("delta_pct", json()));
+    }
+    csv << "\n";
+  }
+  write_file_atomic(dir + "/layer_diff.csv", csv.str());
 }
 
 }  // namespace etns::tools

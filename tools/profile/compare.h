@@ -28,8 +28,16 @@ struct ComparisonReport {
 // noisier run's samples relative to its median: that is "within noise", with
 // one warning when the threshold is below the noise. Counts (instructions,
 // bytes) are exact gates.
+// `top_layers` > 0 prints only that many instruction rows, the largest
+// |change| first (the JSON keeps every row).
 ComparisonReport compare_bundles(const Bundle& baseline, const Bundle& candidate,
-                                 std::optional<double> threshold_pct);
+                                 std::optional<double> threshold_pct, size_t top_layers = 0);
+
+// `compare --output-dir`: compare_summary.json (everything but the
+// instruction rows) and layer_diff.csv (one line per instruction row) in
+// `dir`, created if missing (profiler.md §9.4, with values named by the
+// metric's unit instead of "cycles").
+void write_comparison_files(const ComparisonReport& report, const std::string& dir);
 
 // Two programs of the same model, the arm then the ns program (profiler.md
 // §10); anything else (swapped, the same bundle or program twice, different
