@@ -413,6 +413,220 @@ TEST(ComparePrograms, Tier1PairPrintsEveryRowTheRegionAndTheArena) {
   EXPECT_NE(refused.stderr_text.find("is not in the manifest"), std::string::npos) << refused.stderr_text;
 }
 
+// Anything but the arm then the ns program of one model is refused with one
+// line and exit 2; a pair that is compared says on its first line what.
+TEST(ComparePrograms, RefusesWhatIsNotAnArmNsPairOfOneModel) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  auto path = [&](const std::string& program) { return fs::path(model(shared, program)).lexically_normal().string(); };
+  auto bundle = [&](const std::string& program, const std::string& name) {
+    const std::string out = dir.path() + "/" + name;
+    EXPECT_EQ(profile(program, "host", out, " --set model.path=" + model(shared, program)).exit_code, 0) << program;
+    return out;
+  };
+  const std::string arm = bundle("tier1_arm", "arm"), ns = bundle("tier1_ns", "ns");
+  const std::string arm_again = bundle("tier1_arm", "arm_again"), other_ns = bundle("tier1mean_ns", "other_ns");
+  const std::string manifest = " --manifest " + shared + "/models/tier1/tier1_manifest.json";
+  struct Case {
+    std::string args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {ns + " " + arm, "etns: not an arm/ns pair: swapped: the baseline " + ns + " is the ns program and the candidate " +
+                           arm + " the arm program; give the arm bundle first\n"},
+      {arm + " " + arm, "etns: not an arm/ns pair: " + arm + " is given twice (the same bundle)\n"},
+      {arm + " " + arm_again, "etns: not an arm/ns pair: both bundles profile the same program (" +
+                                  path("tier1_arm") + ", SHA-256 "},
+      {arm + " " + other_ns, "etns: not an arm/ns pair: different models (file names: tier1 vs tier1mean); pass "
+                             "--manifest if they are one model\n"},
+      {arm + " " + other_ns + manifest, "etns: not an arm/ns pair: different models (the manifest lists tier1 vs "
+                                        "tier1mean)\n"},
+      {ns + " " + arm + manifest, "etns: not an arm/ns pair: swapped: "},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args);
+    const testing::CliResult result = testing::run_cli("compare-programs " + c.args);
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(lines(result.stderr_text), 1u) << result.stderr_text;
+    EXPECT_EQ(result.stderr_text.rfind(c.message, 0), 0u) << result.stderr_text;
+    EXPECT_EQ(result.stdout_text, "");
+  }
+  for (const std::string& how : {std::string(), manifest}) {
+    SCOPED_TRACE(how);
+    const testing::CliResult result = testing::run_cli("compare-programs " + arm + " " + ns + how);
+    ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+    const std::string first = result.stdout_text.substr(0, result.stdout_text.find('\n'));
+    EXPECT_EQ(first.rfind("Compared: tier1 arm `" + path("tier1_arm") + "` (SHA-256 ", 0), 0u) << first;
+    EXPECT_NE(first.find(") → tier1 ns `" + path("tier1_ns") + "` (SHA-256 "), std::string::npos) << first;
+    EXPECT_NE(first.find(how.empty() ? "from the bundles and file names." : "from the manifest."), std::string::npos)
+        << first;
+  }
+}
+
+// A figure the runs did not measure (per_layer: false) is "—", never a change;
+// a zero baseline gives no ratio, and says so.
+TEST(Compare, FiguresNotMeasuredOrZeroAreNoChange) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const std::string a = dir.path() + "/a", b = dir.path() + "/b", full = dir.path() + "/full";
+  const std::string program = " --set model.path=" + model(shared, "tier1mean_ns");
+  ASSERT_EQ(profile("tier1mean_ns", "host", a, program + " --set profiling.per_layer=false").exit_code, 0);
+  ASSERT_EQ(profile("tier1mean_ns", "host", b, program + " --set profiling.per_layer=false").exit_code, 0);
+  ASSERT_EQ(profile("tier1mean_ns", "host", full, program).exit_code, 0);
+
+  const testing::CliResult both = testing::run_cli("compare " + a + " " + b);
+  ASSERT_EQ(both.exit_code, 0) << both.stderr_text;
+  EXPECT_NE(both.stdout_text.find("| per_layer_sum | ns | — | — | — | — | — | not measured |\n"), std::string::npos)
+      << both.stdout_text;
+  EXPECT_NE(both.stdout_text.find("| layers | rows | — | — | — | — | — | not measured |\n"), std::string::npos);
+  EXPECT_NE(both.stdout_text.find("neither run has a per-instruction pass"), std::string::npos);
+  EXPECT_EQ(both.stdout_text.find("-100.0%"), std::string::npos) << both.stdout_text;
+  EXPECT_EQ(both.stdout_text.find("0.0×"), std::string::npos) << both.stdout_text;
+  EXPECT_EQ(both.stdout_text.find("## Instructions"), std::string::npos);
+  const json doc = json::parse(testing::run_cli("compare " + a + " " + b + " --json").stdout_text);
+  EXPECT_EQ(doc["metrics"][1]["name"], "per_layer_sum");
+  EXPECT_EQ(doc["metrics"][1]["state"], "not_measured");
+  EXPECT_TRUE(doc["metrics"][1]["delta_pct"].is_null());
+
+  const testing::CliResult one = testing::run_cli("compare " + full + " " + a + " --threshold 1000");
+  EXPECT_EQ(one.exit_code, 0) << one.stderr_text;
+  EXPECT_TRUE(std::regex_search(
+      one.stdout_text, std::regex(R"(\| per_layer_sum \| ns \| [0-9,]+ \| — \| — \| — \| — \| not measured in the candidate \|)")))
+      << one.stdout_text;
+
+  // The scratch arena: 0 in both, then 0 in the baseline only.
+  for (const auto& [bundle, bytes] : {std::pair{a, 0}, std::pair{b, 0}}) {
+    json summary = read_json(bundle + "/summary.json");
+    summary["memory"]["scratch_used"] = bytes;
+    rewrite_in_bundle(bundle, "summary.json", summary);
+  }
+  EXPECT_NE(testing::run_cli("compare " + a + " " + b).stdout_text.find(
+                "| memory.scratch_used | bytes | 0 | 0 | — | — | — | 0 in both |\n"),
+            std::string::npos);
+  json summary = read_json(b + "/summary.json");
+  summary["memory"]["scratch_used"] = 64;
+  rewrite_in_bundle(b, "summary.json", summary);
+  const testing::CliResult grown = testing::run_cli("compare " + a + " " + b);
+  EXPECT_NE(grown.stdout_text.find("| memory.scratch_used | bytes | 0 | 64 | +64 | — | — | baseline 0: no % or × |\n"),
+            std::string::npos)
+      << grown.stdout_text;
+}
+
+std::string text_of(const std::string& path);
+
+// Sets every row's primary statistics and the clean figure of a bundle: the
+// value (the median) and the median absolute deviation, in the metric of `unit`.
+void set_statistics(const std::string& bundle, double median, double mad, const std::string& unit, double row1 = 0) {
+  json results = read_json(bundle + "/profile_results.json");
+  double sum = 0;
+  for (json& layer : results["layers"]) {
+    const double value = layer["index"] == 1 && row1 > 0 ? row1 : median;
+    layer["value"] = value;
+    layer["primary"].update({{"value", value}, {"median", value}, {"mean", value}, {"mad", mad}});
+    sum += value;
+  }
+  results["per_layer_sum"] = sum;
+  rewrite_in_bundle(bundle, "profile_results.json", results);
+  json summary = read_json(bundle + "/summary.json");
+  summary["per_layer_sum"] = sum;
+  summary["clean_end_to_end"].update({{"value", median}, {"median", median}, {"mean", median}, {"mad", mad}});
+  summary["metric"]["unit"] = unit;
+  summary["metric"]["name"] = unit == "ns" ? "WALL_NS" : "INST_RETIRED";
+  rewrite_in_bundle(bundle, "summary.json", summary);
+}
+
+// Host times are noisy: a change within the runs' own noise (3 MADs) is not
+// a regression, whatever the threshold; counted instructions are exact.
+TEST(Compare, HostTimesWithinTheirNoiseAreNotRegressions) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const std::string a = dir.path() + "/a", b = dir.path() + "/b";
+  ASSERT_EQ(profile("tier1mean_ns", "host", a, " --set model.path=" + model(shared, "tier1mean_ns")).exit_code, 0);
+  for (const json& layer : read_json(a + "/profile_results.json")["layers"]) {
+    EXPECT_TRUE(layer["primary"].contains("mad")) << "the bundle keeps each row's spread";
+  }
+  EXPECT_TRUE(read_json(a + "/summary.json")["clean_end_to_end"].contains("mad"));
+  fs::copy(a, b, fs::copy_options::recursive);
+
+  // Baseline 1,000 ns (MAD 150: noise ±45 %), candidate 1,200 ns (+20 %, MAD 100: ±25 %).
+  set_statistics(a, 1000, 150, "ns");
+  set_statistics(b, 1200, 100, "ns");
+  const testing::CliResult noisy = testing::run_cli("compare " + a + " " + b + " --threshold 5");
+  EXPECT_EQ(noisy.exit_code, 0) << noisy.stderr_text;
+  EXPECT_EQ(noisy.stderr_text,
+            "etns: warning: the threshold +5% is below the run-to-run noise of 5 of 5 timed figures (up to ±45%): "
+            "changes within a figure's noise are not called regressions\n");
+  EXPECT_NE(noisy.stdout_text.find("| c0i1 | `cortex_m_ns::quantized_mean.out` | 1,000 | 1,200 | +200 | +20.0% | 0.8× | "
+                                   "within noise (±45%) |"),
+            std::string::npos)
+      << noisy.stdout_text;
+  EXPECT_NE(noisy.stdout_text.find("No regression beyond +5%."), std::string::npos);
+  // A threshold at the noise: no warning, and nothing above the threshold.
+  const testing::CliResult above = testing::run_cli("compare " + a + " " + b + " --threshold 45");
+  EXPECT_EQ(above.exit_code, 0);
+  EXPECT_EQ(above.stderr_text, "");
+
+  // Beyond the noise it is a regression again: one row at +50 %.
+  set_statistics(b, 1200, 100, "ns", 1500);
+  const testing::CliResult slower = testing::run_cli("compare " + a + " " + b + " --threshold 5");
+  EXPECT_EQ(slower.exit_code, 1);
+  EXPECT_NE(slower.stderr_text.find("etns: regression: c0i1 cortex_m_ns::quantized_mean.out: 1,000 -> 1,500 ns (+50.0%"),
+            std::string::npos)
+      << slower.stderr_text;
+
+  // Counted instructions (QEMU) are exact: one more instruction is a regression, spread or not.
+  set_statistics(a, 1000, 150, "instructions");
+  set_statistics(b, 1000, 150, "instructions", 1001);
+  const testing::CliResult exact = testing::run_cli("compare " + a + " " + b + " --threshold 0");
+  EXPECT_EQ(exact.exit_code, 1);
+  EXPECT_EQ(exact.stderr_text.find("warning"), std::string::npos) << exact.stderr_text;
+  EXPECT_NE(exact.stderr_text.find("etns: regression: c0i1 cortex_m_ns::quantized_mean.out: 1,000 -> 1,001 instructions "
+                                   "(+0.1%, threshold +0%)"),
+            std::string::npos)
+      << exact.stderr_text;
+}
+
+// --output-dir writes compare_summary.json and layer_diff.csv (every row);
+// --top-layers N prints the N largest changes only.
+TEST(Compare, OutputDirAndTopLayers) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const std::string a = dir.path() + "/a", b = dir.path() + "/b", out = dir.path() + "/out";
+  ASSERT_EQ(profile("tier1mean_ns", "host", a, " --set model.path=" + model(shared, "tier1mean_ns")).exit_code, 0);
+  fs::copy(a, b, fs::copy_options::recursive);
+  set_statistics(a, 1000, 0, "instructions");
+  set_statistics(b, 1000, 0, "instructions", 1100);
+  const testing::CliResult result =
+      testing::run_cli("compare " + a + " " + b + " --threshold 5 --top-layers 1 --output-dir " + out);
+  EXPECT_EQ(result.exit_code, 1) << result.stderr_text;
+  EXPECT_NE(result.stdout_text.find("## Instructions (instructions; the 1 largest changes of 3)\n"), std::string::npos)
+      << result.stdout_text;
+  EXPECT_NE(result.stdout_text.find("| c0i1 | `cortex_m_ns::quantized_mean.out` | 1,000 | 1,100 |"), std::string::npos);
+  EXPECT_EQ(result.stdout_text.find("| c0i0 |"), std::string::npos) << result.stdout_text;
+
+  const json summary = read_json(out + "/compare_summary.json");
+  EXPECT_EQ(summary["schema"], "etns.compare-summary");
+  EXPECT_EQ(summary["baseline_dir"], a);
+  EXPECT_EQ(summary["candidate_dir"], b);
+  EXPECT_EQ(summary["comparability"]["layers_comparable"], true);
+  EXPECT_EQ(summary["verdict"]["status"], "fail");
+  EXPECT_EQ(summary["verdict"]["regressions"].size(), 1u);  // c0i1 (+10 %); the sum grew 3.3 %
+  EXPECT_FALSE(summary.contains("layers"));
+  EXPECT_FALSE(summary["config"].empty());
+  EXPECT_FALSE(summary["metrics"].empty());
+
+  const std::string csv = text_of(out + "/layer_diff.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "id,baseline_id,candidate_id,baseline_op,candidate_op,op_match,unit,baseline_value,candidate_value,"
+            "delta_value,delta_pct,speedup,noise_pct,state,within_noise,regression,baseline_WALL_NS,candidate_WALL_NS,"
+            "delta_WALL_NS,delta_pct_WALL_NS");
+  EXPECT_EQ(lines(csv), 4u) << csv;
+  EXPECT_NE(csv.find("\n1,c0i1,c0i1,cortex_m_ns::quantized_mean.out,cortex_m_ns::quantized_mean.out,true,instructions,"
+                     "1000,1100,100,10,0.909,,measured,false,true,"),
+            std::string::npos)
+      << csv;
+}
+
 // The page as scripts/main.sh makes it: etns's own programs and the upstream
 // ones, on QEMU and on the host, with the bench.
 TEST(Reproduce, RebuildsTheEvidencePageEndToEnd) {

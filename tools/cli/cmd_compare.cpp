@@ -14,6 +14,8 @@ struct CompareOptions {
   std::string manifest;
   bool json = false;
   double threshold_pct = -1;
+  std::string output_dir;
+  size_t top_layers = 0;
 };
 
 void print(const ComparisonReport& report, bool json) {
@@ -26,8 +28,10 @@ int compare(const CompareOptions& options) {
   const Bundle candidate = read_bundle(options.candidate);
   const std::optional<double> threshold =
       options.threshold_pct >= 0 ? std::optional<double>(options.threshold_pct) : std::nullopt;
-  const ComparisonReport report = compare_bundles(baseline, candidate, threshold);
+  const ComparisonReport report = compare_bundles(baseline, candidate, threshold, options.top_layers);
+  if (!options.output_dir.empty()) write_comparison_files(report, options.output_dir);
   print(report, options.json);
+  for (const std::string& line : report.warnings) std::fprintf(stderr, "etns: warning: %s\n", line.c_str());
   if (!report.regressions.empty()) {
     std::string message;
     for (const std::string& line : report.regressions) message += (message.empty() ? "" : "\n") + ("regression: " + line);
@@ -62,7 +66,13 @@ CommandAction add_compare_command(CLI::App& app) {
       "Refuses bundles of different programs (model SHA-256), incomplete or invalid ones, and\n"
       "bundles that measure different things (target, metric). Markdown by default.\n"
       "With --threshold, exits 1 when the clean end-to-end figure, the per-instruction sum, a\n"
-      "memory figure or any instruction grew by more than that many percent.\n"
+      "memory figure or any instruction grew by more than that many percent. Times (host wall\n"
+      "time) that grew by less than their noise (3 x the MAD of the noisier run's samples, as\n"
+      "% of its median) are 'within noise', not regressions, with one warning when the\n"
+      "threshold is below that noise; instruction counts and bytes are exact and always\n"
+      "gated. A figure absent or 0 in both shows '—'.\n"
+      "--output-dir DIR writes compare_summary.json and layer_diff.csv; --top-layers N prints\n"
+      "the N largest instruction changes only.\n"
       "Example: etns compare results/tier1_arm.before results/tier1_arm --threshold 1");
   auto options = std::make_shared<CompareOptions>();
   command->add_option("baseline", options->baseline, "baseline bundle folder")->required();
@@ -70,6 +80,11 @@ CommandAction add_compare_command(CLI::App& app) {
   command->add_flag("--json", options->json, "print JSON instead of Markdown");
   command->add_option("--threshold", options->threshold_pct, "regression threshold in percent")
       ->check(CLI::NonNegativeNumber);
+  command->add_option("--output-dir", options->output_dir,
+                      "also write compare_summary.json and layer_diff.csv (every instruction row) there");
+  command->add_option("--top-layers", options->top_layers,
+                      "print only the N instruction rows with the largest |change| (default: every row)")
+      ->check(CLI::PositiveNumber);
   return [options]() { return compare(*options); };
 }
 
@@ -80,6 +95,9 @@ CommandAction add_compare_programs_command(CLI::App& app) {
       "Prints the evidence tables: per-instruction rows side by side, then the per-instruction\n"
       "sum, clean end to end, the Tier-1 region and the planned arena, with delta % and ×.\n"
       "--manifest (the export manifest) checks each program's SHA-256 and names instructions.\n"
+      "Refuses (exit 2) anything but the arm then the ns program of one model: swapped, the same\n"
+      "bundle or program twice, two models (by the manifest, else by <model>_arm/_ns file names).\n"
+      "The first line says what was compared.\n"
       "Example: etns compare-programs results/tier1_arm results/tier1_ns --manifest tier1_manifest.json");
   auto options = std::make_shared<CompareOptions>();
   command->add_option("baseline", options->baseline, "baseline bundle folder (the arm program)")->required();

@@ -79,6 +79,7 @@ json stats_json(const std::vector<uint64_t>& samples, const std::string& aggrega
           {"mean", number(stats.mean)},
           {"min", number(stats.min)},
           {"max", number(stats.max)},
+          {"mad", number(stats.mad)},
           {"samples", samples.size()}};
 }
 

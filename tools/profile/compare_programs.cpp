@@ -2,6 +2,7 @@
 #include <cmath>
 #include <filesystem>
 #include <sstream>
+#include <tuple>
 
 #include "tools/common/failure.h"
 #include "tools/profile/compare.h"
@@ -154,6 +155,59 @@ std::string model_name_from_path(const Bundle& bundle) {
   return stem;
 }
 
+// Which side is which program: the bundle's own facts, the manifest's when given.
+struct Identity {
+  std::string provider;  // arm or ns
+  std::string model;     // the manifest's name, or the file name without _arm/_ns
+  std::string path;
+  std::string sha;
+};
+
+Identity identity_of(const Bundle& bundle) {
+  Identity id;
+  id.provider = bundle.summary.value("provider", "");
+  if (id.provider.empty()) id.provider = bundle.metadata["provider"].value("backend", "");
+  id.model = model_name_from_path(bundle);
+  id.path = bundle.metadata["model"].value("path", "");
+  id.sha = bundle.metadata["model"].value("sha256", "");
+  return id;
+}
+
+std::string short_sha(const std::string& sha) { return sha.empty() ? "no SHA-256" : sha.substr(0, 12) + "…"; }
+
+// Refuses (exit 2, one line) anything but the arm program then the ns program
+// of one model.
+void require_arm_ns_pair(const Bundle& baseline, const Bundle& candidate, const Identity& a, const Identity& b,
+                         bool from_manifest) {
+  std::error_code error;
+  if (baseline.dir == candidate.dir || std::filesystem::equivalent(baseline.dir, candidate.dir, error) ||
+      (!baseline.manifest.value("run_id", "").empty() &&
+       baseline.manifest.value("run_id", "") == candidate.manifest.value("run_id", ""))) {
+    throw Failure("not an arm/ns pair: " + baseline.dir + " is given twice (the same bundle)", 2);
+  }
+  if (!a.sha.empty() && a.sha == b.sha) {
+    throw Failure("not an arm/ns pair: both bundles profile the same program (" + a.path + ", SHA-256 " +
+                      short_sha(a.sha) + "); use etns compare for two runs of one program",
+                  2);
+  }
+  if (a.provider == "ns" && b.provider == "arm") {
+    throw Failure("not an arm/ns pair: swapped: the baseline " + baseline.dir + " is the ns program and the candidate " +
+                      candidate.dir + " the arm program; give the arm bundle first",
+                  2);
+  }
+  if (a.provider != "arm" || b.provider != "ns") {
+    throw Failure("not an arm/ns pair: the baseline " + baseline.dir + " is provider '" + a.provider +
+                      "' and the candidate " + candidate.dir + " provider '" + b.provider + "'; expected arm then ns",
+                  2);
+  }
+  if (a.model != b.model) {
+    throw Failure(std::string("not an arm/ns pair: different models (") + (from_manifest ? "the manifest lists " : "file names: ") +
+                      a.model + " vs " + b.model + ")" +
+                      (from_manifest ? "" : "; pass --manifest if they are one model"),
+                  2);
+  }
+}
+
 }  // namespace
 
 ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidate,
@@ -161,21 +215,30 @@ ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidat
   require_comparable(baseline, candidate);
   Side base = read_side(baseline);
   Side cand = read_side(candidate);
-  std::string model = model_name_from_path(baseline);
-  std::string matching = "structure";
+  Identity id_a = identity_of(baseline);
+  Identity id_b = identity_of(candidate);
+  std::optional<ManifestMatch> match_a, match_b;
   if (manifest) {
-    const ManifestMatch a = find_in_manifest(*manifest, baseline);
-    const ManifestMatch b = find_in_manifest(*manifest, candidate);
-    if (a.model != b.model) {
-      throw Failure("not comparable: the manifest lists " + baseline.dir + " as " + a.model + " and " + candidate.dir +
-                    " as " + b.model);
+    match_a = find_in_manifest(*manifest, baseline);
+    match_b = find_in_manifest(*manifest, candidate);
+    for (const auto& [bundle, match, id] : {std::tuple{&baseline, &*match_a, &id_a}, std::tuple{&candidate, &*match_b, &id_b}}) {
+      if (!id->provider.empty() && id->provider != match->provider) {
+        throw Failure(bundle->dir + ": profiled as provider '" + id->provider +
+                          "' but the manifest lists its program as " + match->model + " " + match->provider,
+                      2);
+      }
+      id->provider = match->provider;
+      id->model = match->model;
     }
-    model = a.model;
-    matching = "manifest";
-    base.provider = a.provider;
-    cand.provider = b.provider;
+  }
+  require_arm_ns_pair(baseline, candidate, id_a, id_b, manifest.has_value());
+  const std::string model = id_a.model;
+  const std::string matching = manifest ? "manifest" : "structure";
+  base.provider = id_a.provider;
+  cand.provider = id_b.provider;
+  if (manifest) {
     for (Side* side : {&base, &cand}) {
-      const json& entry = side == &base ? *a.entry : *b.entry;
+      const json& entry = side == &base ? *match_a->entry : *match_b->entry;
       for (size_t i = 0; i < side->ids.size(); ++i) {
         for (const json& instruction : entry.at("instructions")) {
           if (instruction.at("id") == side->ids[i]) side->labels[i] = instruction.at("op").get<std::string>();
@@ -192,13 +255,16 @@ ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidat
   json& doc = report.document;
   doc = {{"schema", "etns.compare-programs"}, {"schema_version", 1}, {"model", model}, {"matching", matching},
          {"metric", metric}, {"unit", unit}, {"target", target},
-         {"baseline", {{"dir", baseline.dir}, {"provider", base.provider}}},
-         {"candidate", {{"dir", candidate.dir}, {"provider", cand.provider}}}};
+         {"baseline", {{"dir", baseline.dir}, {"provider", base.provider}, {"path", id_a.path}, {"sha256", id_a.sha}}},
+         {"candidate", {{"dir", candidate.dir}, {"provider", cand.provider}, {"path", id_b.path}, {"sha256", id_b.sha}}}};
 
   std::ostringstream md;
   const std::string a_name = base.provider.empty() ? "baseline" : base.provider;
   const std::string b_name = cand.provider.empty() ? "candidate" : cand.provider;
   const std::string measure = unit == "instructions" ? "executed instructions" : "wall time in " + unit;
+  md << "Compared: " << model << " " << base.provider << " `" << id_a.path << "` (SHA-256 " << short_sha(id_a.sha)
+     << ") → " << model << " " << cand.provider << " `" << id_b.path << "` (SHA-256 " << short_sha(id_b.sha)
+     << "), model and providers " << (manifest ? "from the manifest" : "from the bundles and file names") << ".\n\n";
   md << "## " << model << ": per-instruction " << measure << " (" << metric << ", " << target << ")\n\n";
   md << "| # | " << a_name << " op | " << a_name << " | " << b_name << " op | " << b_name << " |\n";
   md << "|---|---|---:|---|---:|\n";

@@ -1,6 +1,7 @@
 #include "tools/profile/results.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace etns::tools {
@@ -41,6 +42,11 @@ Stats summarize(const std::vector<uint64_t>& samples) {
   stats.mean = mean_of(sorted, 0, sorted.size());
   stats.min = static_cast<double>(sorted.front());
   stats.max = static_cast<double>(sorted.back());
+  std::vector<double> deviations;
+  for (uint64_t sample : sorted) deviations.push_back(std::fabs(static_cast<double>(sample) - stats.median));
+  std::sort(deviations.begin(), deviations.end());
+  const size_t n = deviations.size();
+  stats.mad = n % 2 == 1 ? deviations[n / 2] : (deviations[n / 2 - 1] + deviations[n / 2]) / 2;
   return stats;
 }
 

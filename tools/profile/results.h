@@ -27,6 +27,7 @@ struct Stats {
   double mean = 0;
   double min = 0;
   double max = 0;
+  double mad = 0;  // median absolute deviation from the median: the spread, robust to outliers
 };
 Stats summarize(const std::vector<uint64_t>& samples);
 // The configured reduction: "median" (mean of the middle two for an even

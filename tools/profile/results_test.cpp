@@ -29,6 +29,8 @@ TEST(Summarize, MedianMeanMinMax) {
   EXPECT_EQ(stats.mean, 4.5);
   EXPECT_EQ(stats.min, 1.0);
   EXPECT_EQ(stats.max, 9.0);
+  EXPECT_EQ(stats.mad, 2.0);  // deviations 5, 1, 1, 3
+  EXPECT_EQ(summarize({10, 11, 9, 10, 1000}).mad, 1.0) << "an outlier does not widen it";
 }
 
 TEST(Validity, AnyErrorIsInvalidAnyWarningDegraded) {
