@@ -456,8 +456,8 @@ TEST(ComparePrograms, RefusesWhatIsNotAnArmNsPairOfOneModel) {
     const testing::CliResult result = testing::run_cli("compare-programs " + arm + " " + ns + how);
     ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
     const std::string first = result.stdout_text.substr(0, result.stdout_text.find('\n'));
-    EXPECT_EQ(first.rfind("Compared: tier1 arm `" + path("tier1_arm") + "` (SHA-256 ", 0), 0u) << first;
-    EXPECT_NE(first.find(") → tier1 ns `" + path("tier1_ns") + "` (SHA-256 "), std::string::npos) << first;
+    EXPECT_EQ(first.rfind("Compared: tier1 arm `tier1_arm.pte` (SHA-256 ", 0), 0u) << first;
+    EXPECT_NE(first.find(") → tier1 ns `tier1_ns.pte` (SHA-256 "), std::string::npos) << first;
     EXPECT_NE(first.find(how.empty() ? "from the bundles and file names." : "from the manifest."), std::string::npos)
         << first;
   }

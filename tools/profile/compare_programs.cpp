@@ -262,8 +262,11 @@ ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidat
   const std::string a_name = base.provider.empty() ? "baseline" : base.provider;
   const std::string b_name = cand.provider.empty() ? "candidate" : cand.provider;
   const std::string measure = unit == "instructions" ? "executed instructions" : "wall time in " + unit;
-  md << "Compared: " << model << " " << base.provider << " `" << id_a.path << "` (SHA-256 " << short_sha(id_a.sha)
-     << ") → " << model << " " << cand.provider << " `" << id_b.path << "` (SHA-256 " << short_sha(id_b.sha)
+  // File names, not paths: this text lands in shared pages (etns reproduce).
+  const auto file_name = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
+  md << "Compared: " << model << " " << base.provider << " `" << file_name(id_a.path) << "` (SHA-256 "
+     << short_sha(id_a.sha) << ") → " << model << " " << cand.provider << " `" << file_name(id_b.path)
+     << "` (SHA-256 " << short_sha(id_b.sha)
      << "), model and providers " << (manifest ? "from the manifest" : "from the bundles and file names") << ".\n\n";
   md << "## " << model << ": per-instruction " << measure << " (" << metric << ", " << target << ")\n\n";
   md << "| # | " << a_name << " op | " << a_name << " | " << b_name << " op | " << b_name << " |\n";
