@@ -106,5 +106,55 @@ TEST(Cli, HelpListsCommandsAndExamples) {
   EXPECT_NE(result.stdout_text.find("Examples:"), std::string::npos);
 }
 
+TEST(Cli, MistypedCommandSuggestsTheClosestOne) {
+  const testing::CliResult result = testing::run_cli("profiel --config x.yaml");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.stderr_text, "etns: unknown command 'profiel' (did you mean 'profile'?)\n");
+  EXPECT_EQ(result.stdout_text, "");
+
+  const testing::CliResult far = testing::run_cli("frobnicate");
+  EXPECT_EQ(far.exit_code, 2);
+  EXPECT_EQ(far.stderr_text, "etns: unknown command 'frobnicate' (see 'etns --help')\n");
+}
+
+TEST(Cli, MistypedOptionSuggestsOneOfThatCommandsOptions) {
+  const testing::CliResult profile = testing::run_cli("profile --confg x");
+  EXPECT_EQ(profile.exit_code, 2);
+  EXPECT_EQ(profile.stderr_text, "etns: profile: unknown option '--confg' (did you mean '--config'?)\n");
+
+  const testing::CliResult compare = testing::run_cli("compare-programs --manfest x a b");
+  EXPECT_EQ(compare.exit_code, 2);
+  EXPECT_EQ(compare.stderr_text,
+            "etns: compare-programs: unknown option '--manfest' (did you mean '--manifest'?)\n");
+
+  const testing::CliResult top = testing::run_cli("--verison");
+  EXPECT_EQ(top.exit_code, 2);
+  EXPECT_EQ(top.stderr_text, "etns: unknown option '--verison' (did you mean '--version'?)\n");
+}
+
+TEST(Cli, HelpCommandPrintsTheTopLevelOrOneCommandsHelp) {
+  const testing::CliResult top = testing::run_cli("help");
+  EXPECT_EQ(top.exit_code, 0) << top.stderr_text;
+  EXPECT_EQ(top.stdout_text, testing::run_cli("--help").stdout_text);
+  EXPECT_NE(top.stdout_text.find("compare-programs"), std::string::npos) << top.stdout_text;
+
+  const testing::CliResult run = testing::run_cli("help run");
+  EXPECT_EQ(run.exit_code, 0) << run.stderr_text;
+  EXPECT_EQ(run.stdout_text, testing::run_cli("run --help").stdout_text);
+
+  const testing::CliResult wrong = testing::run_cli("help rnu");
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_EQ(wrong.stderr_text, "etns: unknown command 'rnu' (did you mean 'run'?)\n");
+}
+
+TEST(Cli, VersionLongAndShort) {
+  for (const char* flag : {"--version", "-V"}) {
+    const testing::CliResult result = testing::run_cli(flag);
+    EXPECT_EQ(result.exit_code, 0) << flag;
+    EXPECT_EQ(result.stdout_text, "etns " ETNS_VERSION "\n") << flag;
+    EXPECT_EQ(result.stderr_text, "") << flag;
+  }
+}
+
 }  // namespace
 }  // namespace etns
