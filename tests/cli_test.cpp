@@ -97,6 +97,48 @@ TEST(Cli, NsProgramRunsOnNsAndWritesItsOutput) {
   for (int i = 0; i < 8; ++i) {
     EXPECT_TRUE(std::ifstream(dir.path() + "/dump/c0i" + std::to_string(i) + ".bin").good()) << i;
   }
+  EXPECT_EQ(result.stdout_text, "") << "stdout is a file: no summary line";
+  EXPECT_EQ(result.stderr_text, "");
+}
+
+// "etns run: wrote OUT (65,536 B); provider ns, 0.123 ms on the host": the
+// part before the timing, which varies.
+std::string summary_prefix(const std::string& output) {
+  return "etns run: wrote " + output + " (65,536 B); provider ns, ";
+}
+
+TEST(Cli, RunSummaryIsOneLineWhenAskedFor) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  write_bytes(dir.path() + "/in.bin", 65536);
+  const std::string arguments = "run " + shared + "/models/tier1/tier1_ns.pte --provider ns --input " + dir.path() +
+                                "/in.bin --output " + dir.path() + "/out.bin";
+  const testing::CliResult always = testing::run_cli(arguments + " --summary always");
+  ASSERT_EQ(always.exit_code, 0) << always.stderr_text;
+  EXPECT_EQ(line_count(always.stdout_text), 1u) << always.stdout_text;
+  EXPECT_EQ(always.stdout_text.rfind(summary_prefix(dir.path() + "/out.bin"), 0), 0u) << always.stdout_text;
+  EXPECT_NE(always.stdout_text.find(" ms on the host\n"), std::string::npos) << always.stdout_text;
+
+  const testing::CliResult never = testing::run_cli(arguments + " --summary never");
+  ASSERT_EQ(never.exit_code, 0) << never.stderr_text;
+  EXPECT_EQ(never.stdout_text, "");
+
+  const testing::CliResult bad = testing::run_cli(arguments + " --summary sometimes");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(line_count(bad.stderr_text), 1u) << bad.stderr_text;
+}
+
+TEST(Cli, RunSummaryAppearsOnATerminalByItself) {
+  ETNS_REQUIRE_SHARED(shared);
+  if (!testing::terminal_available()) GTEST_SKIP() << "util-linux 'script' is not on PATH: no pseudo-terminal";
+  testing::TempDir dir;
+  write_bytes(dir.path() + "/in.bin", 65536);
+  const testing::CliResult result =
+      testing::run_cli_on_terminal("run " + shared + "/models/tier1/tier1_ns.pte --provider ns --input " +
+                                   dir.path() + "/in.bin --output " + dir.path() + "/out.bin");
+  ASSERT_EQ(result.exit_code, 0) << result.stdout_text;
+  EXPECT_EQ(result.stdout_text.rfind(summary_prefix(dir.path() + "/out.bin"), 0), 0u) << result.stdout_text;
+  EXPECT_EQ(line_count(result.stdout_text), 1u) << result.stdout_text;
 }
 
 TEST(Cli, HelpListsCommandsAndExamples) {
@@ -104,6 +146,56 @@ TEST(Cli, HelpListsCommandsAndExamples) {
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_NE(result.stdout_text.find("--dump-dir"), std::string::npos);
   EXPECT_NE(result.stdout_text.find("Examples:"), std::string::npos);
+}
+
+TEST(Cli, MistypedCommandSuggestsTheClosestOne) {
+  const testing::CliResult result = testing::run_cli("profiel --config x.yaml");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.stderr_text, "etns: unknown command 'profiel' (did you mean 'profile'?)\n");
+  EXPECT_EQ(result.stdout_text, "");
+
+  const testing::CliResult far = testing::run_cli("frobnicate");
+  EXPECT_EQ(far.exit_code, 2);
+  EXPECT_EQ(far.stderr_text, "etns: unknown command 'frobnicate' (see 'etns --help')\n");
+}
+
+TEST(Cli, MistypedOptionSuggestsOneOfThatCommandsOptions) {
+  const testing::CliResult profile = testing::run_cli("profile --confg x");
+  EXPECT_EQ(profile.exit_code, 2);
+  EXPECT_EQ(profile.stderr_text, "etns: profile: unknown option '--confg' (did you mean '--config'?)\n");
+
+  const testing::CliResult compare = testing::run_cli("compare-programs --manfest x a b");
+  EXPECT_EQ(compare.exit_code, 2);
+  EXPECT_EQ(compare.stderr_text,
+            "etns: compare-programs: unknown option '--manfest' (did you mean '--manifest'?)\n");
+
+  const testing::CliResult top = testing::run_cli("--verison");
+  EXPECT_EQ(top.exit_code, 2);
+  EXPECT_EQ(top.stderr_text, "etns: unknown option '--verison' (did you mean '--version'?)\n");
+}
+
+TEST(Cli, HelpCommandPrintsTheTopLevelOrOneCommandsHelp) {
+  const testing::CliResult top = testing::run_cli("help");
+  EXPECT_EQ(top.exit_code, 0) << top.stderr_text;
+  EXPECT_EQ(top.stdout_text, testing::run_cli("--help").stdout_text);
+  EXPECT_NE(top.stdout_text.find("compare-programs"), std::string::npos) << top.stdout_text;
+
+  const testing::CliResult run = testing::run_cli("help run");
+  EXPECT_EQ(run.exit_code, 0) << run.stderr_text;
+  EXPECT_EQ(run.stdout_text, testing::run_cli("run --help").stdout_text);
+
+  const testing::CliResult wrong = testing::run_cli("help rnu");
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_EQ(wrong.stderr_text, "etns: unknown command 'rnu' (did you mean 'run'?)\n");
+}
+
+TEST(Cli, VersionLongAndShort) {
+  for (const char* flag : {"--version", "-V"}) {
+    const testing::CliResult result = testing::run_cli(flag);
+    EXPECT_EQ(result.exit_code, 0) << flag;
+    EXPECT_EQ(result.stdout_text, "etns " ETNS_VERSION "\n") << flag;
+    EXPECT_EQ(result.stderr_text, "") << flag;
+  }
 }
 
 }  // namespace

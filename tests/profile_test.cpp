@@ -706,6 +706,33 @@ TEST(Reproduce, BadUpstreamFailsBeforeAnythingRuns) {
   }
 }
 
+// On a terminal, reproduce's progress line counts the steps: every profile run,
+// then the two firmware kernel checks (no bench on the host alone).
+TEST(Reproduce, ProgressCountsTheStepsOnATerminal) {
+  ETNS_REQUIRE_QEMU();  // reproduce verifies both firmware images
+  if (!testing::terminal_available()) GTEST_SKIP() << "util-linux 'script' is not on PATH: no pseudo-terminal";
+  testing::TempDir dir;
+  const std::string exported = dir.path() + "/export";
+  const std::string models = dir.path() + "/models";
+  ASSERT_EQ(testing::run_cli("export --out " + exported).exit_code, 0);
+  fs::create_directories(models);
+  for (const char* program : {"tier1_arm.pte", "tier1_ns.pte"}) {
+    fs::copy_file(exported + "/" + program, models + "/" + program);
+  }
+  const testing::CliResult result = testing::run_cli_on_terminal(
+      "reproduce --target host --iterations 1 --warmup 0 --models " + models + " --out " + dir.path() + "/evidence");
+  ASSERT_EQ(result.exit_code, 0) << result.stdout_text;
+  size_t at = 0;
+  for (const char* step : {"[1/4] etns tier1_arm on host", "[2/4] etns tier1_ns on host", "[3/4] verify-kernels arm",
+                           "[4/4] verify-kernels ns"}) {
+    at = result.stdout_text.find(step, at);
+    EXPECT_NE(at, std::string::npos) << step << " (in order)\n" << result.stdout_text;
+    if (at == std::string::npos) break;
+  }
+  // One status line rewritten in place: no newline before the final report line.
+  EXPECT_EQ(std::count(result.stdout_text.begin(), result.stdout_text.end(), '\n'), 1) << result.stdout_text;
+}
+
 // etns's own programs and --upstream on one page, on the host only (fast).
 // The upstream folder holds copies of the exported tier1 pair under the same
 // file names and without a manifest, so nothing from ../shared is needed,

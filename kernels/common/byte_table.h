@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/common/isa.h"
+#include "runtime/core/target_layout.h"
 
 // Any int8 -> int8 function with fixed parameters is a 256-entry table. The
 // unary Tier-1 kernels (hardswish, leaky_relu, relu) fill one at prepare by
@@ -16,6 +17,7 @@ namespace etns::kernels {
 struct ByteTable {
   int8_t values[256];
 };
+ETNS_TARGET_LAYOUT(ByteTable, runtime::StructLayout().member(runtime::fixed<int8_t>(), 256).done());
 
 // Every code in raw-byte order (0, 1, ..., 127, -128, ..., -1): what
 // a reference runs on to fill a ByteTable.

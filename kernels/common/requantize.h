@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include "runtime/core/target_layout.h"
 
 // CMSIS-NN's fixed-point requantisation, default build (no single rounding):
 // docs/numerics.md#requantize and operators.md §1.3. Every int8 kernel here
@@ -12,6 +13,7 @@ struct Requant {
   int32_t multiplier = 0;
   int32_t shift = 0;
 };
+ETNS_TARGET_LAYOUT(Requant, runtime::StructLayout().member(runtime::fixed<int32_t>(), 2).done());
 
 // round(a * m / 2^31), ties toward +infinity. Saturates the one overflowing
 // case (a = m = INT32_MIN) as CMSIS and VQRDMULH do.

@@ -5,6 +5,7 @@
 
 #include "kernels/common/checks.h"
 #include "kernels/portable/portable.h"
+#include "runtime/core/target_layout.h"
 
 namespace etns::portable {
 namespace {
@@ -28,6 +29,11 @@ struct ClampParams {
   float min_f32 = -INFINITY;
   float max_f32 = INFINITY;
 };
+ETNS_TARGET_LAYOUT(ClampParams, runtime::StructLayout()
+                                    .member(runtime::fixed<ClampMode>())
+                                    .member(runtime::fixed<int8_t>(), 2)
+                                    .member(runtime::fixed<float>(), 2)
+                                    .done());
 
 // A Scalar? argument. Int and Bool are integral and never promote the tensor.
 struct Bound {

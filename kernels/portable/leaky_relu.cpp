@@ -4,6 +4,7 @@
 
 #include "kernels/common/checks.h"
 #include "kernels/portable/portable.h"
+#include "runtime/core/target_layout.h"
 
 namespace etns::portable {
 namespace {
@@ -15,6 +16,7 @@ using runtime::Tensor;
 struct LeakyReluParams {
   float slope = 0.0f;
 };
+ETNS_TARGET_LAYOUT(LeakyReluParams, runtime::StructLayout().member(runtime::fixed<float>()).done());
 
 // ExecuTorch op_leaky_relu.cpp: the comparison and the multiply in the tensor's
 // dtype. -0.0 >= 0 holds, so -0.0 is copied; NaN fails it and NaN * slope is NaN.

@@ -4,6 +4,7 @@
 
 #include "kernels/common/checks.h"
 #include "kernels/portable/portable.h"
+#include "runtime/core/target_layout.h"
 
 namespace etns::portable {
 namespace {
@@ -26,6 +27,10 @@ struct Walk {
   uint32_t sizes[kMaxWalkDims] = {};
   uint32_t strides[kMaxWalkDims] = {};
 };
+ETNS_TARGET_LAYOUT(Walk, runtime::StructLayout()
+                             .member(runtime::fixed<uint8_t>())
+                             .member(runtime::fixed<uint32_t>(), 2 * kMaxWalkDims)
+                             .done());
 
 struct MeanParams {
   Walk kept;           // one step per output element, in out's memory order
@@ -35,6 +40,11 @@ struct MeanParams {
   // +0.0 instead of the first element; only a row of -0.0 tells them apart.
   bool zero_seed = false;
 };
+ETNS_TARGET_LAYOUT(MeanParams, runtime::StructLayout()
+                                   .member(runtime::layout_of<Walk>(abi), 2)  // kept, reduced
+                                   .member(runtime::fixed<uint32_t>())
+                                   .member(runtime::fixed<bool>())
+                                   .done());
 
 // Appends a dim, merging it into the previous one when the previous steps over
 // exactly this dim's extent: the visiting order stays row-major.

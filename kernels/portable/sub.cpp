@@ -5,6 +5,7 @@
 
 #include "kernels/common/checks.h"
 #include "kernels/portable/portable.h"
+#include "runtime/core/target_layout.h"
 
 namespace etns::portable {
 namespace {
@@ -28,6 +29,11 @@ struct SubParams {
   uint32_t self_strides[kMaxWalkDims] = {};
   uint32_t other_strides[kMaxWalkDims] = {};
 };
+ETNS_TARGET_LAYOUT(SubParams, runtime::StructLayout()
+                                  .member(runtime::fixed<float>())
+                                  .member(runtime::fixed<uint8_t>())
+                                  .member(runtime::fixed<uint32_t>(), 3 * kMaxWalkDims)
+                                  .done());
 
 // Size of `tensor` along dim d of a rank-`rank` result, right-aligned (numpy).
 int32_t aligned_size(const Tensor& tensor, size_t d, size_t rank) {

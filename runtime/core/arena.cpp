@@ -4,7 +4,7 @@
 
 namespace etns::runtime {
 
-Result<void*> Arena::allocate(size_t size_bytes, size_t alignment) {
+Result<void*> Arena::allocate(size_t size_bytes, size_t alignment, Layout on_arm32) {
   const uintptr_t base = reinterpret_cast<uintptr_t>(memory_.data());
   const uintptr_t current = base + used_bytes_;
   const uintptr_t aligned = (current + alignment - 1) & ~(static_cast<uintptr_t>(alignment) - 1);
@@ -15,6 +15,7 @@ Result<void*> Arena::allocate(size_t size_bytes, size_t alignment) {
     return Error::OutOfMemory;
   }
   used_bytes_ += padding + size_bytes;
+  arm32_used_bytes_ = align_up(arm32_used_bytes_, on_arm32.align) + on_arm32.size;
   if (used_bytes_ > high_water_bytes_) high_water_bytes_ = used_bytes_;
   return reinterpret_cast<void*>(aligned);
 }

@@ -5,38 +5,57 @@
 
 #include "runtime/core/result.h"
 #include "runtime/core/span.h"
+#include "runtime/core/target_layout.h"
 
 namespace etns::runtime {
 
 // Bump allocator over memory the caller owns; reset() frees everything at once.
+// Beside the bytes it hands out, it counts what the same allocations would take
+// on the 32-bit Arm target (arm32_used_bytes), so the host can report what a
+// Cortex-M55 must reserve.
 class Arena {
  public:
   Arena(const char* name, Span<uint8_t> memory) : name_(name), memory_(memory) {}
 
   // When full, logs "arena 'temporary': need 1536 bytes, 1024 free" and
   // returns OutOfMemory. `alignment` must be a power of two.
-  Result<void*> allocate(size_t size_bytes, size_t alignment = alignof(std::max_align_t));
+  // Raw bytes are the same size and alignment on the Arm target.
+  Result<void*> allocate(size_t size_bytes, size_t alignment = alignof(std::max_align_t)) {
+    return allocate(size_bytes, alignment, Layout{size_bytes, alignment});
+  }
+  // As above; `on_arm32` is what the allocation takes on the Arm target.
+  Result<void*> allocate(size_t size_bytes, size_t alignment, Layout on_arm32);
 
+  // Room for `count` T (not constructed). T must have an ETNS_TARGET_LAYOUT
+  // description (or be a pointer).
   template <typename T>
   Result<T*> allocate_array(size_t count) {
     if (count > SIZE_MAX / sizeof(T)) return Error::OutOfMemory;
-    Result<void*> memory = allocate(count * sizeof(T), alignof(T));
+    const Layout element = layout_of<T>(kArm32Abi);
+    Result<void*> memory = allocate(count * sizeof(T), alignof(T), Layout{count * element.size, element.align});
     if (!memory.ok()) return memory.error();
     return static_cast<T*>(*memory);
   }
 
-  void reset() { used_bytes_ = 0; }
+  void reset() {
+    used_bytes_ = 0;
+    arm32_used_bytes_ = 0;
+  }
   const char* name() const { return name_; }
   size_t capacity_bytes() const { return memory_.size(); }
   size_t used_bytes() const { return used_bytes_; }
   size_t free_bytes() const { return memory_.size() - used_bytes_; }
   size_t high_water_bytes() const { return high_water_bytes_; }
+  // The bytes the allocations so far take on the 32-bit Arm target, from
+  // memory aligned to 8 bytes or more there (the firmware's arenas are).
+  size_t arm32_used_bytes() const { return arm32_used_bytes_; }
 
  private:
   const char* name_;
   Span<uint8_t> memory_;
   size_t used_bytes_ = 0;
   size_t high_water_bytes_ = 0;
+  size_t arm32_used_bytes_ = 0;
 };
 
 }  // namespace etns::runtime

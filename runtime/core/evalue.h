@@ -75,4 +75,26 @@ struct EValue {
 
 inline int64_t IntList::at(size_t i) const { return values[item_indices[i]].int_value; }
 
+// A pointer and a uint32_t count: TensorIndexList, StringView, InlineList<T>.
+constexpr Layout indices_and_count(const Abi& abi) {
+  return StructLayout().member(word(abi)).member(fixed<uint32_t>()).done();
+}
+template <typename T>
+constexpr Layout target_layout(const InlineList<T>*, const Abi& abi) {
+  return indices_and_count(abi);
+}
+static_assert(layout_of<InlineList<double>>(kThisAbi) ==
+              Layout{sizeof(InlineList<double>), alignof(InlineList<double>)});
+ETNS_TARGET_LAYOUT(IntList, StructLayout().member(word(abi)).member(fixed<uint32_t>()).member(word(abi)).done());
+ETNS_TARGET_LAYOUT(TensorIndexList, indices_and_count(abi));
+ETNS_TARGET_LAYOUT(StringView, indices_and_count(abi));
+ETNS_TARGET_LAYOUT(EValue, StructLayout()
+                               .member(fixed<ValueKind>())
+                               .member(union_of({fixed<int64_t>(), fixed<double>(), fixed<bool>(),
+                                                 layout_of<Tensor>(abi), layout_of<IntList>(abi),
+                                                 layout_of<InlineList<double>>(abi),
+                                                 layout_of<InlineList<uint8_t>>(abi),
+                                                 layout_of<TensorIndexList>(abi), layout_of<StringView>(abi)}))
+                               .done());
+
 }  // namespace etns::runtime

@@ -2,6 +2,8 @@
 
 #include <cstddef>
 
+#include "runtime/core/target_layout.h"
+
 namespace etns::runtime {
 
 // A view of `size` contiguous objects owned by someone else.
@@ -28,5 +30,12 @@ class Span {
   T* data_ = nullptr;
   size_t size_ = 0;
 };
+
+// A pointer and a size_t, whatever T is.
+template <typename T>
+constexpr Layout target_layout(const Span<T>*, const Abi& abi) {
+  return StructLayout().member(word(abi)).member(word(abi)).done();
+}
+static_assert(layout_of<Span<int>>(kThisAbi) == Layout{sizeof(Span<int>), alignof(Span<int>)});
 
 }  // namespace etns::runtime

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "runtime/core/scalar_type.h"
+#include "runtime/core/target_layout.h"
 
 namespace etns::runtime {
 
@@ -57,5 +58,13 @@ struct Tensor {
     return static_cast<T*>(data);
   }
 };
+
+ETNS_TARGET_LAYOUT(Tensor, StructLayout()
+                               .member(fixed<ScalarType>())  // dtype
+                               .member(fixed<uint8_t>())     // rank
+                               .member(word(abi), 3)         // sizes, dim_order, data
+                               .member(word(abi), 2)         // numel, nbytes
+                               .member(fixed<bool>())        // is_constant
+                               .done());
 
 }  // namespace etns::runtime

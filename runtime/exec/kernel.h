@@ -46,10 +46,11 @@ class PrepareContext {
   bool is_null(size_t i) const { return args_[i]->kind == ValueKind::Null; }
 
   // A value-initialised T in the method arena, alive as long as the method;
-  // run reads it back through RunContext::state<T>().
+  // run reads it back through RunContext::state<T>(). T needs an
+  // ETNS_TARGET_LAYOUT description: the arena counts its Arm target size too.
   template <typename T>
   Result<T*> make_state() {
-    Result<void*> memory = method_arena_.allocate(sizeof(T), alignof(T));
+    Result<T*> memory = method_arena_.template allocate_array<T>(1);
     if (!memory.ok()) return memory.error();
     T* state = new (*memory) T();
     state_ = state;

@@ -42,6 +42,13 @@ struct Instruction {
   const void* state = nullptr;          // from the kernel's prepare
   size_t scratch_bytes = 0;
 };
+ETNS_TARGET_LAYOUT(Instruction, StructLayout()
+                                    .member(fixed<char>(), 24)      // id
+                                    .member(fixed<uint32_t>())      // op_index
+                                    .member(word(abi))              // operator_name
+                                    .member(layout_of<Span<EValue* const>>(abi))  // args
+                                    .member(word(abi), 3)           // kernel, state, scratch_bytes
+                                    .done());
 
 // Called around every instruction by execute(); both may be null.
 struct ExecuteHooks {

@@ -31,4 +31,22 @@ CliResult run_cli(const std::string& arguments) {
   return result;
 }
 
+bool terminal_available() { return std::system("command -v script >/dev/null 2>&1") == 0; }
+
+CliResult run_cli_on_terminal(const std::string& arguments) {
+  TempDir dir;
+  const std::string transcript = dir.path() + "/terminal";
+  // script runs the command under a shell on a new pseudo-terminal; -e returns
+  // its exit status; the single quotes keep `arguments` for that inner shell.
+  std::string inner = std::string(ETNS_CLI_PATH) + " " + arguments;
+  std::string quoted;
+  for (char c : inner) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  const std::string command = "script -qec '" + quoted + "' /dev/null >" + transcript + " 2>&1 </dev/null";
+  const int status = std::system(command.c_str());
+  CliResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.stdout_text = slurp(transcript);
+  return result;
+}
+
 }  // namespace etns::testing

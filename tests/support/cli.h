@@ -16,6 +16,14 @@ struct CliResult {
 // captures both streams through temporary files.
 CliResult run_cli(const std::string& arguments);
 
+// Whether run_cli_on_terminal can work here (util-linux `script` on PATH).
+bool terminal_available();
+
+// Runs `etns` as run_cli does but with stdout and stderr on a pseudo-terminal
+// (util-linux `script`): stdout_text is everything written to the terminal,
+// both streams interleaved, with "\r\n" line ends; stderr_text is empty.
+CliResult run_cli_on_terminal(const std::string& arguments);
+
 // A fresh empty folder under $TMPDIR, removed with the object.
 using TempDir = tools::TemporaryDirectory;
 

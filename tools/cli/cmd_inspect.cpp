@@ -20,7 +20,8 @@ CommandAction add_inspect_command(CLI::App& app) {
   command->add_option("program", *path, "the .pte file")->required();
   command->add_flag("--json", *json, "print JSON (schema etns.inspect) instead of text");
   command->add_option("--provider", *provider,
-                      "also bind the kernels of arm or ns and report the method arena and scratch bytes");
+                      "also bind the kernels of arm or ns and report the kernel scratch and the method arena "
+                      "a Cortex-M55 must reserve (32-bit layout) beside this host's");
   return [path, json, provider]() {
     const runtime::KernelRegistry* registry = nullptr;
     if (!provider->empty()) {

@@ -1,3 +1,7 @@
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -7,6 +11,7 @@
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
+#include "tools/common/text.h"
 #include "tools/runner/host_session.h"
 #include "tools/runner/qemu_session.h"
 
@@ -24,7 +29,30 @@ struct RunOptions {
   QemuTools qemu;
   double timeout_seconds = 900;
   bool self_test_fault = false;
+  std::string summary = "auto";  // auto (when stdout is a terminal), always, never
 };
+
+// What the summary line reports besides the files.
+struct RunFacts {
+  size_t output_bytes = 0;
+  size_t dumps = 0;
+  std::string cost;  // "0.41 ms on the host" or "1,234,567 guest instructions on qemu-m55"
+};
+
+// One line on stdout after a successful run: what was written, how big, what it
+// cost. Scripts read stdout, so by default it appears only on a terminal.
+void print_summary(const RunOptions& options, const RunFacts& facts) {
+  const bool wanted = options.summary == "always" || (options.summary == "auto" && isatty(STDOUT_FILENO) == 1);
+  if (!wanted) return;
+  std::string line = "etns run: wrote " + options.output + " (" + grouped(facts.output_bytes) + " B)";
+  if (!options.dump_dir.empty()) {
+    line += " and " + std::to_string(facts.dumps) + " instruction outputs in " + options.dump_dir;
+  }
+  if (!options.counts.empty()) line += " and the counts in " + options.counts;
+  line += "; provider " + options.provider;
+  if (!facts.cost.empty()) line += ", " + facts.cost;
+  std::printf("%s\n", line.c_str());
+}
 
 void write_dumps(const std::string& dump_dir, const std::vector<std::string>& ids,
                  const std::vector<std::vector<uint8_t>>& outputs) {
@@ -97,6 +125,14 @@ int run_on_qemu_target(RunOptions options) {
     write_file_atomic(options.counts, render_counts(options, sha256_hex(job.program.data(), job.program.size()), run));
   }
   write_file_atomic(options.output, run.outputs[0].data(), run.outputs[0].size());
+  RunFacts facts;
+  facts.output_bytes = run.outputs[0].size();
+  facts.dumps = run.dumps.size();
+  const auto total = std::find(run.classes.begin(), run.classes.end(), "total");
+  if (total != run.classes.end()) {
+    facts.cost = grouped(run.whole_run.get(run.classes, "total")) + " guest instructions on qemu-m55 (whole run)";
+  }
+  print_summary(options, facts);
   return 0;
 }
 
@@ -139,7 +175,9 @@ int run(const RunOptions& options) {
   runtime::ExecuteHooks hooks;
   hooks.user = &capture;
   hooks.after_instruction = &DumpCapture::after;
+  const auto started = std::chrono::steady_clock::now();
   session.execute(options.dump_dir.empty() ? nullptr : &hooks);
+  const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - started;
 
   if (!options.dump_dir.empty()) {
     std::vector<std::string> ids;
@@ -148,6 +186,14 @@ int run(const RunOptions& options) {
   }
   const std::vector<uint8_t> output = session.output_bytes(0);
   write_file_atomic(options.output, output.data(), output.size());
+  RunFacts facts;
+  facts.output_bytes = output.size();
+  facts.dumps = options.dump_dir.empty() ? 0 : capture.outputs.size();
+  char cost[64];
+  std::snprintf(cost, sizeof(cost), "%.3f ms on the host%s", elapsed.count(),
+                options.dump_dir.empty() ? "" : " (with the dump copies)");
+  facts.cost = cost;
+  print_summary(options, facts);
   return 0;
 }
 
@@ -160,6 +206,10 @@ CommandAction add_run_command(CLI::App& app) {
       "--target qemu-m55 runs the Cortex-M55 firmware image of the provider under\n"
       "qemu-system-arm -M mps3-an547; --counts then writes the instructions each\n"
       "program instruction executed (counted by the etns QEMU plugin, not cycles).\n"
+      "On success, one summary line goes to stdout when it is a terminal (the\n"
+      "output file and its size, the host time of execute() or the guest\n"
+      "instructions of the QEMU run); nothing when stdout is a file or a pipe.\n"
+      "--summary always|never overrides that.\n"
       "Examples:\n"
       "  etns run tier1_arm.pte --provider arm --input in.bin --output out.bin\n"
       "  etns run tier1_ns.pte --provider ns --input in.bin --output out.bin --dump-dir dump/\n"
@@ -172,6 +222,9 @@ CommandAction add_run_command(CLI::App& app) {
   command->add_option("--dump-dir", options->dump_dir, "write each instruction's output as DIR/c0i<k>.bin");
   command->add_option("--target", options->target, "host (default) or qemu-m55")
       ->check(CLI::IsMember({"host", "qemu-m55"}));
+  command->add_option("--summary", options->summary,
+                      "print the one-line summary: auto (stdout is a terminal, default), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   command->add_option("--counts", options->counts, "qemu-m55: write per-instruction instruction counts (JSON)");
   command->add_option("--firmware", options->qemu.firmware, "qemu-m55: firmware image (default: the build's)");
   command->add_option("--qemu", options->qemu.qemu, "qemu-m55: qemu-system-arm to use (default: $ETNS_QEMU or PATH)");

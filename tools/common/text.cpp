@@ -1,5 +1,7 @@
 #include "tools/common/text.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <sstream>
 
@@ -11,11 +13,74 @@ std::string hex_address(uint64_t value) {
   return text;
 }
 
+std::string grouped(uint64_t value) {
+  const std::string digits = std::to_string(value);
+  std::string text;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) text += ',';
+    text += digits[i];
+  }
+  return text;
+}
+
 std::vector<std::string> words_of(const std::string& line) {
   std::istringstream stream(line);
   std::vector<std::string> words;
   for (std::string word; stream >> word;) words.push_back(word);
   return words;
+}
+
+namespace {
+
+std::string folded(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+bool starts_with(const std::string& text, const std::string& prefix) {
+  return text.size() >= prefix.size() && text.compare(0, prefix.size(), prefix) == 0;
+}
+
+}  // namespace
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  // One row of the dynamic-programming table at a time: previous[j] is the
+  // distance between a[0, i-1) and b[0, j).
+  std::vector<size_t> previous(b.size() + 1);
+  std::vector<size_t> current(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t substitute = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitute});
+    }
+    std::swap(previous, current);
+  }
+  return previous[b.size()];
+}
+
+std::string closest_name(const std::string& typed, const std::vector<std::string>& names) {
+  const std::string wanted = folded(typed);
+  for (const std::string& name : names) {
+    if (folded(name) == wanted) return name;
+  }
+  constexpr size_t kMostEdits = 2;
+  std::string best;
+  size_t best_edits = kMostEdits + 1;
+  for (const std::string& name : names) {
+    const size_t edits = edit_distance(wanted, folded(name));
+    if (edits < best_edits) {
+      best = name;
+      best_edits = edits;
+    }
+  }
+  if (!best.empty() || wanted.size() < 3) return best;
+  for (const std::string& name : names) {
+    const std::string candidate = folded(name);
+    if (starts_with(candidate, wanted) || (candidate.size() >= 3 && starts_with(wanted, candidate))) return name;
+  }
+  return "";
 }
 
 }  // namespace etns::tools

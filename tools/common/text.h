@@ -4,13 +4,27 @@
 #include <string>
 #include <vector>
 
-// Small text helpers the QEMU driver and the bench share.
+// Small text helpers the QEMU driver, the bench, the configuration reader and
+// the CLI share.
 namespace etns::tools {
 
 // "0x1f40": an address as QEMU's options and the plugin's arguments take it.
 std::string hex_address(uint64_t value);
 
+// "65,536": a count with its thousands grouped by commas, as the docs write them.
+std::string grouped(uint64_t value);
+
 // The whitespace-separated words of a line.
 std::vector<std::string> words_of(const std::string& line);
+
+// Levenshtein distance: the fewest single-character insertions, deletions and
+// substitutions that turn `a` into `b`.
+size_t edit_distance(const std::string& a, const std::string& b);
+
+// "Did you mean": the name in `names` closest to `typed`, or "" when none is
+// close. Case is ignored; an exact case-insensitive match wins, then the
+// nearest within two edits (the first listed on a tie), then, for a typed
+// word of three or more characters, a name it starts or that starts it.
+std::string closest_name(const std::string& typed, const std::vector<std::string>& names);
 
 }  // namespace etns::tools

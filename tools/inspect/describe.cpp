@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "tools/common/sha256.h"
+#include "tools/common/text.h"
 
 namespace etns::tools {
 namespace {
@@ -61,7 +62,8 @@ nlohmann::json describe_program(const HostSession& session) {
   nlohmann::json binding = nullptr;
   if (session.registry() != nullptr) {
     binding = {{"provider", session.registry()->provider},
-               {"method_arena_bytes", session.method_arena_used_bytes()},
+               {"method_arena_bytes_cortex_m55", session.method_arena_arm32_bytes()},
+               {"method_arena_bytes_host", session.method_arena_used_bytes()},
                {"max_scratch_bytes", method.max_scratch_bytes()}};
   }
   nlohmann::json methods = nlohmann::json::array();
@@ -78,7 +80,7 @@ nlohmann::json describe_program(const HostSession& session) {
   for (size_t m = 0; m < program.method_count(); ++m) names.push_back(program.method_name(m));
 
   return {{"schema", "etns.inspect"},
-          {"schema_version", 1},
+          {"schema_version", 2},
           {"path", session.path()},
           {"sha256", sha256_hex(session.file().data(), session.file().size())},
           {"size_bytes", session.file().size()},
@@ -123,8 +125,11 @@ std::string render_description(const nlohmann::json& d) {
     }
     if (!m["binding"].is_null()) {
       const nlohmann::json& b = m["binding"];
-      out << "  bound       provider " << b["provider"].get<std::string>() << ": method arena "
-          << b["method_arena_bytes"] << " bytes, kernel scratch " << b["max_scratch_bytes"] << " bytes\n";
+      out << "  bound       provider " << b["provider"].get<std::string>() << ", kernel scratch "
+          << b["max_scratch_bytes"] << " bytes\n";
+      out << "  method arena: " << grouped(b["method_arena_bytes_cortex_m55"].get<uint64_t>())
+          << " B on Cortex-M55 (32-bit), " << grouped(b["method_arena_bytes_host"].get<uint64_t>())
+          << " B on this host\n";
     }
     out << "  instructions (" << m["instructions"].size() << ")\n";
     for (const nlohmann::json& instruction : m["instructions"]) {

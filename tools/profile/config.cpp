@@ -18,6 +18,7 @@
 #include "protocol/counter_classes.h"
 #include "tools/common/failure.h"
 #include "tools/common/sha256.h"
+#include "tools/common/text.h"
 
 namespace etns::tools {
 namespace {
@@ -60,51 +61,6 @@ std::string describe(const AnyJson& value) {
 template <typename T>
 Json or_null(const std::optional<T>& value) {
   return value ? Json(*value) : Json(nullptr);
-}
-
-// ---------------------------------------------------------------------------
-// "Did you mean": the closest valid sibling name, or "".
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-std::string close_match(const std::string& key, const std::vector<std::string>& valid) {
-  const std::string wanted = lower(key);
-  for (const std::string& name : valid) {
-    if (lower(name) == wanted) return name;
-  }
-  std::string best;
-  size_t best_distance = 3;  // suggest only within two edits
-  for (const std::string& name : valid) {
-    const size_t distance = edit_distance(wanted, lower(name));
-    if (distance < best_distance) {
-      best = name;
-      best_distance = distance;
-    }
-  }
-  if (!best.empty() || wanted.size() < 3) return best;
-  for (const std::string& name : valid) {
-    const std::string candidate = lower(name);
-    if (candidate.rfind(wanted, 0) == 0 || (candidate.size() >= 3 && wanted.rfind(candidate, 0) == 0)) return name;
-  }
-  return "";
 }
 
 // ---------------------------------------------------------------------------
@@ -353,7 +309,7 @@ class Section {
   void expect_keys(const std::vector<std::string>& valid) const {
     for (const auto& item : object_.items()) {
       if (contains(valid, item.key())) continue;
-      const std::string match = close_match(item.key(), valid);
+      const std::string match = closest_name(item.key(), valid);
       fail(where(item.key()),
            match.empty() ? "unknown key (valid: " + join(valid) + ")" : "unknown key (did you mean '" + match + "'?)");
     }

@@ -281,6 +281,17 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
     source.manifest = find_manifest(source.dir);
   }
 
+  // Progress names each step as "[k/N] ...": N counts the profile runs, the two
+  // firmware kernel checks and, on qemu-m55, the bench (the export before is not counted).
+  const bool on_qemu = std::find(options.targets.begin(), options.targets.end(), "qemu-m55") != options.targets.end();
+  size_t program_count = 0;
+  for (const Source& source : sources) program_count += 2 * source.pairs.size();
+  const size_t step_total = options.targets.size() * program_count + 2 + (on_qemu ? 1 : 0);
+  size_t step = 0;
+  auto report_step = [&](const std::string& text) {
+    if (progress) progress("[" + std::to_string(step) + "/" + std::to_string(step_total) + "] " + text);
+  };
+
   bool ok = true;
   std::vector<RunRecord> runs;
   std::map<std::string, std::string> bundle_of;  // "<target>/<source>/<program>" -> bundle dir
@@ -305,8 +316,10 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
               "output.model_explorer=false",
               "output.dir=" + dir};
           const ProfileConfig config = load_profile_config("", overrides);
+          ++step;
+          report_step(source.label + " " + name + " on " + target);
           const ProfileResult result = run_profile(config, [&](const std::string& status) {
-            if (progress) progress(source.label + " " + name + " on " + target + ": " + status);
+            report_step(source.label + " " + name + " on " + target + ": " + status);
           });
           write_bundle(config, result);
           const std::string validity = validity_of(result.issues);
@@ -330,6 +343,8 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
   for (const auto& [provider, flavor] :
        {std::pair{"arm", KernelFlavor{KernelProvider::Arm, false, true}},
         std::pair{"ns", KernelFlavor{KernelProvider::Ns, true, false}}}) {
+    ++step;
+    report_step("verify-kernels " + std::string(provider));
     const QemuTools tools = resolve_qemu_tools(provider, QemuTools{});
     const KernelVerification verification = verify_kernels(ElfImage::load(tools.firmware), flavor);
     ok = ok && verification.passed();
@@ -346,7 +361,6 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
   // What the fast kernels change: every variant of every kernel, and every
   // program of both sources with reference and with fast kernels (QEMU only:
   // counts). Both sources may hold a tier1_arm.pte: rows are named <source>/<file>.
-  const bool on_qemu = std::find(options.targets.begin(), options.targets.end(), "qemu-m55") != options.targets.end();
   std::optional<BenchResults> bench;
   if (on_qemu) {
     BenchOptions bench_options;
@@ -358,9 +372,9 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
         }
       }
     }
-    bench = run_bench(bench_options, [&](const std::string& status) {
-      if (progress) progress("bench " + status);
-    });
+    ++step;
+    report_step("bench");
+    bench = run_bench(bench_options, [&](const std::string& status) { report_step("bench " + status); });
   }
 
   std::ostringstream md;

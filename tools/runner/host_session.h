@@ -33,8 +33,11 @@ class HostSession {
   // Runs the method once; throws Failure on a kernel error.
   void execute(const runtime::ExecuteHooks* hooks = nullptr);
   std::vector<uint8_t> output_bytes(size_t i) const;
-  // Bytes of the method arena the load used: what a device must reserve for it.
+  // Bytes of the method arena the load used on this host (64-bit pointers).
   size_t method_arena_used_bytes() const { return method_arena_->used_bytes(); }
+  // The same allocations laid out for the 32-bit Arm target: what a
+  // Cortex-M55 must reserve for the method arena.
+  size_t method_arena_arm32_bytes() const { return method_arena_->arm32_used_bytes(); }
   // The provider the method was bound with, or null when unbound.
   const runtime::KernelRegistry* registry() const { return registry_; }
 

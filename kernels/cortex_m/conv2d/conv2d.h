@@ -5,6 +5,7 @@
 
 #include "kernels/common/isa.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/core/target_layout.h"
 
 namespace etns::cortex_m {
 
@@ -32,6 +33,10 @@ struct Conv2dParams {
   const int32_t* multipliers = nullptr;
   const int32_t* shifts = nullptr;
 };
+ETNS_TARGET_LAYOUT(Conv2dParams, runtime::StructLayout()
+                                     .member(runtime::fixed<int32_t>(), 20)  // batches ... activation_max
+                                     .member(runtime::word(abi), 2)         // multipliers, shifts
+                                     .done());
 
 // input [batches, input_h, input_w, input_c], weight [output_c, filter_h,
 // filter_w, filter_c], out [batches, output_h, output_w, output_c], all in that

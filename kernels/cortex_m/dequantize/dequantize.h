@@ -6,6 +6,7 @@
 #include "kernels/common/isa.h"
 #include "runtime/core/scalar_type.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/core/target_layout.h"
 
 namespace etns::cortex_m {
 
@@ -19,6 +20,11 @@ struct DequantizeParams {
   int32_t zero_point = 0;
   runtime::ScalarType in_dtype = runtime::ScalarType::Char;  // Char or Short; run picks by it
 };
+ETNS_TARGET_LAYOUT(DequantizeParams, runtime::StructLayout()
+                                         .member(runtime::fixed<float>())
+                                         .member(runtime::fixed<int32_t>())
+                                         .member(runtime::fixed<runtime::ScalarType>())
+                                         .done());
 
 void dequantize_s8_f32_ref(const DequantizeParams& p, const int8_t* in, float* out, size_t n);
 void dequantize_s16_f32_ref(const DequantizeParams& p, const int16_t* in, float* out, size_t n);

@@ -5,6 +5,7 @@
 
 #include "kernels/common/isa.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/core/target_layout.h"
 
 namespace etns::cortex_m {
 
@@ -24,6 +25,7 @@ struct MinimumParams {
   size_t self_strides[4] = {0, 0, 0, 0};
   size_t other_strides[4] = {0, 0, 0, 0};
 };
+ETNS_TARGET_LAYOUT(MinimumParams, runtime::StructLayout().member(runtime::word(abi), 12).done());
 
 using MinimumFn = void (*)(const MinimumParams& p, const int8_t* self, const int8_t* other,
                            int8_t* out);

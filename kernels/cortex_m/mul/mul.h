@@ -6,6 +6,7 @@
 #include "kernels/common/isa.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/core/target_layout.h"
 
 namespace etns::cortex_m {
 
@@ -27,6 +28,12 @@ struct MulParams {
   size_t b_channels = 0;
   bool a_is_other = false;  // for run: which argument is passed as a
 };
+ETNS_TARGET_LAYOUT(MulParams, runtime::StructLayout()
+                                  .member(runtime::fixed<int32_t>(), 3)
+                                  .member(runtime::layout_of<kernels::Requant>(abi))
+                                  .member(runtime::word(abi))  // b_channels
+                                  .member(runtime::fixed<bool>())
+                                  .done());
 
 using MulFn = void (*)(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
 

@@ -6,6 +6,7 @@
 #include "kernels/common/isa.h"
 #include "runtime/core/scalar_type.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/core/target_layout.h"
 
 namespace etns::cortex_m {
 
@@ -24,6 +25,11 @@ struct QuantizeParams {
   int32_t quant_max = 127;
   runtime::ScalarType out_dtype = runtime::ScalarType::Char;  // Char or Short; run picks by it
 };
+ETNS_TARGET_LAYOUT(QuantizeParams, runtime::StructLayout()
+                                       .member(runtime::fixed<float>())
+                                       .member(runtime::fixed<int32_t>(), 3)
+                                       .member(runtime::fixed<runtime::ScalarType>())
+                                       .done());
 
 void quantize_f32_s8_ref(const QuantizeParams& p, const float* in, int8_t* out, size_t n);
 void quantize_f32_s16_ref(const QuantizeParams& p, const float* in, int16_t* out, size_t n);

@@ -7,6 +7,7 @@
 #include "kernels/common/isa.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/core/target_layout.h"
 
 // cortex_m_ns::quantized_hardswish.out: x * relu6(x + 3) / 6 on int8
 // (docs/numerics.md#hardswish, operators.md §3.1). Per element, x = q - in_zero_point:
@@ -26,6 +27,12 @@ struct HardswishParams {
   // hardswish_s8_ref on every code, filled by hardswish_fill_table; the fast variants read it.
   kernels::ByteTable table;
 };
+ETNS_TARGET_LAYOUT(HardswishParams, runtime::StructLayout()
+                                        .member(runtime::fixed<int32_t>(), 2)
+                                        .member(runtime::layout_of<kernels::Requant>(abi))
+                                        .member(runtime::fixed<int32_t>(), 3)
+                                        .member(runtime::layout_of<kernels::ByteTable>(abi))
+                                        .done());
 
 using HardswishFn = void (*)(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n);
 

@@ -7,6 +7,7 @@
 #include "kernels/common/isa.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/core/target_layout.h"
 
 // cortex_m_ns::quantized_leaky_relu.out on int8 (docs/numerics.md#leaky_relu,
 // operators.md §3.2). Per element, x = q - in_zero_point:
@@ -24,6 +25,11 @@ struct LeakyReluParams {
   // leaky_relu_s8_ref on every code, filled by leaky_relu_fill_table; the fast variants read it.
   kernels::ByteTable table;
 };
+ETNS_TARGET_LAYOUT(LeakyReluParams, runtime::StructLayout()
+                                        .member(runtime::fixed<int32_t>(), 2)
+                                        .member(runtime::layout_of<kernels::Requant>(abi), 2)
+                                        .member(runtime::layout_of<kernels::ByteTable>(abi))
+                                        .done());
 
 using LeakyReluFn = void (*)(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n);
 

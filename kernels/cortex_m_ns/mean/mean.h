@@ -6,6 +6,7 @@
 #include "kernels/common/isa.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/core/target_layout.h"
 
 // cortex_m_ns::quantized_mean.out on int8 (docs/numerics.md#mean, operators.md §3.5).
 // The contiguous input is viewed as [outer, reduce_outer, middle, reduce, inner]
@@ -23,6 +24,10 @@ struct MeanParams {
   int32_t out_zero_point = 0;
   kernels::Requant out;
 };
+ETNS_TARGET_LAYOUT(MeanParams, runtime::StructLayout()
+                                   .member(runtime::fixed<int32_t>(), 2)
+                                   .member(runtime::layout_of<kernels::Requant>(abi))
+                                   .done());
 
 // Row-major sizes of the input view; out is [outer, middle, inner].
 struct MeanGeometry {
@@ -35,12 +40,17 @@ struct MeanGeometry {
   size_t count() const { return reduce_outer * reduce; }
   size_t outputs() const { return outer * middle * inner; }
 };
+ETNS_TARGET_LAYOUT(MeanGeometry, runtime::StructLayout().member(runtime::word(abi), 5).done());
 
 // What prepare stores for run.
 struct MeanState {
   MeanParams params;
   MeanGeometry geometry;
 };
+ETNS_TARGET_LAYOUT(MeanState, runtime::StructLayout()
+                                  .member(runtime::layout_of<MeanParams>(abi))
+                                  .member(runtime::layout_of<MeanGeometry>(abi))
+                                  .done());
 
 // in holds the geometry's outer * reduce_outer * middle * reduce * inner bytes.
 using MeanFn = void (*)(const MeanParams& p, const MeanGeometry& g, const int8_t* in,

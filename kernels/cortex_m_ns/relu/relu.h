@@ -7,6 +7,7 @@
 #include "kernels/common/isa.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/core/target_layout.h"
 
 // cortex_m_ns::quantized_relu.out: relu, relu6, hardtanh and clamp on int8,
 // all as a clamp to [act_min, act_max] = the quantised float bounds
@@ -32,6 +33,13 @@ struct ReluParams {
   // relu_s8_ref on every code, filled by relu_fill_table; the fast variants read it.
   kernels::ByteTable table;
 };
+ETNS_TARGET_LAYOUT(ReluParams, runtime::StructLayout()
+                                   .member(runtime::fixed<int32_t>(), 2)
+                                   .member(runtime::layout_of<kernels::Requant>(abi))
+                                   .member(runtime::fixed<int32_t>(), 2)
+                                   .member(runtime::fixed<bool>())
+                                   .member(runtime::layout_of<kernels::ByteTable>(abi))
+                                   .done());
 
 using ReluFn = void (*)(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
 

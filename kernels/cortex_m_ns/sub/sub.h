@@ -6,6 +6,7 @@
 #include "kernels/common/isa.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/core/target_layout.h"
 
 // cortex_m_ns::quantized_sub.out: out = self - other on int8 tensors with
 // their own quantisation (docs/numerics.md#sub, operators.md §3.3):
@@ -30,6 +31,11 @@ struct SubParams {
   int32_t act_min = -128;  // prepare guarantees -128 <= act_min <= act_max <= 127
   int32_t act_max = 127;
 };
+ETNS_TARGET_LAYOUT(SubParams, runtime::StructLayout()
+                                  .member(runtime::fixed<int32_t>(), 3)
+                                  .member(runtime::layout_of<kernels::Requant>(abi), 3)
+                                  .member(runtime::fixed<int32_t>(), 2)
+                                  .done());
 
 // What prepare stores for run: the parameters and the walk over the buffers.
 // run calls the kernel on numel / block blocks of `block` elements; an operand
@@ -40,6 +46,10 @@ struct SubState {
   size_t self_step = 0;
   size_t other_step = 0;
 };
+ETNS_TARGET_LAYOUT(SubState, runtime::StructLayout()
+                                 .member(runtime::layout_of<SubParams>(abi))
+                                 .member(runtime::word(abi), 3)  // block, self_step, other_step
+                                 .done());
 
 // Elementwise out[i] = f(self[i], other[i]) for i < n; the buffers may alias.
 using SubFn = void (*)(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out,

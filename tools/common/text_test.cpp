@@ -1,0 +1,44 @@
+#include "tools/common/text.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace etns::tools {
+namespace {
+
+TEST(Grouped, PutsACommaBetweenThousands) {
+  EXPECT_EQ(grouped(0), "0");
+  EXPECT_EQ(grouped(999), "999");
+  EXPECT_EQ(grouped(1000), "1,000");
+  EXPECT_EQ(grouped(65536), "65,536");
+  EXPECT_EQ(grouped(1234567), "1,234,567");
+}
+
+TEST(EditDistance, CountsInsertionsDeletionsAndSubstitutions) {
+  EXPECT_EQ(edit_distance("", ""), 0u);
+  EXPECT_EQ(edit_distance("", "abc"), 3u);
+  EXPECT_EQ(edit_distance("abc", ""), 3u);
+  EXPECT_EQ(edit_distance("profiel", "profile"), 2u);  // two substitutions
+  EXPECT_EQ(edit_distance("confg", "config"), 1u);      // one insertion
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+}
+
+TEST(ClosestName, PrefersCaseInsensitiveMatchThenFewestEdits) {
+  const std::vector<std::string> commands = {"inspect", "run", "profile", "compare", "compare-programs"};
+  EXPECT_EQ(closest_name("Profile", commands), "profile");
+  EXPECT_EQ(closest_name("profiel", commands), "profile");
+  EXPECT_EQ(closest_name("comapre", commands), "compare");
+  EXPECT_EQ(closest_name("compare-program", commands), "compare-programs");
+  EXPECT_EQ(closest_name("xyzzy", commands), "");
+  EXPECT_EQ(closest_name("ab", commands), "");
+}
+
+TEST(ClosestName, FallsBackToAPrefixForLongerWords) {
+  EXPECT_EQ(closest_name("iter", {"model", "iterations"}), "iterations");
+  EXPECT_EQ(closest_name("portable_opsxyz", {"portable_ops", "ns_ops"}), "portable_ops");
+}
+
+}  // namespace
+}  // namespace etns::tools
