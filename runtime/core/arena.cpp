@@ -4,7 +4,11 @@
 
 namespace etns::runtime {
 
+#if defined(__arm__)
+Result<void*> Arena::allocate(size_t size_bytes, size_t alignment) {
+#else
 Result<void*> Arena::allocate(size_t size_bytes, size_t alignment, Layout on_arm32) {
+#endif
   const uintptr_t base = reinterpret_cast<uintptr_t>(memory_.data());
   const uintptr_t current = base + used_bytes_;
   const uintptr_t aligned = (current + alignment - 1) & ~(static_cast<uintptr_t>(alignment) - 1);
@@ -15,7 +19,9 @@ Result<void*> Arena::allocate(size_t size_bytes, size_t alignment, Layout on_arm
     return Error::OutOfMemory;
   }
   used_bytes_ += padding + size_bytes;
+#if !defined(__arm__)
   arm32_used_bytes_ = align_up(arm32_used_bytes_, on_arm32.align) + on_arm32.size;
+#endif
   if (used_bytes_ > high_water_bytes_) high_water_bytes_ = used_bytes_;
   return reinterpret_cast<void*>(aligned);
 }

@@ -19,12 +19,19 @@ class Arena {
 
   // When full, logs "arena 'temporary': need 1536 bytes, 1024 free" and
   // returns OutOfMemory. `alignment` must be a power of two.
-  // Raw bytes are the same size and alignment on the Arm target.
+  // Raw bytes are the same size and alignment on the Arm target. On the target
+  // itself the layout argument is dropped at compile time: kernels allocate
+  // scratch on every call, and the count must cost them nothing there.
+#if defined(__arm__)
+  Result<void*> allocate(size_t size_bytes, size_t alignment = alignof(std::max_align_t));
+  Result<void*> allocate(size_t size_bytes, size_t alignment, Layout) { return allocate(size_bytes, alignment); }
+#else
   Result<void*> allocate(size_t size_bytes, size_t alignment = alignof(std::max_align_t)) {
     return allocate(size_bytes, alignment, Layout{size_bytes, alignment});
   }
   // As above; `on_arm32` is what the allocation takes on the Arm target.
   Result<void*> allocate(size_t size_bytes, size_t alignment, Layout on_arm32);
+#endif
 
   // Room for `count` T (not constructed). T must have an ETNS_TARGET_LAYOUT
   // description (or be a pointer).
@@ -48,7 +55,12 @@ class Arena {
   size_t high_water_bytes() const { return high_water_bytes_; }
   // The bytes the allocations so far take on the 32-bit Arm target, from
   // memory aligned to 8 bytes or more there (the firmware's arenas are).
+  // On the Arm target itself that is used_bytes(): the count costs nothing there.
+#if defined(__arm__)
+  size_t arm32_used_bytes() const { return used_bytes_; }
+#else
   size_t arm32_used_bytes() const { return arm32_used_bytes_; }
+#endif
 
  private:
   const char* name_;
