@@ -28,35 +28,13 @@ bool GraphTensor::operator==(const GraphTensor& o) const {
          role == o.role && data == o.data;
 }
 
-GraphArg GraphArg::of_tensor(int32_t index) {
-  GraphArg a;
-  a.kind = ValueKind::Tensor;
-  a.tensor = index;
-  return a;
-}
-GraphArg GraphArg::integer(int64_t value) {
-  GraphArg a;
-  a.kind = ValueKind::Int;
-  a.int_value = value;
-  return a;
-}
-GraphArg GraphArg::real(double value) {
-  GraphArg a;
-  a.kind = ValueKind::Double;
-  a.double_value = value;
-  return a;
-}
-GraphArg GraphArg::boolean(bool value) {
-  GraphArg a;
-  a.kind = ValueKind::Bool;
-  a.bool_value = value;
-  return a;
-}
+// Each factory sets the kind and the one field that kind uses.
+GraphArg GraphArg::of_tensor(int32_t index) { return with(ValueKind::Tensor, [&](GraphArg& a) { a.tensor = index; }); }
+GraphArg GraphArg::integer(int64_t value) { return with(ValueKind::Int, [&](GraphArg& a) { a.int_value = value; }); }
+GraphArg GraphArg::real(double value) { return with(ValueKind::Double, [&](GraphArg& a) { a.double_value = value; }); }
+GraphArg GraphArg::boolean(bool value) { return with(ValueKind::Bool, [&](GraphArg& a) { a.bool_value = value; }); }
 GraphArg GraphArg::list(std::vector<int64_t> values) {
-  GraphArg a;
-  a.kind = ValueKind::IntList;
-  a.int_list = std::move(values);
-  return a;
+  return with(ValueKind::IntList, [&](GraphArg& a) { a.int_list = std::move(values); });
 }
 GraphArg GraphArg::null() { return GraphArg{}; }
 

@@ -73,6 +73,15 @@ struct GraphArg {
   static GraphArg list(std::vector<int64_t> values);
   static GraphArg null();
   bool operator==(const GraphArg& other) const;
+
+ private:
+  template <typename Set>
+  static GraphArg with(runtime::ValueKind kind, Set set) {
+    GraphArg a;
+    a.kind = kind;
+    set(a);
+    return a;
+  }
 };
 
 // One kernel call: `op` is the PTE operator name without the overload
