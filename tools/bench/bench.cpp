@@ -47,17 +47,12 @@ std::vector<KernelBenchRow> run_kernel_image(const QemuTools& tools, double time
   TemporaryDirectory scratch("etns-bench");
   const std::string counts_path = scratch.path() + "/counts.json";
   const std::string console_path = scratch.path() + "/console.txt";
-  const std::vector<std::string> argv = {
-      tools.qemu,
-      "-machine", "mps3-an547",
-      "-nodefaults", "-display", "none", "-monitor", "none", "-serial", "null",
-      "-chardev", "file,id=etns_console,path=" + console_path,
-      "-semihosting-config", "enable=on,target=native,chardev=etns_console",
-      "-kernel", tools.firmware,
-      "-plugin", tools.plugin + ",markers=" + hex_address(table->address & ~uint64_t{1}) +
-                     ",stride=" + std::to_string(fw::kMarkerStride) +
-                     ",count=" + std::to_string(table->size / fw::kMarkerStride) +
-                     ",out=" + counts_path + ",max_visits=1"};
+  QemuCommand command;
+  command.console_path = console_path;
+  command.counts_path = counts_path;
+  command.marker_table = table->address & ~uint64_t{1};  // a data symbol; clear a stray Thumb bit
+  command.marker_count = table->size / fw::kMarkerStride;
+  const std::vector<std::string> argv = qemu_argv(tools, command);
   const ProcessResult process = run_process(argv, scratch.path(), timeout_seconds);
   if (process.timed_out) throw Failure(label + ": QEMU did not finish within the timeout");
   std::string console;

@@ -188,6 +188,22 @@ uint64_t ClassCounts::get(const std::vector<std::string>& classes, const std::st
   throw Failure("no instruction class '" + name + "' in the counts");
 }
 
+std::vector<std::string> qemu_argv(const QemuTools& tools, const QemuCommand& command) {
+  std::vector<std::string> argv = {
+      tools.qemu,
+      "-machine", "mps3-an547",
+      "-nodefaults", "-display", "none", "-monitor", "none", "-serial", "null",
+      "-chardev", "file,id=etns_console,path=" + command.console_path,
+      "-semihosting-config", "enable=on,target=native,chardev=etns_console",
+      "-kernel", tools.firmware};
+  argv.insert(argv.end(), command.extra.begin(), command.extra.end());
+  argv.push_back("-plugin");
+  argv.push_back(tools.plugin + ",markers=" + hex_address(command.marker_table) +
+                 ",stride=" + std::to_string(fw::kMarkerStride) + ",count=" + std::to_string(command.marker_count) +
+                 ",out=" + command.counts_path + ",max_visits=" + std::to_string(command.max_visits));
+  return argv;
+}
+
 QemuTools resolve_qemu_tools(const std::string& provider, QemuTools given) {
   if (given.qemu.empty()) {
     const char* from_env = std::getenv("ETNS_QEMU");
@@ -232,17 +248,14 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
   write_file_atomic(job_path, blob.data(), blob.size());
 
   const uint32_t max_visits = job.iterations > 0 ? job.iterations : 1;
-  const std::vector<std::string> argv = {
-      tools.qemu,
-      "-machine", "mps3-an547",
-      "-nodefaults", "-display", "none", "-monitor", "none", "-serial", "null",
-      "-chardev", "file,id=etns_console,path=" + console_path,
-      "-semihosting-config", "enable=on,target=native,chardev=etns_console",
-      "-kernel", tools.firmware,
-      "-device", "loader,file=" + job_path + ",addr=" + hex_address(layout.job_address) + ",force-raw=on",
-      "-plugin", tools.plugin + ",markers=" + hex_address(layout.marker_table) + ",stride=" +
-                     std::to_string(fw::kMarkerStride) + ",count=" + std::to_string(layout.marker_count) +
-                     ",out=" + counts_path + ",max_visits=" + std::to_string(max_visits)};
+  QemuCommand command;
+  command.console_path = console_path;
+  command.counts_path = counts_path;
+  command.marker_table = layout.marker_table;
+  command.marker_count = layout.marker_count;
+  command.max_visits = max_visits;
+  command.extra = {"-device", "loader,file=" + job_path + ",addr=" + hex_address(layout.job_address) + ",force-raw=on"};
+  const std::vector<std::string> argv = qemu_argv(tools, command);
   // Feeds complete console lines to on_line as the firmware prints them.
   size_t console_seen = 0;
   std::string pending;

@@ -25,6 +25,20 @@ QemuTools resolve_qemu_tools(const std::string& provider, QemuTools given);
 // `qemu-system-arm --version`'s first line, e.g. "QEMU emulator version 7.2.19".
 std::string qemu_version(const std::string& qemu);
 
+// The one QEMU command line etns runs an image with: mps3-an547, no display,
+// the firmware's console (semihosting) into `console_path`, the counting
+// plugin on `marker_count` markers from `marker_table` writing `counts_path`,
+// and `extra` arguments (a job loader) before the plugin.
+struct QemuCommand {
+  std::string console_path;
+  std::string counts_path;
+  uint64_t marker_table = 0;
+  uint64_t marker_count = 0;
+  uint32_t max_visits = 1;
+  std::vector<std::string> extra;
+};
+std::vector<std::string> qemu_argv(const QemuTools& tools, const QemuCommand& command);
+
 struct QemuJob {
   std::vector<uint8_t> program;
   std::vector<std::vector<uint8_t>> inputs;
