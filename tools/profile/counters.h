@@ -1,0 +1,14 @@
+#pragma once
+
+// Internal to the profile configuration reader: profiling.pmu_counters.
+
+#include "tools/profile/config.h"
+#include "tools/profile/config_tree.h"
+
+namespace etns::tools::config_detail {
+
+// profiling.pmu_counters (spec §4.2) against the target's counter catalogue:
+// fills config.groups and config.counters; returns the resolved mapping.
+Json select_counters(const Section& profiling, ProfileConfig& config);
+
+}  // namespace etns::tools::config_detail
