@@ -542,7 +542,8 @@ TEST(Compare, HostTimesWithinTheirNoiseAreNotRegressions) {
   testing::TempDir dir;
   const std::string a = dir.path() + "/a", b = dir.path() + "/b";
   ASSERT_EQ(profile("tier1mean_ns", "host", a, " --set model.path=" + model(shared, "tier1mean_ns")).exit_code, 0);
-  for (const json& layer : read_json(a + "/profile_results.json")["layers"]) {
+  const json results = read_json(a + "/profile_results.json");  // kept alive for the loop
+  for (const json& layer : results["layers"]) {
     EXPECT_TRUE(layer["primary"].contains("mad")) << "the bundle keeps each row's spread";
   }
   EXPECT_TRUE(read_json(a + "/summary.json")["clean_end_to_end"].contains("mad"));
