@@ -23,8 +23,6 @@ using runtime::ValueKind;
 
 constexpr const char* kQuantize = "cortex_m::quantize_per_tensor.out";
 constexpr const char* kDequantize = "cortex_m::dequantize_per_tensor.out";
-constexpr int64_t kIdentityMultiplier = kIdentityRequant.multiplier;
-constexpr int64_t kIdentityShift = kIdentityRequant.shift;
 
 double multiplier_factor(int64_t multiplier, int64_t shift) {
   return std::ldexp(static_cast<double>(multiplier), static_cast<int>(shift) - 31);
@@ -659,13 +657,13 @@ class Lowerer {
       KernelCall call;
       call.op_index = m_.add_operator("cortex_m_ns::quantized_relu", "out");
       const int32_t o = out_arg(i);
-      call.args = {arg(i, 0), new_int(z), new_int(z), new_int(kIdentityMultiplier), new_int(kIdentityShift),
+      call.args = {arg(i, 0), new_int(z), new_int(z), new_int(kIdentityRequant.multiplier), new_int(kIdentityRequant.shift),
                    new_int(bounds[0]), new_int(bounds[1]), o, o};
       LoweringRewrite rewrite;
       rewrite.op = "cortex_m_ns::quantized_relu.out";
       rewrite.replaced = {label(i)};
       rewrite.parameters = "input_zero_point=" + std::to_string(z) + " output_zero_point=" + std::to_string(z) +
-                           " output=(" + std::to_string(kIdentityMultiplier) + ", " + std::to_string(kIdentityShift) +
+                           " output=(" + std::to_string(kIdentityRequant.multiplier) + ", " + std::to_string(kIdentityRequant.shift) +
                            ") activation=[" + std::to_string(bounds[0]) + ", " + std::to_string(bounds[1]) + "]";
       rewrite.derivation = std::string("int8 clamp: identical input and output quantisation, identity sentinel "
                                        "(arm_clamp_s8 path); zero point ") +

@@ -124,10 +124,6 @@ std::string qemu_refusal_reason(const std::string& name) {
   return "the etns QEMU plugin has no instruction class for it";
 }
 
-bool in_catalogue_group(const std::string& group, const std::vector<CounterSpec>& catalogue) {
-  return std::any_of(catalogue.begin(), catalogue.end(), [&](const CounterSpec& c) { return c.group == group; });
-}
-
 std::vector<std::string> counter_names(const std::vector<CounterSpec>& catalogue) {
   std::vector<std::string> names;
   for (const CounterSpec& counter : catalogue) names.push_back(counter.name);
@@ -193,7 +189,7 @@ Json select_counters(const Section& profiling, ProfileConfig& config) {
     // `default` or `all` give way to the host's own defaults (wall time).
     // Named counters are still refused, each with its reason.
     if (config.target == "host" && !contains(groups, group) && value.is_string() &&
-        (value == "default" || value == "all") && in_catalogue_group(group, counter_catalogue("qemu-m55"))) {
+        (value == "default" || value == "all") && contains(counter_groups(counter_catalogue("qemu-m55")), group)) {
       continue;
     }
     if (!contains(groups, group)) {
