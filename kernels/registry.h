@@ -1,5 +1,6 @@
 #pragma once
 
+#include "protocol/provider.h"
 #include "runtime/exec/kernel.h"
 
 namespace etns::kernels {
@@ -8,7 +9,9 @@ namespace etns::kernels {
 const runtime::KernelRegistry& registry_arm();
 // registry_arm() plus the cortex_m_ns Tier-1 int8 operators.
 const runtime::KernelRegistry& registry_ns();
-// "arm" or "ns"; nullptr for any other name.
+// The registry of `provider`.
+const runtime::KernelRegistry& registry_of(protocol::Provider provider);
+// The registry named "arm" or "ns" (protocol/provider.h); nullptr for any other name.
 const runtime::KernelRegistry* find_registry(const char* provider);
 
 }  // namespace etns::kernels

@@ -44,6 +44,8 @@ TEST(Registry, FindsProvidersByName) {
   EXPECT_EQ(find_registry("arm"), &registry_arm());
   EXPECT_EQ(find_registry("ns"), &registry_ns());
   EXPECT_EQ(find_registry("cmsis"), nullptr);
+  EXPECT_EQ(&registry_of(protocol::Provider::Arm), &registry_arm());
+  EXPECT_EQ(&registry_of(protocol::Provider::Ns), &registry_ns());
   EXPECT_STREQ(registry_ns().provider, "ns");
 }
 

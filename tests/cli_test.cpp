@@ -37,7 +37,7 @@ TEST(Cli, UnknownProviderIsAUsageError) {
   const testing::CliResult result = testing::run_cli("run " + shared + "/models/tier1/tier1mean_arm.pte --provider cmsis --input " +
                                                      dir.path() + "/in.bin --output " + dir.path() + "/out.bin");
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_EQ(result.stderr_text, "etns: --provider 'cmsis': expected arm or ns\n");
+  EXPECT_EQ(result.stderr_text, "etns: --provider: 'cmsis': expected arm or ns\n");
 }
 
 TEST(Cli, MissingOptionIsAUsageError) {
@@ -187,6 +187,24 @@ TEST(Cli, HelpCommandPrintsTheTopLevelOrOneCommandsHelp) {
   const testing::CliResult wrong = testing::run_cli("help rnu");
   EXPECT_EQ(wrong.exit_code, 2);
   EXPECT_EQ(wrong.stderr_text, "etns: unknown command 'rnu' (did you mean 'run'?)\n");
+}
+
+TEST(Cli, EnumeratedValuesAreCheckedByOneRuleWithASuggestion) {
+  const testing::CliResult provider = testing::run_cli("run x.pte --provider nss --input a --output b");
+  EXPECT_EQ(provider.exit_code, 2);
+  EXPECT_EQ(provider.stderr_text, "etns: --provider: 'nss': expected arm or ns (did you mean 'ns'?)\n");
+
+  const testing::CliResult target = testing::run_cli("run x.pte --provider ns --target qemu --input a --output b");
+  EXPECT_EQ(target.exit_code, 2);
+  EXPECT_EQ(target.stderr_text, "etns: --target: 'qemu': expected host or qemu-m55 (did you mean 'qemu-m55'?)\n");
+
+  const testing::CliResult summary = testing::run_cli("run x.pte --provider ns --summary sometimes --input a --output b");
+  EXPECT_EQ(summary.exit_code, 2);
+  EXPECT_EQ(summary.stderr_text, "etns: --summary: 'sometimes': expected auto, always or never\n");
+
+  const testing::CliResult inspect = testing::run_cli("inspect x.pte --provider cmsis");
+  EXPECT_EQ(inspect.exit_code, 2);
+  EXPECT_EQ(inspect.stderr_text, "etns: --provider: 'cmsis': expected arm or ns\n");
 }
 
 TEST(Cli, VersionLongAndShort) {

@@ -162,7 +162,7 @@ TEST(VerifyKernelsHost, BadOrMissingProviderIsAUsageErrorInOneLine) {
   const testing::CliResult bad = testing::run_cli("verify-kernels --provider cmsis " ETNS_CLI_PATH);
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.stdout_text, "");
-  EXPECT_EQ(bad.stderr_text, "etns: --provider 'cmsis': expected arm or ns\n");
+  EXPECT_EQ(bad.stderr_text, "etns: --provider: 'cmsis': expected arm or ns\n");
 
   const testing::CliResult missing = testing::run_cli("verify-kernels " ETNS_CLI_PATH);
   EXPECT_EQ(missing.exit_code, 2);

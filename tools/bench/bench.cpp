@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "protocol/job.h"
 #include "runtime/exec/method.h"
 #include "tools/common/failure.h"
@@ -100,11 +102,11 @@ std::vector<KernelBenchRow> run_kernel_image(const QemuTools& tools, double time
   return rows;
 }
 
-// "tier1_ns.pte" -> "ns": the provider a program needs, from its name.
-std::string provider_of(const std::string& path) {
+// "tier1_ns.pte" -> ns: the provider a program needs, from its name.
+protocol::Provider provider_of(const std::string& path) {
   const std::string stem = std::filesystem::path(path).stem().string();
-  for (const char* provider : {"arm", "ns"}) {
-    const std::string suffix = std::string("_") + provider;
+  for (protocol::Provider provider : protocol::kProviders) {
+    const std::string suffix = std::string("_") + protocol::to_string(provider);
     if (stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0) {
       return provider;
     }
@@ -112,7 +114,7 @@ std::string provider_of(const std::string& path) {
   throw Failure(path + ": cannot tell the provider from the name (expected <model>_arm.pte or <model>_ns.pte)", 2);
 }
 
-ProgramBenchRow run_program(const std::string& path, const std::string& label, const std::string& provider,
+ProgramBenchRow run_program(const std::string& path, const std::string& label, protocol::Provider provider,
                             const std::string& kernels, const QemuTools& tools, double timeout_seconds) {
   size_t input_bytes = 0;
   {
@@ -130,27 +132,17 @@ ProgramBenchRow run_program(const std::string& path, const std::string& label, c
   job.per_instruction_pass = false;
   job.timeout_seconds = timeout_seconds;
   const QemuRun run = run_on_qemu(tools, job, path);
-  ProgramBenchRow row{label, provider, kernels, {}};
+  ProgramBenchRow row{label, protocol::to_string(provider), kernels, {}};
   for (const std::string& name : kBenchCounts) row.counts[name] = run.clean_visits.at(0).get(run.classes, name);
   return row;
 }
 
-std::string with_commas(uint64_t value) {
-  std::string digits = std::to_string(value);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<size_t>(i), ",");
-  return digits;
-}
-
 std::string percent(uint64_t part, uint64_t whole) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.1f %%", whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / whole);
-  return text;
+  return fmt::format("{:.1f} %", whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole));
 }
 
 std::string ratio(uint64_t before, uint64_t after) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.1f×", after == 0 ? 0.0 : static_cast<double>(before) / after);
-  return text;
+  return fmt::format("{:.1f}×", after == 0 ? 0.0 : static_cast<double>(before) / static_cast<double>(after));
 }
 
 }  // namespace
@@ -170,7 +162,7 @@ BenchResults run_bench(const BenchOptions& options, const std::function<void(con
   if (o.reference_dir.empty()) o.reference_dir = build + "/firmware-ref";
 
   BenchResults results;
-  QemuTools kernel_tools = resolve_qemu_tools("ns", QemuTools{o.qemu, o.kernel_image, ""});
+  QemuTools kernel_tools = resolve_qemu_tools(protocol::Provider::Ns, QemuTools{o.qemu, o.kernel_image, ""});
   results.qemu_version = qemu_version(kernel_tools.qemu);
   progress("kernels: " + o.kernel_image);
   results.kernels = run_kernel_image(kernel_tools, o.timeout_seconds);
@@ -179,13 +171,13 @@ BenchResults run_bench(const BenchOptions& options, const std::function<void(con
     const std::string& path = o.programs[i];
     const std::string label =
         o.program_labels.empty() ? std::filesystem::path(path).filename().string() : o.program_labels[i];
-    const std::string provider = provider_of(path);
+    const protocol::Provider provider = provider_of(path);
     for (const char* kernels : {"reference", "fast"}) {
       const std::string dir = std::string(kernels) == "fast" ? o.firmware_dir : o.reference_dir;
       progress("[" + std::to_string(i + 1) + "/" + std::to_string(o.programs.size()) + "] " + label + " with " +
                kernels + " kernels");
       const QemuTools tools =
-          resolve_qemu_tools(provider, QemuTools{o.qemu, dir + "/etns_m55_" + provider + ".elf", ""});
+          resolve_qemu_tools(provider, QemuTools{o.qemu, dir + "/" + firmware_file_name(provider), ""});
       results.programs.push_back(run_program(path, label, provider, kernels, tools, o.timeout_seconds));
     }
   }
@@ -236,7 +228,7 @@ std::string bench_tables_markdown(const BenchResults& results, const std::string
   for (const KernelBenchRow& row : results.kernels) {
     const auto ref = reference_weighted.find(row.op + "/" + row.shape);
     md << "| `" << row.op << "` | " << row.shape << " | " << row.variant << " | "
-       << with_commas(row.counts.at("total")) << " | " << with_commas(row.counts.at("weighted")) << " | "
+       << grouped(row.counts.at("total")) << " | " << grouped(row.counts.at("weighted")) << " | "
        << percent(row.counts.at("mve"), row.counts.at("total")) << " | "
        << (ref == reference_weighted.end() ? "–" : ratio(ref->second, row.counts.at("weighted"))) << " |\n";
   }
@@ -248,9 +240,9 @@ std::string bench_tables_markdown(const BenchResults& results, const std::string
     for (size_t i = 0; i + 1 < results.programs.size(); i += 2) {
       const ProgramBenchRow& ref = results.programs[i];
       const ProgramBenchRow& fast = results.programs[i + 1];
-      md << "| " << ref.program << " | " << ref.provider << " | " << with_commas(ref.counts.at("total")) << " | "
-         << with_commas(ref.counts.at("weighted")) << " | " << with_commas(fast.counts.at("total")) << " | "
-         << with_commas(fast.counts.at("weighted")) << " | "
+      md << "| " << ref.program << " | " << ref.provider << " | " << grouped(ref.counts.at("total")) << " | "
+         << grouped(ref.counts.at("weighted")) << " | " << grouped(fast.counts.at("total")) << " | "
+         << grouped(fast.counts.at("weighted")) << " | "
          << percent(fast.counts.at("mve"), fast.counts.at("total")) << " | "
          << ratio(ref.counts.at("weighted"), fast.counts.at("weighted")) << " |\n";
     }
@@ -315,16 +307,16 @@ std::vector<std::string> check_baseline(const BenchResults& results, const nlohm
       const uint64_t limit = gated.at(name).get<uint64_t>();
       const uint64_t now = found->second.at(name);
       if (now > limit) {
-        regressions.push_back(key + ": " + name + " " + with_commas(now) + " > baseline " + with_commas(limit) +
-                              " (+" + with_commas(now - limit) + ")");
+        regressions.push_back(key + ": " + name + " " + grouped(now) + " > baseline " + grouped(limit) +
+                              " (+" + grouped(now - limit) + ")");
       } else if (now < limit && improvements != nullptr) {
-        improvements->push_back(key + ": " + name + " " + with_commas(now) + " < baseline " + with_commas(limit));
+        improvements->push_back(key + ": " + name + " " + grouped(now) + " < baseline " + grouped(limit));
       }
     }
   }
   for (const auto& [key, counts] : measured) {
     if (!baseline.at("counts").contains(key) && improvements != nullptr) {
-      improvements->push_back(key + ": not in the baseline yet (" + with_commas(counts.at("total")) +
+      improvements->push_back(key + ": not in the baseline yet (" + grouped(counts.at("total")) +
                               " instructions)");
     }
   }

@@ -108,7 +108,7 @@ CommandAction add_bench_command(CLI::App& app) {
       "          etns bench --models out/export --write-baseline bench/baseline_m55.json");
   auto c = std::make_shared<BenchCommand>();
   command->add_option("--target", c->target, "where to count (only qemu-m55 counts instructions)")
-      ->check(CLI::IsMember({"qemu-m55"}));
+      ->check(one_of({"qemu-m55"}));
   command->add_option("programs", c->options.programs, "programs (<model>_arm.pte / <model>_ns.pte)")
       ->check(CLI::ExistingFile);
   command->add_option("--models", c->models_dir, "folder of programs to measure (default ../shared/models/tier1)");

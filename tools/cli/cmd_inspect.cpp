@@ -16,18 +16,14 @@ CommandAction add_inspect_command(CLI::App& app) {
       "  etns inspect tier1_ns.pte --provider ns --json > tier1_ns.json");
   auto path = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
-  auto provider = std::make_shared<std::string>();
+  auto provider = std::make_shared<protocol::Provider>(protocol::Provider::Arm);
   command->add_option("program", *path, "the .pte file")->required();
   command->add_flag("--json", *json, "print JSON (schema etns.inspect) instead of text");
-  command->add_option("--provider", *provider,
+  CLI::Option* provider_option = add_provider_option(command, *provider,
                       "also bind the kernels of arm or ns and report the kernel scratch and the method arena "
                       "a Cortex-M55 must reserve (32-bit layout) beside this host's");
-  return [path, json, provider]() {
-    const runtime::KernelRegistry* registry = nullptr;
-    if (!provider->empty()) {
-      registry = kernels::find_registry(provider->c_str());
-      if (registry == nullptr) throw Failure("--provider '" + *provider + "': expected arm or ns", 2);
-    }
+  return [path, json, provider, provider_option]() {
+    const runtime::KernelRegistry* registry = provider_option->count() > 0 ? &kernels::registry_of(*provider) : nullptr;
     HostSession session(*path, registry);
     const nlohmann::json description = describe_program(session);
     const std::string text = *json ? description.dump(2) + "\n" : render_description(description);

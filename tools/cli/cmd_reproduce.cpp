@@ -40,7 +40,7 @@ CommandAction add_reproduce_command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   command->add_option("--warmup", options->warmup, "warm-up runs per pass (default 5)")->check(CLI::NonNegativeNumber);
   command->add_option("--target", options->targets, "qemu-m55 and/or host (default both)")
-      ->check(CLI::IsMember({"qemu-m55", "host"}));
+      ->check(one_of({"qemu-m55", "host"}));
   return [options]() { return run_reproduce(*options); };
 }
 

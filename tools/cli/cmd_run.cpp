@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "kernels/registry.h"
@@ -20,7 +22,7 @@ namespace {
 
 struct RunOptions {
   std::string program;
-  std::string provider;
+  protocol::Provider provider = protocol::Provider::Arm;
   std::string input;
   std::string output;
   std::string dump_dir;
@@ -49,7 +51,7 @@ void print_summary(const RunOptions& options, const RunFacts& facts) {
     line += " and " + std::to_string(facts.dumps) + " instruction outputs in " + options.dump_dir;
   }
   if (!options.counts.empty()) line += " and the counts in " + options.counts;
-  line += "; provider " + options.provider;
+  line += std::string("; provider ") + protocol::to_string(options.provider);
   if (!facts.cost.empty()) line += ", " + facts.cost;
   std::printf("%s\n", line.c_str());
 }
@@ -98,9 +100,6 @@ std::string render_counts(const RunOptions& options, const std::string& sha256, 
 }
 
 int run_on_qemu_target(RunOptions options) {
-  if (kernels::find_registry(options.provider.c_str()) == nullptr) {
-    throw Failure("--provider '" + options.provider + "': expected arm or ns", 2);
-  }
   options.qemu = resolve_qemu_tools(options.provider, options.qemu);
   QemuJob job;
   job.program = read_file(options.program);
@@ -152,10 +151,7 @@ struct DumpCapture {
 int run(const RunOptions& options) {
   if (options.target == "qemu-m55") return run_on_qemu_target(options);
   if (!options.counts.empty()) throw Failure("--counts needs --target qemu-m55", 2);
-  const runtime::KernelRegistry* registry = kernels::find_registry(options.provider.c_str());
-  if (registry == nullptr) {
-    throw Failure("--provider '" + options.provider + "': expected arm or ns", 2);
-  }
+  const runtime::KernelRegistry* registry = &kernels::registry_of(options.provider);
   const std::vector<uint8_t> input = read_file(options.input);
   HostSession session(options.program, registry);
   if (session.method().input_count() != 1 || session.method().output_count() != 1) {
@@ -189,10 +185,8 @@ int run(const RunOptions& options) {
   RunFacts facts;
   facts.output_bytes = output.size();
   facts.dumps = options.dump_dir.empty() ? 0 : capture.outputs.size();
-  char cost[64];
-  std::snprintf(cost, sizeof(cost), "%.3f ms on the host%s", elapsed.count(),
-                options.dump_dir.empty() ? "" : " (with the dump copies)");
-  facts.cost = cost;
+  facts.cost = fmt::format("{:.3f} ms on the host{}", elapsed.count(),
+                           options.dump_dir.empty() ? "" : " (with the dump copies)");
   print_summary(options, facts);
   return 0;
 }
@@ -216,15 +210,15 @@ CommandAction add_run_command(CLI::App& app) {
       "  etns run tier1_ns.pte --target qemu-m55 --provider ns --input in.bin --output out.bin --counts counts.json");
   auto options = std::make_shared<RunOptions>();
   command->add_option("program", options->program, "the .pte file")->required();
-  command->add_option("--provider", options->provider, "kernel provider: arm or ns")->required();
+  add_provider_option(command, options->provider, "kernel provider: arm or ns")->required();
   command->add_option("--input", options->input, "input tensor bytes")->required();
   command->add_option("--output", options->output, "where to write the output tensor bytes")->required();
   command->add_option("--dump-dir", options->dump_dir, "write each instruction's output as DIR/c0i<k>.bin");
   command->add_option("--target", options->target, "host (default) or qemu-m55")
-      ->check(CLI::IsMember({"host", "qemu-m55"}));
+      ->check(one_of({"host", "qemu-m55"}));
   command->add_option("--summary", options->summary,
                       "print the one-line summary: auto (stdout is a terminal, default), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+      ->check(one_of({"auto", "always", "never"}));
   command->add_option("--counts", options->counts, "qemu-m55: write per-instruction instruction counts (JSON)");
   command->add_option("--firmware", options->qemu.firmware, "qemu-m55: firmware image (default: the build's)");
   command->add_option("--qemu", options->qemu.qemu, "qemu-m55: qemu-system-arm to use (default: $ETNS_QEMU or PATH)");

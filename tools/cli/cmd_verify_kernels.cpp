@@ -23,16 +23,16 @@ CommandAction add_verify_kernels_command(CLI::App& app) {
       "  etns verify-kernels --provider arm --expect-portable build/firmware/etns_m55_arm.elf\n"
       "  etns verify-kernels --provider ns --ns-ops build/firmware/etns_m55_ns.elf");
   auto path = std::make_shared<std::string>();
-  auto provider = std::make_shared<std::string>();
+  auto provider = std::make_shared<protocol::Provider>(protocol::Provider::Arm);
   auto ns_ops = std::make_shared<bool>(false);
   auto expect_portable = std::make_shared<bool>(false);
   command->add_option("elf", *path, "the firmware image (or a host binary) to check")->required();
-  command->add_option("--provider", *provider, "the provider the image was built for: arm or ns")->required();
+  add_provider_option(command, *provider, "the provider the image was built for: arm or ns")->required();
   command->add_flag("--ns-ops", *ns_ops, "the image must link cortex_m_ns kernels (without it: none)");
   command->add_flag("--expect-portable", *expect_portable, "the image must link portable kernels");
   return [path, provider, ns_ops, expect_portable]() {
     KernelFlavor flavor;
-    flavor.provider = parse_kernel_provider(*provider);
+    flavor.provider = *provider;
     flavor.ns_ops = *ns_ops;
     flavor.expect_portable = *expect_portable;
     // A missing or unreadable ELF is a usage error here (spec §11.1), not a failed check.

@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "protocol/provider.h"
+
 // Each subcommand lives in cmd_<name>.cpp: it registers its options on `app`
 // and returns the action main runs when that subcommand was chosen. An action
 // returns the exit code (0, or 1 for a failed check) or throws Failure.
@@ -19,5 +21,13 @@ CommandAction add_verify_kernels_command(CLI::App& app);
 CommandAction add_bench_command(CLI::App& app);
 CommandAction add_export_command(CLI::App& app);
 CommandAction add_lower_command(CLI::App& app);
+
+// A CLI11 check accepting exactly `names`; anything else is a usage error
+// "'<value>': expected a, b or c (did you mean 'b'?)".
+CLI::Validator one_of(const std::vector<std::string>& names);
+
+// `--provider arm|ns`, parsed into `provider` (checked with one_of); the names
+// come from protocol/provider.h.
+CLI::Option* add_provider_option(CLI::App* command, protocol::Provider& provider, const std::string& help);
 
 }  // namespace etns::tools

@@ -130,6 +130,8 @@ int main(int argc, char** argv) {
     const std::string unknown = first_unknown_word(app, argc, argv);
     if (!unknown.empty()) {
       std::fprintf(stderr, "etns: %s\n", unknown.c_str());
+    } else if (dynamic_cast<const CLI::ValidationError*>(&error) != nullptr) {
+      std::fprintf(stderr, "etns: %s\n", error.what());  // names the option, the value and what is allowed
     } else {
       std::fprintf(stderr, "etns: %s (see 'etns --help')\n", error.what());
     }

@@ -2,16 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <sstream>
+
+#include <fmt/format.h>
 
 namespace etns::tools {
 
-std::string hex_address(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
+std::string hex_address(uint64_t value) { return fmt::format("{:#x}", value); }
 
 std::string grouped(uint64_t value) {
   const std::string digits = std::to_string(value);

@@ -59,14 +59,6 @@ const char* python_bool(bool value) { return value ? "True" : "False"; }
 
 }  // namespace
 
-KernelProvider parse_kernel_provider(const std::string& name) {
-  KernelProvider provider = KernelProvider::Arm;
-  if (!protocol::parse_provider_name(name.c_str(), &provider)) {
-    throw Failure("--provider '" + name + "': expected arm or ns", 2);
-  }
-  return provider;
-}
-
 bool KernelVerification::passed() const {
   return std::none_of(checks.begin(), checks.end(),
                       [](const KernelCheck& check) { return check.status == KernelCheck::Status::Fail; });

@@ -15,9 +15,6 @@ namespace etns::tools {
 // protocol/provider.h's enum; its to_string comes with it.
 using KernelProvider = protocol::Provider;
 
-// "arm" or "ns"; throws Failure (exit code 2) naming --provider for anything else.
-KernelProvider parse_kernel_provider(const std::string& name);
-
 struct KernelFlavor {
   KernelProvider provider = KernelProvider::Arm;
   bool ns_ops = false;           // the image must link cortex_m_ns kernels; without it, none

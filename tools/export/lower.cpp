@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "kernels/registry.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
@@ -28,12 +30,7 @@ double multiplier_factor(int64_t multiplier, int64_t shift) {
   return std::ldexp(static_cast<double>(multiplier), static_cast<int>(shift) - 31);
 }
 
-std::string format_double(double value) {
-  std::ostringstream out;
-  out.precision(10);
-  out << value;
-  return out.str();
-}
+std::string format_double(double value) { return fmt::format("{:.10g}", value); }
 
 std::string instruction_id(size_t index) { return "c0i" + std::to_string(index); }
 

@@ -37,7 +37,9 @@ Issue make_issue(const std::string& code, const std::string& severity, const std
 
 // ns_ops selects the image with the cortex_m_ns kernels; without them an ns
 // backend has exactly the arm kernels (profiler.md §3.4).
-std::string image_provider(const ProfileConfig& config) { return config.ns_ops ? "ns" : "arm"; }
+protocol::Provider image_provider(const ProfileConfig& config) {
+  return config.ns_ops ? protocol::Provider::Ns : protocol::Provider::Arm;
+}
 
 const CounterSpec& primary_counter(const std::string& target) {
   for (const CounterSpec& counter : counter_catalogue(target)) {
@@ -169,7 +171,7 @@ void run_on_qemu_target(const ProfileConfig& config, const ProgressFn& progress,
                            {"qemu_version", qemu_version(tools.qemu)},
                            {"firmware", tools.firmware},
                            {"firmware_sha256", sha256_hex_file(tools.firmware)},
-                           {"firmware_provider", image_provider(config)},
+                           {"firmware_provider", protocol::to_string(image_provider(config))},
                            {"plugin", tools.plugin},
                            {"counts", "instructions executed by the guest, counted by the etns QEMU plugin; not cycles"}};
   QemuJob job;
@@ -231,7 +233,7 @@ void run_on_host_target(const ProfileConfig& config, const ProgressFn& progress,
   const auto load_start = Clock::now();
   std::unique_ptr<HostSession> loaded;
   try {
-    loaded = std::make_unique<HostSession>(config.model_path, kernels::find_registry(image_provider(config).c_str()));
+    loaded = std::make_unique<HostSession>(config.model_path, &kernels::registry_of(image_provider(config)));
   } catch (const Failure& failure) {
     throw StageFailure(failure.what(), "run.load_failed");
   }

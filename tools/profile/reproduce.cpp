@@ -340,12 +340,11 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
 
   // The linked kernels of both firmware images.
   std::string kernel_report;
-  for (const auto& [provider, flavor] :
-       {std::pair{"arm", KernelFlavor{KernelProvider::Arm, false, true}},
-        std::pair{"ns", KernelFlavor{KernelProvider::Ns, true, false}}}) {
+  for (const KernelFlavor& flavor :
+       {KernelFlavor{KernelProvider::Arm, false, true}, KernelFlavor{KernelProvider::Ns, true, false}}) {
     ++step;
-    report_step("verify-kernels " + std::string(provider));
-    const QemuTools tools = resolve_qemu_tools(provider, QemuTools{});
+    report_step(std::string("verify-kernels ") + protocol::to_string(flavor.provider));
+    const QemuTools tools = resolve_qemu_tools(flavor.provider, QemuTools{});
     const KernelVerification verification = verify_kernels(ElfImage::load(tools.firmware), flavor);
     ok = ok && verification.passed();
     // The page names the image by its place in the build, not by this machine's path.
@@ -354,7 +353,7 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
     for (size_t at; (at = rendered.find(tools.firmware)) != std::string::npos;) {
       rendered.replace(at, tools.firmware.size(), image);
     }
-    kernel_report += "$ etns verify-kernels --provider " + std::string(provider) +
+    kernel_report += std::string("$ etns verify-kernels --provider ") + protocol::to_string(flavor.provider) +
                      (flavor.ns_ops ? " --ns-ops " : " --expect-portable ") + image + "\n" + rendered + "\n";
   }
 

@@ -6,8 +6,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <nlohmann/json.hpp>
 #include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "protocol/job.h"
 #include "tools/common/failure.h"
@@ -204,7 +206,11 @@ std::vector<std::string> qemu_argv(const QemuTools& tools, const QemuCommand& co
   return argv;
 }
 
-QemuTools resolve_qemu_tools(const std::string& provider, QemuTools given) {
+std::string firmware_file_name(protocol::Provider provider) {
+  return std::string("etns_m55_") + protocol::to_string(provider) + ".elf";
+}
+
+QemuTools resolve_qemu_tools(protocol::Provider provider, QemuTools given) {
   if (given.qemu.empty()) {
     const char* from_env = std::getenv("ETNS_QEMU");
     given.qemu = from_env != nullptr && *from_env != '\0' ? from_env : "qemu-system-arm";
@@ -215,7 +221,7 @@ QemuTools resolve_qemu_tools(const std::string& provider, QemuTools given) {
   }
   given.qemu = qemu;
   const std::string build = executable_dir() + "/..";
-  if (given.firmware.empty()) given.firmware = build + "/firmware/etns_m55_" + provider + ".elf";
+  if (given.firmware.empty()) given.firmware = build + "/firmware/" + firmware_file_name(provider);
   if (given.plugin.empty()) given.plugin = build + "/lib/libetns_qemu_counter.so";
   if (!std::filesystem::is_regular_file(given.firmware)) {
     throw Failure(given.firmware + ": firmware image not found (build it with cmake --build build, which needs "
@@ -281,10 +287,9 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
   }
   const std::vector<std::string> lines = firmware_lines(run.console);
   if (process.timed_out) {
-    char seconds[32];
-    std::snprintf(seconds, sizeof(seconds), "%g", job.timeout_seconds);
-    throw Failure(label + ": QEMU did not finish within " + seconds +
-                  " s and was stopped (the firmware hung, or raise --timeout / timeouts.run)");
+    throw Failure(fmt::format("{}: QEMU did not finish within {:g} s and was stopped (the firmware hung, or raise "
+                              "--timeout / timeouts.run)",
+                              label, job.timeout_seconds));
   }
   if (process.signal != 0) throw Failure(label + ": QEMU was killed by signal " + std::to_string(process.signal));
   if (lines.empty()) {

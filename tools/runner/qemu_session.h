@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/provider.h"
 #include "tools/common/failure.h"
 
 namespace etns::tools {
@@ -20,7 +21,10 @@ struct QemuTools {
 // or PATH; the firmware and plugin built beside this etns
 // (<bin>/../firmware/etns_m55_<provider>.elf, <bin>/../lib/...). Throws
 // Failure naming whatever is missing and how to get it.
-QemuTools resolve_qemu_tools(const std::string& provider, QemuTools given);
+QemuTools resolve_qemu_tools(protocol::Provider provider, QemuTools given);
+
+// "etns_m55_ns.elf": the firmware image the build makes for `provider`.
+std::string firmware_file_name(protocol::Provider provider);
 
 // `qemu-system-arm --version`'s first line, e.g. "QEMU emulator version 7.2.19".
 std::string qemu_version(const std::string& qemu);

@@ -1,0 +1,35 @@
+#include <string>
+#include <vector>
+
+#include "tools/cli/commands.h"
+#include "tools/common/text.h"
+
+namespace etns::tools {
+
+CLI::Validator one_of(const std::vector<std::string>& names) {
+  std::string listed;
+  for (size_t i = 0; i < names.size(); ++i) {
+    listed += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  }
+  return CLI::Validator(
+      [names, listed](const std::string& value) -> std::string {
+        for (const std::string& name : names) {
+          if (name == value) return "";
+        }
+        const std::string closest = closest_name(value, names);
+        return "'" + value + "': expected " + listed + (closest.empty() ? "" : " (did you mean '" + closest + "'?)");
+      },
+      listed, "one of");
+}
+
+CLI::Option* add_provider_option(CLI::App* command, protocol::Provider& provider, const std::string& help) {
+  std::vector<std::string> names;
+  for (protocol::Provider each : protocol::kProviders) names.emplace_back(protocol::to_string(each));
+  return command
+      ->add_option_function<std::string>(
+          "--provider", [&provider](const std::string& name) { protocol::parse_provider_name(name.c_str(), &provider); },
+          help)
+      ->check(one_of(names));
+}
+
+}  // namespace etns::tools
