@@ -309,7 +309,7 @@ TEST(Export, AnotherSeedExportsOtherProgramsThatRun) {
   const testing::CliResult result = testing::run_cli("export --out " + dir.path() + " --seed 7");
   ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
   EXPECT_EQ(tools::read_json_file(dir.path() + "/manifest.json")["seed"], 7);
-  for (const std::string& program : {"tier1_ns", "relu6_arm", "mean_last_ns"}) {
+  for (const std::string program : {"tier1_ns", "relu6_arm", "mean_last_ns"}) {
     SCOPED_TRACE(program);
     EXPECT_NE(tools::read_file(dir.path() + "/" + program + ".pte"),
               tools::read_file(exported().out() + "/" + program + ".pte"));

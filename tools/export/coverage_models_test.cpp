@@ -204,10 +204,18 @@ TEST(CoverageModels, ActivationsReallyClamp) {
     EXPECT_GT(clamped, x.size() / 10);
     const float hi = *std::max_element(y.begin(), y.end());
     const float lo = *std::min_element(y.begin(), y.end());
-    if (name == "relu6") EXPECT_EQ(std::make_pair(lo, hi), std::make_pair(0.0f, 6.0f));
-    if (name == "hardtanh") EXPECT_EQ(std::make_pair(lo, hi), std::make_pair(-2.0f, 3.0f));
-    if (name == "clamp") EXPECT_EQ(std::make_pair(lo, hi), std::make_pair(-1.0f, 2.0f));
-    if (name == "clamp_min") EXPECT_EQ(lo, -0.5f);
+    if (name == "relu6") {
+      EXPECT_EQ(std::make_pair(lo, hi), std::make_pair(0.0f, 6.0f));
+    }
+    if (name == "hardtanh") {
+      EXPECT_EQ(std::make_pair(lo, hi), std::make_pair(-2.0f, 3.0f));
+    }
+    if (name == "clamp") {
+      EXPECT_EQ(std::make_pair(lo, hi), std::make_pair(-1.0f, 2.0f));
+    }
+    if (name == "clamp_min") {
+      EXPECT_EQ(lo, -0.5f);
+    }
   }
 }
 
