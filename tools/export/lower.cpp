@@ -268,8 +268,8 @@ class Lowerer {
         const double s_in = std::sqrt(multiplier_factor(*mult, *shift) * 6.0 * s_out);
         derivation += "; s_out = " + format_double(s_out) + " (" + label(r) + "), so s_in = sqrt(factor·6·s_out) = " +
                       format_double(s_in) + ": the recipe's round(3/s_in) = " +
-                      std::to_string(static_cast<int64_t>(std::nearbyint(3.0 / s_in))) +
-                      ", round(6/s_in) = " + std::to_string(static_cast<int64_t>(std::nearbyint(6.0 / s_in)));
+                      format_double(std::nearbyint(3.0 / s_in)) +
+                      ", round(6/s_in) = " + format_double(std::nearbyint(6.0 / s_in));
       }
       break;
     }
@@ -453,8 +453,8 @@ class Lowerer {
       if (!plan.absorbed_quantize) {
         const double lo = std::min(plan.lo, 0.0);
         const double hi = std::max(plan.hi, 0.0);
-        if (hi - lo <= 0) {
-          refused[i] = "its output range is empty, no quantisation to derive";
+        if (!(hi - lo > 0) || !std::isfinite(hi - lo)) {
+          refused[i] = "its output range is empty or not finite, no quantisation to derive";
           continue;
         }
         out.scale = (hi - lo) / 255.0;

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+// What every program-reading fuzz target does with a candidate program: what a
+// device does with a program it was given, inside the firmware's budgets.
+namespace etns::fuzz {
+
+// Verifies `size` bytes as a program (copied to 16-byte aligned memory, as
+// loaders provide it), plans "forward" into fixed memory, binds it to each
+// provider's kernels, prepares and executes it once on a fixed input pattern.
+// Every refusal is a normal outcome; only a crash, a sanitizer report or a
+// hang is a finding. Returns true when at least one provider executed it.
+bool run_bounded(const uint8_t* data, size_t size);
+
+}  // namespace etns::fuzz
