@@ -406,7 +406,7 @@ class Lowerer {
         if (auto q = qdq_params(i, &why); q && in && in->dtype == ScalarType::Char) {
           const double s = q->first;
           const int64_t zp = q->second;
-          quant[out_arg(i)] = {arg(i, 0), s, zp, (-128 - zp) * s, (127 - zp) * s};
+          quant[out_arg(i)] = {arg(i, 0), s, zp, static_cast<double>(-128 - zp) * s, static_cast<double>(127 - zp) * s};
           dequantize_of[out_arg(i)] = i;
         }
         continue;
