@@ -35,8 +35,8 @@ bool ends_with(const std::string& text, const std::string& suffix) {
 // without a "models" object is not an export manifest and is passed over;
 // several are merged, the first by name keeping a model both list.
 struct FolderManifest {
-  std::optional<json> manifest;    // {"models": {...}}, as compare_programs reads it
-  std::vector<std::string> files;  // the file names it came from
+  std::optional<ExportManifest> manifest;  // as compare_programs reads it
+  std::vector<std::string> files;          // the file names it came from
 };
 
 FolderManifest find_manifest(const std::string& dir) {
@@ -49,16 +49,18 @@ FolderManifest find_manifest(const std::string& dir) {
   }
   std::sort(candidates.begin(), candidates.end());
   FolderManifest found;
-  json models = json::object();
+  ExportManifest merged;
   for (const fs::path& file : candidates) {
     const json document = read_json_file(file.string());
     if (!document.is_object() || !document.contains("models") || !document["models"].is_object()) continue;
-    for (const auto& [model, entry] : document["models"].items()) {
-      if (!models.contains(model)) models[model] = entry;
+    std::vector<std::string> known;
+    for (const ManifestProgram& program : merged.programs) known.push_back(program.model);
+    for (const ManifestProgram& program : read_export_manifest(document, file.string()).programs) {
+      if (std::find(known.begin(), known.end(), program.model) == known.end()) merged.programs.push_back(program);
     }
     found.files.push_back(file.filename().string());
   }
-  if (!found.files.empty()) found.manifest = json{{"models", models}};
+  if (!found.files.empty()) found.manifest = merged;
   return found;
 }
 
@@ -123,16 +125,8 @@ std::string xml_escape(const std::string& text) {
 // The clean pass's median (one whole execute() without per-instruction
 // instrumentation) from a bundle's summary, when the run has one.
 std::optional<double> clean_median(const Bundle& bundle) {
-  const json& summary = bundle.summary;
-  if (!summary.contains("clean_end_to_end") || !summary["clean_end_to_end"].is_object()) return std::nullopt;
-  const json& clean = summary["clean_end_to_end"];
-  if (!clean.contains("median") || !clean["median"].is_number()) return std::nullopt;
-  return clean["median"].get<double>();
-}
-
-std::optional<double> summary_number(const Bundle& bundle, const json::json_pointer& pointer) {
-  if (!bundle.summary.contains(pointer) || !bundle.summary[pointer].is_number()) return std::nullopt;
-  return bundle.summary[pointer].get<double>();
+  if (!bundle.summary.clean_end_to_end) return std::nullopt;
+  return bundle.summary.clean_end_to_end->median;
 }
 
 constexpr const char* kAbsent = "—";
@@ -427,7 +421,6 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
       const std::string& first = options.targets.front();
       const Bundle& first_arm = bundle(first, source, pair.arm);
       const Bundle& first_ns = bundle(first, source, pair.ns);
-      const json::json_pointer layers("/layers"), arena("/memory/planned_arena");
       std::optional<double> qemu_arm, qemu_ns, host_arm, host_ns;
       if (on_qemu) {
         qemu_arm = clean_median(bundle("qemu-m55", source, pair.arm));
@@ -441,8 +434,10 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
         return nanos ? micros_text(*nanos) : std::string(kAbsent);
       };
       md << "| " << pair.model << " | " << source.label << " | "
-         << both(summary_number(first_arm, layers), summary_number(first_ns, layers)) << " | "
-         << both(summary_number(first_arm, arena), summary_number(first_ns, arena)) << " | "
+         << both(static_cast<double>(first_arm.summary.layers), static_cast<double>(first_ns.summary.layers)) << " | "
+         << both(static_cast<double>(first_arm.summary.memory.planned_arena),
+                 static_cast<double>(first_ns.summary.memory.planned_arena))
+         << " | "
          << count_or_absent(qemu_arm) << " | " << count_or_absent(qemu_ns) << " | "
          << (qemu_arm && qemu_ns && *qemu_arm > 0 ? fixed(*qemu_ns / *qemu_arm, 2) : std::string(kAbsent)) << " | "
          << micros(host_arm) << " | " << micros(host_ns) << " |\n";
@@ -478,15 +473,15 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
         if (target == options.targets.front()) {
           std::vector<std::string> labels_a, labels_b;
           std::vector<double> values_a, values_b;
-          for (const json& layer : arm.results["layers"]) {
-            labels_a.push_back("arm " + layer["id"].get<std::string>() + " " + layer["operator"].get<std::string>());
-            values_a.push_back(layer["value"].get<double>());
+          for (const LayerDoc& layer : arm.results.layers) {
+            labels_a.push_back("arm " + layer.id + " " + layer.operator_name);
+            values_a.push_back(layer.value);
           }
-          for (const json& layer : ns.results["layers"]) {
-            labels_b.push_back("ns " + layer["id"].get<std::string>() + " " + layer["operator"].get<std::string>());
-            values_b.push_back(layer["value"].get<double>());
+          for (const LayerDoc& layer : ns.results.layers) {
+            labels_b.push_back("ns " + layer.id + " " + layer.operator_name);
+            values_b.push_back(layer.value);
           }
-          const std::string unit = arm.summary["metric"].value("unit", "");
+          const std::string& unit = arm.summary.metric.unit;
           write_file_atomic((out / chart).string(),
                             instruction_chart_svg(pair.model + " (" + source.title + ") on " + target,
                                                   unit == "instructions" ? "executed instructions (QEMU)" : unit,
