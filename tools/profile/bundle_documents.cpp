@@ -14,13 +14,6 @@ json json_number(double value) {
 
 namespace {
 
-template <typename T>
-json optional_json(const std::optional<T>& value) {
-  return value ? json(*value) : json();
-}
-
-json optional_number_json(const std::optional<double>& value) { return value ? json_number(*value) : json(); }
-
 void expect_schema(const JsonField& document, const char* schema) {
   document["schema"].expect(schema);
   document["schema_version"].expect(1);
@@ -98,8 +91,8 @@ MemoryDoc memory_from(const JsonField& field) {
 
 json region_json(const MemoryRegionDoc& region) {
   return {{"region", region.region},           {"consumer", region.consumer},
-          {"capacity", optional_json(region.capacity)}, {"used", region.used},
-          {"free", optional_json(region.free)}, {"overflow", region.overflow}};
+          {"capacity", json_or_null(region.capacity)}, {"used", region.used},
+          {"free", json_or_null(region.free)}, {"overflow", region.overflow}};
 }
 
 MemoryRegionDoc region_from(const JsonField& field) {
@@ -133,7 +126,7 @@ json to_json(const SummaryDoc& summary) {
   json top = json::array();
   for (const TopLayerDoc& layer : summary.top_layers) {
     top.push_back({{"id", layer.id}, {"operator", layer.operator_name}, {"value", json_number(layer.value)},
-                   {"pct", optional_json(layer.pct)}});
+                   {"pct", json_or_null(layer.pct)}});
   }
   json plan = json::array();
   for (const MemoryRegionDoc& region : summary.memory_plan) plan.push_back(region_json(region));
@@ -158,7 +151,7 @@ json to_json(const SummaryDoc& summary) {
           {"binary", binary},
           {"validity", summary.validity},
           {"issues", issues_json(summary.issues)},
-          {"failure", optional_json(summary.failure)},
+          {"failure", json_or_null(summary.failure)},
           {"duration_s", summary.duration_s}};
 }
 
@@ -213,9 +206,9 @@ nlohmann::ordered_json to_json(const MetadataDoc& metadata) {
       {"model", model},
       {"toolchain", toolchain}};
   if (metadata.arena) {
-    out["arena"] = {{"size", optional_json(metadata.arena->size)},
-                    {"location", optional_json(metadata.arena->location)},
-                    {"weights_location", optional_json(metadata.arena->weights_location)},
+    out["arena"] = {{"size", json_or_null(metadata.arena->size)},
+                    {"location", json_or_null(metadata.arena->location)},
+                    {"weights_location", json_or_null(metadata.arena->weights_location)},
                     {"method_arena_size", metadata.arena->method_arena_size},
                     {"temporary_arena_size", metadata.arena->temporary_arena_size}};
   }
@@ -265,7 +258,7 @@ json to_json(const ResultsDoc& results) {
                       {"op", "OPERATOR_CALL:" + layer.id},
                       {"operator", layer.operator_name},
                       {"value", json_number(layer.value)},
-                      {"pct", optional_json(layer.pct)},
+                      {"pct", json_or_null(layer.pct)},
                       {"primary", to_json(layer.primary)},
                       {"counters", stats_map_json(layer.counters)}});
   }

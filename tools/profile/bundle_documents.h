@@ -208,4 +208,10 @@ ManifestDoc manifest_from_json(const JsonField& document);
 // A figure as the files write it: an integer when it is one.
 nlohmann::json json_number(double value);
 
+// The value, or null when there is none.
+template <typename T>
+nlohmann::json json_or_null(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json();
+}
+
 }  // namespace etns::tools

@@ -58,8 +58,6 @@ FigureState state_of(const Figure& a, const Figure& b) {
   return FigureState::Measured;
 }
 
-std::string noise_text(double pct) { return fmt::format(pct < 10 ? "{:.1f}%" : "{:.0f}%", pct); }
-
 // Applies each figure's gate and collects what it found.
 class Gate {
  public:
@@ -97,7 +95,7 @@ class Gate {
                                          row.unit, format_delta_pct(a.value, b.value));
     if (row.noise_pct && pct <= *row.noise_pct) {
       row.within_noise = true;
-      comparison_.within_noise.push_back(what + ", within noise ±" + noise_text(*row.noise_pct) + ")");
+      comparison_.within_noise.push_back(what + ", within noise ±" + format_noise_pct(*row.noise_pct) + ")");
       return;
     }
     row.regression = true;
@@ -110,7 +108,7 @@ class Gate {
     return fmt::format(
         "the threshold +{}% is below the run-to-run noise of {} of {} timed figures (up to ±{}): changes within a "
         "figure's noise are not called regressions",
-        *lowest_threshold_, noisier_rows_, timed_rows_, noise_text(largest_noise_));
+        *lowest_threshold_, noisier_rows_, timed_rows_, format_noise_pct(largest_noise_));
   }
 
  private:
@@ -128,11 +126,6 @@ class Gate {
 
 void config_row(BundleComparison& comparison, const std::string& name, const nlohmann::json& a, const nlohmann::json& b) {
   comparison.config.push_back({name, a, b});
-}
-
-template <typename T>
-nlohmann::json optional_json(const std::optional<T>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json();
 }
 
 // The configuration side by side: what each run was set up with, as its bundle records it.
@@ -161,20 +154,20 @@ void compare_configuration(const Bundle& baseline, const Bundle& candidate, Bund
     if (!a.is_null() || !b.is_null()) config_row(comparison, name, a, b);
   };
   for (const char* key : {"firmware_sha256", "qemu_version", "cpu", "compiler"}) {
-    optional_row(std::string("target.") + key, optional_json(ma.detail(key)), optional_json(mb.detail(key)));
+    optional_row(std::string("target.") + key, json_or_null(ma.detail(key)), json_or_null(mb.detail(key)));
   }
   auto nonempty = [](const std::string& text) { return text.empty() ? nlohmann::json() : nlohmann::json(text); };
   optional_row("toolchain", nonempty(ma.toolchain), nonempty(mb.toolchain));
   config_row(comparison, "toolchain.host_compiler", ma.host_compiler, mb.host_compiler);
-  optional_row("toolchain.target_compiler", optional_json(ma.target_compiler), optional_json(mb.target_compiler));
+  optional_row("toolchain.target_compiler", json_or_null(ma.target_compiler), json_or_null(mb.target_compiler));
   if (ma.arena || mb.arena) {
     const ArenaDoc none;
     const ArenaDoc& aa = ma.arena ? *ma.arena : none;
     const ArenaDoc& ab = mb.arena ? *mb.arena : none;
-    config_row(comparison, "arena.size", optional_json(aa.size), optional_json(ab.size));
-    config_row(comparison, "arena.location", optional_json(aa.location), optional_json(ab.location));
-    config_row(comparison, "arena.weights_location", optional_json(aa.weights_location),
-               optional_json(ab.weights_location));
+    config_row(comparison, "arena.size", json_or_null(aa.size), json_or_null(ab.size));
+    config_row(comparison, "arena.location", json_or_null(aa.location), json_or_null(ab.location));
+    config_row(comparison, "arena.weights_location", json_or_null(aa.weights_location),
+               json_or_null(ab.weights_location));
   }
   config_row(comparison, "arena.method_arena_size", baseline.summary.memory.method_arena,
              candidate.summary.memory.method_arena);

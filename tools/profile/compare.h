@@ -175,5 +175,7 @@ nlohmann::json delta_json(double baseline, double candidate);
 std::string format_count(double value);
 std::string format_delta_pct(double baseline, double candidate);
 std::string format_factor(double baseline, double candidate);
+// A noise figure: "4.5%" below 10, "45%" from 10.
+std::string format_noise_pct(double pct);
 
 }  // namespace etns::tools

@@ -51,15 +51,10 @@ void require_comparable(const Bundle& baseline, const Bundle& candidate) {
   }
   const SummaryDoc& a = baseline.summary;
   const SummaryDoc& b = candidate.summary;
-  if (a.target != b.target) {
+  if (a.target != b.target || a.metric.name != b.metric.name) {
     refuse(fmt::format("not comparable: the bundles measure different things ({} {} vs {} {})", a.target, a.metric.name,
                        b.target, b.metric.name),
-           Comparability::DifferentTarget);
-  }
-  if (a.metric.name != b.metric.name) {
-    refuse(fmt::format("not comparable: the bundles measure different things ({} {} vs {} {})", a.target, a.metric.name,
-                       b.target, b.metric.name),
-           Comparability::DifferentMetric);
+           a.target != b.target ? Comparability::DifferentTarget : Comparability::DifferentMetric);
   }
 }
 
@@ -91,5 +86,7 @@ std::string format_factor(double baseline, double candidate) {
   const double factor = baseline / candidate;
   return factor >= 100 ? fmt::format("{:.0f}×", factor) : fmt::format("{:.1f}×", factor);
 }
+
+std::string format_noise_pct(double pct) { return fmt::format(pct < 10 ? "{:.1f}%" : "{:.0f}%", pct); }
 
 }  // namespace etns::tools

@@ -32,13 +32,11 @@ PairNumbers numbers_of(const FigureRow& row) {
   return n;
 }
 
-json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(); }
-
 json figure_json(const FigureRow& row) {
   const PairNumbers n = numbers_of(row);
-  json out = {{"baseline", optional_json(n.baseline)}, {"candidate", optional_json(n.candidate)},
-              {"delta", optional_json(n.delta)},       {"delta_pct", optional_json(n.delta_pct)},
-              {"factor", optional_json(n.factor)},     {"state", code_of(row.state)}};
+  json out = {{"baseline", json_or_null(n.baseline)}, {"candidate", json_or_null(n.candidate)},
+              {"delta", json_or_null(n.delta)},       {"delta_pct", json_or_null(n.delta_pct)},
+              {"factor", json_or_null(n.factor)},     {"state", code_of(row.state)}};
   if (row.noise_pct) out["noise_pct"] = *row.noise_pct;
   if (row.threshold_pct) out["threshold_pct"] = *row.threshold_pct;
   if (row.within_noise) out["within_noise"] = true;
@@ -47,8 +45,6 @@ json figure_json(const FigureRow& row) {
 }
 
 std::string signed_number(double value) { return (value < 0 ? "-" : value > 0 ? "+" : "") + format_count(std::fabs(value)); }
-
-std::string noise_text(double pct) { return fmt::format(pct < 10 ? "{:.1f}%" : "{:.0f}%", pct); }
 
 // Markdown cells: "—" wherever a figure or a ratio does not exist.
 std::string cells(const FigureRow& row) {
@@ -67,7 +63,7 @@ std::string cells(const FigureRow& row) {
       if (row.state == FigureState::ZeroInBaseline) note = "baseline 0: no % or ×";
       if (row.state == FigureState::ZeroInCandidate) note = "candidate 0: no ×";
   }
-  if (row.within_noise) note = "within noise (±" + noise_text(*row.noise_pct) + ")";
+  if (row.within_noise) note = "within noise (±" + format_noise_pct(*row.noise_pct) + ")";
   if (row.regression) note = "**regression**";
   return fmt::format("| {} | {} | {} | {} | {} | {} |\n", value(n.baseline), value(n.candidate), change, pct, factor,
                      note);
@@ -103,7 +99,7 @@ std::string csv_cell(const json& value) {
   return quoted + "\"";
 }
 
-std::string csv_number(const std::optional<double>& value) { return csv_cell(optional_json(value)); }
+std::string csv_number(const std::optional<double>& value) { return csv_cell(json_or_null(value)); }
 
 }  // namespace
 
@@ -150,7 +146,7 @@ json comparison_json(const BundleComparison& comparison) {
             {"layers_comparable", comparison.layers_comparable},
             {"metrics_comparable", true},
             {"issues", issues}}},
-          {"threshold_pct", optional_json(comparison.threshold_pct)},
+          {"threshold_pct", json_or_null(comparison.threshold_pct)},
           {"policy", comparison.policy_file ? json(*comparison.policy_file) : json()},
           {"regressions", comparison.regressions},
           {"within_noise", comparison.within_noise}};
@@ -209,7 +205,7 @@ void write_comparison_files(const BundleComparison& comparison, const std::strin
   summary["schema"] = "etns.compare-summary";
   if (comparison.gated) {
     summary["verdict"] = {{"status", comparison.passed() ? "pass" : "fail"},
-                          {"threshold_pct", optional_json(comparison.threshold_pct)},
+                          {"threshold_pct", json_or_null(comparison.threshold_pct)},
                           {"policy", summary["policy"]},
                           {"regressions", comparison.regressions},
                           {"within_noise", comparison.within_noise}};
