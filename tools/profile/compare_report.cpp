@@ -206,7 +206,7 @@ void write_comparison_files(const BundleComparison& comparison, const std::strin
   if (comparison.gated) {
     summary["verdict"] = {{"status", comparison.passed() ? "pass" : "fail"},
                           {"threshold_pct", json_or_null(comparison.threshold_pct)},
-                          {"policy", summary["policy"]},
+                          {"policy", json_or_null(comparison.policy_file)},
                           {"regressions", comparison.regressions},
                           {"within_noise", comparison.within_noise}};
   }
