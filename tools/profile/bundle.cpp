@@ -100,8 +100,9 @@ std::string old_dir_of(const fs::path& destination) { return destination.string(
 // live one may be writing the same destination right now).
 void remove_stale_staging(const fs::path& destination) {
   const std::string name = destination.filename().string();
+  const fs::path parent = destination.has_parent_path() ? destination.parent_path() : fs::path(".");
   std::error_code error;
-  for (const fs::directory_entry& entry : fs::directory_iterator(destination.parent_path(), error)) {
+  for (const fs::directory_entry& entry : fs::directory_iterator(parent, error)) {
     const std::string sibling = entry.path().filename().string();
     for (const std::string tag : {kStagingTag, kOldTag}) {
       const std::string prefix = name + tag;
