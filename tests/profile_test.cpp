@@ -628,6 +628,58 @@ TEST(Compare, OutputDirAndTopLayers) {
       << csv;
 }
 
+// What compare reads is validated: a figure of the wrong type names its file
+// and field; a gated figure the candidate lacks fails the gate; a policy file
+// gates each figure, and a bad key in it is one line and exit 2.
+TEST(Compare, SchemaErrorsMissingFiguresAndPolicies) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const std::string a = dir.path() + "/a", b = dir.path() + "/b";
+  ASSERT_EQ(profile("tier1mean_ns", "host", a, " --set model.path=" + model(shared, "tier1mean_ns")).exit_code, 0);
+  fs::copy(a, b, fs::copy_options::recursive);
+  const json summary = read_json(b + "/summary.json");
+
+  json text_figure = summary;
+  text_figure["clean_end_to_end"]["value"] = "fast";
+  rewrite_in_bundle(b, "summary.json", text_figure);
+  const testing::CliResult wrong_type = testing::run_cli("compare " + a + " " + b + " --threshold 5");
+  EXPECT_EQ(wrong_type.exit_code, 1);
+  EXPECT_EQ(wrong_type.stderr_text, "etns: " + b + "/summary.json: /clean_end_to_end/value: expected a number, found string\n");
+  EXPECT_EQ(wrong_type.stdout_text, "");
+
+  json no_clean = summary;
+  no_clean["clean_end_to_end"] = nullptr;
+  rewrite_in_bundle(b, "summary.json", no_clean);
+  const testing::CliResult missing = testing::run_cli("compare " + a + " " + b + " --threshold 1000");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.stderr_text.find("etns: regression: clean_end_to_end: "), std::string::npos) << missing.stderr_text;
+  EXPECT_NE(missing.stderr_text.find(" ns in the baseline, missing in the candidate (threshold +1000%)"),
+            std::string::npos)
+      << missing.stderr_text;
+
+  // The shipped policy: host times are gated with their noise, bytes exactly.
+  rewrite_in_bundle(b, "summary.json", summary);
+  const std::string policy = std::string(ETNS_SOURCE_DIR) + "/configs/regression_policy.yaml";
+  const testing::CliResult same = testing::run_cli("compare " + a + " " + b + " --policy " + policy);
+  EXPECT_EQ(same.exit_code, 0) << same.stderr_text;
+  EXPECT_NE(same.stdout_text.find("No regression beyond the thresholds of " + policy + "."), std::string::npos)
+      << same.stdout_text;
+  json bigger = summary;
+  bigger["memory"]["planned_arena"] = bigger["memory"]["planned_arena"].get<uint64_t>() + 16;
+  rewrite_in_bundle(b, "summary.json", bigger);
+  const testing::CliResult grown = testing::run_cli("compare " + a + " " + b + " --policy " + policy + " --json");
+  EXPECT_EQ(grown.exit_code, 1);
+  EXPECT_NE(grown.stderr_text.find("etns: regression: memory.planned_arena: "), std::string::npos) << grown.stderr_text;
+  EXPECT_EQ(json::parse(grown.stdout_text)["policy"], policy);
+
+  write_text(dir.path() + "/bad.yaml", "time:\n  layer: 5\n");
+  const testing::CliResult bad = testing::run_cli("compare " + a + " " + b + " --policy " + dir.path() + "/bad.yaml");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.stderr_text, "etns: " + dir.path() + "/bad.yaml: time.layer: unknown key (did you mean 'layers'?)\n");
+  EXPECT_EQ(testing::run_cli("compare " + a + " " + b + " --policy " + policy + " --threshold 1").exit_code, 2)
+      << "one gate or the other";
+}
+
 // The page as scripts/main.sh makes it: etns's own programs and the upstream
 // ones, on QEMU and on the host, with the bench.
 TEST(Reproduce, RebuildsTheEvidencePageEndToEnd) {

@@ -14,27 +14,28 @@ struct CompareOptions {
   std::string manifest;
   bool json = false;
   double threshold_pct = -1;
+  std::string policy;
   std::string output_dir;
   size_t top_layers = 0;
 };
 
-void print(const ComparisonReport& report, bool json) {
-  const std::string text = json ? report.document.dump(2) + "\n" : report.markdown;
-  std::fwrite(text.data(), 1, text.size(), stdout);
-}
+void print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
 int compare(const CompareOptions& options) {
+  // The gate is read first: a bad policy is a usage error, whatever the bundles hold.
+  const RegressionPolicy policy =
+      !options.policy.empty() ? load_regression_policy(options.policy)
+                              : threshold_policy(options.threshold_pct >= 0 ? std::optional<double>(options.threshold_pct)
+                                                                            : std::nullopt);
   const Bundle baseline = read_bundle(options.baseline);
   const Bundle candidate = read_bundle(options.candidate);
-  const std::optional<double> threshold =
-      options.threshold_pct >= 0 ? std::optional<double>(options.threshold_pct) : std::nullopt;
-  const ComparisonReport report = compare_bundles(baseline, candidate, threshold, options.top_layers);
-  if (!options.output_dir.empty()) write_comparison_files(report, options.output_dir);
-  print(report, options.json);
-  for (const std::string& line : report.warnings) std::fprintf(stderr, "etns: warning: %s\n", line.c_str());
-  if (!report.regressions.empty()) {
+  const BundleComparison comparison = compare_bundles(baseline, candidate, policy, options.top_layers);
+  if (!options.output_dir.empty()) write_comparison_files(comparison, options.output_dir);
+  print(options.json ? comparison_json(comparison).dump(2) + "\n" : comparison_markdown(comparison));
+  for (const std::string& line : comparison.warnings) std::fprintf(stderr, "etns: warning: %s\n", line.c_str());
+  if (!comparison.passed()) {
     std::string message;
-    for (const std::string& line : report.regressions) message += (message.empty() ? "" : "\n") + ("regression: " + line);
+    for (const std::string& line : comparison.regressions) message += (message.empty() ? "" : "\n") + ("regression: " + line);
     throw Failure(message);
   }
   return 0;
@@ -43,18 +44,16 @@ int compare(const CompareOptions& options) {
 int compare_programs_command(const CompareOptions& options) {
   const Bundle baseline = read_bundle(options.baseline);
   const Bundle candidate = read_bundle(options.candidate);
-  std::optional<nlohmann::json> manifest;
+  std::optional<ExportManifest> manifest;
   if (!options.manifest.empty()) {
     try {
-      manifest = read_json_file(options.manifest);
+      manifest = read_export_manifest(read_json_file(options.manifest), options.manifest);
     } catch (const Failure& failure) {
       throw Failure(failure.what(), 2);  // a bad --manifest is a usage error
     }
-    if (!manifest->contains("models") || !(*manifest)["models"].is_object()) {
-      throw Failure(options.manifest + ": no \"models\" object (not an export manifest)", 2);
-    }
   }
-  print(compare_programs(baseline, candidate, manifest), options.json);
+  const ComparisonReport report = compare_programs(baseline, candidate, manifest);
+  print(options.json ? report.document.dump(2) + "\n" : report.markdown);
   return 0;
 }
 
@@ -71,15 +70,22 @@ CommandAction add_compare_command(CLI::App& app) {
       "% of its median) are 'within noise', not regressions, with one warning when the\n"
       "threshold is below that noise; instruction counts and bytes are exact and always\n"
       "gated. A figure absent or 0 in both shows '—'.\n"
+      "--policy FILE gives each figure its own threshold instead (YAML or JSON; see\n"
+      "configs/regression_policy.yaml and docs/profiling.md). A gated figure the baseline has\n"
+      "and the candidate lacks is a regression.\n"
       "--output-dir DIR writes compare_summary.json and layer_diff.csv; --top-layers N prints\n"
       "the N largest instruction changes only.\n"
-      "Example: etns compare results/tier1_arm.before results/tier1_arm --threshold 1");
+      "Examples: etns compare results/tier1_arm.before results/tier1_arm --threshold 1\n"
+      "          etns compare results/tier1_arm.before results/tier1_arm --policy configs/regression_policy.yaml");
   auto options = std::make_shared<CompareOptions>();
   command->add_option("baseline", options->baseline, "baseline bundle folder")->required();
   command->add_option("candidate", options->candidate, "candidate bundle folder")->required();
   command->add_flag("--json", options->json, "print JSON instead of Markdown");
-  command->add_option("--threshold", options->threshold_pct, "regression threshold in percent")
-      ->check(CLI::NonNegativeNumber);
+  CLI::Option* threshold =
+      command->add_option("--threshold", options->threshold_pct, "regression threshold in percent, for every figure")
+          ->check(CLI::NonNegativeNumber);
+  command->add_option("--policy", options->policy, "regression policy file: a threshold per figure (YAML or JSON)")
+      ->excludes(threshold);
   command->add_option("--output-dir", options->output_dir,
                       "also write compare_summary.json and layer_diff.csv (every instruction row) there");
   command->add_option("--top-layers", options->top_layers,

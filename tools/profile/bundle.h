@@ -1,8 +1,8 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 
+#include "tools/profile/bundle_documents.h"
 #include "tools/profile/config.h"
 #include "tools/profile/results.h"
 
@@ -22,22 +22,29 @@ constexpr const char* kEtnsVersion = ETNS_VERSION;  // from CMake: the project v
 // it). Profile calls it before measuring; write_bundle again before writing.
 void check_bundle_destination(const ProfileConfig& config);
 
-// Writes the bundle into config.output_dir. Everything goes to a temporary
-// sibling folder first, which is renamed into place at the end: an interrupted
-// run never leaves a half bundle, and a previous bundle there is replaced
-// whole. A folder that exists and is not a bundle is never touched (Failure).
+// Writes the bundle into config.output_dir. Everything goes to a staging
+// sibling folder first ("<dir>.etns-staging.<pid>"), which is renamed into
+// place at the end: an interrupted run never leaves a half bundle, and a
+// previous bundle there is replaced whole. A folder that exists and is not a
+// bundle is never touched (Failure). Staging folders of the same destination
+// left by a process that no longer exists (a killed profile) are removed.
 void write_bundle(const ProfileConfig& config, const ProfileResult& result);
 
-// A bundle read back. Its manifest is verified: every declared file exists
+// A bundle read back. Its manifest is verified (every declared file exists
 // inside the bundle with the declared size and SHA-256, and the core files
-// are declared. Throws Failure naming the bundle and the problem.
+// are declared) and every document is validated against its schema. Throws
+// Failure, one line naming the bundle file and, for a schema error, the
+// field: "<dir>/summary.json: /clean_end_to_end/median: expected a number, found null".
 struct Bundle {
   std::string dir;
-  nlohmann::json manifest;
-  nlohmann::json summary;
-  nlohmann::json metadata;
-  nlohmann::json results;
+  ManifestDoc manifest;
+  SummaryDoc summary;
+  MetadataDoc metadata;
+  ResultsDoc results;
 };
 Bundle read_bundle(const std::string& dir);
+
+// The staging folder a process writes the bundle for `destination` into.
+std::string staging_dir_of(const std::string& destination, long pid);
 
 }  // namespace etns::tools

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <sstream>
 #include <tuple>
 
@@ -38,32 +39,22 @@ std::string base_name(const std::string& op) {
 Side read_side(const Bundle& bundle) {
   Side side;
   side.bundle = &bundle;
-  side.provider = bundle.summary.value("provider", "");
-  for (const json& layer : bundle.results.at("layers")) {
-    side.ids.push_back(layer.at("id").get<std::string>());
-    side.labels.push_back(layer.at("operator").get<std::string>());
-    side.values.push_back(layer.at("value").get<double>());
+  side.provider = bundle.summary.provider;
+  for (const LayerDoc& layer : bundle.results.layers) {
+    side.ids.push_back(layer.id);
+    side.labels.push_back(layer.operator_name);
+    side.values.push_back(layer.value);
   }
-  side.clean = bundle.summary["clean_end_to_end"].is_object() ? bundle.summary["clean_end_to_end"]["value"].get<double>()
-                                                              : 0.0;
-  side.planned_arena = bundle.summary["memory"].value("planned_arena", 0.0);
+  side.clean = bundle.summary.clean_end_to_end ? bundle.summary.clean_end_to_end->value : 0.0;
+  side.planned_arena = static_cast<double>(bundle.summary.memory.planned_arena);
   return side;
 }
 
-// The manifest entry of a bundle's program, found by SHA-256: the model name
-// and provider it was exported as.
-struct ManifestMatch {
-  std::string model;
-  std::string provider;
-  const json* entry = nullptr;
-};
-
-ManifestMatch find_in_manifest(const json& manifest, const Bundle& bundle) {
-  const std::string sha = bundle.metadata["model"].value("sha256", "");
-  for (const auto& [model, description] : manifest.at("models").items()) {
-    for (const auto& [provider, entry] : description.at("providers").items()) {
-      if (entry.value("sha256", "") == sha) return {model, provider, &entry};
-    }
+// The manifest entry of a bundle's program, found by SHA-256.
+const ManifestProgram& find_in_manifest(const ExportManifest& manifest, const Bundle& bundle) {
+  const std::string sha = bundle.metadata.model_sha256.value_or("");
+  for (const ManifestProgram& program : manifest.programs) {
+    if (program.sha256 == sha) return program;
   }
   throw Failure(bundle.dir + ": its program (SHA-256 " + sha.substr(0, 12) + "…) is not in the manifest");
 }
@@ -145,7 +136,8 @@ double sum_of(const Side& side, const std::vector<size_t>& indices) {
 }
 
 std::string model_name_from_path(const Bundle& bundle) {
-  std::string stem = std::filesystem::path(bundle.metadata["model"].value("path", bundle.dir)).stem().string();
+  const std::string path = bundle.metadata.model_path.empty() ? bundle.dir : bundle.metadata.model_path;
+  std::string stem = std::filesystem::path(path).stem().string();
   for (const char* suffix : {"_arm", "_ns"}) {
     const std::string s = suffix;
     if (stem.size() > s.size() && stem.compare(stem.size() - s.size(), s.size(), s) == 0) {
@@ -165,11 +157,10 @@ struct Identity {
 
 Identity identity_of(const Bundle& bundle) {
   Identity id;
-  id.provider = bundle.summary.value("provider", "");
-  if (id.provider.empty()) id.provider = bundle.metadata["provider"].value("backend", "");
+  id.provider = bundle.summary.provider.empty() ? bundle.metadata.backend : bundle.summary.provider;
   id.model = model_name_from_path(bundle);
-  id.path = bundle.metadata["model"].value("path", "");
-  id.sha = bundle.metadata["model"].value("sha256", "");
+  id.path = bundle.metadata.model_path;
+  id.sha = bundle.metadata.model_sha256.value_or("");
   return id;
 }
 
@@ -181,8 +172,7 @@ void require_arm_ns_pair(const Bundle& baseline, const Bundle& candidate, const 
                          bool from_manifest) {
   std::error_code error;
   if (baseline.dir == candidate.dir || std::filesystem::equivalent(baseline.dir, candidate.dir, error) ||
-      (!baseline.manifest.value("run_id", "").empty() &&
-       baseline.manifest.value("run_id", "") == candidate.manifest.value("run_id", ""))) {
+      (!baseline.manifest.run_id.empty() && baseline.manifest.run_id == candidate.manifest.run_id)) {
     throw Failure("not an arm/ns pair: " + baseline.dir + " is given twice (the same bundle)", 2);
   }
   if (!a.sha.empty() && a.sha == b.sha) {
@@ -210,18 +200,35 @@ void require_arm_ns_pair(const Bundle& baseline, const Bundle& candidate, const 
 
 }  // namespace
 
+ExportManifest read_export_manifest(const json& manifest, const std::string& file) {
+  const JsonField root(manifest, file);
+  ExportManifest out;
+  for (const auto& [model, description] : root["models"].members()) {
+    for (const auto& [provider, entry] : description["providers"].members()) {
+      ManifestProgram program{model, provider, entry["sha256"].optional_text().value_or(""), {},
+                              entry["planned_arena_size"].optional_number()};
+      for (const JsonField& instruction : entry["instructions"].elements()) {
+        program.labels[instruction["id"].text()] = instruction["op"].text();
+      }
+      out.programs.push_back(program);
+    }
+  }
+  return out;
+}
+
 ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidate,
-                                  const std::optional<json>& manifest) {
+                                  const std::optional<ExportManifest>& manifest) {
   require_comparable(baseline, candidate);
   Side base = read_side(baseline);
   Side cand = read_side(candidate);
   Identity id_a = identity_of(baseline);
   Identity id_b = identity_of(candidate);
-  std::optional<ManifestMatch> match_a, match_b;
+  const ManifestProgram* match_a = nullptr;
+  const ManifestProgram* match_b = nullptr;
   if (manifest) {
-    match_a = find_in_manifest(*manifest, baseline);
-    match_b = find_in_manifest(*manifest, candidate);
-    for (const auto& [bundle, match, id] : {std::tuple{&baseline, &*match_a, &id_a}, std::tuple{&candidate, &*match_b, &id_b}}) {
+    match_a = &find_in_manifest(*manifest, baseline);
+    match_b = &find_in_manifest(*manifest, candidate);
+    for (const auto& [bundle, match, id] : {std::tuple{&baseline, match_a, &id_a}, std::tuple{&candidate, match_b, &id_b}}) {
       if (!id->provider.empty() && id->provider != match->provider) {
         throw Failure(bundle->dir + ": profiled as provider '" + id->provider +
                           "' but the manifest lists its program as " + match->model + " " + match->provider,
@@ -237,20 +244,18 @@ ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidat
   base.provider = id_a.provider;
   cand.provider = id_b.provider;
   if (manifest) {
-    for (Side* side : {&base, &cand}) {
-      const json& entry = side == &base ? *match_a->entry : *match_b->entry;
+    for (auto [side, match] : {std::pair{&base, match_a}, std::pair{&cand, match_b}}) {
       for (size_t i = 0; i < side->ids.size(); ++i) {
-        for (const json& instruction : entry.at("instructions")) {
-          if (instruction.at("id") == side->ids[i]) side->labels[i] = instruction.at("op").get<std::string>();
-        }
+        const auto label = match->labels.find(side->ids[i]);
+        if (label != match->labels.end()) side->labels[i] = label->second;
       }
-      side->planned_arena = entry.value("planned_arena_size", side->planned_arena);
+      side->planned_arena = match->planned_arena.value_or(side->planned_arena);
     }
   }
 
-  const std::string metric = baseline.summary["metric"].value("name", "");
-  const std::string unit = baseline.summary["metric"].value("unit", "");
-  const std::string target = baseline.summary.value("target", "");
+  const std::string metric = baseline.summary.metric.name;
+  const std::string unit = baseline.summary.metric.unit;
+  const std::string target = baseline.summary.target;
   ComparisonReport report;
   json& doc = report.document;
   doc = {{"schema", "etns.compare-programs"}, {"schema_version", 1}, {"model", model}, {"matching", matching},
@@ -325,8 +330,8 @@ ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidat
     }
   }
   metric_row("planned arena (bytes)", base.planned_arena, cand.planned_arena);
-  md << "\nRows matched by " << matching << "; values are the " << baseline.results.value("aggregation", "median")
-     << " of " << baseline.results.value("iterations", 0) << " iterations";
+  md << "\nRows matched by " << matching << "; values are the " << baseline.results.aggregation
+     << " of " << baseline.results.iterations << " iterations";
   if (unit == "instructions") md << " (executed instructions counted under QEMU, not cycles)";
   md << ".\n";
   report.markdown = md.str();

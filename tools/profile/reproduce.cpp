@@ -35,8 +35,8 @@ bool ends_with(const std::string& text, const std::string& suffix) {
 // without a "models" object is not an export manifest and is passed over;
 // several are merged, the first by name keeping a model both list.
 struct FolderManifest {
-  std::optional<json> manifest;    // {"models": {...}}, as compare_programs reads it
-  std::vector<std::string> files;  // the file names it came from
+  std::optional<ExportManifest> manifest;  // as compare_programs reads it
+  std::vector<std::string> files;          // the file names it came from
 };
 
 FolderManifest find_manifest(const std::string& dir) {
@@ -49,16 +49,18 @@ FolderManifest find_manifest(const std::string& dir) {
   }
   std::sort(candidates.begin(), candidates.end());
   FolderManifest found;
-  json models = json::object();
+  ExportManifest merged;
   for (const fs::path& file : candidates) {
     const json document = read_json_file(file.string());
     if (!document.is_object() || !document.contains("models") || !document["models"].is_object()) continue;
-    for (const auto& [model, entry] : document["models"].items()) {
-      if (!models.contains(model)) models[model] = entry;
+    std::vector<std::string> known;
+    for (const ManifestProgram& program : merged.programs) known.push_back(program.model);
+    for (const ManifestProgram& program : read_export_manifest(document, file.string()).programs) {
+      if (std::find(known.begin(), known.end(), program.model) == known.end()) merged.programs.push_back(program);
     }
     found.files.push_back(file.filename().string());
   }
-  if (!found.files.empty()) found.manifest = json{{"models", models}};
+  if (!found.files.empty()) found.manifest = merged;
   return found;
 }
 
@@ -106,33 +108,11 @@ struct RunRecord {
   std::string validity;
 };
 
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 // The clean pass's median (one whole execute() without per-instruction
 // instrumentation) from a bundle's summary, when the run has one.
 std::optional<double> clean_median(const Bundle& bundle) {
-  const json& summary = bundle.summary;
-  if (!summary.contains("clean_end_to_end") || !summary["clean_end_to_end"].is_object()) return std::nullopt;
-  const json& clean = summary["clean_end_to_end"];
-  if (!clean.contains("median") || !clean["median"].is_number()) return std::nullopt;
-  return clean["median"].get<double>();
-}
-
-std::optional<double> summary_number(const Bundle& bundle, const json::json_pointer& pointer) {
-  if (!bundle.summary.contains(pointer) || !bundle.summary[pointer].is_number()) return std::nullopt;
-  return bundle.summary[pointer].get<double>();
+  if (!bundle.summary.clean_end_to_end) return std::nullopt;
+  return bundle.summary.clean_end_to_end->median;
 }
 
 constexpr const char* kAbsent = "—";
@@ -183,68 +163,6 @@ std::vector<ProgramPair> find_program_pairs(const std::string& dir, const std::s
   std::sort(pairs.begin(), pairs.end(), [](const ProgramPair& a, const ProgramPair& b) { return a.model < b.model; });
   if (pairs.empty()) throw Failure(option + " " + dir + ": no <model>_arm.pte / <model>_ns.pte pair", 2);
   return pairs;
-}
-
-std::string instruction_chart_svg(const std::string& title, const std::string& unit,
-                                  const std::vector<std::string>& baseline_labels,
-                                  const std::vector<double>& baseline_values,
-                                  const std::vector<std::string>& candidate_labels,
-                                  const std::vector<double>& candidate_values) {
-  const int label_width = 380, bar_width = 420, value_width = 120, row = 22, top = 48;
-  const size_t rows = baseline_values.size() + candidate_values.size() + 1;  // a gap between programs
-  const int height = top + static_cast<int>(rows) * row + 30;
-  double max_value = 1, min_value = 0;
-  for (const std::vector<double>* values : {&baseline_values, &candidate_values}) {
-    for (double v : *values) {
-      max_value = std::max(max_value, v);
-      if (v > 0 && (min_value == 0 || v < min_value)) min_value = v;
-    }
-  }
-  // A convolution executes ~200x what a Tier-1 op does: on a linear scale
-  // every Tier-1 row is a sliver. Past a 30x spread the bars go logarithmic,
-  // from the decade below the smallest value, with a line per decade.
-  const bool log_scale = min_value > 0 && max_value / min_value > 30;
-  const double log_lo = log_scale ? std::floor(std::log10(min_value)) : 0;
-  const double log_hi = log_scale ? std::log10(max_value) : 1;
-  auto length = [&](double v) {
-    if (!log_scale) return v / max_value * bar_width;
-    if (v <= 0) return 0.0;
-    return std::max(0.0, (std::log10(v) - log_lo) / (log_hi - log_lo)) * bar_width;
-  };
-  std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << label_width + bar_width + value_width
-      << "\" height=\"" << height << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  svg << "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">" << xml_escape(title) << "</text>\n";
-  svg << "<text x=\"8\" y=\"38\" fill=\"#555\">" << xml_escape(unit) << " per program instruction; "
-      << "blue: arm program, orange: ns program" << (log_scale ? "; logarithmic scale" : "") << "</text>\n";
-  if (log_scale) {
-    for (double decade = log_lo; decade <= log_hi; decade += 1) {
-      const int x = label_width + static_cast<int>(length(std::pow(10.0, decade)));
-      svg << "<line x1=\"" << x << "\" y1=\"" << top - 4 << "\" x2=\"" << x << "\" y2=\"" << height - 24
-          << "\" stroke=\"#ddd\"/>\n";
-      svg << "<text x=\"" << x << "\" y=\"" << height - 10 << "\" text-anchor=\"middle\" fill=\"#777\">"
-          << format_count(std::pow(10.0, decade)) << "</text>\n";
-    }
-  }
-  int y = top;
-  auto bars = [&](const std::vector<std::string>& labels, const std::vector<double>& values, const char* colour) {
-    for (size_t i = 0; i < values.size(); ++i) {
-      const int width = std::max(1, static_cast<int>(length(values[i])));
-      svg << "<text x=\"" << label_width - 6 << "\" y=\"" << y + 15 << "\" text-anchor=\"end\">"
-          << xml_escape(labels[i]) << "</text>\n";
-      svg << "<rect x=\"" << label_width << "\" y=\"" << y + 4 << "\" width=\"" << width << "\" height=\"" << row - 8
-          << "\" fill=\"" << colour << "\"/>\n";
-      svg << "<text x=\"" << label_width + width + 4 << "\" y=\"" << y + 15 << "\">" << format_count(values[i])
-          << "</text>\n";
-      y += row;
-    }
-  };
-  bars(baseline_labels, baseline_values, "#3b6fb6");
-  y += row;
-  bars(candidate_labels, candidate_values, "#e08a2c");
-  svg << "</svg>\n";
-  return svg.str();
 }
 
 int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
@@ -426,7 +344,6 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
       const std::string& first = options.targets.front();
       const Bundle& first_arm = bundle(first, source, pair.arm);
       const Bundle& first_ns = bundle(first, source, pair.ns);
-      const json::json_pointer layers("/layers"), arena("/memory/planned_arena");
       std::optional<double> qemu_arm, qemu_ns, host_arm, host_ns;
       if (on_qemu) {
         qemu_arm = clean_median(bundle("qemu-m55", source, pair.arm));
@@ -440,8 +357,10 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
         return nanos ? micros_text(*nanos) : std::string(kAbsent);
       };
       md << "| " << pair.model << " | " << source.label << " | "
-         << both(summary_number(first_arm, layers), summary_number(first_ns, layers)) << " | "
-         << both(summary_number(first_arm, arena), summary_number(first_ns, arena)) << " | "
+         << both(static_cast<double>(first_arm.summary.layers), static_cast<double>(first_ns.summary.layers)) << " | "
+         << both(static_cast<double>(first_arm.summary.memory.planned_arena),
+                 static_cast<double>(first_ns.summary.memory.planned_arena))
+         << " | "
          << count_or_absent(qemu_arm) << " | " << count_or_absent(qemu_ns) << " | "
          << (qemu_arm && qemu_ns && *qemu_arm > 0 ? fixed(*qemu_ns / *qemu_arm, 2) : std::string(kAbsent)) << " | "
          << micros(host_arm) << " | " << micros(host_ns) << " |\n";
@@ -477,15 +396,15 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
         if (target == options.targets.front()) {
           std::vector<std::string> labels_a, labels_b;
           std::vector<double> values_a, values_b;
-          for (const json& layer : arm.results["layers"]) {
-            labels_a.push_back("arm " + layer["id"].get<std::string>() + " " + layer["operator"].get<std::string>());
-            values_a.push_back(layer["value"].get<double>());
+          for (const LayerDoc& layer : arm.results.layers) {
+            labels_a.push_back("arm " + layer.id + " " + layer.operator_name);
+            values_a.push_back(layer.value);
           }
-          for (const json& layer : ns.results["layers"]) {
-            labels_b.push_back("ns " + layer["id"].get<std::string>() + " " + layer["operator"].get<std::string>());
-            values_b.push_back(layer["value"].get<double>());
+          for (const LayerDoc& layer : ns.results.layers) {
+            labels_b.push_back("ns " + layer.id + " " + layer.operator_name);
+            values_b.push_back(layer.value);
           }
-          const std::string unit = arm.summary["metric"].value("unit", "");
+          const std::string& unit = arm.summary.metric.unit;
           write_file_atomic((out / chart).string(),
                             instruction_chart_svg(pair.model + " (" + source.title + ") on " + target,
                                                   unit == "instructions" ? "executed instructions (QEMU)" : unit,

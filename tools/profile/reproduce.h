@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/profile/instruction_chart.h"
 #include "tools/profile/profiler.h"
 
 namespace etns::tools {
@@ -46,12 +47,5 @@ std::vector<ProgramPair> find_program_pairs(const std::string& dir, const std::s
 // source and model) and <source>_<model>.svg (arm vs ns per instruction).
 // Returns the exit code: 0 when every run is valid and every check passes.
 int reproduce(const ReproduceOptions& options, const ProgressFn& progress);
-
-// A horizontal bar chart, one bar per instruction of both programs (SVG 1.1).
-std::string instruction_chart_svg(const std::string& title, const std::string& unit,
-                                  const std::vector<std::string>& baseline_labels,
-                                  const std::vector<double>& baseline_values,
-                                  const std::vector<std::string>& candidate_labels,
-                                  const std::vector<double>& candidate_values);
 
 }  // namespace etns::tools
