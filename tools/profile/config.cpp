@@ -257,23 +257,38 @@ void resolve_engine(Json& engine, const std::optional<Sidecar>& sidecar, Profile
 
 ProfileConfig load_profile_config(const std::string& path, const std::vector<std::string>& overrides) {
   ProfileConfig config;
+  Origins origins;
+  Json resolved = load_tree(path, overrides, &config.config_path, &origins);
+  // A problem with a key also names who wrote it: the file or an override.
+  const auto naming_the_source = [&](const auto& step) {
+    try {
+      step();
+    } catch (const ConfigProblem& problem) {
+      const std::string source = origins.of(problem.where());
+      if (source.empty()) throw;
+      fail(source, problem.where() + ": " + problem.what_is_wrong());
+    }
+  };
   // Every key's type, range and allowed values first (the key table), then
   // the rules across keys, then the files they name.
-  Json resolved = check_against_keys(load_tree(path, overrides, &config.config_path));
-  resolve_model(resolved["model"], config);
-  if (!resolved["engine"]["config"]["cmsis_nn_path"].is_null() &&
-      !resolved["engine"]["config"]["cmsis_nn_ref"].is_null()) {
-    fail("engine.config.cmsis_nn_ref", "cannot be combined with engine.config.cmsis_nn_path");
-  }
-  resolve_target(resolved["target"], config);
-  resolve_profiling(resolved["profiling"], config);
-  resolve_output(resolved["output"], config);
-  config.run_timeout_s = static_cast<double>(resolved["timeouts"]["run"].get<int64_t>());
-  resolve_build(resolved);
-  config.verbose = resolved["verbose"].get<bool>();
-
-  const std::vector<uint8_t> model_bytes = read_model_file(config.model_path);
-  resolve_engine(resolved["engine"], read_sidecar(config.model_path, model_bytes), config);
+  std::vector<uint8_t> model_bytes;
+  naming_the_source([&] {
+    resolved = check_against_keys(resolved);
+    resolve_model(resolved["model"], config);
+    if (!resolved["engine"]["config"]["cmsis_nn_path"].is_null() &&
+        !resolved["engine"]["config"]["cmsis_nn_ref"].is_null()) {
+      fail("engine.config.cmsis_nn_ref", "cannot be combined with engine.config.cmsis_nn_path");
+    }
+    resolve_target(resolved["target"], config);
+    resolve_profiling(resolved["profiling"], config);
+    resolve_output(resolved["output"], config);
+    config.run_timeout_s = static_cast<double>(resolved["timeouts"]["run"].get<int64_t>());
+    resolve_build(resolved);
+    config.verbose = resolved["verbose"].get<bool>();
+    model_bytes = read_model_file(config.model_path);
+  });
+  const std::optional<Sidecar> sidecar = read_sidecar(config.model_path, model_bytes);
+  naming_the_source([&] { resolve_engine(resolved["engine"], sidecar, config); });
   config.resolved = std::move(resolved);
   return config;
 }

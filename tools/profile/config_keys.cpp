@@ -45,7 +45,9 @@ class Key {
   KeySpec spec_;
 };
 
-Key section(std::string path, std::string help) { return Key(std::move(path), KeyType::Section, nullptr, std::move(help)); }
+Key section(std::string path, std::string help) {
+  return Key(std::move(path), KeyType::Section, nullptr, std::move(help));
+}
 Key boolean(std::string path, Json fallback, std::string help) {
   return Key(std::move(path), KeyType::Boolean, std::move(fallback), std::move(help));
 }
@@ -109,7 +111,8 @@ std::vector<KeySpec> make_table() {
       bytes("engine.config.temporary_arena_size", 32768, "the kernels' scratch arena"),
       bytes("engine.config.input_size", nullptr, "the input buffer").derived("the sidecar's first input"),
       bytes("engine.config.output_size", nullptr, "the output buffer").derived("the sidecar's first output"),
-      choice("engine.config.planned_arena_location", nullptr, kBufferLocations, "memory of the planned arena" + recorded),
+      choice("engine.config.planned_arena_location", nullptr, kBufferLocations,
+             "memory of the planned arena" + recorded),
       choice("engine.config.method_arena_location", nullptr, kBufferLocations, "memory of the method arena" + recorded),
       choice("engine.config.temporary_arena_location", nullptr, kBufferLocations,
              "memory of the temporary arena" + recorded),
@@ -236,7 +239,9 @@ std::string default_text(const KeySpec& spec) {
 std::string help_text(const KeySpec& spec) {
   std::string help = spec.help;
   std::vector<Json> refused;
-  for (const Refusal& refusal : spec.refusals) refused.insert(refused.end(), refusal.values.begin(), refusal.values.end());
+  for (const Refusal& refusal : spec.refusals) {
+    refused.insert(refused.end(), refusal.values.begin(), refusal.values.end());
+  }
   if (!refused.empty()) help += "; etns refuses " + listed(refused);
   if (!spec.max_reason.empty()) help += fmt::format(" (at most {}: {})", spec.max, spec.max_reason);
   return help;

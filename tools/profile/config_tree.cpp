@@ -20,11 +20,24 @@
 
 namespace etns::tools::config_detail {
 
-// Every configuration problem: one line, exit code 2 (usage or configuration).
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-  std::string line = "config error: " + where + ": " + what;
-  std::replace(line.begin(), line.end(), '\n', ' ');
-  throw Failure(line, 2);
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+ConfigProblem::ConfigProblem(std::string where, std::string what)
+    : Failure(one_line("config error: " + where + ": " + what), 2), where_(std::move(where)), what_(std::move(what)) {}
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) { throw ConfigProblem(where, what); }
+
+std::string Origins::of(const std::string& where) const {
+  for (auto entry = entries_.rbegin(); entry != entries_.rend(); ++entry) {
+    const std::string& key = entry->first;
+    const bool covers = key.empty() || where == key ||
+                        (where.rfind(key, 0) == 0 && (where[key.size()] == '.' || where[key.size()] == '['));
+    if (covers) return entry->second;
+  }
+  return "";
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -137,10 +150,10 @@ class YamlToJson {
       for (size_t i = 0; i < node.size(); ++i) out.push_back(convert(node[i], where + "[" + std::to_string(i) + "]"));
     } else {
       for (const auto& entry : node) {
-        if (!entry.first.IsScalar() && !entry.first.IsNull()) fail(at, "mapping keys must be plain names");
+        if (!entry.first.IsScalar() && !entry.first.IsNull()) fail(origin_, at + ": mapping keys must be plain names");
         const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "";
         const std::string path = child_path(where, key);
-        if (out.contains(key)) fail(path, "duplicate key");
+        if (out.contains(key)) fail(origin_, path + ": duplicate key");
         out[key] = convert(entry.second, path);
       }
     }
@@ -280,7 +293,8 @@ class FileDescriptor {
 std::string read_text(const std::string& path) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) {
-    fail(path, errno == ENOENT ? "cannot read (no such file)" : std::string("cannot read (") + std::strerror(errno) + ")");
+    fail(path,
+         errno == ENOENT ? "cannot read (no such file)" : std::string("cannot read (") + std::strerror(errno) + ")");
   }
   if (!S_ISREG(info.st_mode)) fail(path, std::string("cannot read (") + file_type_name(info.st_mode) + ")");
   if (static_cast<uint64_t>(info.st_size) > kMaxConfigBytes) fail(path, too_large(static_cast<uint64_t>(info.st_size)));
@@ -304,7 +318,8 @@ std::string read_text(const std::string& path) {
   return text;
 }
 
-Json load_tree(const std::string& path, const std::vector<std::string>& overrides, std::string* config_path) {
+Json load_tree(const std::string& path, const std::vector<std::string>& overrides, std::string* config_path,
+               Origins* origins) {
   Json root = Json::object();
   if (!path.empty()) {
     const YAML::Node document = parse_yaml(read_text(path), path, "invalid YAML");
@@ -313,10 +328,14 @@ Json load_tree(const std::string& path, const std::vector<std::string>& override
     if (!root.is_object()) fail(path, "the top level must be a mapping, got " + describe(root));
     const fs::path absolute = fs::absolute(path).lexically_normal();
     *config_path = absolute.string();
+    origins->add("", path);
     make_paths_absolute(root, absolute.parent_path());
   }
   const fs::path cwd = fs::current_path();
-  for (const std::string& text : overrides) deep_merge(root, parse_override(text, cwd));
+  for (const std::string& text : overrides) {
+    deep_merge(root, parse_override(text, cwd));
+    origins->add(trim(text.substr(0, text.find('='))), "override '" + text + "'");
+  }
   return root;
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tools/common/failure.h"
@@ -19,7 +20,20 @@ namespace etns::tools::config_detail {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
-// Every configuration problem: one line, exit code 2 (usage or configuration).
+// A configuration problem: where (a dotted key, a file or an override) and
+// what. Its message is the one line "config error: <where>: <what>"; exit
+// code 2 (usage or configuration).
+class ConfigProblem : public Failure {
+ public:
+  ConfigProblem(std::string where, std::string what);
+  const std::string& where() const { return where_; }
+  const std::string& what_is_wrong() const { return what_; }
+
+ private:
+  std::string where_;
+  std::string what_;
+};
+
 [[noreturn]] void fail(const std::string& where, const std::string& what);
 std::string join(const std::vector<std::string>& items);
 bool contains(const std::vector<std::string>& items, const std::string& item);
@@ -56,9 +70,23 @@ std::string read_text(const std::string& path);
 // the current folder): absolute and normalised.
 std::string absolute_path(const fs::path& base, const std::string& text);
 
+// Who wrote each part of the merged tree: the file, then each override in
+// order; the last one to set a key, or a mapping above it, wins.
+class Origins {
+ public:
+  void add(std::string key, std::string source) { entries_.push_back({std::move(key), std::move(source)}); }
+  // The source of the key `where` ("profiling.iterations", "x.y[2]"); "" when none.
+  std::string of(const std::string& where) const;
+
+ private:
+  std::vector<std::pair<std::string, std::string>> entries_;  // dotted key ("" = everything), source
+};
+
 // The config file (optional: "" reads none) merged with the --set overrides,
-// as JSON, every path made absolute; sets *config_path to the file's path.
-Json load_tree(const std::string& path, const std::vector<std::string>& overrides, std::string* config_path);
+// as JSON, every path made absolute; sets *config_path to the file's path
+// and *origins to who wrote what.
+Json load_tree(const std::string& path, const std::vector<std::string>& overrides, std::string* config_path,
+               Origins* origins);
 
 // "a positive integer", "a non-negative integer", "an integer >= 3".
 std::string integer_kind(int64_t min);
