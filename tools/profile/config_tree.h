@@ -1,9 +1,9 @@
 #pragma once
 
-// Internal to the profile configuration reader (config.cpp, config_keys.cpp,
-// counters.cpp): the merged YAML tree, its limits and its check against the
-// key table. Every problem is one "config error: <dotted.key>: <what>" line
-// (or "<file>: <what>") with exit code 2.
+// Internal to the profile configuration reader (config.cpp, config_check.cpp,
+// config_keys.cpp, counters.cpp): the merged YAML tree, its limits and its
+// check against the key table. Every problem is one "config error: <where>:
+// <what>" line with exit code 2.
 
 #include <cstdint>
 #include <filesystem>
