@@ -81,6 +81,20 @@ TEST_F(ProfileConfigTest, RefusesAFileOverOneMebibyte) {
                 ": cannot read (1,048,577 bytes; the limit is 1,048,576 bytes, 1 MiB)");
 }
 
+TEST_F(ProfileConfigTest, AProblemNamesTheFileOrOverrideThatWroteTheKey) {
+  const std::string yaml = kMinimal + "profiling: {iterations: 5, warmup: -1}\n";
+  EXPECT_EQ(error(yaml), in_file() + "profiling.warmup: expected a non-negative integer, got -1");
+  EXPECT_EQ(error(yaml, {"profiling . warmup = -2"}),
+            in_override("profiling . warmup = -2") + "profiling.warmup: expected a non-negative integer, got -2");
+  // A later override of the whole section wins; one of another key does not.
+  EXPECT_EQ(error(yaml, {"profiling.warmup=-2", "profiling={warmup: -3}"}),
+            in_override("profiling={warmup: -3}") + "profiling.warmup: expected a non-negative integer, got -3");
+  EXPECT_EQ(error(yaml, {"profiling.iterations=7"}),
+            in_file() + "profiling.warmup: expected a non-negative integer, got -1");
+  EXPECT_EQ(error_loading("", {"profiling.warmup=-1"}),
+            in_override("profiling.warmup=-1") + "profiling.warmup: expected a non-negative integer, got -1");
+}
+
 TEST_F(ProfileConfigTest, IterationsAndWarmupHaveUpperBounds) {
   EXPECT_EQ(load(kMinimal + "profiling: {iterations: 10000, warmup: 1000}\n").iterations, 10000);
   EXPECT_EQ(error(kMinimal + "profiling: {iterations: 10001}\n"),

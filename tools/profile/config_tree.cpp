@@ -239,8 +239,8 @@ std::string trim(const std::string& text) {
   return text.substr(first, text.find_last_not_of(" \t") - first + 1);
 }
 
-// "a.b.c=value" as the mapping {a: {b: {c: value}}}.
-Json parse_override(const std::string& text, const fs::path& cwd) {
+// "a.b.c=value" as the mapping {a: {b: {c: value}}}; *dotted_key = "a.b.c".
+Json parse_override(const std::string& text, const fs::path& cwd, std::string* dotted_key) {
   const std::string where = "override '" + text + "'";
   const size_t equals = text.find('=');
   if (equals == std::string::npos) fail(where, "expected key=value");
@@ -254,6 +254,8 @@ Json parse_override(const std::string& text, const fs::path& cwd) {
   }
   const YAML::Node node = parse_yaml(text.substr(equals + 1), where, "invalid YAML value");
   Json tree = YamlToJson(where).convert(node, key);
+  dotted_key->clear();
+  for (const std::string& segment : segments) *dotted_key = child_path(*dotted_key, segment);
   for (auto segment = segments.rbegin(); segment != segments.rend(); ++segment) {
     Json parent = Json::object();
     parent[*segment] = std::move(tree);
@@ -333,8 +335,9 @@ Json load_tree(const std::string& path, const std::vector<std::string>& override
   }
   const fs::path cwd = fs::current_path();
   for (const std::string& text : overrides) {
-    deep_merge(root, parse_override(text, cwd));
-    origins->add(trim(text.substr(0, text.find('='))), "override '" + text + "'");
+    std::string key;
+    deep_merge(root, parse_override(text, cwd, &key));
+    origins->add(key, "override '" + text + "'");
   }
   return root;
 }
