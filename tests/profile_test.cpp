@@ -18,6 +18,7 @@
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
 #include "tools/profile/config.h"
+#include "tools/profile/config_keys.h"
 
 namespace etns {
 namespace {
@@ -78,11 +79,11 @@ TEST(ProfileConfigCli, EveryErrorClassIsOneLineAndExitTwo) {
   };
   const std::vector<Case> cases = {
       {"model: {path: " + model(shared, "tier1_arm") + "}\nprofiling: {iteratons: 3}\n",
-       "etns: config error: profiling.iteratons: unknown key (did you mean 'iterations'?)\n"},
+       "etns: config error: " + config + ": profiling.iteratons: unknown key (did you mean 'iterations'?)\n"},
       {"model: {path: " + model(shared, "tier1_arm") + "}\nprofiling: {iterations: abc}\n",
-       "etns: config error: profiling.iterations: expected a positive integer, got 'abc'\n"},
+       "etns: config error: " + config + ": profiling.iterations: expected a positive integer, got 'abc'\n"},
       {"model: {path: " + model(shared, "tier1_arm") + "}\nprofiling: {iterations: 0}\n",
-       "etns: config error: profiling.iterations: expected a positive integer, got 0\n"},
+       "etns: config error: " + config + ": profiling.iterations: expected a positive integer, got 0\n"},
       {"profiling: {iterations: 3}\n", ""},  // no model: checked by prefix below
       {"model: {path: " + dir.path() + "/none.pte}\n", ""},
   };
@@ -95,13 +96,30 @@ TEST(ProfileConfigCli, EveryErrorClassIsOneLineAndExitTwo) {
     if (!cases[i].message.empty()) {
       EXPECT_EQ(result.stderr_text, cases[i].message);
     } else {
-      EXPECT_EQ(result.stderr_text.rfind(i == 3 ? "etns: config error: model.path: missing" : "etns: config error: model.path: ",
-                                         0),
-                0u)
+      const std::string start = "etns: config error: " + config + ": model.path: ";
+      EXPECT_EQ(result.stderr_text.rfind(i == 3 ? start + "missing" : start, 0), 0u)
           << result.stderr_text;
     }
     EXPECT_FALSE(fs::exists(dir.path() + "/b")) << "no bundle for a bad config";
   }
+}
+
+TEST(ProfileConfigCli, ListKeysNeedsNoConfigAndPrintsTheKeyTable) {
+  const testing::CliResult markdown = testing::run_cli("profile --list-keys --markdown");
+  EXPECT_EQ(markdown.exit_code, 0) << markdown.stderr_text;
+  EXPECT_EQ(markdown.stdout_text, tools::key_reference_markdown());
+  const testing::CliResult text = testing::run_cli("profile --list-keys");
+  EXPECT_EQ(text.exit_code, 0) << text.stderr_text;
+  EXPECT_EQ(text.stdout_text, tools::key_listing_text());
+  const testing::CliResult help = testing::run_cli("profile --help");
+  EXPECT_NE(help.stdout_text.find("--list-keys"), std::string::npos) << help.stdout_text;
+  const testing::CliResult bare = testing::run_cli("profile");
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_EQ(bare.stderr_text, "etns: profile: --config is required (or --list-keys)\n");
+  const testing::CliResult device = testing::run_cli("profile --config /dev/zero");
+  EXPECT_EQ(device.exit_code, 2);
+  EXPECT_EQ(device.stderr_text,
+            "etns: config error: /dev/zero: cannot read (a character device, not a regular file)\n");
 }
 
 TEST(ProfileConfigCli, ShippedConfigsLoadWithTheEvidenceSettings) {

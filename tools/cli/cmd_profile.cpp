@@ -5,6 +5,7 @@
 #include "tools/common/failure.h"
 #include "tools/profile/bundle.h"
 #include "tools/profile/config.h"
+#include "tools/profile/config_keys.h"
 #include "tools/profile/profiler.h"
 
 namespace etns::tools {
@@ -14,9 +15,17 @@ struct ProfileOptions {
   std::string config;
   std::vector<std::string> overrides;
   std::string out;
+  bool list_keys = false;
+  bool markdown = false;
 };
 
 int profile(const ProfileOptions& options) {
+  if (options.list_keys) {
+    const std::string keys = options.markdown ? key_reference_markdown() : key_listing_text();
+    std::fputs(keys.c_str(), stdout);
+    return 0;
+  }
+  if (options.config.empty()) throw Failure("profile: --config is required (or --list-keys)", 2);
   std::vector<std::string> overrides = options.overrides;
   if (!options.out.empty()) overrides.push_back("output.dir=" + options.out);
   const ProfileConfig config = load_profile_config(options.config, overrides);
@@ -48,17 +57,24 @@ int profile(const ProfileOptions& options) {
 CommandAction add_profile_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("profile", "profile a program per instruction and end to end; write a bundle");
   command->footer(
-      "The YAML keys follow the reference profiler (docs/profiling.md lists them all).\n"
+      "The YAML keys follow the reference profiler: --list-keys lists every key with its type,\n"
+      "default, limits (iterations and warmup have upper bounds, each with its reason) and help;\n"
+      "docs/profiling.md has the same table. A config file is a regular file of at most 1 MiB.\n"
       "target.board: qemu-m55 counts executed instructions (not cycles) with the QEMU plugin;\n"
       "host measures wall-clock nanoseconds. The input is all zeros.\n"
       "Examples:\n"
       "  etns profile --config configs/tier1_arm.yaml\n"
       "  etns profile --config configs/tier1_ns.yaml --set target.board=host --out results/tier1_ns-host\n"
-      "  etns profile --config configs/tier1mean_ns.yaml --set profiling.iterations=5 --out results/quick");
+      "  etns profile --config configs/tier1mean_ns.yaml --set profiling.iterations=5 --out results/quick\n"
+      "  etns profile --list-keys");
   auto options = std::make_shared<ProfileOptions>();
-  command->add_option("--config", options->config, "the YAML configuration")->required();
+  command->add_option("--config", options->config, "the YAML configuration (required unless --list-keys)");
   command->add_option("--set", options->overrides, "override one key: dotted.key=value (repeatable)");
   command->add_option("--out", options->out, "bundle folder (overrides output.dir)");
+  CLI::Option* list_keys =
+      command->add_flag("--list-keys", options->list_keys, "list every configuration key (type, default, help)");
+  command->add_flag("--markdown", options->markdown, "with --list-keys: the Markdown table of docs/profiling.md")
+      ->needs(list_keys);
   return [options]() { return profile(*options); };
 }
 

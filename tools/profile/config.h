@@ -74,7 +74,9 @@ struct ProfileConfig {
 // rejects unknown keys at any depth, checks types and values, fills defaults.
 // Paths in the file are relative to the file's folder; paths in overrides to
 // the current folder. Every problem throws Failure(message, 2) whose message
-// is one line: "config error: <dotted.path>: <what> [(did you mean 'x'?)]".
+// is one line: "config error: <source>: <dotted.path>: <what> [(did you mean
+// 'x'?)]", the source being the file or "override '<text>'" that wrote the
+// key; problems with a file itself are "config error: <file>: <what>".
 ProfileConfig load_profile_config(const std::string& path, const std::vector<std::string>& overrides);
 
 }  // namespace etns::tools

@@ -1,99 +1,19 @@
 #include "tools/profile/config.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "tools/common/failure.h"
 #include "tools/common/sha256.h"
+#include "tools/profile/config_test_fixture.h"
 #include "tools/runner/qemu_session.h"
 
 namespace etns::tools {
 namespace {
 
-namespace fs = std::filesystem;
-
-// Enough of a program for the loader: the "ET" magic at offset 4, like a real .pte.
-const std::string kModelBytes = "xxxxET12 not really a flatbuffer";
-const std::string kMinimal = "model:\n  path: model.pte\n";
-const std::string kQemuCounters =
-    "INST_RETIRED, BR_RETIRED, LE_RETIRED, FP_RETIRED, INST_WEIGHTED_RETIRED, MVE_INST_RETIRED, MVE_LD_RETIRED, "
-    "MVE_ST_RETIRED, MVE_LD_NONCONTIG_RETIRED, MVE_ST_NONCONTIG_RETIRED, MVE_LDST_RETIRED, MVE_LDST_NONCONTIG_RETIRED, "
-    "LD_RETIRED, ST_RETIRED";
-
-std::vector<std::string> names_of(const std::vector<CounterSpec>& counters) {
-  std::vector<std::string> names;
-  for (const CounterSpec& counter : counters) names.push_back(counter.name);
-  return names;
-}
-
-std::vector<std::string> keys_of(const nlohmann::ordered_json& object) {
-  std::vector<std::string> keys;
-  for (const auto& item : object.items()) keys.push_back(item.key());
-  return keys;
-}
-
-// Each test runs in a fresh temporary folder, which is also the current folder.
-class ProfileConfigTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "etns-config-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = fs::canonical(pattern).string();
-    previous_cwd_ = fs::current_path();
-    fs::current_path(dir_);
-    write("model.pte", kModelBytes);
-  }
-  void TearDown() override {
-    fs::current_path(previous_cwd_);
-    std::error_code error;
-    fs::remove_all(dir_, error);
-  }
-
-  std::string at(const std::string& name) const { return dir_ + "/" + name; }
-
-  std::string write(const std::string& name, const std::string& text) const {
-    const std::string path = at(name);
-    fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
-
-  ProfileConfig load(const std::string& yaml, const std::vector<std::string>& overrides = {}) const {
-    return load_profile_config(write("config.yaml", yaml), overrides);
-  }
-
-  // The message of the Failure that loading `path` throws; also checks it is
-  // a one-line configuration error (exit code 2).
-  static std::string error_loading(const std::string& path, const std::vector<std::string>& overrides) {
-    try {
-      load_profile_config(path, overrides);
-    } catch (const Failure& failure) {
-      EXPECT_EQ(failure.exit_code(), 2);
-      const std::string message = failure.what();
-      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-      return message;
-    }
-    return "(no error)";
-  }
-  std::string error(const std::string& yaml, const std::vector<std::string>& overrides = {}) const {
-    return error_loading(write("config.yaml", yaml), overrides);
-  }
-
-  // A sidecar for model.pte with the right digest plus `fields` (JSON members).
-  void write_sidecar(const std::string& fields) const {
-    const std::string digest = sha256_hex(reinterpret_cast<const uint8_t*>(kModelBytes.data()), kModelBytes.size());
-    write("model.pte.json", "{\"schema\": \"nsx-executorch.pte-manifest/1\", \"pte_sha256\": \"" + digest + "\"" +
-                                (fields.empty() ? "" : ", " + fields) + "}");
-  }
-
-  std::string dir_;
-  fs::path previous_cwd_;
-};
+using namespace config_testing;  // NOLINT: the fixture and its constants
 
 // ---------------------------------------------------------------------------
 // Defaults and the resolved configuration.
@@ -204,14 +124,14 @@ TEST_F(ProfileConfigTest, RejectsAFileItCannotReadOrParse) {
   EXPECT_EQ(error_loading(at("folder"), {}), "config error: " + at("folder") + ": cannot read (is a directory)");
   EXPECT_EQ(error("model: [1, 2\n"),
             "config error: " + at("config.yaml") + ": invalid YAML (line 2, column 1: end of sequence flow not found)");
-  EXPECT_EQ(error("model:\n  path: a.pte\n  path: b.pte\n"), "config error: model.path: duplicate key");
+  EXPECT_EQ(error("model:\n  path: a.pte\n  path: b.pte\n"), in_file() + "model.path: duplicate key");
 }
 
 TEST_F(ProfileConfigTest, TopLevelMustBeAMapping) {
   EXPECT_EQ(error("- model\n- engine\n"),
             "config error: " + at("config.yaml") + ": the top level must be a mapping, got a list");
   EXPECT_EQ(error("hello\n"), "config error: " + at("config.yaml") + ": the top level must be a mapping, got 'hello'");
-  EXPECT_EQ(error("profiling: 5\n" + kMinimal), "config error: profiling: expected a mapping, got 5");
+  EXPECT_EQ(error("profiling: 5\n" + kMinimal), in_file() + "profiling: expected a mapping, got 5");
 }
 
 TEST_F(ProfileConfigTest, RejectsMalformedOverrides) {
@@ -246,7 +166,7 @@ TEST_F(ProfileConfigTest, OverridesDeepMergeMappingsAndReplaceEverythingElse) {
 TEST_F(ProfileConfigTest, OverrideValuesAreYaml) {
   EXPECT_EQ(load(kMinimal, {"profiling.iterations=25"}).iterations, 25);
   EXPECT_EQ(error(kMinimal, {"profiling.iterations='25'"}),
-            "config error: profiling.iterations: expected a positive integer, got '25'");
+            in_override("profiling.iterations='25'") + "profiling.iterations: expected a positive integer, got '25'");
   EXPECT_EQ(load("model: not-a-mapping\n", {"model.path=model.pte"}).model_path, at("model.pte"));
   EXPECT_FALSE(load("model:\n  path: model.pte\n  arena_size: 1024\n", {"model.arena_size="}).arena_size);
 }
@@ -257,13 +177,13 @@ TEST_F(ProfileConfigTest, PlainScalarsFollowTheYamlCoreSchema) {
   EXPECT_EQ(config.warmup, 15);
   EXPECT_EQ(config.resolved["profiling"]["window_min"], 3);
   EXPECT_EQ(error(kMinimal + "profiling: {iterations: 1e3}\n"),
-            "config error: profiling.iterations: expected a positive integer, got 1000.0");
+            in_file() + "profiling.iterations: expected a positive integer, got 1000.0");
   EXPECT_EQ(error(kMinimal + "profiling: {iterations: 99999999999999999999}\n"),
-            "config error: profiling.iterations: expected a positive integer, got '99999999999999999999'");
+            in_file() + "profiling.iterations: expected a positive integer, got '99999999999999999999'");
   EXPECT_EQ(error(kMinimal + "profiling: {iterations: !!str 25}\n"),
-            "config error: profiling.iterations: expected a positive integer, got '25'");
+            in_file() + "profiling.iterations: expected a positive integer, got '25'");
   EXPECT_EQ(error(kMinimal + "profiling: {per_layer: on}\n"),
-            "config error: profiling.per_layer: expected true or false, got 'on'");
+            in_file() + "profiling.per_layer: expected true or false, got 'on'");
   EXPECT_FALSE(load(kMinimal + "profiling: {per_layer: False}\n").per_layer);
 }
 
@@ -292,67 +212,68 @@ TEST_F(ProfileConfigTest, PathsInTheFileFollowTheFileAndOverridesTheCurrentFolde
 // Unknown keys and types.
 
 TEST_F(ProfileConfigTest, UnknownKeysAreRejectedAtEveryDepthWithASuggestion) {
-  EXPECT_EQ(error(kMinimal + "modle: {}\n"), "config error: modle: unknown key (did you mean 'model'?)");
+  EXPECT_EQ(error(kMinimal + "modle: {}\n"), in_file() + "modle: unknown key (did you mean 'model'?)");
   EXPECT_EQ(error(kMinimal + "profiling: {iteratons: 25}\n"),
-            "config error: profiling.iteratons: unknown key (did you mean 'iterations'?)");
+            in_file() + "profiling.iteratons: unknown key (did you mean 'iterations'?)");
   EXPECT_EQ(error(kMinimal + "profiling: {Iterations: 25}\n"),
-            "config error: profiling.Iterations: unknown key (did you mean 'iterations'?)");
+            in_file() + "profiling.Iterations: unknown key (did you mean 'iterations'?)");
   EXPECT_EQ(error(kMinimal + "engine: {config: {portable_op: []}}\n"),
-            "config error: engine.config.portable_op: unknown key (did you mean 'portable_ops'?)");
+            in_file() + "engine.config.portable_op: unknown key (did you mean 'portable_ops'?)");
   EXPECT_EQ(error(kMinimal + "target: {heartbeat: {enable: false}}\n"),
-            "config error: target.heartbeat.enable: unknown key (did you mean 'enabled'?)");
+            in_file() + "target.heartbeat.enable: unknown key (did you mean 'enabled'?)");
   EXPECT_EQ(error(kMinimal + "target: {clock: {cpu_mhz: 96}}\n"),
-            "config error: target.clock.cpu_mhz: unknown key (did you mean 'cpu'?)");
-  EXPECT_EQ(error(kMinimal + "power: {rail: vdd}\n"), "config error: power.rail: unknown key (valid: enabled)");
+            in_file() + "target.clock.cpu_mhz: unknown key (did you mean 'cpu'?)");
+  EXPECT_EQ(error(kMinimal + "power: {rail: vdd}\n"), in_file() + "power.rail: unknown key (valid: enabled)");
   EXPECT_EQ(error(kMinimal, {"timeouts.qemu=5"}),
-            "config error: timeouts.qemu: unknown key (valid: configure, build, flash, probe, run)");
+            in_override("timeouts.qemu=5") + "timeouts.qemu: unknown key (valid: configure, build, flash, probe, run)");
 }
 
 TEST_F(ProfileConfigTest, KeysOfTheToolItselfAreRejected) {
   EXPECT_EQ(error(kMinimal + "platform_registry: x.yaml\n"),
-            "config error: platform_registry: belongs to the tool itself and cannot be set in a config");
+            in_file() + "platform_registry: belongs to the tool itself and cannot be set in a config");
   EXPECT_EQ(error(kMinimal, {"compatibility={}"}),
-            "config error: compatibility: belongs to the tool itself and cannot be set in a config");
+            in_override("compatibility={}") +
+                "compatibility: belongs to the tool itself and cannot be set in a config");
   EXPECT_EQ(error(kMinimal + "engine: {config: {backend: ns}}\n"),
-            "config error: engine.config.backend: use engine.backend");
+            in_file() + "engine.config.backend: use engine.backend");
 }
 
 TEST_F(ProfileConfigTest, IterationsMustBeAPositiveInteger) {
   EXPECT_EQ(error(kMinimal + "profiling: {iterations: 0}\n"),
-            "config error: profiling.iterations: expected a positive integer, got 0");
+            in_file() + "profiling.iterations: expected a positive integer, got 0");
   EXPECT_EQ(error(kMinimal + "profiling: {iterations: -1}\n"),
-            "config error: profiling.iterations: expected a positive integer, got -1");
+            in_file() + "profiling.iterations: expected a positive integer, got -1");
   EXPECT_EQ(error(kMinimal + "profiling: {iterations: abc}\n"),
-            "config error: profiling.iterations: expected a positive integer, got 'abc'");
+            in_file() + "profiling.iterations: expected a positive integer, got 'abc'");
   EXPECT_EQ(error(kMinimal + "profiling: {iterations: true}\n"),
-            "config error: profiling.iterations: expected a positive integer, got true");
+            in_file() + "profiling.iterations: expected a positive integer, got true");
   EXPECT_EQ(error(kMinimal + "profiling: {iterations: 2.5}\n"),
-            "config error: profiling.iterations: expected a positive integer, got 2.5");
+            in_file() + "profiling.iterations: expected a positive integer, got 2.5");
   EXPECT_EQ(error(kMinimal + "profiling: {iterations: }\n"),
-            "config error: profiling.iterations: expected a positive integer, got null");
+            in_file() + "profiling.iterations: expected a positive integer, got null");
 }
 
 TEST_F(ProfileConfigTest, OtherTypesAreCheckedToo) {
   EXPECT_EQ(error(kMinimal + "profiling: {per_layer: yes}\n"),
-            "config error: profiling.per_layer: expected true or false, got 'yes'");
+            in_file() + "profiling.per_layer: expected true or false, got 'yes'");
   EXPECT_EQ(error(kMinimal + "profiling: {warmup: -1}\n"),
-            "config error: profiling.warmup: expected a non-negative integer, got -1");
+            in_file() + "profiling.warmup: expected a non-negative integer, got -1");
   EXPECT_EQ(error(kMinimal + "profiling: {aggregation: max}\n"),
-            "config error: profiling.aggregation: expected one of median, mean, trimmed, got 'max'");
+            in_file() + "profiling.aggregation: expected one of median, mean, trimmed, got 'max'");
   EXPECT_EQ(error(kMinimal + "profiling: {window_min: 20, window_max: 10}\n"),
-            "config error: profiling.window_max: must be >= window_min (20), got 10");
+            in_file() + "profiling.window_max: must be >= window_min (20), got 10");
   EXPECT_EQ(error("model: {path: model.pte, arena_size: 0}\n"),
-            "config error: model.arena_size: expected a positive integer or null, got 0");
+            in_file() + "model.arena_size: expected a positive integer or null, got 0");
   EXPECT_EQ(error(kMinimal + "engine: {config: {portable_ops: [aten::sub.out, 3]}}\n"),
-            "config error: engine.config.portable_ops[1]: expected an operator name, got 3");
+            in_file() + "engine.config.portable_ops[1]: expected an operator name, got 3");
   EXPECT_EQ(error(kMinimal + "engine: {config: {cmsis_nn_ref: ''}}\n"),
-            "config error: engine.config.cmsis_nn_ref: expected a git ref or null, got ''");
+            in_file() + "engine.config.cmsis_nn_ref: expected a git ref or null, got ''");
   EXPECT_EQ(error(kMinimal + "engine: {config: {cmsis_nn_ref: main, cmsis_nn_path: cmsis}}\n"),
-            "config error: engine.config.cmsis_nn_ref: cannot be combined with engine.config.cmsis_nn_path");
+            in_file() + "engine.config.cmsis_nn_ref: cannot be combined with engine.config.cmsis_nn_path");
   EXPECT_EQ(error(kMinimal + "target: {psram: {clock_hz: 50000000}}\n"),
-            "config error: target.psram.clock_hz: expected one of 12000000, 24000000, 48000000, 96000000, "
+            in_file() + "target.psram.clock_hz: expected one of 12000000, 24000000, 48000000, 96000000, "
             "125000000, 192000000, 250000000 (Hz), got 50000000");
-  EXPECT_EQ(error(kMinimal + "timeouts: {run: 0}\n"), "config error: timeouts.run: expected a positive integer, got 0");
+  EXPECT_EQ(error(kMinimal + "timeouts: {run: 0}\n"), in_file() + "timeouts.run: expected a positive integer, got 0");
   EXPECT_EQ(load(kMinimal + "timeouts: {run: 60}\n").run_timeout_s, 60);
 }
 
@@ -361,20 +282,20 @@ TEST_F(ProfileConfigTest, OtherTypesAreCheckedToo) {
 
 TEST_F(ProfileConfigTest, ModelMustBeAnExistingNonEmptyPteWithTheMagic) {
   EXPECT_EQ(error("model: {arena_size: 1024}\n"),
-            "config error: model.path: missing (give the .pte in the config file or as the override "
+            in_file() + "model.path: missing (give the .pte in the config file or as the override "
             "model.path=<file>)");
-  EXPECT_EQ(error("model: {path: gone.pte}\n"), "config error: model.path: " + at("gone.pte") + ": no such file");
+  EXPECT_EQ(error("model: {path: gone.pte}\n"), in_file() + "model.path: " + at("gone.pte") + ": no such file");
   fs::create_directory(at("folder.pte"));
   EXPECT_EQ(error("model: {path: folder.pte}\n"),
-            "config error: model.path: " + at("folder.pte") + ": not a regular file");
+            in_file() + "model.path: " + at("folder.pte") + ": not a regular file");
   write("model.tflite", kModelBytes);
   EXPECT_EQ(error("model: {path: model.tflite}\n"),
-            "config error: model.path: " + at("model.tflite") + ": not a .pte file (executorch programs end in .pte)");
+            in_file() + "model.path: " + at("model.tflite") + ": not a .pte file (executorch programs end in .pte)");
   write("empty.pte", "");
-  EXPECT_EQ(error("model: {path: empty.pte}\n"), "config error: model.path: " + at("empty.pte") + ": empty file");
+  EXPECT_EQ(error("model: {path: empty.pte}\n"), in_file() + "model.path: " + at("empty.pte") + ": empty file");
   write("late.pte", "0123456789abcdeET");  // "ET" starts at byte 15, ends past the first 16
   EXPECT_EQ(error("model: {path: late.pte}\n"),
-            "config error: model.path: " + at("late.pte") +
+            in_file() + "model.path: " + at("late.pte") +
                 ": no 'ET' magic in the first 16 bytes (not an ExecuTorch program)");
   write("edge.pte", "0123456789abcdET");  // bytes 14 and 15
   EXPECT_EQ(load("model: {path: edge.pte}\n").model_path, at("edge.pte"));
@@ -382,13 +303,13 @@ TEST_F(ProfileConfigTest, ModelMustBeAnExistingNonEmptyPteWithTheMagic) {
 
 TEST_F(ProfileConfigTest, ArenaAndWeightsLocations) {
   EXPECT_EQ(error("model: {path: model.pte, arena_location: psram}\n"),
-            "config error: model.arena_location: 'psram' is not supported for executorch (use tcm or sram)");
+            in_file() + "model.arena_location: 'psram' is not supported for executorch (use tcm or sram)");
   EXPECT_EQ(error("model: {path: model.pte, arena_location: mram}\n"),
-            "config error: model.arena_location: 'mram' is not supported for executorch (use tcm or sram)");
+            in_file() + "model.arena_location: 'mram' is not supported for executorch (use tcm or sram)");
   EXPECT_EQ(error("model: {path: model.pte, weights_location: psram}\n"),
-            "config error: model.weights_location: 'psram' is not supported for executorch (use tcm, sram or mram)");
+            in_file() + "model.weights_location: 'psram' is not supported for executorch (use tcm, sram or mram)");
   EXPECT_EQ(error("model: {path: model.pte, weights_location: flash}\n"),
-            "config error: model.weights_location: expected one of tcm, sram, mram, psram or null, got 'flash'");
+            in_file() + "model.weights_location: expected one of tcm, sram, mram, psram or null, got 'flash'");
   const ProfileConfig config = load("model: {path: model.pte, arena_location: tcm, weights_location: mram}\n");
   EXPECT_EQ(config.arena_location, "tcm");
   EXPECT_EQ(config.weights_location, "mram");
@@ -399,19 +320,19 @@ TEST_F(ProfileConfigTest, ArenaAndWeightsLocations) {
 
 TEST_F(ProfileConfigTest, EngineMustBeExecutorch) {
   EXPECT_EQ(error(kMinimal + "engine: {type: tflm}\n"),
-            "config error: engine.type: 'tflm' is not supported by etns (only executorch)");
+            in_file() + "engine.type: 'tflm' is not supported by etns (only executorch)");
   EXPECT_EQ(error(kMinimal + "engine: {type: onnx}\n"),
-            "config error: engine.type: expected one of tflm, helia-rt, helia-aot, executorch, got 'onnx'");
+            in_file() + "engine.type: expected one of tflm, helia-rt, helia-aot, executorch, got 'onnx'");
   EXPECT_EQ(error(kMinimal + "engine: {backend: cmsis}\n"),
-            "config error: engine.backend: expected one of arm, ns or null, got 'cmsis'");
+            in_file() + "engine.backend: expected one of arm, ns or null, got 'cmsis'");
 }
 
 TEST_F(ProfileConfigTest, NsOpsNeedTheNsBackend) {
   EXPECT_EQ(error(kMinimal + "engine: {config: {ns_ops: true}}\n"),
-            "config error: engine.config.ns_ops: true needs engine.backend ns (the NS kernels ship only with "
+            in_file() + "engine.config.ns_ops: true needs engine.backend ns (the NS kernels ship only with "
             "ns-cmsis-nn), got arm");
   EXPECT_EQ(error(kMinimal + "engine: {backend: ns, config: {ns_ops: 1}}\n"),
-            "config error: engine.config.ns_ops: expected true or false, got 1");
+            in_file() + "engine.config.ns_ops: expected true or false, got 1");
   const ProfileConfig config = load(kMinimal + "engine: {backend: ns, config: {ns_ops: true}}\n");
   EXPECT_EQ(config.backend, "ns");
   EXPECT_TRUE(config.ns_ops);
@@ -419,16 +340,16 @@ TEST_F(ProfileConfigTest, NsOpsNeedTheNsBackend) {
 
 TEST_F(ProfileConfigTest, TargetBoardsAndToolchains) {
   EXPECT_EQ(error(kMinimal + "target: {board: apollo510_evb}\n"),
-            "config error: target.board: no etns port for 'apollo510_evb' yet (supported: qemu-m55, host; see "
+            in_file() + "target.board: no etns port for 'apollo510_evb' yet (supported: qemu-m55, host; see "
             "docs/porting.md)");
   EXPECT_EQ(error(kMinimal + "target: {toolchain: atfe}\n"),
-            "config error: target.toolchain: etns builds with arm-none-eabi-gcc only, got 'atfe'");
+            in_file() + "target.toolchain: etns builds with arm-none-eabi-gcc only, got 'atfe'");
   EXPECT_EQ(error(kMinimal + "target: {toolchain: armclang}\n"),
-            "config error: target.toolchain: etns builds with arm-none-eabi-gcc only, got 'armclang'");
+            in_file() + "target.toolchain: etns builds with arm-none-eabi-gcc only, got 'armclang'");
   EXPECT_EQ(error(kMinimal + "target: {custom_boards: {my_board: {}}}\n"),
-            "config error: target.custom_boards: not supported by etns");
+            in_file() + "target.custom_boards: not supported by etns");
   EXPECT_EQ(error(kMinimal + "target: {transport: jtag}\n"),
-            "config error: target.transport: expected one of rtt, usb_cdc, swo, uart, got 'jtag'");
+            in_file() + "target.transport: expected one of rtt, usb_cdc, swo, uart, got 'jtag'");
   const ProfileConfig config = load(kMinimal + "target: {board: host, toolchain: gcc, transport: uart}\n");
   EXPECT_EQ(config.target, "host");
   EXPECT_EQ(config.toolchain, "arm-none-eabi-gcc");
@@ -438,22 +359,22 @@ TEST_F(ProfileConfigTest, TargetBoardsAndToolchains) {
 
 TEST_F(ProfileConfigTest, PowerCleanWindowAndOutputRejections) {
   EXPECT_EQ(error(kMinimal + "power: {enabled: true}\n"),
-            "config error: power.enabled: etns cannot measure power for executorch");
+            in_file() + "power.enabled: etns cannot measure power for executorch");
   EXPECT_EQ(error(kMinimal + "profiling: {clean_window_probe: busy_loop}\n"),
-            "config error: profiling.clean_window_probe: busy_loop is not supported for executorch (use infer)");
+            in_file() + "profiling.clean_window_probe: busy_loop is not supported for executorch (use infer)");
   EXPECT_EQ(error(kMinimal + "output: {format: model-explorer}\n"),
-            "config error: output.format: 'model-explorer' is not a primary format (use csv or json)");
+            in_file() + "output.format: 'model-explorer' is not a primary format (use csv or json)");
   EXPECT_EQ(error(kMinimal + "output: {format: xml}\n"),
-            "config error: output.format: expected one of csv, json, got 'xml'");
+            in_file() + "output.format: expected one of csv, json, got 'xml'");
 }
 
 TEST_F(ProfileConfigTest, BuildOfflineAndItsDeprecatedAlias) {
   EXPECT_EQ(error(kMinimal + "build: {update_dependencies: true, offline: true}\n"),
-            "config error: build.update_dependencies: cannot be combined with build.offline");
+            in_file() + "build.update_dependencies: cannot be combined with build.offline");
   EXPECT_EQ(error(kMinimal + "frozen: true\nbuild: {update_dependencies: true}\n"),
-            "config error: build.update_dependencies: cannot be combined with frozen (alias of build.offline)");
+            in_file() + "build.update_dependencies: cannot be combined with frozen (alias of build.offline)");
   EXPECT_EQ(error(kMinimal + "frozen: true\nbuild: {offline: false}\n"),
-            "config error: frozen: deprecated alias of build.offline, which says false (drop frozen)");
+            in_file() + "frozen: deprecated alias of build.offline, which says false (drop frozen)");
   const nlohmann::ordered_json resolved = load(kMinimal + "frozen: true\n").resolved;
   EXPECT_EQ(resolved["build"]["offline"], true);
   EXPECT_EQ(resolved["frozen"], true);
@@ -532,33 +453,33 @@ TEST_F(ProfileConfigTest, SumCountersCoverBothDirections) {
 
 TEST_F(ProfileConfigTest, RejectsCountersTheTargetCannotCount) {
   EXPECT_EQ(error(kMinimal + "profiling: {pmu_counters: {cpu: [ARM_PMU_CPU_CYCLES]}}\n"),
-            "config error: profiling.pmu_counters.cpu[0]: ARM_PMU_CPU_CYCLES cannot be counted on qemu-m55: QEMU "
+            in_file() + "profiling.pmu_counters.cpu[0]: ARM_PMU_CPU_CYCLES cannot be counted on qemu-m55: QEMU "
             "counts instructions, not cycles (valid: " +
                 kQemuCounters + ")");
   EXPECT_EQ(error(kMinimal + "profiling: {pmu_counters: {cpu: [INST_RETIRED, STALL_BACKEND]}}\n"),
-            "config error: profiling.pmu_counters.cpu[1]: STALL_BACKEND cannot be counted on qemu-m55: QEMU counts "
+            in_file() + "profiling.pmu_counters.cpu[1]: STALL_BACKEND cannot be counted on qemu-m55: QEMU counts "
             "instructions, not cycles (valid: " +
                 kQemuCounters + ")");
   EXPECT_EQ(error(kMinimal + "profiling: {pmu_counters: {memory: [L1D_CACHE_REFILL]}}\n"),
-            "config error: profiling.pmu_counters.memory[0]: L1D_CACHE_REFILL cannot be counted on qemu-m55: QEMU "
+            in_file() + "profiling.pmu_counters.memory[0]: L1D_CACHE_REFILL cannot be counted on qemu-m55: QEMU "
             "models no caches, buses or TCM timing, so it has no memory-system events (valid: " +
                 kQemuCounters + ")");
   // An MVE class the plugin does not separate is named as such, not called a memory-system event.
   EXPECT_EQ(error(kMinimal + "profiling: {pmu_counters: {mve: [MVE_INT_MAC_RETIRED]}}\n"),
-            "config error: profiling.pmu_counters.mve[0]: MVE_INT_MAC_RETIRED cannot be counted on qemu-m55: the "
+            in_file() + "profiling.pmu_counters.mve[0]: MVE_INT_MAC_RETIRED cannot be counted on qemu-m55: the "
             "etns QEMU plugin does not single out MVE multiply-accumulates (it counts MVE instructions, loads, "
             "stores, gathers and scatters) (valid: " +
                 kQemuCounters + ")");
   EXPECT_NE(error(kMinimal + "profiling: {pmu_counters: {cpu: [EXC_TAKEN]}}\n").find("takes no exceptions"),
             std::string::npos);
   EXPECT_EQ(error(kMinimal + "profiling: {pmu_counters: {cpu: [INSTR_RETIRED]}}\n"),
-            "config error: profiling.pmu_counters.cpu[0]: unknown counter 'INSTR_RETIRED' on qemu-m55 (valid: " +
+            in_file() + "profiling.pmu_counters.cpu[0]: unknown counter 'INSTR_RETIRED' on qemu-m55 (valid: " +
                 kQemuCounters + ")");
   EXPECT_EQ(error(kMinimal + "profiling: {pmu_counters: {cpu: [inst_retired]}}\n"),
-            "config error: profiling.pmu_counters.cpu[0]: unknown counter 'inst_retired' on qemu-m55 (valid: " +
+            in_file() + "profiling.pmu_counters.cpu[0]: unknown counter 'inst_retired' on qemu-m55 (valid: " +
                 kQemuCounters + ")");
   EXPECT_EQ(error(kMinimal + "target: {board: host}\nprofiling: {pmu_counters: {cpu: [INST_RETIRED]}}\n"),
-            "config error: profiling.pmu_counters.cpu[0]: INST_RETIRED cannot be counted on host: it measures "
+            in_file() + "profiling.pmu_counters.cpu[0]: INST_RETIRED cannot be counted on host: it measures "
             "wall-clock time only (valid: WALL_NS)");
 }
 
@@ -579,18 +500,18 @@ TEST_F(ProfileConfigTest, HostTakesItsDefaultsForDeviceGroups) {
 TEST_F(ProfileConfigTest, RejectsGroupsAndSelectionsTheTargetDoesNotHave) {
   // Named device counters in a device group are refused on the host, with the group named.
   EXPECT_EQ(error(kMinimal + "target: {board: host}\nprofiling: {pmu_counters: {mve: [MVE_INST_RETIRED]}}\n"),
-            "config error: profiling.pmu_counters.mve: no counter group 'mve' on host (groups: cpu)");
+            in_file() + "profiling.pmu_counters.mve: no counter group 'mve' on host (groups: cpu)");
   EXPECT_EQ(error(kMinimal + "profiling: {pmu_counters: {foo: default}}\n"),
-            "config error: profiling.pmu_counters.foo: no counter group 'foo' on qemu-m55 (groups: cpu, mve, memory)");
+            in_file() + "profiling.pmu_counters.foo: no counter group 'foo' on qemu-m55 (groups: cpu, mve, memory)");
   EXPECT_EQ(error(kMinimal + "profiling: {pmu_counters: {cpu: everything}}\n"),
-            "config error: profiling.pmu_counters.cpu: expected default, all or a list of counter names, got "
+            in_file() + "profiling.pmu_counters.cpu: expected default, all or a list of counter names, got "
             "'everything'");
   EXPECT_EQ(error(kMinimal + "profiling: {pmu_counters: {cpu: []}}\n"),
-            "config error: profiling.pmu_counters.cpu: the selection is empty");
+            in_file() + "profiling.pmu_counters.cpu: the selection is empty");
   EXPECT_EQ(error(kMinimal + "profiling: {pmu_counters: {}}\n"),
-            "config error: profiling.pmu_counters: no counters selected");
+            in_file() + "profiling.pmu_counters: no counters selected");
   EXPECT_EQ(error(kMinimal + "profiling: {pmu_counters: [INST_RETIRED]}\n"),
-            "config error: profiling.pmu_counters: expected a mapping of counter group to default, all or a list of "
+            in_file() + "profiling.pmu_counters: expected a mapping of counter group to default, all or a list of "
             "counters, got a list");
 }
 
@@ -649,10 +570,10 @@ TEST_F(ProfileConfigTest, SidecarNeedingNsOpsConflictsWithTheArmBackendOrNsOpsFa
   write_sidecar(R"("kernel_provider": "ns", "requires_ns_ops": true)");
   const std::string sidecar = at("model.pte.json");
   EXPECT_EQ(error(kMinimal + "engine: {config: {ns_ops: false}}\n"),
-            "config error: engine.config.ns_ops: false, but " + sidecar +
+            in_file() + "engine.config.ns_ops: false, but " + sidecar +
                 " says the program needs NS ops (requires_ns_ops: true)");
   EXPECT_EQ(error(kMinimal + "engine: {backend: arm}\n"),
-            "config error: engine.config.ns_ops: " + sidecar +
+            in_file() + "engine.config.ns_ops: " + sidecar +
                 " says the program needs NS ops, which need engine.backend ns, got arm");
 }
 

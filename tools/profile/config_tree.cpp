@@ -1,5 +1,9 @@
 #include "tools/profile/config_tree.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -8,8 +12,6 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <sstream>
 #include <utility>
@@ -18,11 +20,24 @@
 
 namespace etns::tools::config_detail {
 
-// Every configuration problem: one line, exit code 2 (usage or configuration).
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-  std::string line = "config error: " + where + ": " + what;
-  std::replace(line.begin(), line.end(), '\n', ' ');
-  throw Failure(line, 2);
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+ConfigProblem::ConfigProblem(std::string where, std::string what)
+    : Failure(one_line("config error: " + where + ": " + what), 2), where_(std::move(where)), what_(std::move(what)) {}
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) { throw ConfigProblem(where, what); }
+
+std::string Origins::of(const std::string& where) const {
+  for (auto entry = entries_.rbegin(); entry != entries_.rend(); ++entry) {
+    const std::string& key = entry->first;
+    const bool covers = key.empty() || where == key ||
+                        (where.rfind(key, 0) == 0 && (where[key.size()] == '.' || where[key.size()] == '['));
+    if (covers) return entry->second;
+  }
+  return "";
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -91,46 +106,77 @@ Json plain_scalar(const std::string& text) {
   return text;
 }
 
-Json from_yaml(const YAML::Node& node, const std::string& where) {
-  switch (node.Type()) {
-    case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null:
-      return nullptr;
-    case YAML::NodeType::Scalar: {
+std::string yaml_problem(const YAML::Exception& error) {
+  if (error.mark.is_null()) return error.msg;
+  return "line " + std::to_string(error.mark.line + 1) + ", column " + std::to_string(error.mark.column + 1) + ": " +
+         error.msg;
+}
+
+// Converting walks the node graph yaml-cpp built, where an alias is the
+// anchored node itself: a recursive alias is a cycle and an alias bomb a
+// small graph that expands exponentially. The walk refuses both.
+class YamlToJson {
+ public:
+  explicit YamlToJson(std::string origin) : origin_(std::move(origin)) {}
+
+  Json convert(const YAML::Node& node, const std::string& where) {
+    if (++values_ > kMaxConfigValues) {
+      fail(origin_, "more than " + std::to_string(kMaxConfigValues) +
+                        " values once aliases are expanded (an alias bomb?); a configuration has a few dozen");
+    }
+    if (node.IsSequence() || node.IsMap()) return convert_collection(node, where);
+    if (node.IsScalar()) {
       // "?" marks a plain scalar; core-schema tags (!!int, ...) resolve the
       // same way; "!" (quoted), !!str and local tags keep the text.
       const std::string& tag = node.Tag();
       const bool resolve = tag == "?" || (tag.rfind("tag:yaml.org,2002:", 0) == 0 && tag != "tag:yaml.org,2002:str");
       return resolve ? plain_scalar(node.Scalar()) : Json(node.Scalar());
     }
-    case YAML::NodeType::Sequence: {
-      Json list = Json::array();
-      for (size_t i = 0; i < node.size(); ++i) {
-        list.push_back(from_yaml(node[i], where + "[" + std::to_string(i) + "]"));
-      }
-      return list;
+    return nullptr;  // null or undefined
+  }
+
+ private:
+  Json convert_collection(const YAML::Node& node, const std::string& where) {
+    const std::string at = where.empty() ? "top level" : where;
+    for (const YAML::Node& open : open_) {
+      if (open.is(node)) fail(origin_, at + ": recursive alias (the value contains itself)");
     }
-    case YAML::NodeType::Map: {
-      Json object = Json::object();
+    if (open_.size() >= kMaxConfigDepth) {
+      fail(origin_, at + ": nested deeper than " + std::to_string(kMaxConfigDepth) + " levels");
+    }
+    open_.push_back(node);
+    Json out = node.IsSequence() ? Json::array() : Json::object();
+    if (node.IsSequence()) {
+      for (size_t i = 0; i < node.size(); ++i) out.push_back(convert(node[i], where + "[" + std::to_string(i) + "]"));
+    } else {
       for (const auto& entry : node) {
-        if (!entry.first.IsScalar() && !entry.first.IsNull()) {
-          fail(where.empty() ? "top level" : where, "mapping keys must be plain names");
-        }
+        if (!entry.first.IsScalar() && !entry.first.IsNull()) fail(origin_, at + ": mapping keys must be plain names");
         const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "";
         const std::string path = child_path(where, key);
-        if (object.contains(key)) fail(path, "duplicate key");
-        object[key] = from_yaml(entry.second, path);
+        if (out.contains(key)) fail(origin_, path + ": duplicate key");
+        out[key] = convert(entry.second, path);
       }
-      return object;
     }
+    open_.pop_back();
+    return out;
   }
-  return nullptr;
-}
 
-std::string yaml_problem(const YAML::Exception& error) {
-  if (error.mark.is_null()) return error.msg;
-  return "line " + std::to_string(error.mark.line + 1) + ", column " + std::to_string(error.mark.column + 1) + ": " +
-         error.msg;
+  std::string origin_;                // the file, or the override, for whole-document problems
+  std::vector<YAML::Node> open_;      // the collections being converted, outermost first
+  size_t values_ = 0;
+};
+
+// yaml-cpp parses `text`; its own nesting guard (DeepRecursion, "bad file")
+// is reported as what it is.
+YAML::Node parse_yaml(const std::string& text, const std::string& where, const char* what) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::DeepRecursion&) {
+    fail(where, std::string(what) + " (nested deeper than the YAML parser allows; a configuration nests at most " +
+                    std::to_string(kMaxConfigDepth) + " levels)");
+  } catch (const YAML::Exception& error) {
+    fail(where, std::string(what) + " (" + yaml_problem(error) + ")");
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -193,8 +239,8 @@ std::string trim(const std::string& text) {
   return text.substr(first, text.find_last_not_of(" \t") - first + 1);
 }
 
-// "a.b.c=value" as the mapping {a: {b: {c: value}}}.
-Json parse_override(const std::string& text, const fs::path& cwd) {
+// "a.b.c=value" as the mapping {a: {b: {c: value}}}; *dotted_key = "a.b.c".
+Json parse_override(const std::string& text, const fs::path& cwd, std::string* dotted_key) {
   const std::string where = "override '" + text + "'";
   const size_t equals = text.find('=');
   if (equals == std::string::npos) fail(where, "expected key=value");
@@ -206,13 +252,10 @@ Json parse_override(const std::string& text, const fs::path& cwd) {
   if (key.back() == '.' || std::any_of(segments.begin(), segments.end(), [](const auto& s) { return s.empty(); })) {
     fail(where, "empty key segment in '" + key + "'");
   }
-  YAML::Node node;
-  try {
-    node = YAML::Load(text.substr(equals + 1));
-  } catch (const YAML::Exception& error) {
-    fail(where, "invalid YAML value (" + yaml_problem(error) + ")");
-  }
-  Json tree = from_yaml(node, key);
+  const YAML::Node node = parse_yaml(text.substr(equals + 1), where, "invalid YAML value");
+  Json tree = YamlToJson(where).convert(node, key);
+  dotted_key->clear();
+  for (const std::string& segment : segments) *dotted_key = child_path(*dotted_key, segment);
   for (auto segment = segments.rbegin(); segment != segments.rend(); ++segment) {
     Json parent = Json::object();
     parent[*segment] = std::move(tree);
@@ -222,42 +265,83 @@ Json parse_override(const std::string& text, const fs::path& cwd) {
   return tree;
 }
 
+const char* file_type_name(mode_t mode) {
+  if (S_ISDIR(mode)) return "is a directory";
+  if (S_ISFIFO(mode)) return "a FIFO, not a regular file";
+  if (S_ISCHR(mode)) return "a character device, not a regular file";
+  if (S_ISBLK(mode)) return "a block device, not a regular file";
+  if (S_ISSOCK(mode)) return "a socket, not a regular file";
+  return "not a regular file";
+}
+
+std::string too_large(uint64_t size_bytes) {
+  return "cannot read (" + grouped(size_bytes) + " bytes; the limit is " + grouped(kMaxConfigBytes) + " bytes, 1 MiB)";
+}
+
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
 std::string read_text(const std::string& path) {
-  std::error_code error;
-  if (!fs::exists(path, error)) fail(path, "cannot read (no such file)");
-  if (fs::is_directory(path, error)) fail(path, "cannot read (is a directory)");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, std::string("cannot read (") + std::strerror(errno) + ")");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) fail(path, "cannot read (read failed)");
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    fail(path,
+         errno == ENOENT ? "cannot read (no such file)" : std::string("cannot read (") + std::strerror(errno) + ")");
+  }
+  if (!S_ISREG(info.st_mode)) fail(path, std::string("cannot read (") + file_type_name(info.st_mode) + ")");
+  if (static_cast<uint64_t>(info.st_size) > kMaxConfigBytes) fail(path, too_large(static_cast<uint64_t>(info.st_size)));
+  // O_NONBLOCK: should a FIFO replace the file after the stat, opening it
+  // still returns at once, and fstat refuses it.
+  const FileDescriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  if (file.get() < 0) fail(path, std::string("cannot read (") + std::strerror(errno) + ")");
+  if (::fstat(file.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
+    fail(path, std::string("cannot read (") + file_type_name(info.st_mode) + ")");
+  }
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t got = ::read(file.get(), buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) fail(path, std::string("cannot read (") + std::strerror(errno) + ")");
+    if (got == 0) break;
+    text.append(buffer, static_cast<size_t>(got));
+    if (text.size() > kMaxConfigBytes) fail(path, too_large(text.size()));  // it grew after the stat
+  }
   return text;
 }
 
-Json load_tree(const std::string& path, const std::vector<std::string>& overrides, std::string* config_path) {
+Json load_tree(const std::string& path, const std::vector<std::string>& overrides, std::string* config_path,
+               Origins* origins) {
   Json root = Json::object();
   if (!path.empty()) {
-    const std::string text = read_text(path);
-    YAML::Node document;
-    try {
-      document = YAML::Load(text);
-    } catch (const YAML::Exception& error) {
-      fail(path, "invalid YAML (" + yaml_problem(error) + ")");
-    }
-    root = from_yaml(document, "");
+    const YAML::Node document = parse_yaml(read_text(path), path, "invalid YAML");
+    root = YamlToJson(path).convert(document, "");
     if (root.is_null()) root = Json::object();
     if (!root.is_object()) fail(path, "the top level must be a mapping, got " + describe(root));
     const fs::path absolute = fs::absolute(path).lexically_normal();
     *config_path = absolute.string();
+    origins->add("", path);
     make_paths_absolute(root, absolute.parent_path());
   }
   const fs::path cwd = fs::current_path();
-  for (const std::string& text : overrides) deep_merge(root, parse_override(text, cwd));
+  for (const std::string& text : overrides) {
+    std::string key;
+    deep_merge(root, parse_override(text, cwd, &key));
+    origins->add(key, "override '" + text + "'");
+  }
   return root;
 }
 
-// ---------------------------------------------------------------------------
-// Typed access to one mapping of the merged tree; every getter names the
-// dotted key when the value has the wrong type.
 
 std::string integer_kind(int64_t min) {
   if (min == 1) return "a positive integer";
@@ -265,6 +349,5 @@ std::string integer_kind(int64_t min) {
   return "an integer >= " + std::to_string(min);
 }
 
-std::string choice_kind(const std::vector<std::string>& choices) { return "one of " + join(choices); }
 
 }  // namespace etns::tools::config_detail

@@ -162,16 +162,8 @@ const CounterSpec& find_counter(const std::string& given, const std::string& tar
 // profiling.pmu_counters (spec §4.2): each entry in mapping order, duplicates
 // dropped (first wins), then bucketed by each counter's own group. Returns the
 // resolved mapping: group entry -> the counter names it selected.
-Json select_counters(const Section& profiling, ProfileConfig& config) {
-  const std::string where = profiling.where("pmu_counters");
-  Json selection = Json::object();
-  selection["cpu"] = "default";
-  if (const Json* given = profiling.find("pmu_counters")) {
-    if (!given->is_object()) {
-      fail(where, "expected a mapping of counter group to default, all or a list of counters, got " + describe(*given));
-    }
-    selection = *given;
-  }
+Json select_counters(const Json& selection, ProfileConfig& config) {
+  const std::string where = "profiling.pmu_counters";
   if (selection.empty()) fail(where, "no counters selected");
 
   const std::vector<CounterSpec>& catalogue = counter_catalogue(config.target);

@@ -7,8 +7,9 @@
 
 namespace etns::tools::config_detail {
 
-// profiling.pmu_counters (spec §4.2) against the target's counter catalogue:
-// fills config.groups and config.counters; returns the resolved mapping.
-Json select_counters(const Section& profiling, ProfileConfig& config);
+// profiling.pmu_counters (spec §4.2), a mapping the key table has checked,
+// against config.target's counter catalogue: fills config.groups and
+// config.counters; returns the resolved mapping.
+Json select_counters(const Json& selection, ProfileConfig& config);
 
 }  // namespace etns::tools::config_detail
