@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/support/kernel_call.h"
@@ -189,13 +190,16 @@ TEST(DequantizePrepare, RejectsQuantRangesAndZeroPoints) {
 // The scales quantize refuses: none of them maps codes to meaningful floats
 // (NaN, infinite, zero or negative ones turned whole outputs into NaN).
 TEST(DequantizePrepare, RejectsTheScalesQuantizeRejects) {
-  for (double scale :
-       {0.0, -0.0, -0.5, 1e-50, 1e-40, 1e40, std::nan(""), std::numeric_limits<double>::infinity(),
-        -std::numeric_limits<double>::infinity()}) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const std::pair<double, const char*> cases[] = {
+      {0.0, "0"},     {-0.0, "-0"},   {-0.5, "-0.5"},       {1e-50, "1e-50"}, {1e-40, "1e-40"},
+      {1e40, "1e+40"}, {std::nan(""), "nan"}, {kInf, "inf"}, {-kInf, "-inf"},
+  };
+  for (const auto& [scale, spelled] : cases) {
     Call c;
     c.scale = scale;
-    expect_rejected(c, Error::InvalidArgument, "scale = ");
-    expect_rejected(c, Error::InvalidArgument, "expected finite and > 0 with a finite float32 inverse");
+    expect_rejected(c, Error::InvalidArgument,
+                    std::string("scale = ") + spelled + ", expected finite and > 0 with a finite float32 inverse");
   }
 }
 
