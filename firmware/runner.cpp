@@ -12,6 +12,7 @@
 #include "firmware/provider.h"
 #include "runtime/core/crc32.h"
 #include "runtime/core/format.h"
+#include "runtime/exec/budget.h"
 #include "runtime/exec/method.h"
 #include "runtime/pte/program.h"
 
@@ -21,9 +22,19 @@ namespace {
 using runtime::Error;
 
 // Arena sizes as the reference profiler's defaults (method 64 KiB, scratch
-// 32 KiB); both sit in DTCM.
-alignas(16) uint8_t g_method_memory[64 * 1024];
-alignas(16) uint8_t g_temporary_memory[32 * 1024];
+// 32 KiB), shared with the host through protocol/job.h.
+alignas(16) uint8_t g_method_memory[kRunnerMethodArenaBytes];
+alignas(16) uint8_t g_temporary_memory[kRunnerTemporaryArenaBytes];
+
+// The budget the host session checks too; the planned memory is the port's.
+runtime::MethodBudget runner_budget() {
+  runtime::MethodBudget budget;
+  budget.method_arena_bytes = sizeof(g_method_memory);
+  budget.temporary_arena_bytes = sizeof(g_temporary_memory);
+  budget.planned_memory_bytes = port::planned_memory_bytes();
+  budget.max_instructions = kMaxInstructions;
+  return budget;
+}
 
 __attribute__((format(printf, 1, 2))) void print_line(const char* format, ...) {
   char line[256];
@@ -173,18 +184,13 @@ int run() {
   if (!meta.ok()) fail(kExitLoadFailed, "load", runtime::to_string(meta.error()));
 
   // Planned buffers, one after another in the port's planned memory.
+  const runtime::MethodBudget budget = runner_budget();
+  size_t planned_offsets[runtime::kMaxPlannedBuffers];
+  const Error placed = runtime::place_planned_buffers(*meta, budget.planned_memory_bytes, planned_offsets);
+  if (placed != Error::Ok) fail(kExitLoadFailed, "load", runtime::to_string(placed));
   runtime::Span<uint8_t> planned[runtime::kMaxPlannedBuffers];
-  size_t planned_used = 0;
   for (size_t i = 0; i < meta->planned_buffer_count; ++i) {
-    const size_t bytes = meta->planned_buffer_bytes[i];
-    if (bytes > port::planned_memory_bytes() - planned_used) {
-      print_line("log planned buffer %lu needs %lu bytes, %lu free in the port's planned memory",
-                 static_cast<unsigned long>(i + 1), static_cast<unsigned long>(bytes),
-                 static_cast<unsigned long>(port::planned_memory_bytes() - planned_used));
-      fail(kExitLoadFailed, "load", runtime::to_string(Error::OutOfMemory));
-    }
-    planned[i] = runtime::Span<uint8_t>(port::planned_memory() + planned_used, bytes);
-    planned_used += (bytes + kJobAlignment - 1) / kJobAlignment * kJobAlignment;
+    planned[i] = runtime::Span<uint8_t>(port::planned_memory() + planned_offsets[i], meta->planned_buffer_bytes[i]);
   }
   runtime::MethodMemory memory;
   memory.method = &method_arena;
@@ -194,9 +200,8 @@ int run() {
       runtime::Method::load(*program, "forward", provider_registry(), memory);
   port::region_end(kRegionLoad);
   if (!method.ok()) fail(kExitLoadFailed, "load", runtime::to_string(method.error()));
-  if (method->instruction_count() > kMaxInstructions) {
-    fail(kExitLoadFailed, "load", "more instructions than the firmware has regions for");
-  }
+  const Error within_budget = runtime::check_method_budget(*method, budget);
+  if (within_budget != Error::Ok) fail(kExitLoadFailed, "load", runtime::to_string(within_budget));
   if (method->input_count() != job.input_count) {
     print_line("log the method has %lu inputs, the job %lu", static_cast<unsigned long>(method->input_count()),
                static_cast<unsigned long>(job.input_count));

@@ -48,6 +48,15 @@ struct JobHeader {
 static_assert(sizeof(JobHeader) == 44 + 8 * kMaxJobInputs + kJobPathBytes,
               "JobHeader's layout is part of the host/firmware contract: no padding");
 
+// ---- The runner's memory ------------------------------------------------
+// What the runner gives one job's method: the host session checks programs
+// against the same numbers (runtime/exec/budget.h), so host and firmware
+// refuse the same programs with the same lines. Both arenas sit in DTCM; the
+// planned memory is the an547 port's SRAM2 (an547.ld).
+constexpr uint32_t kRunnerMethodArenaBytes = 64 * 1024;
+constexpr uint32_t kRunnerTemporaryArenaBytes = 32 * 1024;
+constexpr uint32_t kRunnerPlannedMemoryBytes = 4 * 1024 * 1024;
+
 // ---- Regions -------------------------------------------------------------
 // Marker 2r begins region r and 2r+1 ends it (see qemu_plugin/etns_counter.c).
 // The firmware's marker table holds 2 * (kRegionFirstInstruction +

@@ -1,5 +1,9 @@
 #include "kernels/common/checks.h"
 
+#include <cfloat>
+#include <cmath>
+#include <limits>
+
 #include "runtime/core/format.h"
 
 namespace etns::kernels {
@@ -87,6 +91,20 @@ Result<ScalarType> read_quantized_dtype(const PrepareContext& ctx, size_t index)
   if (code == static_cast<int64_t>(ScalarType::Short)) return ScalarType::Short;
   return ctx.fail(Error::InvalidArgument, "dtype = %lld, expected 1 (int8) or 2 (int16)",
                   static_cast<long long>(code));
+}
+
+Result<float> read_scale(const PrepareContext& ctx, size_t index, const char* name) {
+  ETNS_ASSIGN_OR_RETURN(const double scale, ctx.double_value(index, name));
+  // Compared as float32: a double beyond float's range becomes infinite there.
+  const float scale_f = std::isfinite(scale) && std::fabs(scale) <= FLT_MAX
+                            ? static_cast<float>(scale)
+                            : std::numeric_limits<float>::infinity();
+  const float inverse = 1.0f / scale_f;
+  if (!(scale_f > 0.0f) || !std::isfinite(scale_f) || !std::isfinite(inverse)) {
+    return ctx.fail(Error::InvalidArgument,
+                    "%s = %g, expected finite and > 0 with a finite float32 inverse", name, scale);
+  }
+  return scale_f;
 }
 
 }  // namespace etns::kernels

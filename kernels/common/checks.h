@@ -49,6 +49,10 @@ Result<int32_t> read_zero_point(const PrepareContext& ctx, size_t index, const c
 Result<Requant> read_requant(const PrepareContext& ctx, size_t multiplier_index,
                              const char* multiplier_name, size_t shift_index,
                              const char* shift_name);
+// A quantization scale, read as double and used as float32: finite and > 0
+// with a finite float32 inverse (stricter than upstream, which leaves it
+// unchecked). Quantize and dequantize share it, so both refuse the same scales.
+Result<float> read_scale(const PrepareContext& ctx, size_t index, const char* name);
 // A quantize or dequantize dtype argument, a ScalarType code: upstream takes
 // int8 (1) and int16 (2) only.
 Result<ScalarType> read_quantized_dtype(const PrepareContext& ctx, size_t index);

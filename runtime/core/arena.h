@@ -13,9 +13,24 @@ namespace etns::runtime {
 // Beside the bytes it hands out, it counts what the same allocations would take
 // on the 32-bit Arm target (arm32_used_bytes), so the host can report what a
 // Cortex-M55 must reserve.
+//
+// A target capacity bounds the arena as the target would: on a host, whose
+// own allocations are larger, an allocation that would take the Arm layout
+// past it fails with the line the device logs (the host's memory must still
+// hold the host layout). On the Arm target the memory is cut to the target
+// capacity, so allocate() stays as cheap as without one.
 class Arena {
  public:
-  Arena(const char* name, Span<uint8_t> memory) : name_(name), memory_(memory) {}
+  Arena(const char* name, Span<uint8_t> memory)
+      : name_(name), memory_(memory), target_capacity_bytes_(memory.size()) {}
+#if defined(__arm__)
+  Arena(const char* name, Span<uint8_t> memory, size_t target_capacity_bytes)
+      : Arena(name, Span<uint8_t>(memory.data(), target_capacity_bytes < memory.size() ? target_capacity_bytes
+                                                                                        : memory.size())) {}
+#else
+  Arena(const char* name, Span<uint8_t> memory, size_t target_capacity_bytes)
+      : name_(name), memory_(memory), target_capacity_bytes_(target_capacity_bytes) {}
+#endif
 
   // When full, logs "arena 'temporary': need 1536 bytes, 1024 free" and
   // returns OutOfMemory. `alignment` must be a power of two.
@@ -49,7 +64,8 @@ class Arena {
     arm32_used_bytes_ = 0;
   }
   const char* name() const { return name_; }
-  size_t capacity_bytes() const { return memory_.size(); }
+  // What the target gives this arena (by default, its memory).
+  size_t capacity_bytes() const { return target_capacity_bytes_; }
   size_t used_bytes() const { return used_bytes_; }
   size_t free_bytes() const { return memory_.size() - used_bytes_; }
   size_t high_water_bytes() const { return high_water_bytes_; }
@@ -65,6 +81,7 @@ class Arena {
  private:
   const char* name_;
   Span<uint8_t> memory_;
+  size_t target_capacity_bytes_;
   size_t used_bytes_ = 0;
   size_t high_water_bytes_ = 0;
   size_t arm32_used_bytes_ = 0;

@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cstring>
 
+#include "runtime/core/escape.h"
 #include "runtime/core/format.h"
 #include "runtime/core/log.h"
 #include "runtime/pte/program_generated.h"
@@ -16,11 +17,16 @@ namespace {
 // ExecuTorch builds "name.overload" in a 100-byte buffer; we keep its limit.
 constexpr size_t kMaxOperatorNameBytes = 100;
 
+// The Cortex-M55 addresses planned memory with 32 bits. The host keeps the same
+// limit, so both refuse a size the device cannot hold with the same line
+// instead of the device truncating it.
+constexpr int64_t kMaxPlannedBufferBytes = INT64_C(0xFFFFFFFF);
+
 Result<int64_t> planned_size_at(const flatbuffers::Vector<int64_t>& sizes, uint32_t k) {
   const int64_t bytes = sizes.Get(k);
-  ETNS_RETURN_IF(bytes < 0, Error::InvalidProgram,
-                 "non_const_buffer_sizes[%" PRIu32 "] = %lld, expected >= 0", k,
-                 static_cast<long long>(bytes));
+  ETNS_RETURN_IF(bytes < 0 || bytes > kMaxPlannedBufferBytes, Error::InvalidProgram,
+                 "non_const_buffer_sizes[%" PRIu32 "] = %lld, expected 0..%lld", k,
+                 static_cast<long long>(bytes), static_cast<long long>(kMaxPlannedBufferBytes));
   return bytes;
 }
 
@@ -77,7 +83,7 @@ Error parse_tensor(const Program& program, const fb::Tensor& t, size_t index,
   const uint32_t buffer = t.data_buffer_idx();
   const fb::AllocationDetails* allocation = t.allocation_info();
   if (buffer > 0 && allocation == nullptr) {
-    ETNS_ASSIGN_OR_RETURN(const uint8_t* data, program.constant_data(buffer, out->nbytes, index));
+    ETNS_ASSIGN_OR_RETURN(const uint8_t* data, program.constant_data(buffer, out->nbytes, element_bytes, index));
     out->data = const_cast<uint8_t*>(data);  // constants are never written: kernels take them const
     out->is_constant = true;
     return Error::Ok;
@@ -91,8 +97,8 @@ Error parse_tensor(const Program& program, const fb::Tensor& t, size_t index,
   ETNS_RETURN_IF(memory_id < 1 || memory_id > meta.planned_buffer_count, Error::InvalidProgram,
                  "value %zu: memory_id %" PRIu32 ", expected 1..%zu", index, memory_id,
                  meta.planned_buffer_count);
-  ETNS_RETURN_IF(allocation->memory_offset_high() != 0 && sizeof(size_t) < 8, Error::NotSupported,
-                 "value %zu: planned offset beyond 4 GiB on a 32-bit target", index);
+  // Buffers hold at most 4 GiB (kMaxPlannedBufferBytes): an offset past that
+  // fails the bounds check below on every target alike.
   const uint64_t offset = static_cast<uint64_t>(allocation->memory_offset_low()) |
                           static_cast<uint64_t>(allocation->memory_offset_high()) << 32;
   const uint64_t capacity = meta.planned_buffer_bytes[memory_id - 1];
@@ -317,6 +323,15 @@ Result<Method> Method::load_impl(const Program& program, const char* name,
     ETNS_RETURN_IF(total >= kMaxOperatorNameBytes, Error::InvalidProgram,
                    "operator %" PRIu32 ": name of %zu bytes, at most %zu", k, total,
                    kMaxOperatorNameBytes - 1);
+    // Keys are C strings printed in every message: a NUL would make the key
+    // name another (real) operator, a control byte would reach the terminal.
+    for (const flatbuffers::String* part : {op->name(), op->overload()}) {
+      if (part == nullptr || is_printable(part->c_str(), part->size())) continue;
+      char escaped[kMaxEscapedBytes];
+      ETNS_LOG_ERROR("operator %" PRIu32 ": name \"%s\" holds a byte outside printable ASCII", k,
+                     escape_text(escaped, sizeof(escaped), part->c_str(), part->size()));
+      return Error::InvalidProgram;
+    }
     ETNS_ASSIGN_OR_RETURN(void* memory_for_name, arena.allocate(total + 1, 1));
     char* key = static_cast<char*>(memory_for_name);
     std::memcpy(key, op->name()->c_str(), name_bytes);

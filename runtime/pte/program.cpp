@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cstring>
 
+#include "runtime/core/escape.h"
 #include "runtime/core/log.h"
 #include "runtime/pte/program_generated.h"
 
@@ -80,16 +81,27 @@ const char* Program::method_name(size_t index) const {
 }
 
 Result<const fb::ExecutionPlan*> Program::plan(const char* name) const {
+  // Names have a length: "forward\0x" is not "forward".
+  const size_t name_bytes = std::strlen(name);
   for (const fb::ExecutionPlan* plan : *program_->execution_plan()) {
-    if (plan->name() != nullptr && std::strcmp(plan->name()->c_str(), name) == 0) return plan;
+    const flatbuffers::String* candidate = plan->name();
+    if (candidate != nullptr && candidate->size() == name_bytes &&
+        std::memcmp(candidate->c_str(), name, name_bytes) == 0) {
+      return plan;
+    }
   }
-  ETNS_LOG_ERROR("method '%s' not found; the program has %zu method(s), the first '%s'", name,
-                 method_count(), method_name(0));
+  const flatbuffers::String* first = program_->execution_plan()->Get(0)->name();
+  char wanted[kMaxEscapedBytes];
+  char first_name[kMaxEscapedBytes];
+  ETNS_LOG_ERROR("method '%s' not found; the program has %zu method(s), the first '%s'",
+                 escape_text(wanted, sizeof(wanted), name, name_bytes), method_count(),
+                 first != nullptr ? escape_text(first_name, sizeof(first_name), first->c_str(), first->size()) : "");
   return Error::InvalidArgument;
 }
 
-Result<const uint8_t*> Program::constant_data(uint32_t buffer_index, size_t size_bytes,
+Result<const uint8_t*> Program::constant_data(uint32_t buffer_index, size_t size_bytes, size_t alignment,
                                               size_t value_index) const {
+  const uint8_t* data = nullptr;
   if (inline_constants_) {
     const auto* buffers = program_->constant_buffer();
     ETNS_RETURN_IF(buffer_index >= buffers->size(), Error::InvalidProgram,
@@ -100,23 +112,32 @@ Result<const uint8_t*> Program::constant_data(uint32_t buffer_index, size_t size
     ETNS_RETURN_IF(size_bytes > available, Error::InvalidProgram,
                    "value %zu: tensor needs %zu bytes, constant buffer %" PRIu32 " holds %zu",
                    value_index, size_bytes, buffer_index, available);
-    return available != 0 ? buffer->storage()->data() : nullptr;
+    if (available == 0) return nullptr;
+    data = buffer->storage()->data();
+  } else {
+    const fb::SubsegmentOffsets* segment = program_->constant_segment();
+    const auto* offsets = segment != nullptr ? segment->offsets() : nullptr;
+    ETNS_RETURN_IF(offsets == nullptr || buffer_index >= offsets->size(), Error::InvalidProgram,
+                   "value %zu: constant buffer %" PRIu32 " is out of range (%u buffers)",
+                   value_index, buffer_index,
+                   offsets == nullptr ? 0u : static_cast<unsigned>(offsets->size()));
+    const uint64_t offset = offsets->Get(buffer_index);
+    ETNS_RETURN_IF(offset > constant_segment_.size() ||
+                       size_bytes > constant_segment_.size() - offset,
+                   Error::InvalidProgram,
+                   "value %zu: constant buffer %" PRIu32 " [%llu, +%zu) lies past the "
+                   "constant segment's %zu bytes",
+                   value_index, buffer_index, static_cast<unsigned long long>(offset), size_bytes,
+                   constant_segment_.size());
+    data = constant_segment_.data() + offset;
   }
-  const fb::SubsegmentOffsets* segment = program_->constant_segment();
-  const auto* offsets = segment != nullptr ? segment->offsets() : nullptr;
-  ETNS_RETURN_IF(offsets == nullptr || buffer_index >= offsets->size(), Error::InvalidProgram,
-                 "value %zu: constant buffer %" PRIu32 " is out of range (%u buffers)",
-                 value_index, buffer_index,
-                 offsets == nullptr ? 0u : static_cast<unsigned>(offsets->size()));
-  const uint64_t offset = offsets->Get(buffer_index);
-  ETNS_RETURN_IF(offset > constant_segment_.size() ||
-                     size_bytes > constant_segment_.size() - offset,
-                 Error::InvalidProgram,
-                 "value %zu: constant buffer %" PRIu32 " [%llu, +%zu) lies past the "
-                 "constant segment's %zu bytes",
-                 value_index, buffer_index, static_cast<unsigned long long>(offset), size_bytes,
-                 constant_segment_.size());
-  return constant_segment_.data() + offset;
+  // The file starts 16-byte aligned (load checks), so its offsets tell alignment.
+  const size_t file_offset = static_cast<size_t>(data - file_.data());
+  ETNS_RETURN_IF(file_offset % alignment != 0, Error::InvalidProgram,
+                 "value %zu: constant buffer %" PRIu32 " starts at file offset %zu, not a "
+                 "multiple of its elements' %zu bytes",
+                 value_index, buffer_index, file_offset, alignment);
+  return data;
 }
 
 size_t Program::constant_bytes() const {

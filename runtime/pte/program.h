@@ -35,8 +35,11 @@ class Program {
   Result<const executorch_flatbuffer::ExecutionPlan*> plan(const char* name) const;
 
   // Bytes of constant buffer `buffer_index` (pte-format.md §4.2), checked to
-  // hold `size_bytes`. Errors: InvalidProgram naming the value it is for.
-  Result<const uint8_t*> constant_data(uint32_t buffer_index, size_t size_bytes,
+  // hold `size_bytes` and to start at a multiple of `alignment` (a power of
+  // two: kernels load the elements in place, and a misaligned load is
+  // undefined, or a fault on the device). Errors: InvalidProgram naming the
+  // value it is for and, when misaligned, the file offset.
+  Result<const uint8_t*> constant_data(uint32_t buffer_index, size_t size_bytes, size_t alignment,
                                        size_t value_index) const;
   // Total bytes of constant data (the constant segment, or inline buffers).
   size_t constant_bytes() const;

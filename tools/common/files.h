@@ -31,7 +31,9 @@ AlignedBytes read_file_aligned(const std::string& path);
 nlohmann::json read_json_file(const std::string& path);
 
 // Writes `bytes` to a temporary file beside `path`, then renames it into
-// place: a reader never sees a half-written file. Throws Failure.
+// place: a reader never sees a half-written file. A symlink is written
+// through (its target is replaced); a FIFO, device, socket or directory is
+// refused, never replaced. Throws Failure "cannot write <path>: <reason>".
 void write_file_atomic(const std::string& path, const void* bytes, size_t size);
 inline void write_file_atomic(const std::string& path, const std::string& text) {
   write_file_atomic(path, text.data(), text.size());

@@ -1,6 +1,7 @@
 #include "tools/elf/elf_image.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <unistd.h>
@@ -34,10 +35,24 @@ class ElfFile {
     if (elf_version(EV_CURRENT) == EV_NONE) throw Failure(path + ": libelf is unusable");
     fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) throw Failure("cannot read " + path + ": " + std::strerror(errno));
+    struct stat status {};
+    if (fstat(fd_, &status) != 0) {
+      release();
+      throw Failure("cannot read " + path + ": " + std::strerror(errno));
+    }
+    size_ = static_cast<uint64_t>(status.st_size);
     elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
     if (elf_ == nullptr || elf_kind(elf_) != ELF_K_ELF) {
       const std::string reason = elf_ == nullptr ? std::string(" (") + elf_errmsg(-1) + ")" : "";
+      // libelf calls an ELF with a bad class byte "not ELF": the magic says otherwise.
+      unsigned char ident[EI_NIDENT] = {};
+      const bool magic = pread(fd_, ident, sizeof(ident), 0) == static_cast<ssize_t>(sizeof(ident)) &&
+                         std::memcmp(ident, ELFMAG, SELFMAG) == 0;
       release();  // a throwing constructor runs no destructor
+      if (magic && ident[EI_CLASS] != ELFCLASS32 && ident[EI_CLASS] != ELFCLASS64) {
+        throw Failure(path + ": corrupt ELF: class byte (offset 4) is " + std::to_string(ident[EI_CLASS]) +
+                      ", expected 1 or 2");
+      }
       throw Failure(path + ": not an ELF file" + reason);
     }
   }
@@ -45,6 +60,7 @@ class ElfFile {
   ElfFile(const ElfFile&) = delete;
   ElfFile& operator=(const ElfFile&) = delete;
   Elf* get() const { return elf_; }
+  uint64_t size() const { return size_; }
 
  private:
   void release() {
@@ -56,8 +72,54 @@ class ElfFile {
 
   std::string path_;
   int fd_ = -1;
+  uint64_t size_ = 0;
   Elf* elf_ = nullptr;
 };
+
+// A file that is ELF but whose structure contradicts itself or the file size.
+[[noreturn]] void corrupt(const std::string& path, const std::string& where) {
+  throw Failure(path + ": corrupt ELF: " + where);
+}
+
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+// [offset, offset + size) must lie inside the file.
+void check_in_file(const std::string& path, const std::string& what, uint64_t offset, uint64_t size,
+                   uint64_t file_size) {
+  if (offset <= file_size && size <= file_size - offset) return;
+  corrupt(path, what + " [" + hex(offset) + ", +" + hex(size) + ") lies past the file's " +
+                    std::to_string(file_size) + " bytes (truncated?)");
+}
+
+// The header's class and the section header table, before libelf walks them:
+// libelf reports a table it cannot read as no sections at all.
+void check_layout(const std::string& path, Elf* elf, const GElf_Ehdr& header, uint64_t file_size) {
+  // A header of the other class reads as nonsense sizes: the class byte is wrong.
+  const bool is_64 = header.e_ident[EI_CLASS] == ELFCLASS64;
+  const uint64_t header_bytes = is_64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+  const uint64_t section_header_bytes = is_64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+  const char* class_name = is_64 ? "64-bit" : "32-bit";
+  if (header.e_ehsize != header_bytes) {
+    corrupt(path, "e_ehsize is " + std::to_string(header.e_ehsize) + ", expected " + std::to_string(header_bytes) +
+                      " for a " + class_name + " ELF (class byte at offset 4)");
+  }
+  if (header.e_shoff != 0 && header.e_shentsize != section_header_bytes) {
+    corrupt(path, "e_shentsize is " + std::to_string(header.e_shentsize) + ", expected " +
+                      std::to_string(section_header_bytes) + " for a " + class_name + " ELF");
+  }
+  size_t count = 0;
+  if (elf_getshdrnum(elf, &count) != 0) {
+    corrupt(path, std::string("section header table at ") + hex(header.e_shoff) + " unreadable (" +
+                      elf_errmsg(-1) + ")");
+  }
+  // libelf counts no sections in a table it cannot reach: the header's count says how many there are.
+  const uint64_t entries = count > header.e_shnum ? count : header.e_shnum;
+  check_in_file(path, "section header table", header.e_shoff, entries * header.e_shentsize, file_size);
+}
 
 std::string demangle(const std::string& name) {
   int status = 0;
@@ -75,14 +137,19 @@ ElfImage ElfImage::load(const std::string& path) {
   ElfImage image;
   image.path_ = path;
   GElf_Ehdr header;
-  if (gelf_getehdr(file.get(), &header) == nullptr) throw Failure(path + ": unreadable ELF header");
+  if (gelf_getehdr(file.get(), &header) == nullptr) corrupt(path, "ELF header unreadable");
   image.machine_ = machine_name(header.e_machine);
+  check_layout(path, file.get(), header, file.size());
 
   bool found_symtab = false;
   for (Elf_Scn* section = elf_nextscn(file.get(), nullptr); section != nullptr;
        section = elf_nextscn(file.get(), section)) {
+    const std::string where = "section " + std::to_string(elf_ndxscn(section));
     GElf_Shdr section_header;
-    if (gelf_getshdr(section, &section_header) == nullptr) continue;
+    if (gelf_getshdr(section, &section_header) == nullptr) corrupt(path, where + ": header unreadable");
+    if (section_header.sh_type != SHT_NOBITS) {
+      check_in_file(path, where, section_header.sh_offset, section_header.sh_size, file.size());
+    }
     if ((section_header.sh_flags & SHF_ALLOC) != 0) {
       if (section_header.sh_type == SHT_NOBITS) {
         image.sizes_.bss += section_header.sh_size;
@@ -95,13 +162,28 @@ ElfImage ElfImage::load(const std::string& path) {
     if (section_header.sh_type != SHT_SYMTAB) continue;
     found_symtab = true;
     Elf_Data* data = elf_getdata(section, nullptr);
-    if (data == nullptr || section_header.sh_entsize == 0) throw Failure(path + ": unreadable symbol table");
+    if (data == nullptr || section_header.sh_entsize == 0) corrupt(path, where + " (symbol table): unreadable");
+    GElf_Shdr names_header;
+    Elf_Scn* names = elf_getscn(file.get(), section_header.sh_link);
+    if (names == nullptr || gelf_getshdr(names, &names_header) == nullptr || names_header.sh_type != SHT_STRTAB) {
+      corrupt(path, where + " (symbol table): sh_link " + std::to_string(section_header.sh_link) +
+                        " is not a string table");
+    }
     const size_t count = section_header.sh_size / section_header.sh_entsize;
     for (size_t i = 1; i < count; ++i) {  // entry 0 is the null symbol
       GElf_Sym raw;
-      if (gelf_getsym(data, static_cast<int>(i), &raw) == nullptr) continue;
+      if (gelf_getsym(data, static_cast<int>(i), &raw) == nullptr) {
+        corrupt(path, where + " (symbol table): symbol " + std::to_string(i) + " unreadable");
+      }
       const char* name = elf_strptr(file.get(), section_header.sh_link, raw.st_name);
-      if (name == nullptr || *name == '\0') continue;
+      // A name outside the string table is damage, not a missing symbol: say so
+      // rather than report the registry it would have named as absent.
+      if (name == nullptr) {
+        corrupt(path, where + " (symbol table): symbol " + std::to_string(i) + "'s name offset " +
+                          hex(raw.st_name) + " lies outside string table section " +
+                          std::to_string(section_header.sh_link) + " (" + hex(names_header.sh_size) + " bytes)");
+      }
+      if (*name == '\0') continue;
       ElfSymbol symbol;
       symbol.name = name;
       // A dynamic reference may carry its version: "_Znwm@GLIBCXX_3.4".

@@ -17,8 +17,10 @@ struct ElfSymbol {
 };
 
 // The symbol table of an ELF file (firmware image or host binary), read with
-// libelf. Throws Failure naming the file when it is missing, not ELF, or has
-// no symbol table (stripped).
+// libelf. Throws Failure naming the file when it is missing, not ELF, has no
+// symbol table (stripped), or is damaged: "<path>: corrupt ELF: <where>" for a
+// bad class byte, a section or the section header table past the end of the
+// file (truncated), or a symbol name outside its string table.
 class ElfImage {
  public:
   static ElfImage load(const std::string& path);

@@ -1,19 +1,29 @@
 #include "tools/runner/host_session.h"
 
+#include "protocol/job.h"
 #include "tools/common/failure.h"
 #include "tools/common/runtime_errors.h"
 
 namespace etns::tools {
 namespace {
 
-// Host arenas are generous: the device sizes its own from `etns inspect`.
-constexpr size_t kMethodArenaBytes = size_t{1} << 20;
-constexpr size_t kTemporaryArenaBytes = size_t{1} << 20;
+// The host lays out the method arena's values with 8-byte words, the device
+// with 4-byte ones: this much host memory per target byte always suffices.
+constexpr size_t kHostBytesPerTargetByte = 4;
 
 }  // namespace
 
+runtime::MethodBudget qemu_runner_budget() {
+  runtime::MethodBudget budget;
+  budget.method_arena_bytes = firmware::kRunnerMethodArenaBytes;
+  budget.temporary_arena_bytes = firmware::kRunnerTemporaryArenaBytes;
+  budget.planned_memory_bytes = firmware::kRunnerPlannedMemoryBytes;
+  budget.max_instructions = firmware::kMaxInstructions;
+  return budget;
+}
+
 HostSession::HostSession(const std::string& pte_path, const runtime::KernelRegistry* registry,
-                         const std::string& method_name)
+                         const std::string& method_name, const runtime::MethodBudget& budget)
     : path_(pte_path), file_(read_file_aligned(pte_path)), registry_(registry) {
   RuntimeLogCapture log;
   runtime::Result<runtime::Program> program =
@@ -23,16 +33,20 @@ HostSession::HostSession(const std::string& pte_path, const runtime::KernelRegis
 
   runtime::Result<runtime::MethodMeta> meta = runtime::method_meta(*program_, method_name.c_str());
   log.check(meta.ok() ? runtime::Error::Ok : meta.error(), path_);
+  // The device's rules before any allocation: sizes come from the file.
+  size_t planned_offsets[runtime::kMaxPlannedBuffers];
+  log.check(runtime::place_planned_buffers(*meta, budget.planned_memory_bytes, planned_offsets), path_);
   for (size_t k = 0; k < meta->planned_buffer_count; ++k) {
     planned_memory_.emplace_back(meta->planned_buffer_bytes[k]);
     planned_spans_.emplace_back(planned_memory_.back().data(), planned_memory_.back().size());
   }
-  method_memory_.resize(kMethodArenaBytes);
-  temporary_memory_.resize(kTemporaryArenaBytes);
+  method_memory_.resize(budget.method_arena_bytes * kHostBytesPerTargetByte);
+  temporary_memory_.resize(budget.temporary_arena_bytes);
   method_arena_ = std::make_unique<runtime::Arena>(
-      "method", runtime::Span<uint8_t>(method_memory_.data(), method_memory_.size()));
+      "method", runtime::Span<uint8_t>(method_memory_.data(), method_memory_.size()), budget.method_arena_bytes);
   temporary_arena_ = std::make_unique<runtime::Arena>(
-      "temporary", runtime::Span<uint8_t>(temporary_memory_.data(), temporary_memory_.size()));
+      "temporary", runtime::Span<uint8_t>(temporary_memory_.data(), temporary_memory_.size()),
+      budget.temporary_arena_bytes);
 
   runtime::MethodMemory memory;
   memory.method = method_arena_.get();
@@ -42,6 +56,7 @@ HostSession::HostSession(const std::string& pte_path, const runtime::KernelRegis
       registry != nullptr ? runtime::Method::load(*program_, method_name.c_str(), *registry, memory)
                           : runtime::Method::load_unbound(*program_, method_name.c_str(), memory);
   log.check(method.ok() ? runtime::Error::Ok : method.error(), path_);
+  log.check(runtime::check_method_budget(*method, budget), path_);
   method_ = std::make_unique<runtime::Method>(*method);
 }
 

@@ -6,19 +6,26 @@
 #include <vector>
 
 #include "runtime/core/arena.h"
+#include "runtime/exec/budget.h"
 #include "runtime/exec/method.h"
 #include "runtime/pte/program.h"
 #include "tools/common/files.h"
 
 namespace etns::tools {
 
+// What the QEMU firmware runner gives a method (protocol/job.h): the host's
+// default, so that host and QEMU runs refuse the same programs.
+runtime::MethodBudget qemu_runner_budget();
+
 // A .pte loaded on the host: file bytes, verified Program and one Method with
 // host-owned arenas. Every runtime error becomes a Failure naming the file.
 class HostSession {
  public:
-  // `registry` null loads the method unbound (inspection only).
+  // `registry` null loads the method unbound (inspection only). The program
+  // must fit `budget` as it would on the device (runtime/exec/budget.h).
   HostSession(const std::string& pte_path, const runtime::KernelRegistry* registry,
-              const std::string& method_name = "forward");
+              const std::string& method_name = "forward",
+              const runtime::MethodBudget& budget = qemu_runner_budget());
   HostSession(const HostSession&) = delete;
   HostSession& operator=(const HostSession&) = delete;
 

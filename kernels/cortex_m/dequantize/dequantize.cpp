@@ -26,7 +26,7 @@ void dequantize_s16_f32(const DequantizeParams& p, const int16_t* in, float* out
 
 Error dequantize_prepare(PrepareContext& ctx) {
   ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(0, "input"));
-  ETNS_ASSIGN_OR_RETURN(const double scale, ctx.double_value(1, "scale"));
+  ETNS_ASSIGN_OR_RETURN(const float scale, kernels::read_scale(ctx, 1, "scale"));
   ETNS_ASSIGN_OR_RETURN(const int64_t zero_point, ctx.int_value(2, "zero_point"));
   ETNS_ASSIGN_OR_RETURN(const int64_t quant_min, ctx.int_value(3, "quant_min"));
   ETNS_ASSIGN_OR_RETURN(const int64_t quant_max, ctx.int_value(4, "quant_max"));

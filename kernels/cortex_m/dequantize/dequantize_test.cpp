@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/support/kernel_call.h"
@@ -119,6 +121,7 @@ TEST(DequantizeS8, MatchesUpstreamGoldens) {
 
 struct Call {
   ScalarType input_dtype = ScalarType::Char;
+  double scale = 0.024257738143205643;
   int64_t zero_point = -113;
   int64_t quant_min = -128;
   int64_t quant_max = 127;
@@ -131,7 +134,7 @@ struct Call {
 void expect_rejected(const Call& c, Error code, const std::string& message) {
   KernelCall call;
   call.tensor(c.input_dtype, {1, 4, 2, 2})
-      .double_value(0.024257738143205643)
+      .double_value(c.scale)
       .int_value(c.zero_point)
       .int_value(c.quant_min)
       .int_value(c.quant_max)
@@ -182,6 +185,22 @@ TEST(DequantizePrepare, RejectsQuantRangesAndZeroPoints) {
   c = Call{};
   c.quant_min = -100;
   expect_rejected(c, Error::InvalidArgument, "zero_point = -113, expected [-100, 127]");
+}
+
+// The scales quantize refuses: none of them maps codes to meaningful floats
+// (NaN, infinite, zero or negative ones turned whole outputs into NaN).
+TEST(DequantizePrepare, RejectsTheScalesQuantizeRejects) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const std::pair<double, const char*> cases[] = {
+      {0.0, "0"},     {-0.0, "-0"},   {-0.5, "-0.5"},       {1e-50, "1e-50"}, {1e-40, "1e-40"},
+      {1e40, "1e+40"}, {std::nan(""), "nan"}, {kInf, "inf"}, {-kInf, "-inf"},
+  };
+  for (const auto& [scale, spelled] : cases) {
+    Call c;
+    c.scale = scale;
+    expect_rejected(c, Error::InvalidArgument,
+                    std::string("scale = ") + spelled + ", expected finite and > 0 with a finite float32 inverse");
+  }
 }
 
 TEST(DequantizePrepare, RejectsShapeAndLayoutMismatches) {

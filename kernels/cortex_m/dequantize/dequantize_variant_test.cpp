@@ -21,8 +21,8 @@ using kernels::testing::TestMemoryScope;
 
 constexpr uint64_t kSeed = 0x6465717561;  // "dequa"
 
-// prepare takes any scale: these are the ones Helium arithmetic could get
-// wrong (denormals, NaN payloads, infinities, signed zeros), as float32 bits.
+// prepare refuses most of these, but the variants still agree on them bit for
+// bit: these are the scales Helium arithmetic could get wrong (denormals, NaN payloads, infinities, signed zeros), as float32 bits.
 constexpr uint32_t kSpecialScales[] = {
     0x00000000, 0x80000000,                                      // +-0
     0x00000001, 0x80000001, 0x00000003, 0x00400000, 0x007fffff,  // denormals

@@ -28,7 +28,7 @@ void quantize_f32_s16(const QuantizeParams& p, const float* in, int16_t* out, si
 
 Error quantize_prepare(PrepareContext& ctx) {
   ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(0, "input"));
-  ETNS_ASSIGN_OR_RETURN(const double scale, ctx.double_value(1, "scale"));
+  ETNS_ASSIGN_OR_RETURN(const float scale, kernels::read_scale(ctx, 1, "scale"));
   ETNS_ASSIGN_OR_RETURN(const int64_t zero_point, ctx.int_value(2, "zero_point"));
   ETNS_ASSIGN_OR_RETURN(const int64_t quant_min, ctx.int_value(3, "quant_min"));
   ETNS_ASSIGN_OR_RETURN(const int64_t quant_max, ctx.int_value(4, "quant_max"));
@@ -44,21 +44,13 @@ Error quantize_prepare(PrepareContext& ctx) {
   // Stricter than upstream, which leaves the zero point unchecked: NaN inputs
   // map to it, so it must be a representable result.
   ETNS_TRY(check_range(ctx, "zero_point", zero_point, quant_min, quant_max));
-  // Stricter than upstream too: a zero, negative, NaN or infinite scale (or one
-  // whose float32 inverse overflows) has no meaningful quantization.
-  const float scale_f = static_cast<float>(scale);
-  const float inv_scale = 1.0f / scale_f;
-  if (!(scale_f > 0.0f) || !std::isfinite(scale_f) || !std::isfinite(inv_scale)) {
-    return ctx.fail(Error::InvalidArgument,
-                    "scale = %g, expected finite and > 0 with a finite float32 inverse", scale);
-  }
   ETNS_TRY(check_same_sizes(ctx, *input, "input", *out, "out"));
   // The kernel walks memory order, which is only the same element order when
   // both tensors share a dim order.
   ETNS_TRY(check_same_dim_order(ctx, *input, "input", *out, "out"));
 
   ETNS_ASSIGN_OR_RETURN(QuantizeParams * params, ctx.make_state<QuantizeParams>());
-  params->inv_scale = inv_scale;
+  params->inv_scale = 1.0f / scale;
   params->zero_point = static_cast<int32_t>(zero_point);
   params->quant_min = static_cast<int32_t>(quant_min);
   params->quant_max = static_cast<int32_t>(quant_max);

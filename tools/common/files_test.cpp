@@ -1,0 +1,73 @@
+#include "tools/common/files.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <string>
+
+#include "tools/common/failure.h"
+#include "tools/common/process.h"
+
+namespace etns::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string failure_of(const std::string& path) {
+  try {
+    write_file_atomic(path, "new");
+  } catch (const Failure& failure) {
+    return failure.what();
+  }
+  return "";
+}
+
+TEST(WriteFileAtomic, ReplacesARegularFileAndLeavesNoTemporary) {
+  const TemporaryDirectory dir;
+  const std::string path = dir.path() + "/out.bin";
+  write_file_atomic(path, "old");
+  ::chmod(path.c_str(), 0640);
+  write_file_atomic(path, "new");
+  EXPECT_EQ(read_file(path), (std::vector<uint8_t>{'n', 'e', 'w'}));
+  EXPECT_EQ(fs::status(path).permissions() & fs::perms::all, fs::perms(0640)) << "keeps the file's mode";
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
+}
+
+TEST(WriteFileAtomic, WritesThroughSymlinksAndKeepsThem) {
+  const TemporaryDirectory dir;
+  const std::string target = dir.path() + "/target.bin";
+  write_file_atomic(target, "old");
+  fs::create_symlink("target.bin", dir.path() + "/link.bin");
+  write_file_atomic(dir.path() + "/link.bin", "new");
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir.path() + "/link.bin")));
+  EXPECT_EQ(read_file(target), (std::vector<uint8_t>{'n', 'e', 'w'}));
+  // A dangling link is written through too: its target is created.
+  fs::create_symlink("missing.bin", dir.path() + "/dangling.bin");
+  write_file_atomic(dir.path() + "/dangling.bin", "new");
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir.path() + "/dangling.bin")));
+  EXPECT_EQ(read_file(dir.path() + "/missing.bin").size(), 3u);
+}
+
+TEST(WriteFileAtomic, RefusesSpecialFilesAndLeavesThemAlone) {
+  const TemporaryDirectory dir;
+  const std::string fifo = dir.path() + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(failure_of(fifo), "cannot write " + fifo + ": a FIFO; only regular files are replaced");
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  // Through a link the same: the link's target is what would be replaced.
+  fs::create_symlink("fifo", dir.path() + "/to_fifo");
+  EXPECT_EQ(failure_of(dir.path() + "/to_fifo"),
+            "cannot write " + dir.path() + "/to_fifo: a FIFO; only regular files are replaced");
+  fs::create_symlink("/dev/null", dir.path() + "/to_null");
+  EXPECT_EQ(failure_of(dir.path() + "/to_null"),
+            "cannot write " + dir.path() + "/to_null: a character device; only regular files are replaced");
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  fs::create_directory(dir.path() + "/folder");
+  EXPECT_EQ(failure_of(dir.path() + "/folder"),
+            "cannot write " + dir.path() + "/folder: a directory; only regular files are replaced");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 4) << "no temporaries";
+}
+
+}  // namespace
+}  // namespace etns::tools
