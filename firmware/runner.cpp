@@ -49,7 +49,7 @@ __attribute__((format(printf, 1, 2))) void print_line(const char* format, ...) {
 }
 
 [[noreturn]] void fail(ExitStatus status, const char* stage, const char* reason) {
-  print_line("error %s %s", stage, reason);
+  print_line("%s %s %s", console::kError, stage, reason);
   port::exit(status);
 }
 
@@ -124,7 +124,7 @@ void join_path(char* out, size_t capacity, const char* dir, const char* name) {
 
 void write_or_fail(const char* path, const void* data, size_t bytes) {
   if (!port::write_host_file(path, static_cast<const uint8_t*>(data), bytes)) {
-    print_line("error host_io cannot write %s", path);
+    print_line("%s host_io cannot write %s", console::kError, path);
     port::exit(kExitHostIoFailed);
   }
 }
@@ -158,7 +158,7 @@ void run_pass(Runner& runner, const char* name, bool per_instruction) {
       execute(runner, nullptr);
       port::region_end(kRegionExecute);
     }
-    print_line("iteration %s %lu crc32=%08lx", name, static_cast<unsigned long>(k),
+    print_line("%s %s %lu %s=%08lx", console::kIteration, name, static_cast<unsigned long>(k), console::kCrc32,
                static_cast<unsigned long>(outputs_crc32(*runner.method)));
   }
 }
@@ -203,7 +203,8 @@ int run() {
   const Error within_budget = runtime::check_method_budget(*method, budget);
   if (within_budget != Error::Ok) fail(kExitLoadFailed, "load", runtime::to_string(within_budget));
   if (method->input_count() != job.input_count) {
-    print_line("log the method has %lu inputs, the job %lu", static_cast<unsigned long>(method->input_count()),
+    print_line("%s the method has %lu inputs, the job %lu", console::kLog,
+               static_cast<unsigned long>(method->input_count()),
                static_cast<unsigned long>(job.input_count));
     fail(kExitInputRejected, "input", "input count");
   }
@@ -216,13 +217,13 @@ int run() {
                                            static_cast<unsigned long>(meta->planned_buffer_bytes[i]));
     if (planned_length >= sizeof(planned_text)) break;
   }
-  print_line("loaded instructions=%lu method_arena=%lu scratch=%lu planned=%s provider=%s board=%s",
-             static_cast<unsigned long>(method->instruction_count()),
-             static_cast<unsigned long>(method_arena.used_bytes()),
-             static_cast<unsigned long>(method->max_scratch_bytes()), planned_text, provider_name(),
-             port::board_name());
+  print_line("%s %s=%lu %s=%lu %s=%lu %s=%s %s=%s %s=%s", console::kLoaded, console::kInstructions,
+             static_cast<unsigned long>(method->instruction_count()), console::kMethodArena,
+             static_cast<unsigned long>(method_arena.used_bytes()), console::kScratch,
+             static_cast<unsigned long>(method->max_scratch_bytes()), console::kPlanned, planned_text,
+             console::kProvider, provider_name(), console::kBoard, port::board_name());
   for (size_t i = 0; i < method->instruction_count(); ++i) {
-    print_line("instruction %lu %s %s", static_cast<unsigned long>(i), method->instruction(i).id,
+    print_line("%s %lu %s %s", console::kInstruction, static_cast<unsigned long>(i), method->instruction(i).id,
                method->instruction(i).operator_name);
   }
 
@@ -236,8 +237,8 @@ int run() {
     set_inputs(runner);
     execute(runner, &dump);
   }
-  if ((job.flags & kJobPerInstructionPass) != 0) run_pass(runner, "per_instruction", true);
-  if ((job.flags & kJobCleanPass) != 0) run_pass(runner, "clean", false);
+  if ((job.flags & kJobPerInstructionPass) != 0) run_pass(runner, console::kPassPerInstruction, true);
+  if ((job.flags & kJobCleanPass) != 0) run_pass(runner, console::kPassClean, false);
   port::flush_regions();
 
   // The outputs of the last run, or of one plain run when the job asked for none.
@@ -252,7 +253,7 @@ int run() {
     join_path(path, sizeof(path), job.output_dir, name);
     write_or_fail(path, method->output(i).data, method->output(i).nbytes);
   }
-  print_line("done");
+  print_line("%s", console::kDone);
   return kExitOk;
 }
 

@@ -81,6 +81,30 @@ constexpr uint32_t kMarkerCount = 2 * (kRegionFirstInstruction + kMaxInstruction
 //   etns-fw done
 constexpr char kConsolePrefix[] = "etns-fw ";
 
+// The record names (the first word after the prefix) and the fields the host
+// reads, printed by firmware/ and parsed by tools/runner/ from these names.
+namespace console {
+constexpr char kLog[] = "log";
+constexpr char kLoaded[] = "loaded";
+constexpr char kInstruction[] = "instruction";
+constexpr char kIteration[] = "iteration";
+constexpr char kError[] = "error";
+constexpr char kFault[] = "fault";
+constexpr char kDone[] = "done";
+// iteration passes
+constexpr char kPassPerInstruction[] = "per_instruction";
+constexpr char kPassClean[] = "clean";
+// fields of `loaded`
+constexpr char kInstructions[] = "instructions";
+constexpr char kMethodArena[] = "method_arena";
+constexpr char kScratch[] = "scratch";
+constexpr char kPlanned[] = "planned";
+constexpr char kProvider[] = "provider";
+constexpr char kBoard[] = "board";
+// field of `iteration`
+constexpr char kCrc32[] = "crc32";
+}  // namespace console
+
 // Output files, in JobHeader::output_dir: output<i>.bin after the run, and
 // <instruction id>.bin (e.g. c0i3.bin) with kJobDumpInstructions.
 

@@ -144,13 +144,13 @@ std::vector<std::string> firmware_lines(const std::string& console) {
   };
   std::string error_name;
   for (const std::string& line : lines) {
-    if (line.rfind("log ", 0) == 0) add(line.substr(4));
-    if (line.rfind("error ", 0) == 0) {
-      const std::vector<std::string> words = words_of(line);
-      if (words.size() >= 3) error_name = line.substr(line.find(words[2], 6 + words[1].size()));
+    const std::vector<std::string> words = words_of(line);
+    if (words.empty()) continue;
+    if (words[0] == fw::console::kLog) add(line.substr(line.find(' ') + 1));
+    if (words[0] == fw::console::kError && words.size() >= 3) {
+      error_name = line.substr(line.find(words[2], words[0].size() + 1 + words[1].size()));
     }
-    if (line.rfind("fault ", 0) == 0) {
-      const std::vector<std::string> words = words_of(line);
+    if (words[0] == fw::console::kFault) {
       const uint64_t pc = std::strtoull(field(line, "pc").c_str(), nullptr, 16);
       const std::string where = image.describe_address(pc);
       add("firmware fault: " + (words.size() > 1 ? words[1] : std::string("?")) + " at pc " + hex_address(pc) +
@@ -297,22 +297,23 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
                   " before the firmware printed anything: " + qemu_errors(process.stderr_text));
   }
   if (process.exit_status != fw::kExitOk) fail_from_console(lines, label, image, process.exit_status);
-  if (lines.back() != "done") throw Failure(label + ": the firmware exited without finishing its report");
+  if (lines.back() != fw::console::kDone) throw Failure(label + ": the firmware exited without finishing its report");
 
   for (const std::string& line : lines) {
     const std::vector<std::string> words = words_of(line);
-    if (words[0] == "loaded") {
-      run.method_arena_bytes = std::stoull(field(line, "method_arena"));
-      run.scratch_bytes = std::stoull(field(line, "scratch"));
-      run.provider = field(line, "provider");
-      run.board = field(line, "board");
-      std::istringstream planned(field(line, "planned"));
+    if (words.empty()) continue;
+    if (words[0] == fw::console::kLoaded) {
+      run.method_arena_bytes = std::stoull(field(line, fw::console::kMethodArena));
+      run.scratch_bytes = std::stoull(field(line, fw::console::kScratch));
+      run.provider = field(line, fw::console::kProvider);
+      run.board = field(line, fw::console::kBoard);
+      std::istringstream planned(field(line, fw::console::kPlanned));
       for (std::string bytes; std::getline(planned, bytes, ',');) run.planned_bytes.push_back(std::stoull(bytes));
-    } else if (words[0] == "instruction" && words.size() == 4) {
+    } else if (words[0] == fw::console::kInstruction && words.size() == 4) {
       run.instructions.push_back({words[2], words[3], {}});
-    } else if (words[0] == "iteration" && words.size() == 4) {
-      const uint32_t crc = static_cast<uint32_t>(std::stoul(field(line, "crc32"), nullptr, 16));
-      (words[1] == "clean" ? run.clean_crc32 : run.per_instruction_crc32).push_back(crc);
+    } else if (words[0] == fw::console::kIteration && words.size() == 4) {
+      const uint32_t crc = static_cast<uint32_t>(std::stoul(field(line, fw::console::kCrc32), nullptr, 16));
+      (words[1] == fw::console::kPassClean ? run.clean_crc32 : run.per_instruction_crc32).push_back(crc);
     }
   }
 

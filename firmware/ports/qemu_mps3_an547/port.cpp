@@ -106,16 +106,18 @@ namespace etns::runtime::platform {
 void write_log_line(const char* line) {
   etns::firmware::port::console_write(etns::firmware::kConsolePrefix,
                                       sizeof(etns::firmware::kConsolePrefix) - 1);
-  etns::firmware::port::console_write("log ", 4);
+  etns::firmware::port::console_write(etns::firmware::console::kLog, sizeof(etns::firmware::console::kLog) - 1);
+  etns::firmware::port::console_write(" ", 1);
   etns::firmware::port::console_write(line, std::strlen(line));
   etns::firmware::port::console_write("\n", 1);
 }
 
 void abort_program() {
-  static constexpr char kLine[] = "error abort broken invariant\n";
+  static constexpr char kReason[] = " abort broken invariant\n";
   etns::firmware::port::console_write(etns::firmware::kConsolePrefix,
                                       sizeof(etns::firmware::kConsolePrefix) - 1);
-  etns::firmware::port::console_write(kLine, sizeof(kLine) - 1);
+  etns::firmware::port::console_write(etns::firmware::console::kError, sizeof(etns::firmware::console::kError) - 1);
+  etns::firmware::port::console_write(kReason, sizeof(kReason) - 1);
   etns::firmware::port::exit(etns::firmware::kExitAborted);
 }
 
