@@ -12,6 +12,7 @@
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/process.h"
+#include "tools/common/program_names.h"
 #include "tools/common/text.h"
 #include "tools/elf/elf_image.h"
 #include "tools/runner/host_session.h"
@@ -104,13 +105,7 @@ std::vector<KernelBenchRow> run_kernel_image(const QemuTools& tools, double time
 
 // "tier1_ns.pte" -> ns: the provider a program needs, from its name.
 protocol::Provider provider_of(const std::string& path) {
-  const std::string stem = std::filesystem::path(path).stem().string();
-  for (protocol::Provider provider : protocol::kProviders) {
-    const std::string suffix = std::string("_") + protocol::to_string(provider);
-    if (stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      return provider;
-    }
-  }
+  if (const std::optional<ProgramName> name = parse_program_file_name(path)) return name->provider;
   throw Failure(path + ": cannot tell the provider from the name (expected <model>_arm.pte or <model>_ns.pte)", 2);
 }
 

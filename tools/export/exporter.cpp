@@ -7,6 +7,7 @@
 
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
+#include "tools/common/program_names.h"
 #include "tools/common/sha256.h"
 #include "tools/export/coverage_models.h"
 #include "tools/export/graph_to_program.h"
@@ -138,7 +139,7 @@ Tier1Export export_tier1(uint64_t seed) {
       ExportedProgram p;
       p.model = recipe.name;
       p.provider = provider;
-      p.file = recipe.name + "_" + to_string(provider) + ".pte";
+      p.file = program_file_name(recipe.name, provider);
       p.bytes = graph_to_pte(recipe.build(provider), &p.plan);
       // The facts come from the file as written, read back through our loader.
       const ProgramModel program = read_program(p.bytes, p.file);

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "tools/common/failure.h"
+#include "tools/common/program_names.h"
 #include "tools/profile/compare.h"
 
 namespace etns::tools {
@@ -137,14 +138,8 @@ double sum_of(const Side& side, const std::vector<size_t>& indices) {
 
 std::string model_name_from_path(const Bundle& bundle) {
   const std::string path = bundle.metadata.model_path.empty() ? bundle.dir : bundle.metadata.model_path;
-  std::string stem = std::filesystem::path(path).stem().string();
-  for (const char* suffix : {"_arm", "_ns"}) {
-    const std::string s = suffix;
-    if (stem.size() > s.size() && stem.compare(stem.size() - s.size(), s.size(), s) == 0) {
-      return stem.substr(0, stem.size() - s.size());
-    }
-  }
-  return stem;
+  if (const std::optional<ProgramName> name = parse_program_file_name(path)) return name->model;
+  return std::filesystem::path(path).stem().string();
 }
 
 // Which side is which program: the bundle's own facts, the manifest's when given.

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <utility>
 
+#include "tools/common/program_names.h"
 #include "tools/common/sha256.h"
 #include "tools/profile/config_tree.h"
 #include "tools/profile/counters.h"
@@ -108,7 +109,7 @@ std::optional<Sidecar> read_sidecar(const std::string& model_path, const std::ve
     fail(path, "pte_sha256 " + describe(*digest) + " does not match the model's SHA-256 '" + actual + "'");
   }
   if (const auto provider = manifest.find("kernel_provider"); provider != manifest.end()) {
-    if (*provider != "arm" && *provider != "ns") {
+    if (!provider->is_string() || !provider_named(provider->get<std::string>())) {
       fail(path, "kernel_provider: expected arm or ns, got " + describe(*provider));
     }
     sidecar.kernel_provider = provider->get<std::string>();
@@ -218,11 +219,11 @@ void resolve_engine(Json& engine, const std::optional<Sidecar>& sidecar, Profile
   Json& keys = engine["config"];
   config.backend = engine["backend"].is_string() ? engine["backend"].get<std::string>()
                    : sidecar && sidecar->kernel_provider ? *sidecar->kernel_provider
-                                                         : "arm";
+                                                         : protocol::to_string(protocol::Provider::Arm);
   const std::optional<bool> ns_ops = optional_of<bool>(keys["ns_ops"]);
   const bool sidecar_needs_ns_ops = sidecar && sidecar->requires_ns_ops.value_or(false);
   config.ns_ops = ns_ops.value_or(sidecar_needs_ns_ops);
-  if (config.ns_ops && config.backend == "arm") {
+  if (config.ns_ops && config.backend == protocol::to_string(protocol::Provider::Arm)) {
     if (ns_ops) fail(where, "true needs engine.backend ns (the NS kernels ship only with ns-cmsis-nn), got arm");
     fail(where, sidecar->path + " says the program needs NS ops, which need engine.backend ns, got arm");
   }

@@ -12,6 +12,7 @@
 #include "tools/bench/bench.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
+#include "tools/common/program_names.h"
 #include "tools/elf/verify_kernels.h"
 #include "tools/export/exporter.h"
 #include "tools/profile/bundle.h"
@@ -155,9 +156,10 @@ std::vector<ProgramPair> find_program_pairs(const std::string& dir, const std::s
   std::vector<ProgramPair> pairs;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (!ends_with(name, "_arm.pte")) continue;
-    const std::string model = name.substr(0, name.size() - std::string("_arm.pte").size());
-    const fs::path ns = entry.path().parent_path() / (model + "_ns.pte");
+    const std::optional<ProgramName> program = parse_program_file_name(name);
+    if (!program || program->provider != protocol::Provider::Arm || !ends_with(name, ".pte")) continue;
+    const std::string model = program->model;
+    const fs::path ns = entry.path().parent_path() / program_file_name(model, protocol::Provider::Ns);
     if (fs::exists(ns)) pairs.push_back({model, fs::absolute(entry.path()).string(), fs::absolute(ns).string()});
   }
   std::sort(pairs.begin(), pairs.end(), [](const ProgramPair& a, const ProgramPair& b) { return a.model < b.model; });
@@ -216,13 +218,14 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
   for (const std::string& target : options.targets) {
     for (const Source& source : sources) {
       for (const ProgramPair& pair : source.pairs) {
-        for (const auto& [program, provider] : {std::pair{pair.arm, "arm"}, std::pair{pair.ns, "ns"}}) {
+        for (const auto& [program, provider] :
+             {std::pair{pair.arm, protocol::Provider::Arm}, std::pair{pair.ns, protocol::Provider::Ns}}) {
           const std::string name = stem(program);
           const std::string dir = (out / target / source.label / name).string();
           const std::vector<std::string> overrides = {
               "model.path=" + program,
-              std::string("engine.backend=") + provider,
-              std::string("engine.config.ns_ops=") + (std::string(provider) == "ns" ? "true" : "false"),
+              std::string("engine.backend=") + protocol::to_string(provider),
+              std::string("engine.config.ns_ops=") + (provider == protocol::Provider::Ns ? "true" : "false"),
               "engine.config.portable_ops=" + quoted_list(portable_ops_of(program)),
               "target.board=" + target,
               target == "host" ? "profiling.pmu_counters={cpu: default}"
