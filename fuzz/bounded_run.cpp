@@ -4,43 +4,42 @@
 #include <vector>
 
 #include "kernels/registry.h"
+#include "protocol/job.h"
 #include "runtime/core/log.h"
+#include "runtime/exec/budget.h"
 #include "runtime/exec/method.h"
 #include "runtime/pte/program.h"
+#include "tools/runner/host_session.h"
 
 namespace etns::fuzz {
 namespace {
 
-// The firmware's method and temporary arenas (firmware/runner.cpp); planned
-// memory as a small board has it. Programs asking for more are refused.
-constexpr size_t kMethodArenaBytes = 64 * 1024;
-constexpr size_t kTemporaryBytes = 32 * 1024;
-constexpr size_t kPlannedBytes = 2 * 1024 * 1024;
-constexpr size_t kAlignment = 16;
+// The QEMU runner's budget (protocol/job.h), checked with the runtime's own
+// functions, so the fuzzer refuses exactly what the firmware refuses.
+const runtime::MethodBudget kBudget = tools::qemu_runner_budget();
 
-alignas(16) uint8_t g_method_memory[kMethodArenaBytes];
-alignas(16) uint8_t g_temporary_memory[kTemporaryBytes];
-alignas(16) uint8_t g_planned_memory[kPlannedBytes];
+alignas(16) uint8_t g_method_memory[firmware::kRunnerMethodArenaBytes * tools::kHostBytesPerTargetByte];
+alignas(16) uint8_t g_temporary_memory[firmware::kRunnerTemporaryArenaBytes];
+alignas(16) uint8_t g_planned_memory[firmware::kRunnerPlannedMemoryBytes];
 
 bool run_with(const runtime::Program& program, const runtime::MethodMeta& meta,
               const runtime::KernelRegistry& registry) {
+  size_t offsets[runtime::kMaxPlannedBuffers];
+  if (runtime::place_planned_buffers(meta, kBudget.planned_memory_bytes, offsets) != runtime::Error::Ok) return false;
   runtime::Span<uint8_t> planned[runtime::kMaxPlannedBuffers];
-  size_t used = 0;
   for (size_t i = 0; i < meta.planned_buffer_count; ++i) {
-    const size_t bytes = meta.planned_buffer_bytes[i];
-    if (bytes > kPlannedBytes - used) return false;  // refused, as the firmware refuses it
-    planned[i] = runtime::Span<uint8_t>(g_planned_memory + used, bytes);
-    const size_t padded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-    used = padded > kPlannedBytes - used ? kPlannedBytes : used + padded;
+    planned[i] = runtime::Span<uint8_t>(g_planned_memory + offsets[i], meta.planned_buffer_bytes[i]);
   }
-  runtime::Arena method_arena("method", runtime::Span<uint8_t>(g_method_memory, sizeof(g_method_memory)));
-  runtime::Arena temporary_arena("temporary", runtime::Span<uint8_t>(g_temporary_memory, sizeof(g_temporary_memory)));
+  runtime::Arena method_arena("method", runtime::Span<uint8_t>(g_method_memory, sizeof(g_method_memory)),
+                              kBudget.method_arena_bytes);
+  runtime::Arena temporary_arena("temporary", runtime::Span<uint8_t>(g_temporary_memory, sizeof(g_temporary_memory)),
+                                 kBudget.temporary_arena_bytes);
   runtime::MethodMemory memory;
   memory.method = &method_arena;
   memory.planned = runtime::Span<runtime::Span<uint8_t>>(planned, meta.planned_buffer_count);
   memory.temporary = &temporary_arena;
   runtime::Result<runtime::Method> method = runtime::Method::load(program, "forward", registry, memory);
-  if (!method.ok()) return false;
+  if (!method.ok() || runtime::check_method_budget(*method, kBudget) != runtime::Error::Ok) return false;
   // A fixed byte pattern rather than zeros, so the kernels' arithmetic runs on varied codes.
   std::vector<uint8_t> bytes;
   for (size_t i = 0; i < method->input_count(); ++i) {
@@ -56,6 +55,7 @@ bool run_with(const runtime::Program& program, const runtime::MethodMeta& meta,
 }  // namespace
 
 bool run_bounded(const uint8_t* data, size_t size) {
+  constexpr size_t kAlignment = 16;
   // Refusals are the common outcome; their lines would only slow the fuzzer.
   runtime::set_log_sink([](void*, const char*) {}, nullptr);
   std::vector<uint8_t> storage(size + kAlignment);

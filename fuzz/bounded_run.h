@@ -4,7 +4,7 @@
 #include <cstdint>
 
 // What every program-reading fuzz target does with a candidate program: what a
-// device does with a program it was given, inside the firmware's budgets.
+// device does with a program it was given, within the QEMU runner's budget.
 namespace etns::fuzz {
 
 // Verifies `size` bytes as a program (copied to 16-byte aligned memory, as

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
 workers=${2:-1}
-targets=(program lower config elf)
+targets=(program lower config bundle elf)
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$(nproc)" --target "${targets[@]/#/etns_fuzz_}"

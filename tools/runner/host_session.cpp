@@ -5,13 +5,6 @@
 #include "tools/common/runtime_errors.h"
 
 namespace etns::tools {
-namespace {
-
-// The host lays out the method arena's values with 8-byte words, the device
-// with 4-byte ones: this much host memory per target byte always suffices.
-constexpr size_t kHostBytesPerTargetByte = 4;
-
-}  // namespace
 
 runtime::MethodBudget qemu_runner_budget() {
   runtime::MethodBudget budget;

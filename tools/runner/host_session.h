@@ -13,6 +13,10 @@
 
 namespace etns::tools {
 
+// The host lays out the method arena's values with 8-byte words, the device
+// with 4-byte ones: this much host memory per target byte always suffices.
+constexpr size_t kHostBytesPerTargetByte = 4;
+
 // What the QEMU firmware runner gives a method (protocol/job.h): the host's
 // default, so that host and QEMU runs refuse the same programs.
 runtime::MethodBudget qemu_runner_budget();
