@@ -312,6 +312,28 @@ TEST(Profile, AnArenaTooSmallForTheLoadIsAnInvalidRunNamedOnStderr) {
   EXPECT_EQ(read_json(out + "/summary.json")["validity"], "invalid");
 }
 
+// One rule for both targets: the host measures the method arena in the
+// Cortex-M55's layout and refuses the same too-small arena with the same line.
+TEST(Profile, TheHostRefusesTheSameTooSmallMethodArenaAsQemu) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const std::string program = model(shared, "tier1mean_ns");
+  const std::string normalised = fs::absolute(program).lexically_normal().string();
+  for (const int64_t arena : {1, 1000}) {
+    const std::string out = dir.path() + "/host-" + std::to_string(arena);
+    const testing::CliResult result = profile("tier1mean_ns", "host", out,
+                                              " --set model.path=" + program +
+                                                  " --set engine.config.method_arena_size=" + std::to_string(arena));
+    EXPECT_EQ(result.exit_code, 1) << arena;
+    EXPECT_EQ(result.stderr_text, "etns: " + normalised + ": error memory.method_arena_too_small: the method arena is " +
+                                      std::to_string(arena) + " bytes, the load used 1400\n");
+    EXPECT_EQ(read_json(out + "/summary.json")["validity"], "invalid");
+  }
+  const testing::CliResult enough = profile("tier1mean_ns", "host", dir.path() + "/host-1400",
+                                            " --set model.path=" + program + " --set engine.config.method_arena_size=1400");
+  EXPECT_EQ(enough.exit_code, 0) << enough.stderr_text;
+}
+
 TEST(Profile, NeverReplacesAFolderThatIsNotABundle) {
   ETNS_REQUIRE_SHARED(shared);
   testing::TempDir dir;
