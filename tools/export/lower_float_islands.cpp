@@ -1,0 +1,337 @@
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "tools/export/lower_pass.h"
+#include "tools/export/quantized_graph.h"
+
+namespace etns::tools::lowering {
+
+// ---- float islands -------------------------------------------------------
+// Checks one candidate op's constant arguments and layout; fills plan.kind etc.
+std::string Lowerer::check_float_op(size_t i, Plan& plan) {
+  const std::string name = op_name(i);
+  const size_t n = schema_args(i);
+  const int32_t out = out_arg(i);
+  const ModelTensor* out_t = tensor(out);
+  if (!out_t || out_t->dtype != ScalarType::Float) return "output is not a float32 tensor";
+  auto same_layout = [&](int32_t v) {
+    const ModelTensor* t = tensor(v);
+    return t && t->dtype == ScalarType::Float && t->sizes == out_t->sizes && t->dim_order == out_t->dim_order;
+  };
+  plan.instruction = i;
+  plan.float_output = out;
+  if (name == "aten::leaky_relu.out" && n == 3) {
+    const auto slope = double_arg(i, 1);
+    if (!slope) return "negative_slope is not a constant number";
+    if (*slope <= 0) return "negative_slope " + format_double(*slope) + " is not positive";
+    if (!same_layout(arg(i, 0))) return "input and output differ in shape or layout";
+    plan.kind = "leaky_relu";
+    plan.slope = static_cast<float>(*slope);
+    plan.float_inputs = {arg(i, 0)};
+    return "";
+  }
+  if (name == "aten::sub.out" && n == 4) {
+    const auto alpha = double_arg(i, 2);
+    if (!alpha || *alpha != 1.0) return "alpha is not the constant 1";
+    if (!same_layout(arg(i, 0)) || !same_layout(arg(i, 1))) {
+      // quantized_sub broadcasts only a channel vector over channels_last
+      // tensors, which portable sub cannot run; other shapes have no kernel.
+      return "operands broadcast or differ in layout (cortex_m_ns::quantized_sub takes equal shapes, or a "
+             "[1, C, 1, 1] channel vector against a channels_last tensor, which portable sub does not run)";
+    }
+    plan.kind = "sub";
+    plan.float_inputs = {arg(i, 0), arg(i, 1)};
+    return "";
+  }
+  if ((name == "aten::clamp.out" && n == 4) || (name == "aten::hardtanh.out" && n == 4) ||
+      (name == "aten::relu.out" && n == 2)) {
+    if (!same_layout(arg(i, 0))) return "input and output differ in shape or layout";
+    if (name == "aten::relu.out") {
+      plan.bound_min = 0.0;
+    } else {
+      for (size_t p : {size_t{1}, size_t{2}}) {
+        const ModelValue& b = value(arg(i, p));
+        std::optional<double> bound;
+        if (b.kind == ValueKind::Double) bound = b.double_value;
+        else if (b.kind == ValueKind::Int) bound = static_cast<double>(b.int_value);
+        else if (b.kind != ValueKind::Null) return "a bound is not a constant number";
+        (p == 1 ? plan.bound_min : plan.bound_max) = bound;
+      }
+      if (!plan.bound_min && !plan.bound_max) return "no bound";
+    }
+    plan.kind = "relu";
+    plan.float_inputs = {arg(i, 0)};
+    return "";
+  }
+  if (name == "aten::mean.out" && n == 5) {
+    const ModelTensor* in = tensor(arg(i, 0));
+    if (!in || in->dtype != ScalarType::Float) return "input is not float32";
+    const size_t rank = in->sizes.size();
+    if (rank == 0 || rank > 4) return "input rank " + std::to_string(rank) + " is not 1..4";
+    for (size_t d = 0; d < rank; ++d) {
+      if (in->dim_order[d] != d) return "input is not contiguous (dim order is not identity; e.g. channels_last)";
+    }
+    for (size_t d = 0; d < out_t->dim_order.size(); ++d) {
+      if (out_t->dim_order[d] != d) return "output is not contiguous";
+    }
+    const ModelValue& dims = value(arg(i, 1));
+    if (dims.kind != ValueKind::IntList || dims.items.empty()) return "dims are not a constant non-empty list";
+    std::set<int64_t> seen;
+    for (int64_t item : dims.items) {
+      const ModelValue& d = value(static_cast<int32_t>(item));
+      if (d.kind != ValueKind::Int) return "a dim is not a constant";
+      int64_t dim = d.int_value < 0 ? d.int_value + static_cast<int64_t>(rank) : d.int_value;
+      if (dim < 0 || dim >= static_cast<int64_t>(rank) || !seen.insert(dim).second) return "invalid dims";
+      plan.dims.push_back(dim);
+    }
+    if (value(arg(i, 2)).kind != ValueKind::Bool) return "keepdim is not a constant";
+    if (value(arg(i, 3)).kind != ValueKind::Null) return "an explicit dtype is given";
+    plan.kind = "mean";
+    plan.float_inputs = {arg(i, 0)};
+    return "";
+  }
+  return "not a supported float op";
+}
+
+bool Lowerer::is_float_candidate(const std::string& name) {
+  return name == "aten::leaky_relu.out" || name == "aten::sub.out" || name == "aten::clamp.out" ||
+         name == "aten::hardtanh.out" || name == "aten::relu.out" || name == "aten::mean.out";
+}
+
+void Lowerer::output_range(Plan& plan, const std::vector<Quant>& inputs) const {
+  const Quant& a = inputs[0];
+  if (plan.kind == "leaky_relu") {
+    auto f = [&](double x) { return x >= 0 ? x : x * plan.slope; };
+    plan.lo = f(a.lo);
+    plan.hi = f(a.hi);
+  } else if (plan.kind == "sub") {
+    plan.lo = a.lo - inputs[1].hi;
+    plan.hi = a.hi - inputs[1].lo;
+  } else if (plan.kind == "relu") {
+    plan.lo = a.lo;
+    plan.hi = a.hi;
+    if (plan.bound_min) plan.lo = std::max(plan.lo, *plan.bound_min), plan.hi = std::max(plan.hi, *plan.bound_min);
+    if (plan.bound_max) plan.lo = std::min(plan.lo, *plan.bound_max), plan.hi = std::min(plan.hi, *plan.bound_max);
+  } else {  // mean
+    plan.lo = a.lo;
+    plan.hi = a.hi;
+  }
+}
+
+void Lowerer::lower_float_islands(LoweringResult& result) {
+  std::map<int32_t, Quant> quant;                // float value → its quantisation
+  std::map<int32_t, size_t> dequantize_of;       // float value → the dequantize writing it
+  std::map<size_t, Plan> plans;                  // by instruction
+  std::map<size_t, std::string> refused;         // candidate instructions kept, why
+  for (size_t i = 0; i < m_.instructions.size(); ++i) {
+    if (removed_[i]) continue;
+    const std::string name = op_name(i);
+    if (name == kDequantize) {
+      std::string why;
+      const ModelTensor* in = tensor(arg(i, 0));
+      if (auto q = qdq_params(i, &why); q && in && in->dtype == ScalarType::Char) {
+        const double s = q->first;
+        const int64_t zp = q->second;
+        quant[out_arg(i)] = {arg(i, 0), s, zp, static_cast<double>(-128 - zp) * s, static_cast<double>(127 - zp) * s};
+        dequantize_of[out_arg(i)] = i;
+      }
+      continue;
+    }
+    if (!is_float_candidate(name)) continue;
+    const ModelTensor* in0 = tensor(arg(i, 0));
+    if (in0 && in0->dtype == ScalarType::Char) continue;  // the int8 clamp: lower_int8_clamps
+    Plan plan;
+    if (std::string why = check_float_op(i, plan); !why.empty()) {
+      refused[i] = why;
+      continue;
+    }
+    std::vector<Quant> inputs;
+    std::string why;
+    for (int32_t v : plan.float_inputs) {
+      auto q = quant.find(v);
+      if (q == quant.end()) {
+        why = "float input v" + std::to_string(v) + " does not come from a dequantize or a lowered op";
+        break;
+      }
+      inputs.push_back(q->second);
+    }
+    if (!why.empty()) {
+      refused[i] = why;
+      continue;
+    }
+    output_range(plan, inputs);
+    if (is_program_output(plan.float_output)) {
+      refused[i] = "its float output is a program output";
+      continue;
+    }
+    // The output's quantisation: a quantize reader's, else derived from the range.
+    Quant out;
+    for (size_t r : live_readers(plan.float_output)) {
+      if (op_name(r) != kQuantize) continue;
+      std::string ignored;
+      auto q = qdq_params(r, &ignored);
+      const ModelTensor* qt = tensor(out_arg(r));
+      if (q && qt && qt->dtype == ScalarType::Char && !plan.absorbed_quantize) {
+        plan.absorbed_quantize = r;
+        out = {out_arg(r), q->first, q->second, plan.lo, plan.hi};
+      }
+    }
+    if (!plan.absorbed_quantize) {
+      const double lo = std::min(plan.lo, 0.0);
+      const double hi = std::max(plan.hi, 0.0);
+      if (!(hi - lo > 0) || !std::isfinite(hi - lo)) {
+        refused[i] = "its output range is empty or not finite, no quantisation to derive";
+        continue;
+      }
+      out.scale = (hi - lo) / 255.0;
+      out.zero_point = std::clamp<int64_t>(static_cast<int64_t>(std::nearbyint(-128.0 - lo / out.scale)), -128, 127);
+      out.int8_value = -1;
+      out.lo = plan.lo;
+      out.hi = plan.hi;
+    }
+    quant[plan.float_output] = out;
+    plans[i] = plan;
+  }
+  // Keep only ops whose every reader is lowered too (or the absorbed quantize),
+  // and whose inputs come from dequantizes or lowered ops; repeat to a fixpoint.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = plans.begin(); it != plans.end();) {
+      const Plan& plan = it->second;
+      std::string why;
+      for (size_t r : live_readers(plan.float_output)) {
+        if (plan.absorbed_quantize && r == *plan.absorbed_quantize) continue;
+        if (!plans.count(r)) {
+          why = "its float output is also read by " + label(r) + ", which stays float";
+          break;
+        }
+      }
+      for (int32_t v : plan.float_inputs) {
+        if (dequantize_of.count(v)) continue;
+        auto w = writer_.find(v);
+        if (w == writer_.end() || !plans.count(w->second)) {
+          why = "its input v" + std::to_string(v) + " comes from an op that stays float";
+          break;
+        }
+      }
+      if (!why.empty()) {
+        refused[it->first] = why;
+        it = plans.erase(it);
+        changed = true;
+      } else {
+        ++it;
+      }
+    }
+  }
+  // Rewrite, in order: intermediate int8 values get created on the way.
+  for (auto& [i, plan] : plans) {
+    std::vector<Quant> inputs;
+    for (int32_t v : plan.float_inputs) inputs.push_back(quant.at(v));
+    Quant& out = quant.at(plan.float_output);
+    std::string derivation;
+    std::vector<std::string> replaced;
+    for (int32_t v : plan.float_inputs) {
+      if (auto d = dequantize_of.find(v); d != dequantize_of.end()) {
+        replaced.push_back(label(d->second) + " (its input; removed once unread)");
+      }
+    }
+    replaced.push_back(label(i));
+    if (plan.absorbed_quantize) {
+      replaced.push_back(label(*plan.absorbed_quantize));
+      removed_[*plan.absorbed_quantize] = true;
+    } else {
+      ModelTensor t = *tensor(plan.float_output);
+      t.dtype = ScalarType::Char;
+      t.storage = TensorStorage::Planned;
+      t.memory_id = 1;
+      t.offset = 0;
+      out.int8_value = m_.add_value(ModelValue::tensor_value(t));
+      derivation = "output v" + std::to_string(plan.float_output) +
+                   " had no quantisation (float between two ops): re-quantised to int8 v" +
+                   std::to_string(out.int8_value) + " with scale " + format_double(out.scale) + ", zero point " +
+                   std::to_string(out.zero_point) + ", derived from its exact reachable range [" +
+                   format_double(plan.lo) + ", " + format_double(plan.hi) + "] (scale = range/255)";
+    }
+    const std::string where = "lower " + label(i);
+    LoweringRewrite rewrite;
+    rewrite.replaced = replaced;
+    rewrite.derivation = derivation;
+    const int32_t o = out.int8_value;
+    KernelCall call;
+    std::ostringstream p;
+    const Quant& a = inputs[0];
+    const bool same_qparams = a.scale == out.scale && a.zero_point == out.zero_point;
+    if (plan.kind == "leaky_relu") {
+      const Requant alpha = quantize_multiplier(a.scale * plan.slope / out.scale, where);
+      const Requant id = same_qparams ? kIdentityRequant
+                                         : quantize_multiplier(a.scale / out.scale, where);
+      call.op_index = m_.add_operator("cortex_m_ns::quantized_leaky_relu", "out");
+      call.args = {a.int8_value, new_int(a.zero_point), new_int(out.zero_point), new_int(alpha.multiplier),
+                   new_int(alpha.shift), new_int(id.multiplier), new_int(id.shift), o, o};
+      p << "input_zero_point=" << a.zero_point << " output_zero_point=" << out.zero_point
+        << " alpha=(" << alpha.multiplier << ", " << alpha.shift << ") identity=(" << id.multiplier << ", "
+        << id.shift << ")";
+    } else if (plan.kind == "sub") {
+      const Quant& b = inputs[1];
+      const double m2 = 2 * std::max(a.scale, b.scale);
+      const Requant ms = quantize_multiplier(a.scale / m2, where);
+      const Requant mo = quantize_multiplier(b.scale / m2, where);
+      const Requant mout = quantize_multiplier(m2 / (out.scale * 1048576.0), where);
+      call.op_index = m_.add_operator("cortex_m_ns::quantized_sub", "out");
+      call.args = {a.int8_value,         new_int(a.zero_point),  new_int(ms.multiplier),   new_int(ms.shift),
+                   b.int8_value,         new_int(b.zero_point),  new_int(mo.multiplier),   new_int(mo.shift),
+                   new_int(out.zero_point), new_int(mout.multiplier), new_int(mout.shift), new_int(-128),
+                   new_int(127),         o,                      o};
+      p << "self_zero_point=" << a.zero_point << " self=(" << ms.multiplier << ", " << ms.shift
+        << ") other_zero_point=" << b.zero_point << " other=(" << mo.multiplier << ", " << mo.shift
+        << ") output_zero_point=" << out.zero_point << " output=(" << mout.multiplier << ", " << mout.shift
+        << ") activation=[-128, 127]";
+    } else if (plan.kind == "relu") {
+      const Qparams out_q{out.scale, static_cast<int32_t>(out.zero_point)};
+      const int64_t lo = plan.bound_min ? quantize_activation_bound(*plan.bound_min, out_q) : -128;
+      const int64_t hi = plan.bound_max ? quantize_activation_bound(*plan.bound_max, out_q) : 127;
+      const Requant r = same_qparams ? kIdentityRequant
+                                        : quantize_multiplier(a.scale / out.scale, where);
+      call.op_index = m_.add_operator("cortex_m_ns::quantized_relu", "out");
+      call.args = {a.int8_value, new_int(a.zero_point), new_int(out.zero_point), new_int(r.multiplier),
+                   new_int(r.shift), new_int(lo), new_int(hi), o, o};
+      p << "input_zero_point=" << a.zero_point << " output_zero_point=" << out.zero_point << " output=("
+        << r.multiplier << ", " << r.shift << ") activation=[" << lo << ", " << hi << "]";
+    } else {  // mean
+      const ModelTensor* in = tensor(plan.float_inputs[0]);
+      const size_t rank = in->sizes.size();
+      int64_t count = 1;
+      std::vector<int64_t> mask(4, 0);
+      for (int64_t d : plan.dims) {
+        count *= in->sizes[static_cast<size_t>(d)];
+        mask[static_cast<size_t>(d) + 4 - rank] = 1;
+      }
+      const Requant r = quantize_multiplier(a.scale / (out.scale * static_cast<double>(count)), where);
+      std::vector<int64_t> mask_items;
+      for (int64_t bit : mask) mask_items.push_back(new_int(bit));
+      const int32_t mask_value = m_.add_value(ModelValue::int_list(mask_items));
+      call.op_index = m_.add_operator("cortex_m_ns::quantized_mean", "out");
+      call.args = {a.int8_value,      new_int(a.zero_point), mask_value, arg(i, 2), new_int(out.zero_point),
+                   new_int(r.multiplier), new_int(r.shift),  o,          o};
+      p << "input_zero_point=" << a.zero_point << " axis_mask=[" << mask[0] << ", " << mask[1] << ", "
+        << mask[2] << ", " << mask[3] << "] keepdim=" << (value(arg(i, 2)).bool_value ? "true" : "false")
+        << " output_zero_point=" << out.zero_point << " output=(" << r.multiplier << ", " << r.shift
+        << ") count=" << count;
+    }
+    rewrite.op = m_.operators[call.op_index].name + ".out";
+    rewrite.parameters = p.str();
+    std::ostringstream scales;
+    scales << "s_in=" << format_double(a.scale);
+    if (plan.kind == "sub") scales << " s_other=" << format_double(inputs[1].scale);
+    scales << " s_out=" << format_double(out.scale);
+    if (plan.kind == "leaky_relu") scales << " alpha=" << format_double(plan.slope);
+    rewrite.derivation = scales.str() + (derivation.empty() ? "" : "; " + derivation);
+    replacement_[i] = call;
+    result.rewrites.push_back(rewrite);
+  }
+  for (const auto& [i, why] : refused) result.kept.push_back({label(i), why});
+}
+
+}  // namespace etns::tools::lowering
