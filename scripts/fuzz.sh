@@ -25,6 +25,7 @@ for target in "${targets[@]}"; do
   echo "== fuzz $target: ${seconds} s, $workers worker(s)"
   # libFuzzer writes a worker's log as fuzz-<n>.log in the current folder.
   rm -f build-fuzz/fuzz-*.log
+  crashes_before=$(ls build-fuzz/crashes/"$target" | wc -l)
   set +e
   (cd build-fuzz && ./bin/etns_fuzz_"$target" corpus/"$target" -max_total_time="$seconds" -print_final_stats=1 \
      -artifact_prefix=crashes/"$target"/ -timeout=10 -rss_limit_mb=2048 \
@@ -34,7 +35,7 @@ for target in "${targets[@]}"; do
   runs=$({ cat build-fuzz/"$target".log build-fuzz/fuzz-*.log 2>/dev/null || true; } |
          awk '/stat::number_of_executed_units/ {n += $2} END {print n + 0}')
   summary+=("$target: $runs inputs executed, exit $rc")
-  if [ "$rc" -ne 0 ] || [ -n "$(ls -A build-fuzz/crashes/"$target")" ]; then
+  if [ "$rc" -ne 0 ] || [ "$(ls build-fuzz/crashes/"$target" | wc -l)" -ne "$crashes_before" ]; then
     echo "fuzz $target: FAILED (exit $rc); the input is in build-fuzz/crashes/$target, the log in build-fuzz/$target.log" >&2
     tail -40 build-fuzz/"$target".log build-fuzz/fuzz-*.log 2>/dev/null >&2 || true
     status=1
