@@ -5,6 +5,11 @@
 add_library(etns_options INTERFACE)
 target_include_directories(etns_options INTERFACE ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/generated)
 target_compile_options(etns_options INTERFACE -Wall -Wextra -ffp-contract=off)
+# Implicit narrowing is where int8 kernels go wrong: GCC's -Wconversion on all
+# our code (clang's also implies -Wsign-conversion, which its fuzz build skips).
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  target_compile_options(etns_options INTERFACE -Wconversion)
+endif()
 if(ETNS_WARNINGS_AS_ERRORS)
   target_compile_options(etns_options INTERFACE -Werror)
 endif()

@@ -198,7 +198,8 @@ TEST(Cli, EnumeratedValuesAreCheckedByOneRuleWithASuggestion) {
   EXPECT_EQ(target.exit_code, 2);
   EXPECT_EQ(target.stderr_text, "etns: --target: 'qemu': expected host or qemu-m55 (did you mean 'qemu-m55'?)\n");
 
-  const testing::CliResult summary = testing::run_cli("run x.pte --provider ns --summary sometimes --input a --output b");
+  const testing::CliResult summary =
+      testing::run_cli("run x.pte --provider ns --summary sometimes --input a --output b");
   EXPECT_EQ(summary.exit_code, 2);
   EXPECT_EQ(summary.stderr_text, "etns: --summary: 'sometimes': expected auto, always or never\n");
 

@@ -25,11 +25,9 @@ CLI::Validator one_of(const std::vector<std::string>& names) {
 CLI::Option* add_provider_option(CLI::App* command, protocol::Provider& provider, const std::string& help) {
   std::vector<std::string> names;
   for (protocol::Provider each : protocol::kProviders) names.emplace_back(protocol::to_string(each));
-  return command
-      ->add_option_function<std::string>(
-          "--provider", [&provider](const std::string& name) { protocol::parse_provider_name(name.c_str(), &provider); },
-          help)
-      ->check(one_of(names));
+  // The check runs before the callback, so the name always parses.
+  auto parse = [&provider](const std::string& name) { protocol::parse_provider_name(name.c_str(), &provider); };
+  return command->add_option_function<std::string>("--provider", parse, help)->check(one_of(names));
 }
 
 }  // namespace etns::tools

@@ -240,10 +240,10 @@ TEST(Tier1Models, ArmHardswishDecomposition) {
   const int64_t q3 = int8_t(three.data[0]);
   EXPECT_EQ(q3 - zp1, zp1 - mul.args[3].int_value);  // both round(3 / s1)
   // Recover s1 from the mul factor s1^2 / (6 s_a) and the hardswish scale.
-  const double factor = mul.args[5].int_value * std::ldexp(1.0, int(mul.args[6].int_value) - 31);
+  const double factor = static_cast<double>(mul.args[5].int_value) * std::ldexp(1.0, int(mul.args[6].int_value) - 31);
   const double s_a = g.ops[4].args[1].double_value;
   const double s1 = std::sqrt(factor * 6.0 * s_a);
-  EXPECT_NEAR(s1 * (-128 - zp1), -3.0, s1);
+  EXPECT_NEAR(s1 * static_cast<double>(-128 - zp1), -3.0, s1);
 }
 
 TEST(Tier1Models, EveryCallPassesTheKernelsPrepare) {
