@@ -16,7 +16,24 @@
 namespace etns::tools {
 namespace lowering {
 
+// The loader reads a program without binding it, so it has not checked how many
+// arguments each call passes; the rules below read arguments by position.
+// Every call of an operator the registries know must pass exactly the count
+// they declare.
+void Lowerer::check_argument_counts() const {
+  for (size_t i = 0; i < m_.instructions.size(); ++i) {
+    const std::string name = op_name(i);
+    const runtime::KernelEntry* entry = kernels::registry_ns().find(name.c_str());
+    if (entry == nullptr || m_.instructions[i].args.empty()) continue;
+    if (schema_args(i) != entry->argument_count) {
+      throw Failure("lower: " + label(i) + " passes " + std::to_string(schema_args(i)) +
+                    " arguments, the operator takes " + std::to_string(entry->argument_count));
+    }
+  }
+}
+
 LoweringResult Lowerer::run() {
+  check_argument_counts();
   LoweringResult result;
   result.instructions_before = m_.instructions.size();
   for (size_t k = 1; k < m_.non_const_buffer_sizes.size(); ++k) {

@@ -101,6 +101,7 @@ class Lowerer {
   }
   int32_t new_int(int64_t x) { return m_.add_value(ModelValue::integer(x)); }
 
+  void check_argument_counts() const;
   void index_readers();
   std::vector<size_t> live_readers(int32_t v) const;
 

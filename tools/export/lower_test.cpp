@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tests/support/shared_data.h"
+#include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/export/exporter.h"
 #include "tools/export/program_model.h"
@@ -226,6 +227,30 @@ TEST(Lower, SubWithAlphaTwoKeepsTheIslandButLowersTheRest) {
   EXPECT_EQ(result.kept[1].reason, "alpha is not the constant 1");
   EXPECT_EQ(model.instructions.size(), 11u);  // 12 less the minimum
   EXPECT_TRUE(has_portable_op(model));
+}
+
+// Found by the lower fuzz target: a call passing fewer arguments than its
+// operator takes loads unbound, and the rules read arguments by position.
+TEST(Lower, ACallWithTheWrongArgumentCountIsRefusedNamingIt) {
+  for (const ExportedProgram& p : export_tier1().programs) {
+    if (p.file != "relu6_arm.pte") continue;
+    ProgramModel model = read_program(p.bytes, p.file);
+    size_t dequantize = model.instructions.size();
+    for (size_t i = 0; i < model.instructions.size(); ++i) {
+      if (model.operators[model.instructions[i].op_index].name == "cortex_m::dequantize_per_tensor") dequantize = i;
+    }
+    ASSERT_LT(dequantize, model.instructions.size());
+    std::vector<int32_t>& args = model.instructions[dequantize].args;
+    args.erase(args.begin() + 3);  // drop quant_min: 6 schema arguments instead of 7
+    try {
+      lower_to_ns(model);
+      FAIL() << "lowered a call with a missing argument";
+    } catch (const Failure& failure) {
+      EXPECT_EQ(std::string(failure.what()), "lower: c0i" + std::to_string(dequantize) +
+                                                 " cortex_m::dequantize_per_tensor.out passes 6 arguments, the "
+                                                 "operator takes 7");
+    }
+  }
 }
 
 }  // namespace
