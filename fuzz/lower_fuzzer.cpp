@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "fuzz/bounded_run.h"
-#include "runtime/pte/program.h"
 #include "tools/common/failure.h"
 #include "tools/export/lower.h"
 #include "tools/export/program_model.h"

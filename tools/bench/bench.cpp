@@ -1,6 +1,5 @@
 #include "tools/bench/bench.h"
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>

@@ -2,7 +2,6 @@
 
 #include "kernels/registry.h"
 #include "tools/cli/commands.h"
-#include "tools/common/failure.h"
 #include "tools/inspect/describe.h"
 #include "tools/runner/host_session.h"
 

@@ -19,10 +19,4 @@ std::optional<ProgramName> parse_program_file_name(const std::string& path) {
   return std::nullopt;
 }
 
-std::optional<protocol::Provider> provider_named(const std::string& name) {
-  protocol::Provider provider = protocol::Provider::Arm;
-  if (!protocol::parse_provider_name(name.c_str(), &provider)) return std::nullopt;
-  return provider;
-}
-
 }  // namespace etns::tools

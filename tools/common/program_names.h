@@ -21,7 +21,4 @@ struct ProgramName {
 // nullopt when the stem does not end in _arm or _ns after a model name.
 std::optional<ProgramName> parse_program_file_name(const std::string& path);
 
-// The provider called `name`, or nullopt: protocol/provider.h for std::string.
-std::optional<protocol::Provider> provider_named(const std::string& name);
-
 }  // namespace etns::tools

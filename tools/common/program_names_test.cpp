@@ -20,8 +20,6 @@ TEST(ProgramNames, NamesWithoutAProviderSuffixAreNotPrograms) {
   EXPECT_FALSE(parse_program_file_name("tier1.pte").has_value());
   EXPECT_FALSE(parse_program_file_name("_ns.pte").has_value()) << "a provider alone names no model";
   EXPECT_FALSE(parse_program_file_name("tier1_cmsis.pte").has_value());
-  EXPECT_FALSE(provider_named("ARM").has_value());
-  EXPECT_EQ(provider_named("ns"), protocol::Provider::Ns);
 }
 
 }  // namespace

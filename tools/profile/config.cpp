@@ -109,7 +109,8 @@ std::optional<Sidecar> read_sidecar(const std::string& model_path, const std::ve
     fail(path, "pte_sha256 " + describe(*digest) + " does not match the model's SHA-256 '" + actual + "'");
   }
   if (const auto provider = manifest.find("kernel_provider"); provider != manifest.end()) {
-    if (!provider->is_string() || !provider_named(provider->get<std::string>())) {
+    protocol::Provider parsed = protocol::Provider::Arm;
+    if (!provider->is_string() || !protocol::parse_provider_name(provider->get<std::string>().c_str(), &parsed)) {
       fail(path, "kernel_provider: expected arm or ns, got " + describe(*provider));
     }
     sidecar.kernel_provider = provider->get<std::string>();
