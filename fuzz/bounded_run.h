@@ -9,7 +9,9 @@ namespace etns::fuzz {
 
 // Verifies `size` bytes as a program (copied to 16-byte aligned memory, as
 // loaders provide it), plans "forward" into fixed memory, binds it to each
-// provider's kernels, prepares and executes it once on a fixed input pattern.
+// provider's kernels in turn until one binds (ns only when arm lacks an
+// operator: ns is arm plus its own), prepares and executes it once on a fixed
+// input pattern.
 // Every refusal is a normal outcome; only a crash, a sanitizer report or a
 // hang is a finding.
 void run_bounded(const uint8_t* data, size_t size);

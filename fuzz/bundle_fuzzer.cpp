@@ -45,8 +45,10 @@ Bundles& bundles() {
   return made;
 }
 
-void restore(const Bundles& b) {
-  for (const auto& [document, text] : b.originals) tools::write_file_atomic(b.candidate + "/" + document, text);
+// Puts back the two files an input changed: its document and the manifest.
+void restore(const Bundles& b, const std::string& document) {
+  tools::write_file_atomic(b.candidate + "/" + document, b.originals.at(document));
+  tools::write_file_atomic(b.candidate + "/manifest.json", b.originals.at("manifest.json"));
 }
 
 }  // namespace
@@ -71,6 +73,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)tools::compare_programs(baseline, candidate, std::nullopt);
   } catch (const tools::Failure&) {
   }
-  restore(b);
+  restore(b, document);
   return 0;
 }

@@ -17,6 +17,9 @@ targets=(program lower config bundle elf)
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$(nproc)" --target "${targets[@]/#/etns_fuzz_}"
 
+# The bundle and config targets write scratch files: keep them in memory when we can.
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then export TMPDIR=/dev/shm; fi
+
 status=0
 summary=()
 for target in "${targets[@]}"; do

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "runtime/core/escape.h"
+
 namespace etns::tools {
 
 std::string hex_address(uint64_t value) { return fmt::format("{:#x}", value); }
@@ -18,6 +20,15 @@ std::string grouped(uint64_t value) {
     text += digits[i];
   }
   return text;
+}
+
+std::string printable(const std::string& text) {
+  if (runtime::is_printable(text.data(), text.size())) return text;
+  // Each byte escapes to at most 4 characters ("\\xHH"); 4 more hold the NUL.
+  std::string out(4 * text.size() + 4, '\0');
+  runtime::escape_text(out.data(), out.size(), text.data(), text.size());
+  out.resize(std::char_traits<char>::length(out.c_str()));
+  return out;
 }
 
 std::vector<std::string> words_of(const std::string& line) {

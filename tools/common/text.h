@@ -14,6 +14,12 @@ std::string hex_address(uint64_t value);
 // "65,536": a count with its thousands grouped by commas, as the docs write them.
 std::string grouped(uint64_t value);
 
+// `text` (a name read from a file, which may hold any byte) as printable
+// ASCII, escaped as runtime::escape_text does but never cut: what a text
+// report prints of a program's strings, so a newline cannot split a line and
+// no control byte reaches the terminal.
+std::string printable(const std::string& text);
+
 // The whitespace-separated words of a line.
 std::vector<std::string> words_of(const std::string& line);
 

@@ -40,5 +40,14 @@ TEST(ClosestName, FallsBackToAPrefixForLongerWords) {
   EXPECT_EQ(closest_name("portable_opsxyz", {"portable_ops", "ns_ops"}), "portable_ops");
 }
 
+TEST(Printable, EscapesEveryByteOutsidePrintableAsciiAndNeverCuts) {
+  EXPECT_EQ(printable("forward"), "forward");
+  EXPECT_EQ(printable(std::string("a\nb\x1b\0\"\\", 7)), "a\\nb\\x1b\\0\\\"\\\\");
+  const std::string long_name(300, '\x7f');
+  std::string want;
+  for (size_t i = 0; i < long_name.size(); ++i) want += "\\x7f";
+  EXPECT_EQ(printable(long_name), want) << "a report shows the whole name, unlike a bounded log line";
+}
+
 }  // namespace
 }  // namespace etns::tools

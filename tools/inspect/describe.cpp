@@ -97,7 +97,7 @@ nlohmann::json describe_program(const HostSession& session) {
 
 std::string render_description(const nlohmann::json& d) {
   std::ostringstream out;
-  out << "program     " << d["path"].get<std::string>() << "\n";
+  out << "program     " << printable(d["path"].get<std::string>()) << "\n";
   out << "sha256      " << d["sha256"].get<std::string>() << "\n";
   out << "size        " << d["size_bytes"] << " bytes\n";
   const nlohmann::json& header = d["extended_header"];
@@ -108,8 +108,11 @@ std::string render_description(const nlohmann::json& d) {
         << header["segment_base_offset"] << " (" << header["segment_data_size"] << " bytes)\n";
   }
   out << "constants   " << d["constant_bytes"] << " bytes in " << d["constant_buffers"] << " buffers\n";
+  out << "methods    ";
+  for (const nlohmann::json& name : d["method_names"]) out << " " << printable(name.get<std::string>());
+  out << "\n";
   for (const nlohmann::json& m : d["methods"]) {
-    out << "method      " << m["name"].get<std::string>() << " (" << m["values"] << " values)\n";
+    out << "method      " << printable(m["name"].get<std::string>()) << " (" << m["values"] << " values)\n";
     for (const char* role : {"inputs", "outputs"}) {
       size_t i = 0;
       for (const nlohmann::json& t : m[role]) {
@@ -133,17 +136,17 @@ std::string render_description(const nlohmann::json& d) {
     }
     out << "  instructions (" << m["instructions"].size() << ")\n";
     for (const nlohmann::json& instruction : m["instructions"]) {
-      std::string id = instruction["id"];
+      std::string id = printable(instruction["id"].get<std::string>());
       id.resize(std::max<size_t>(id.size(), 6), ' ');
-      out << "    " << id << " " << instruction["operator"].get<std::string>() << "\n";
+      out << "    " << id << " " << printable(instruction["operator"].get<std::string>()) << "\n";
     }
     out << "  operators (" << m["operators"].size() << ")\n";
     size_t index = 0;
     for (const nlohmann::json& name : m["operators"]) {
-      out << "    [" << index++ << "] " << name.get<std::string>() << "\n";
+      out << "    [" << index++ << "] " << printable(name.get<std::string>()) << "\n";
     }
     out << "  portable fallbacks (" << m["portable_operators"].size() << ")";
-    for (const nlohmann::json& name : m["portable_operators"]) out << " " << name.get<std::string>();
+    for (const nlohmann::json& name : m["portable_operators"]) out << " " << printable(name.get<std::string>());
     out << "\n";
   }
   return out.str();
