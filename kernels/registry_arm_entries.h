@@ -32,14 +32,43 @@
 #define ETNS_ENTRY_ATEN_SUB
 #endif
 
+#ifdef ETNS_PORTABLE_ATEN_CLONE_OUT
+#define ETNS_ENTRY_ATEN_CLONE {"aten::clone.out", 3, &portable::clone_prepare, &portable::clone_run},
+#else
+#define ETNS_ENTRY_ATEN_CLONE
+#endif
+#ifdef ETNS_PORTABLE_ATEN_PERMUTE_COPY_OUT
+#define ETNS_ENTRY_ATEN_PERMUTE_COPY \
+  {"aten::permute_copy.out", 3, &portable::permute_copy_prepare, &portable::permute_copy_run},
+#else
+#define ETNS_ENTRY_ATEN_PERMUTE_COPY
+#endif
+#ifdef ETNS_PORTABLE_ATEN_VIEW_COPY_OUT
+#define ETNS_ENTRY_ATEN_VIEW_COPY {"aten::view_copy.out", 3, &portable::view_copy_prepare, &portable::view_copy_run},
+#else
+#define ETNS_ENTRY_ATEN_VIEW_COPY
+#endif
+// ExecuTorch defines _to_dim_order_copy in its own dim_order_ops library, not aten.
+#ifdef ETNS_PORTABLE_DIM_ORDER_OPS_TO_DIM_ORDER_COPY_OUT
+#define ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY                                         \
+  {"dim_order_ops::_to_dim_order_copy.out", 4, &portable::to_dim_order_copy_prepare, \
+   &portable::to_dim_order_copy_run},
+#else
+#define ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY
+#endif
+
 #define ETNS_ARM_KERNEL_ENTRIES                                                                   \
   ETNS_ENTRY_ATEN_CLAMP                                                                           \
+  ETNS_ENTRY_ATEN_CLONE                                                                           \
   ETNS_ENTRY_ATEN_LEAKY_RELU                                                                      \
   ETNS_ENTRY_ATEN_MEAN                                                                            \
+  ETNS_ENTRY_ATEN_PERMUTE_COPY                                                                    \
   ETNS_ENTRY_ATEN_SUB                                                                             \
+  ETNS_ENTRY_ATEN_VIEW_COPY                                                                       \
   {"cortex_m::dequantize_per_tensor.out", 7, &cortex_m::dequantize_prepare,                       \
    &cortex_m::dequantize_run},                                                                    \
   {"cortex_m::minimum.out", 3, &cortex_m::minimum_prepare, &cortex_m::minimum_run},               \
   {"cortex_m::quantize_per_tensor.out", 7, &cortex_m::quantize_prepare, &cortex_m::quantize_run}, \
   {"cortex_m::quantized_conv2d.out", 13, &cortex_m::conv2d_prepare, &cortex_m::conv2d_run},       \
-  {"cortex_m::quantized_mul.out", 8, &cortex_m::mul_prepare, &cortex_m::mul_run},
+  {"cortex_m::quantized_mul.out", 8, &cortex_m::mul_prepare, &cortex_m::mul_run},                 \
+  ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY

@@ -33,7 +33,9 @@ TEST(Registry, ArmHasTheStockOperatorsAndTheSelectedFallbacks) {
     EXPECT_NE(registry_arm().find(name), nullptr) << name;
   }
   // The host build selects every portable fallback (ETNS_PORTABLE_OPS default).
-  for (const char* name : {"aten::clamp.out", "aten::leaky_relu.out", "aten::mean.out", "aten::sub.out"}) {
+  for (const char* name : {"aten::clamp.out", "aten::clone.out", "aten::leaky_relu.out", "aten::mean.out",
+                           "aten::permute_copy.out", "aten::sub.out", "aten::view_copy.out",
+                           "dim_order_ops::_to_dim_order_copy.out"}) {
     EXPECT_NE(registry_arm().find(name), nullptr) << name;
   }
   EXPECT_EQ(registry_arm().find("cortex_m_ns::quantized_sub.out"), nullptr);

@@ -53,4 +53,34 @@ runtime::Error clamp_run(const runtime::RunContext& ctx);
 runtime::Error mean_prepare(runtime::PrepareContext& ctx);
 runtime::Error mean_run(const runtime::RunContext& ctx);
 
+// ---- Data movement: any dtype, bytes moved unchanged ----------------------
+// The layout changes and reshapes between a model's int8 operators (flatten,
+// permute, a change of memory format). Each checks what the upstream portable
+// kernel checks (ExecuTorch kernels/portable/cpu/op_<name>.cpp) at prepare.
+
+// aten::view_copy.out(self, size, out). self contiguous, out of self's dtype
+// and dim order; `size` has self's element count, at most one -1 (inferred),
+// and equals out's sizes. out = self's bytes.
+runtime::Error view_copy_prepare(runtime::PrepareContext& ctx);
+runtime::Error view_copy_run(const runtime::RunContext& ctx);
+
+// aten::permute_copy.out(self, dims, out). dims a permutation of self's dims
+// (negative counts from the end); out's dim d is self's dim dims[d]; one
+// dtype; any dim orders.
+runtime::Error permute_copy_prepare(runtime::PrepareContext& ctx);
+runtime::Error permute_copy_run(const runtime::RunContext& ctx);
+
+// dim_order_ops::_to_dim_order_copy.out(self, non_blocking, dim_order, out):
+// the same logical tensor in out's memory order. non_blocking false;
+// dim_order Null (out contiguous) or out's dim order, contiguous or
+// channels_last; sizes equal. Upstream also converts the dtype; this build
+// moves one dtype and refuses a conversion (NotSupported).
+runtime::Error to_dim_order_copy_prepare(runtime::PrepareContext& ctx);
+runtime::Error to_dim_order_copy_run(const runtime::RunContext& ctx);
+
+// aten::clone.out(self, memory_format, out). Same dtype, sizes and dim order;
+// memory_format Null, 0 (contiguous) or 1 (preserve). out = self's bytes.
+runtime::Error clone_prepare(runtime::PrepareContext& ctx);
+runtime::Error clone_run(const runtime::RunContext& ctx);
+
 }  // namespace etns::portable

@@ -16,7 +16,10 @@ for build in "$@"; do
   [ -f "$build/build.ninja" ] || continue
   build=$(cd "$build" && pwd)
   found=1
-  deps=$(ninja -C "$build" -t deps 2>/dev/null | sed -n 's/^    //p' | sort -u)
+  # Paths are relative to the build folder when a compiler launcher (ccache
+  # with CCACHE_BASEDIR) rewrote them: make every one absolute first.
+  deps=$(ninja -C "$build" -t deps 2>/dev/null | sed -n 's/^    //p' | sort -u |
+         (cd "$build" && xargs -r realpath -m --) | sort -u)
   bad=$(printf '%s\n' "$deps" | grep -v \
     -e "^$source_dir/runtime/" -e "^$source_dir/kernels/" -e "^$source_dir/firmware/" -e "^$source_dir/protocol/" \
     -e "^$build/" -e "/generated/" -e "arm-none-eabi" -e "newlib" -e '^$' || true)

@@ -1,0 +1,104 @@
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "kernels/portable/portable.h"
+#include "tests/support/kernel_call.h"
+#include "tests/support/rng.h"
+
+namespace etns::portable {
+namespace {
+
+using runtime::Error;
+using runtime::ScalarType;
+using testing::KernelCall;
+using testing::logged;
+using testing::Rng;
+
+const runtime::KernelEntry kEntry{"dim_order_ops::_to_dim_order_copy.out", 4, &to_dim_order_copy_prepare,
+                                  &to_dim_order_copy_run};
+const std::vector<uint8_t> kChannelsLast{0, 2, 3, 1};
+const std::vector<uint8_t> kContiguous{0, 1, 2, 3};
+
+// Element (n, c, h, w) of an [N, C, H, W] tensor in either memory order.
+size_t at(const std::vector<int32_t>& s, bool channels_last, int n, int c, int h, int w) {
+  return channels_last ? static_cast<size_t>(((n * s[2] + h) * s[3] + w) * s[1] + c)
+                       : static_cast<size_t>(((n * s[1] + c) * s[2] + h) * s[3] + w);
+}
+
+TEST(ToDimOrderCopy, ConvertsBetweenContiguousAndChannelsLastBothWays) {
+  Rng rng(7);
+  for (const std::vector<int32_t>& sizes : {std::vector<int32_t>{1, 3, 2, 2}, {2, 17, 3, 5}, {1, 1, 4, 4}, {1, 16, 1, 1}}) {
+    for (const bool to_channels_last : {true, false}) {
+      SCOPED_TRACE(::testing::Message() << sizes[0] << "x" << sizes[1] << "x" << sizes[2] << "x" << sizes[3] << (to_channels_last ? " to NHWC" : " to NCHW"));
+      KernelCall call;
+      call.tensor(ScalarType::Char, sizes, to_channels_last ? kContiguous : kChannelsLast).bool_value(false);
+      if (to_channels_last) {
+        call.int_list({0, 2, 3, 1});
+      } else {
+        call.null();
+      }
+      call.tensor(ScalarType::Char, sizes, to_channels_last ? kChannelsLast : kContiguous);
+      ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+      const std::vector<int8_t> self = testing::random_s8(rng, call.tensor_at(0).numel);
+      call.fill<int8_t>(0, self);
+      ASSERT_EQ(call.run(), Error::Ok);
+      const std::vector<int8_t> out = call.read<int8_t>(3);
+      for (int n = 0; n < sizes[0]; ++n) {
+        for (int c = 0; c < sizes[1]; ++c) {
+          for (int h = 0; h < sizes[2]; ++h) {
+            for (int w = 0; w < sizes[3]; ++w) {
+              ASSERT_EQ(out[at(sizes, to_channels_last, n, c, h, w)], self[at(sizes, !to_channels_last, n, c, h, w)])
+                  << n << "," << c << "," << h << "," << w;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(ToDimOrderCopy, SameLayoutIsACopy) {
+  KernelCall call;
+  call.tensor(ScalarType::Float, {3, 2}).bool_value(false).null().tensor(ScalarType::Float, {3, 2});
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  call.fill<float>(0, {1, 2, 3, 4, 5, 6});
+  ASSERT_EQ(call.run(), Error::Ok);
+  EXPECT_EQ(call.read<float>(3), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+}
+
+TEST(ToDimOrderCopy, RefusesWhatUpstreamRefusesAndSaysWhatThisBuildLacks) {
+  {
+    KernelCall call;
+    call.tensor(ScalarType::Char, {1, 2, 2, 2}).bool_value(true).null().tensor(ScalarType::Char, {1, 2, 2, 2});
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(logged(call, "non_blocking = true")) << call.log();
+  }
+  {
+    KernelCall call;
+    call.tensor(ScalarType::Char, {1, 2, 2, 2}).bool_value(false).null().tensor(ScalarType::Char, {1, 2, 2, 2}, kChannelsLast);
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(logged(call, "dim_order is None but out is not contiguous")) << call.log();
+  }
+  {
+    KernelCall call;
+    call.tensor(ScalarType::Char, {1, 2, 2, 2}).bool_value(false).int_list({0, 1, 2, 3}).tensor(ScalarType::Char, {1, 2, 2, 2}, kChannelsLast);
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(logged(call, "dim_order[1] = 1, out's is 2")) << call.log();
+  }
+  {
+    KernelCall call;
+    call.tensor(ScalarType::Char, {1, 2, 2, 2}).bool_value(false).null().tensor(ScalarType::Char, {1, 2, 4, 1});
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(logged(call, "differ in shape")) << call.log();
+  }
+  {
+    KernelCall call;
+    call.tensor(ScalarType::Char, {2, 2}).bool_value(false).null().tensor(ScalarType::Float, {2, 2});
+    EXPECT_EQ(call.prepare(kEntry), Error::NotSupported);
+    EXPECT_TRUE(logged(call, "without a dtype conversion")) << call.log();
+  }
+}
+
+}  // namespace
+}  // namespace etns::portable

@@ -1,0 +1,35 @@
+#include <cstring>
+
+#include "kernels/common/checks.h"
+#include "kernels/portable/portable.h"
+
+namespace etns::portable {
+
+using runtime::Error;
+using runtime::Tensor;
+
+Error clone_prepare(runtime::PrepareContext& ctx) {
+  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(0, "self"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(2, "out"));
+  if (!ctx.is_null(1)) {
+    // ExecuTorch's MemoryFormat: 0 contiguous, 1 preserve; a clone keeps the
+    // layout the program gave out, which must be self's.
+    ETNS_ASSIGN_OR_RETURN(const int64_t memory_format, ctx.int_value(1, "memory_format"));
+    if (memory_format != 0 && memory_format != 1) {
+      return ctx.fail(Error::InvalidArgument, "memory_format = %lld, expected None, 0 (contiguous) or 1 (preserve)",
+                      static_cast<long long>(memory_format));
+    }
+  }
+  ETNS_TRY(kernels::check_dtype(ctx, *out, "out", self->dtype));
+  ETNS_TRY(kernels::check_same_sizes(ctx, *self, "self", *out, "out"));
+  return kernels::check_same_dim_order(ctx, *self, "self", *out, "out");
+}
+
+Error clone_run(const runtime::RunContext& ctx) {
+  const Tensor& self = ctx.tensor(0);
+  const Tensor& out = ctx.tensor(2);
+  if (self.nbytes > 0 && self.data != out.data) std::memcpy(out.data, self.data, self.nbytes);
+  return Error::Ok;
+}
+
+}  // namespace etns::portable

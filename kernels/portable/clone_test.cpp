@@ -1,0 +1,65 @@
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "kernels/portable/portable.h"
+#include "tests/support/kernel_call.h"
+
+namespace etns::portable {
+namespace {
+
+using runtime::Error;
+using runtime::ScalarType;
+using testing::KernelCall;
+using testing::logged;
+
+const runtime::KernelEntry kEntry{"aten::clone.out", 3, &clone_prepare, &clone_run};
+const std::vector<uint8_t> kChannelsLast{0, 2, 3, 1};
+
+TEST(Clone, CopiesEveryByteInAnyLayout) {
+  for (const bool with_format : {false, true}) {
+    KernelCall call;
+    call.tensor(ScalarType::Char, {1, 3, 2, 2}, kChannelsLast);
+    if (with_format) {
+      call.int_value(1);
+    } else {
+      call.null();
+    }
+    call.tensor(ScalarType::Char, {1, 3, 2, 2}, kChannelsLast);
+    ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+    const std::vector<int8_t> in{-128, 127, 0, 1, -1, 5, 6, 7, 8, 9, 10, 11};
+    call.fill<int8_t>(0, in);
+    ASSERT_EQ(call.run(), Error::Ok);
+    EXPECT_EQ(call.read<int8_t>(2), in);
+  }
+}
+
+TEST(Clone, RefusesAnotherShapeDtypeLayoutOrFormat) {
+  {
+    KernelCall call;
+    call.tensor(ScalarType::Char, {2, 3}).null().tensor(ScalarType::Char, {3, 2});
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(logged(call, "differ in shape")) << call.log();
+  }
+  {
+    KernelCall call;
+    call.tensor(ScalarType::Char, {2, 3}).null().tensor(ScalarType::Int, {2, 3});
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(logged(call, "out dtype")) << call.log();
+  }
+  {
+    KernelCall call;
+    call.tensor(ScalarType::Char, {1, 3, 2, 2}).null().tensor(ScalarType::Char, {1, 3, 2, 2}, kChannelsLast);
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(logged(call, "different dim orders")) << call.log();
+  }
+  {
+    KernelCall call;
+    call.tensor(ScalarType::Char, {2, 3}).int_value(2).tensor(ScalarType::Char, {2, 3});
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(logged(call, "memory_format = 2")) << call.log();
+  }
+}
+
+}  // namespace
+}  // namespace etns::portable

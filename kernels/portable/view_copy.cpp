@@ -1,0 +1,57 @@
+#include <cstring>
+
+#include "kernels/common/checks.h"
+#include "kernels/portable/portable.h"
+
+namespace etns::portable {
+
+using runtime::Error;
+using runtime::Tensor;
+
+Error view_copy_prepare(runtime::PrepareContext& ctx) {
+  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(0, "self"));
+  ETNS_ASSIGN_OR_RETURN(const runtime::IntList size, ctx.int_list(1, "size"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(2, "out"));
+  ETNS_TRY(kernels::check_dtype(ctx, *out, "out", self->dtype));
+  if (!self->is_contiguous()) return ctx.fail(Error::InvalidArgument, "self is not contiguous (dim order)");
+  if (!out->is_contiguous()) return ctx.fail(Error::InvalidArgument, "out is not contiguous (dim order)");
+  if (size.size != out->rank) {
+    return ctx.fail(Error::InvalidArgument, "size has %u entries, out has rank %u", static_cast<unsigned>(size.size),
+                    static_cast<unsigned>(out->rank));
+  }
+  // The known sizes' product, and where the one -1 is.
+  size_t inferred = size.size;
+  size_t known = 1;
+  for (size_t d = 0; d < size.size; ++d) {
+    const int64_t s = size.at(d);
+    if (s == -1 && inferred == size.size) {
+      inferred = d;
+      continue;
+    }
+    if (s < 0) return ctx.fail(Error::InvalidArgument, "size[%zu] = %lld, expected >= 0 (or one -1)", d, static_cast<long long>(s));
+    if (s != out->sizes[d]) {
+      return ctx.fail(Error::InvalidArgument, "size[%zu] = %lld, but out %s", d, static_cast<long long>(s),
+                      kernels::format_sizes(*out).text);
+    }
+    known *= static_cast<size_t>(s);
+  }
+  if (inferred != size.size) {
+    if (known == 0 || self->numel % known != 0 || self->numel / known != static_cast<size_t>(out->sizes[inferred])) {
+      return ctx.fail(Error::InvalidArgument, "size[%zu] = -1 cannot make %zu elements into out %s", inferred,
+                      self->numel, kernels::format_sizes(*out).text);
+    }
+  } else if (known != self->numel) {
+    return ctx.fail(Error::InvalidArgument, "self %s has %zu elements, size asks for %zu",
+                    kernels::format_sizes(*self).text, self->numel, known);
+  }
+  return Error::Ok;
+}
+
+Error view_copy_run(const runtime::RunContext& ctx) {
+  const Tensor& self = ctx.tensor(0);
+  const Tensor& out = ctx.tensor(2);
+  if (self.nbytes > 0 && self.data != out.data) std::memcpy(out.data, self.data, self.nbytes);
+  return Error::Ok;
+}
+
+}  // namespace etns::portable

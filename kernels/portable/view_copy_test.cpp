@@ -1,0 +1,69 @@
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <vector>
+
+#include "kernels/portable/portable.h"
+#include "tests/support/kernel_call.h"
+
+namespace etns::portable {
+namespace {
+
+using runtime::Error;
+using runtime::ScalarType;
+using testing::KernelCall;
+using testing::logged;
+
+const runtime::KernelEntry kEntry{"aten::view_copy.out", 3, &view_copy_prepare, &view_copy_run};
+const std::vector<uint8_t> kChannelsLast{0, 2, 3, 1};
+
+TEST(ViewCopy, FlattensAndKeepsEveryByte) {
+  // A global pool's [1, 64, 1, 1] int8 output flattened for a linear layer.
+  KernelCall call;
+  call.tensor(ScalarType::Char, {1, 64, 1, 1}).int_list({1, -1}).tensor(ScalarType::Char, {1, 64});
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  std::vector<int8_t> in(64);
+  std::iota(in.begin(), in.end(), int8_t{-32});
+  call.fill<int8_t>(0, in);
+  ASSERT_EQ(call.run(), Error::Ok);
+  EXPECT_EQ(call.read<int8_t>(2), in);
+}
+
+TEST(ViewCopy, MovesAnyDtype) {
+  KernelCall call;
+  call.tensor(ScalarType::Float, {2, 3}).int_list({3, 2}).tensor(ScalarType::Float, {3, 2});
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  call.fill<float>(0, {1.5f, -2.0f, 3.25f, 0.0f, -0.0f, 7.0f});
+  ASSERT_EQ(call.run(), Error::Ok);
+  EXPECT_EQ(call.read<float>(2), (std::vector<float>{1.5f, -2.0f, 3.25f, 0.0f, -0.0f, 7.0f}));
+}
+
+TEST(ViewCopy, RefusesWhatUpstreamRefuses) {
+  struct Case {
+    std::vector<int32_t> self_sizes;
+    std::vector<uint8_t> self_order;
+    std::vector<int64_t> size;
+    std::vector<int32_t> out_sizes;
+    ScalarType out_dtype;
+    const char* message;
+  };
+  const Case cases[] = {
+      {{1, 4, 2, 2}, kChannelsLast, {1, 16}, {1, 16}, ScalarType::Char, "self is not contiguous"},
+      {{2, 8}, {}, {4, 4}, {4, 4}, ScalarType::Float, "out dtype"},
+      {{2, 8}, {}, {4, 5}, {4, 5}, ScalarType::Char, "self [2, 8] has 16 elements, size asks for 20"},
+      {{2, 8}, {}, {-1, -1}, {4, 4}, ScalarType::Char, "size[1] = -1"},
+      {{2, 8}, {}, {-1, 3}, {5, 3}, ScalarType::Char, "cannot make 16 elements"},
+      {{2, 8}, {}, {4, 4}, {2, 8}, ScalarType::Char, "size[0] = 4, but out [2, 8]"},
+      {{2, 8}, {}, {16}, {2, 8}, ScalarType::Char, "size has 1 entries, out has rank 2"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.message);
+    KernelCall call;
+    call.tensor(ScalarType::Char, c.self_sizes, c.self_order).int_list(c.size).tensor(c.out_dtype, c.out_sizes);
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(logged(call, c.message)) << call.log();
+  }
+}
+
+}  // namespace
+}  // namespace etns::portable
