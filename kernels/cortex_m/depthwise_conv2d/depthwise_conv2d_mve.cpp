@@ -158,6 +158,46 @@ inline __attribute__((always_inline)) int32x4_t mac_scalar(int32x4_t acc, int32x
   return vmlaq_n_s32(acc, a, b);
 }
 
+// The inside taps of one filter row for 16 channels, depth multiplier 1:
+// acc_j += x[4j..4j+3] * w[4j..4j+3] widened, for `count` >= 1 taps, the next
+// x_step and w_step bytes on ("l": widening loads take r0-r7 as the base).
+// Written out because GCC 12 keeps the four
+// sub-vector addresses in spilled registers instead of immediate offsets
+// (11 more instructions per tap).
+inline __attribute__((always_inline)) void mac_row16(int32x4_t& a0, int32x4_t& a1,
+                                                     int32x4_t& a2, int32x4_t& a3,
+                                                     const int8_t* x, const int8_t* w,
+                                                     int32_t count, ptrdiff_t x_step,
+                                                     ptrdiff_t w_step) {
+  int32x4_t t0, t1;
+  asm volatile(
+      "dls lr, %[n]\n"
+      "1:\n\t"
+      "vldrb.s32 %q[t0], [%[x]]\n\t"
+      "vldrb.s32 %q[t1], [%[w]]\n\t"
+      "vmul.i32 %q[t0], %q[t0], %q[t1]\n\t"
+      "vadd.i32 %q[a0], %q[a0], %q[t0]\n\t"
+      "vldrb.s32 %q[t0], [%[x], #4]\n\t"
+      "vldrb.s32 %q[t1], [%[w], #4]\n\t"
+      "vmul.i32 %q[t0], %q[t0], %q[t1]\n\t"
+      "vadd.i32 %q[a1], %q[a1], %q[t0]\n\t"
+      "vldrb.s32 %q[t0], [%[x], #8]\n\t"
+      "vldrb.s32 %q[t1], [%[w], #8]\n\t"
+      "vmul.i32 %q[t0], %q[t0], %q[t1]\n\t"
+      "vadd.i32 %q[a2], %q[a2], %q[t0]\n\t"
+      "vldrb.s32 %q[t0], [%[x], #12]\n\t"
+      "vldrb.s32 %q[t1], [%[w], #12]\n\t"
+      "add %[x], %[x], %[x_step]\n\t"
+      "add %[w], %[w], %[w_step]\n\t"
+      "vmul.i32 %q[t0], %q[t0], %q[t1]\n\t"
+      "vadd.i32 %q[a3], %q[a3], %q[t0]\n\t"
+      "le lr, 1b\n"
+      : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [t0] "=&w"(t0),
+        [t1] "=&w"(t1), [x] "+l"(x), [w] "+l"(w)
+      : [n] "r"(count), [x_step] "r"(x_step), [w_step] "r"(w_step)
+      : "lr", "memory");
+}
+
 // One pass: up to 16 input channels [ic, ic + 16) of one output pixel, for one
 // multiplier index m. Output channel c = ic * mult + m, so the pass's output
 // channels, weights and per-channel values are `mult` apart (one gather offset
@@ -168,8 +208,9 @@ inline __attribute__((always_inline)) void pass(const DepthwiseConv2dParams& p, 
                                                 const Pixel& px, const int8_t* weight,
                                                 int32_t ic, int32_t channel, int32_t remaining,
                                                 uint32x4_t offsets, int8_t* out_pixel) {
-  const int32_t mult = p.depth_multiplier;
-  const int32_t step = 4 * mult;  // output channels between sub-vectors
+  // Output channels between sub-vectors; a constant without gathers (the
+  // multiplier is 1 there), so the loads use immediate offsets.
+  const int32_t step = kGather ? 4 * p.depth_multiplier : 4;
   mve_pred16_t live[4] = {0, 0, 0, 0};
   if constexpr (kTail) {
     for (int j = 0; j < 4; ++j) {
@@ -192,6 +233,11 @@ inline __attribute__((always_inline)) void pass(const DepthwiseConv2dParams& p, 
                                    : weight;
   for (int32_t ky = px.ky_lo; any_inside && ky < px.ky_hi;
        ++ky, x_row += row_step, w_row += weight_row) {
+    if constexpr (!kGather && !kTail) {
+      mac_row16(acc0, acc1, acc2, acc3, x_row, w_row, px.kx_hi - px.kx_lo, column_step,
+                static_cast<ptrdiff_t>(p.output_c));
+      continue;
+    }
     const int8_t* x = x_row;
     const int8_t* w = w_row;
     for (int32_t kx = px.kx_lo; kx < px.kx_hi; ++kx, x += column_step, w += p.output_c) {
@@ -240,8 +286,12 @@ inline __attribute__((always_inline)) void pass(const DepthwiseConv2dParams& p, 
 }
 
 template <bool kGather>
-void run(const DepthwiseConv2dParams& p, const Arrays& a, const int8_t* input,
+void run(const DepthwiseConv2dParams& params, const Arrays arrays, const int8_t* input,
          const int8_t* weight, int8_t* out) {
+  // Local copies: the int8 stores may alias anything reachable through a
+  // pointer, which would make the compiler reload every field after each.
+  const DepthwiseConv2dParams p = params;
+  const Arrays a = arrays;
   const int32_t mult = p.depth_multiplier;
   // Lane k of a sub-vector is output channel k * mult further on.
   const uint32x4_t offsets = vmulq_n_u32(vidupq_n_u32(0, 1), static_cast<uint32_t>(mult));
