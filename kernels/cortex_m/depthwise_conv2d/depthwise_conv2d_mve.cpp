@@ -11,53 +11,62 @@ namespace {
 // Channels per pass: 16 int8 lanes, widened into four int32x4 accumulators.
 constexpr int32_t kLanes = 16;
 
-size_t round16(size_t n) { return (n + 15) & ~size_t{15}; }
+// Scratch, from a 16-byte aligned base: one block of per-channel values per
+// pass, in pass order (multiplier index m, then 16 input channels at a time),
+// each block 4 x 16 int32 lanes so that a pass reads all it needs from one
+// pointer with immediate offsets and without predication or gathers:
+//   [0, 16)   bias + input_offset * sum of the channel's taps, per call
+//   [16, 32)  the requantisation multiplier
+//   [32, 48)  max(shift, 0)
+//   [48, 64)  min(shift, 0)
+// Lane l of block (m, b) is output channel (16 b + l) * mult + m; lanes past
+// the input channels hold zeros.
+constexpr int32_t kBlockValues = 4 * kLanes;
 
-// Scratch, from a 16-byte aligned base: four int32[round16(output_c)] arrays
-// in output-channel order, so a pass's 16 channels load without predication
-// when the multiplier is 1.
-//   bias        bias + input_offset * sum of the channel's taps, per call
-//   multiplier  the requantisation multiplier
-//   left        max(shift, 0)
-//   neg_right   min(shift, 0)
-struct Arrays {
-  int32_t* bias;
-  int32_t* multiplier;
-  int32_t* left;
-  int32_t* neg_right;
-};
-
-size_t array_bytes(const DepthwiseConv2dParams& p) {
-  return round16(static_cast<size_t>(p.output_c)) * sizeof(int32_t);
+int32_t blocks_per_multiplier(const DepthwiseConv2dParams& p) {
+  return (p.input_c + kLanes - 1) / kLanes;
 }
 
-Arrays carve(const DepthwiseConv2dParams& p, uint8_t* scratch) {
-  uint8_t* base = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(scratch) + 15) &
-                                             ~uintptr_t{15});
-  const size_t bytes = array_bytes(p);
-  return {reinterpret_cast<int32_t*>(base), reinterpret_cast<int32_t*>(base + bytes),
-          reinterpret_cast<int32_t*>(base + 2 * bytes),
-          reinterpret_cast<int32_t*>(base + 3 * bytes)};
+size_t blocks_bytes(const DepthwiseConv2dParams& p) {
+  return static_cast<size_t>(p.depth_multiplier) *
+         static_cast<size_t>(blocks_per_multiplier(p)) * kBlockValues * sizeof(int32_t);
 }
 
-// Fills the arrays, four channels per step. Raw int8 input times weight, the
-// input offset folded in per channel: sum((x + io) * w) = sum(x * w) + io *
-// sum(w), all mod 2^32 like the reference's int32 accumulator. Computed per
-// call, so the weights need not be constant.
-void fill_arrays(const DepthwiseConv2dParams& p, const int8_t* weight, const int32_t* bias,
-                 const Arrays& a) {
+int32_t* aligned_base(uint8_t* scratch) {
+  return reinterpret_cast<int32_t*>((reinterpret_cast<uintptr_t>(scratch) + 15) &
+                                    ~uintptr_t{15});
+}
+
+// Fills the blocks. Raw int8 input times weight, the input offset folded in
+// per channel: sum((x + io) * w) = sum(x * w) + io * sum(w), all mod 2^32 like
+// the reference's int32 accumulator. Computed per call (about 2 instructions
+// per weight byte), so the weights need not be constant.
+void fill_blocks(const DepthwiseConv2dParams& p, const int8_t* weight, const int32_t* bias,
+                 int32_t* blocks) {
   const int32_t taps = p.filter_h * p.filter_w;
-  for (int32_t oc = 0; oc < p.output_c; oc += 4) {
-    const mve_pred16_t live = vctp32q(static_cast<uint32_t>(p.output_c - oc));
-    int32x4_t sum = vdupq_n_s32(0);
-    const int8_t* w = weight + oc;
-    for (int32_t t = 0; t < taps; ++t, w += p.output_c) sum = vaddq_s32(sum, vldrbq_z_s32(w, live));
-    const int32x4_t b = bias != nullptr ? vldrwq_z_s32(bias + oc, live) : vdupq_n_s32(0);
-    vst1q_s32(a.bias + oc, vmlaq_n_s32(b, sum, p.input_offset));  // wraps, as the reference
-    const int32x4_t shift = vldrwq_z_s32(p.shifts + oc, live);
-    vst1q_s32(a.multiplier + oc, vldrwq_z_s32(p.multipliers + oc, live));
-    vst1q_s32(a.left + oc, vmaxq_s32(shift, vdupq_n_s32(0)));
-    vst1q_s32(a.neg_right + oc, vminq_s32(shift, vdupq_n_s32(0)));
+  const int32_t count = p.depth_multiplier * blocks_per_multiplier(p);
+  for (int32_t block = 0; block < count; ++block) {
+    const int32_t m = block / blocks_per_multiplier(p);
+    const int32_t first = (block % blocks_per_multiplier(p)) * kLanes;
+    int32_t* q = blocks + static_cast<size_t>(block) * kBlockValues;
+    for (int32_t lane = 0; lane < kLanes; ++lane) {
+      const int32_t ic = first + lane;
+      if (ic >= p.input_c) {
+        q[lane] = q[kLanes + lane] = q[2 * kLanes + lane] = q[3 * kLanes + lane] = 0;
+        continue;
+      }
+      const int32_t oc = ic * p.depth_multiplier + m;
+      int32_t sum = 0;
+      const int8_t* w = weight + oc;
+      for (int32_t t = 0; t < taps; ++t, w += p.output_c) sum += *w;
+      const uint32_t b = bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u;
+      q[lane] = static_cast<int32_t>(
+          b + static_cast<uint32_t>(p.input_offset) * static_cast<uint32_t>(sum));
+      const int32_t shift = p.shifts[oc];
+      q[kLanes + lane] = p.multipliers[oc];
+      q[2 * kLanes + lane] = shift > 0 ? shift : 0;
+      q[3 * kLanes + lane] = shift < 0 ? shift : 0;
+    }
   }
 }
 
@@ -89,13 +98,18 @@ struct Pixel {
 };
 
 // The k in [0, kernel) with 0 <= start + k * dilation < size: [*lo, *hi).
-// int64 because start may be near -INT32_MAX (padding is any int32).
+// Unsigned 32-bit: -start and size - start - 1 lie in [0, 2^32) for any int32
+// padding, and the hardware divides those (an int64 division is a libcall).
 void inside_range(int32_t start, int32_t dilation, int32_t kernel, int32_t size, int32_t* lo,
                   int32_t* hi) {
-  const int64_t s = start, d = dilation;
-  int64_t l = s >= 0 ? 0 : (-s + d - 1) / d;
-  int64_t h = s >= size ? 0 : (size - s + d - 1) / d;
-  if (h > kernel) h = kernel;
+  const uint32_t d = static_cast<uint32_t>(dilation);
+  // First k with start + k * d >= 0: ceil(-start / d).
+  uint32_t l = 0;
+  if (start < 0) l = (0u - static_cast<uint32_t>(start) - 1u) / d + 1u;
+  // First k with start + k * d >= size: ceil((size - start) / d).
+  uint32_t h = 0;
+  if (start < size) h = (static_cast<uint32_t>(size) - static_cast<uint32_t>(start) - 1u) / d + 1u;
+  if (h > static_cast<uint32_t>(kernel)) h = static_cast<uint32_t>(kernel);
   if (l > h) l = h;
   *lo = static_cast<int32_t>(l);
   *hi = static_cast<int32_t>(h);
@@ -114,18 +128,6 @@ inline __attribute__((always_inline)) int32x4_t load_s8x4(const int8_t* x, uint3
     static_cast<void>(offsets);
     if constexpr (kTail) return vldrbq_z_s32(x, live);
     return vldrbq_s32(x);
-  }
-}
-template <bool kGather, bool kTail>
-inline __attribute__((always_inline)) int32x4_t load_s32x4(const int32_t* x, uint32x4_t offsets,
-                                                          mve_pred16_t live) {
-  if constexpr (kGather) {
-    if constexpr (kTail) return vldrwq_gather_shifted_offset_z_s32(x, offsets, live);
-    return vldrwq_gather_shifted_offset_s32(x, offsets);
-  } else {
-    static_cast<void>(offsets);
-    static_cast<void>(live);  // the arrays are padded to 16 channels
-    return vld1q_s32(x);
   }
 }
 template <bool kGather, bool kTail>
@@ -158,20 +160,22 @@ inline __attribute__((always_inline)) int32x4_t mac_scalar(int32x4_t acc, int32x
   return vmlaq_n_s32(acc, a, b);
 }
 
-// The inside taps of one filter row for 16 channels, depth multiplier 1:
-// acc_j += x[4j..4j+3] * w[4j..4j+3] widened, for `count` >= 1 taps, the next
-// x_step and w_step bytes on ("l": widening loads take r0-r7 as the base).
-// Written out because GCC 12 keeps the four
-// sub-vector addresses in spilled registers instead of immediate offsets
-// (11 more instructions per tap).
-inline __attribute__((always_inline)) void mac_row16(int32x4_t& a0, int32x4_t& a1,
-                                                     int32x4_t& a2, int32x4_t& a3,
-                                                     const int8_t* x, const int8_t* w,
-                                                     int32_t count, ptrdiff_t x_step,
-                                                     ptrdiff_t w_step) {
+// The inside taps of a pixel for 16 channels, depth multiplier 1: `rows` >= 1
+// filter rows of `columns` >= 1 taps; acc_j += x[4j..4j+3] * w[4j..4j+3]
+// widened, x and w stepping by x_step / w_step per tap and by x_skip / w_skip
+// more at the end of a row. Written out because GCC 12 keeps the four
+// sub-vector addresses in spilled registers instead of immediate offsets and
+// spills around the row loop; "l": widening loads take r0-r7 as the base.
+inline __attribute__((always_inline)) void mac_taps16(int32x4_t& a0, int32x4_t& a1,
+                                                      int32x4_t& a2, int32x4_t& a3,
+                                                      const int8_t* x, const int8_t* w,
+                                                      int32_t rows, int32_t columns,
+                                                      ptrdiff_t x_step, ptrdiff_t w_step,
+                                                      ptrdiff_t x_skip, ptrdiff_t w_skip) {
   int32x4_t t0, t1;
   asm volatile(
-      "dls lr, %[n]\n"
+      "2:\n\t"
+      "dls lr, %[columns]\n"
       "1:\n\t"
       "vldrb.s32 %q[t0], [%[x]]\n\t"
       "vldrb.s32 %q[t1], [%[w]]\n\t"
@@ -191,20 +195,26 @@ inline __attribute__((always_inline)) void mac_row16(int32x4_t& a0, int32x4_t& a
       "add %[w], %[w], %[w_step]\n\t"
       "vmul.i32 %q[t0], %q[t0], %q[t1]\n\t"
       "vadd.i32 %q[a3], %q[a3], %q[t0]\n\t"
-      "le lr, 1b\n"
+      "le lr, 1b\n\t"
+      "add %[x], %[x], %[x_skip]\n\t"
+      "add %[w], %[w], %[w_skip]\n\t"
+      "subs %[rows], %[rows], #1\n\t"
+      "bne 2b\n"
       : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [t0] "=&w"(t0),
-        [t1] "=&w"(t1), [x] "+l"(x), [w] "+l"(w)
-      : [n] "r"(count), [x_step] "r"(x_step), [w_step] "r"(w_step)
-      : "lr", "memory");
+        [t1] "=&w"(t1), [x] "+l"(x), [w] "+l"(w), [rows] "+r"(rows)
+      : [columns] "r"(columns), [x_step] "r"(x_step), [w_step] "r"(w_step),
+        [x_skip] "r"(x_skip), [w_skip] "r"(w_skip)
+      : "lr", "cc", "memory");
 }
 
 // One pass: up to 16 input channels [ic, ic + 16) of one output pixel, for one
-// multiplier index m. Output channel c = ic * mult + m, so the pass's output
-// channels, weights and per-channel values are `mult` apart (one gather offset
-// vector serves them all) and its input channels contiguous. `channel` is the
-// pass's first output channel, `remaining` the live input channels.
+// multiplier index m, with its block q of per-channel values. Output channel
+// c = ic * mult + m, so the pass's output channels and weights are `mult`
+// apart (one gather offset vector serves them all) and its input channels
+// contiguous. `channel` is the pass's first output channel, `remaining` the
+// live input channels.
 template <bool kGather, bool kTail>
-inline __attribute__((always_inline)) void pass(const DepthwiseConv2dParams& p, const Arrays& a,
+inline __attribute__((always_inline)) void pass(const DepthwiseConv2dParams& p, const int32_t* q,
                                                 const Pixel& px, const int8_t* weight,
                                                 int32_t ic, int32_t channel, int32_t remaining,
                                                 uint32x4_t offsets, int8_t* out_pixel) {
@@ -218,10 +228,10 @@ inline __attribute__((always_inline)) void pass(const DepthwiseConv2dParams& p, 
       live[j] = vctp32q(static_cast<uint32_t>(left > 0 ? left : 0));
     }
   }
-  int32x4_t acc0 = load_s32x4<kGather, kTail>(a.bias + channel, offsets, live[0]);
-  int32x4_t acc1 = load_s32x4<kGather, kTail>(a.bias + channel + step, offsets, live[1]);
-  int32x4_t acc2 = load_s32x4<kGather, kTail>(a.bias + channel + 2 * step, offsets, live[2]);
-  int32x4_t acc3 = load_s32x4<kGather, kTail>(a.bias + channel + 3 * step, offsets, live[3]);
+  int32x4_t acc0 = vld1q_s32(q);
+  int32x4_t acc1 = vld1q_s32(q + 4);
+  int32x4_t acc2 = vld1q_s32(q + 8);
+  int32x4_t acc3 = vld1q_s32(q + 12);
 
   const ptrdiff_t row_step = static_cast<ptrdiff_t>(p.dilation_h) * p.input_w * p.input_c;
   const ptrdiff_t column_step = static_cast<ptrdiff_t>(p.dilation_w) * p.input_c;
@@ -231,13 +241,17 @@ inline __attribute__((always_inline)) void pass(const DepthwiseConv2dParams& p, 
   const int8_t* w_row = any_inside ? weight + static_cast<size_t>(px.ky_lo) * weight_row +
                                          static_cast<size_t>(px.kx_lo) * p.output_c + channel
                                    : weight;
-  for (int32_t ky = px.ky_lo; any_inside && ky < px.ky_hi;
-       ++ky, x_row += row_step, w_row += weight_row) {
-    if constexpr (!kGather && !kTail) {
-      mac_row16(acc0, acc1, acc2, acc3, x_row, w_row, px.kx_hi - px.kx_lo, column_step,
-                static_cast<ptrdiff_t>(p.output_c));
-      continue;
+  if constexpr (!kGather && !kTail) {
+    if (any_inside) {
+      const int32_t columns = px.kx_hi - px.kx_lo;
+      const ptrdiff_t w_step = p.output_c;
+      mac_taps16(acc0, acc1, acc2, acc3, x_row, w_row, px.ky_hi - px.ky_lo, columns,
+                 column_step, w_step, row_step - columns * column_step,
+                 static_cast<ptrdiff_t>(weight_row) - columns * w_step);
     }
+  }
+  for (int32_t ky = px.ky_lo; (kGather || kTail) && any_inside && ky < px.ky_hi;
+       ++ky, x_row += row_step, w_row += weight_row) {
     const int8_t* x = x_row;
     const int8_t* w = w_row;
     for (int32_t kx = px.kx_lo; kx < px.kx_hi; ++kx, x += column_step, w += p.output_c) {
@@ -271,27 +285,25 @@ inline __attribute__((always_inline)) void pass(const DepthwiseConv2dParams& p, 
     }
   }
 
-  const auto finish = [&](int32x4_t acc, int32_t c, mve_pred16_t lanes) {
-    const int32x4_t v = requantize_lanes(
-        acc, load_s32x4<kGather, kTail>(a.multiplier + c, offsets, lanes),
-        load_s32x4<kGather, kTail>(a.left + c, offsets, lanes),
-        load_s32x4<kGather, kTail>(a.neg_right + c, offsets, lanes), p.output_offset,
-        p.activation_min, p.activation_max);
-    store_s8x4<kGather, kTail>(out_pixel + c, offsets, v, lanes);
+  const auto finish = [&](int32x4_t acc, int32_t j, mve_pred16_t lanes) {
+    const int32x4_t v =
+        requantize_lanes(acc, vld1q_s32(q + kLanes + 4 * j), vld1q_s32(q + 2 * kLanes + 4 * j),
+                         vld1q_s32(q + 3 * kLanes + 4 * j), p.output_offset, p.activation_min,
+                         p.activation_max);
+    store_s8x4<kGather, kTail>(out_pixel + channel + j * step, offsets, v, lanes);
   };
-  finish(acc0, channel, live[0]);
-  finish(acc1, channel + step, live[1]);
-  finish(acc2, channel + 2 * step, live[2]);
-  finish(acc3, channel + 3 * step, live[3]);
+  finish(acc0, 0, live[0]);
+  finish(acc1, 1, live[1]);
+  finish(acc2, 2, live[2]);
+  finish(acc3, 3, live[3]);
 }
 
 template <bool kGather>
-void run(const DepthwiseConv2dParams& params, const Arrays arrays, const int8_t* input,
+void run(const DepthwiseConv2dParams& params, const int32_t* blocks, const int8_t* input,
          const int8_t* weight, int8_t* out) {
-  // Local copies: the int8 stores may alias anything reachable through a
+  // A local copy: the int8 stores may alias anything reachable through a
   // pointer, which would make the compiler reload every field after each.
   const DepthwiseConv2dParams p = params;
-  const Arrays a = arrays;
   const int32_t mult = p.depth_multiplier;
   // Lane k of a sub-vector is output channel k * mult further on.
   const uint32x4_t offsets = vmulq_n_u32(vidupq_n_u32(0, 1), static_cast<uint32_t>(mult));
@@ -316,15 +328,17 @@ void run(const DepthwiseConv2dParams& params, const Arrays arrays, const int8_t*
                        : image;
         int8_t* out_pixel =
             out + ((static_cast<size_t>(n) * p.output_h + oy) * p.output_w + ox) * p.output_c;
+        const int32_t* q = blocks;
         for (int32_t m = 0; m < mult; ++m) {
           int32_t ic = 0;
-          for (; ic < full; ic += kLanes) {
-            pass<kGather, false>(p, a, px, weight, ic, ic * mult + m, kLanes, offsets,
+          for (; ic < full; ic += kLanes, q += kBlockValues) {
+            pass<kGather, false>(p, q, px, weight, ic, ic * mult + m, kLanes, offsets,
                                  out_pixel);
           }
           if (ic < p.input_c) {
-            pass<kGather, true>(p, a, px, weight, ic, ic * mult + m, p.input_c - ic, offsets,
+            pass<kGather, true>(p, q, px, weight, ic, ic * mult + m, p.input_c - ic, offsets,
                                 out_pixel);
+            q += kBlockValues;
           }
         }
       }
@@ -335,18 +349,18 @@ void run(const DepthwiseConv2dParams& params, const Arrays arrays, const int8_t*
 }  // namespace
 
 size_t depthwise_conv2d_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p) {
-  return 4 * array_bytes(p) + 15;  // + room to align the base
+  return blocks_bytes(p) + 15;  // + room to align the base
 }
 
 void depthwise_conv2d_s8_mve(const DepthwiseConv2dParams& p, const int8_t* input,
                              const int8_t* weight, const int32_t* bias, int8_t* out,
                              uint8_t* scratch) {
-  const Arrays a = carve(p, scratch);
-  fill_arrays(p, weight, bias, a);
+  int32_t* blocks = aligned_base(scratch);
+  fill_blocks(p, weight, bias, blocks);
   if (p.depth_multiplier == 1) {
-    run<false>(p, a, input, weight, out);
+    run<false>(p, blocks, input, weight, out);
   } else {
-    run<true>(p, a, input, weight, out);
+    run<true>(p, blocks, input, weight, out);
   }
 }
 
