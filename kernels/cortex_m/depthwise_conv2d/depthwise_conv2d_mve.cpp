@@ -19,9 +19,24 @@ constexpr int32_t kLanes = 16;
 //   [16, 32)  the requantisation multiplier
 //   [32, 48)  max(shift, 0)
 //   [48, 64)  min(shift, 0)
-// Lane l of block (m, b) is output channel (16 b + l) * mult + m; lanes past
-// the input channels hold zeros.
+// Lane l of block (m, b) is output channel (16 b + channel_of_lane(l)) * mult
+// + m; lanes past the input channels hold zeros. Full blocks at multiplier 1
+// are "paired": the fast path widens 8 channels to int16 and multiplies with
+// VMULLB/VMULLT, whose four int32 results hold channels {0, 2, 4, 6},
+// {1, 3, 5, 7}, {8, 10, 12, 14} and {9, 11, 13, 15}; other blocks are in
+// channel order.
 constexpr int32_t kBlockValues = 4 * kLanes;
+
+bool is_paired(const DepthwiseConv2dParams& p, int32_t first_channel) {
+  return p.depth_multiplier == 1 && first_channel + kLanes <= p.input_c;
+}
+
+// The block lane 4 j + k of a paired block holds channel 8 (j / 2) + 2 k + j % 2.
+int32_t channel_of_lane(bool paired, int32_t lane) {
+  if (!paired) return lane;
+  const int32_t j = lane / 4, k = lane % 4;
+  return 8 * (j / 2) + 2 * k + j % 2;
+}
 
 int32_t blocks_per_multiplier(const DepthwiseConv2dParams& p) {
   return (p.input_c + kLanes - 1) / kLanes;
@@ -49,19 +64,19 @@ void fill_blocks(const DepthwiseConv2dParams& p, const int8_t* weight, const int
     const int32_t m = block / blocks_per_multiplier(p);
     const int32_t first = (block % blocks_per_multiplier(p)) * kLanes;
     int32_t* q = blocks + static_cast<size_t>(block) * kBlockValues;
+    const bool paired = is_paired(p, first);
     for (int32_t lane = 0; lane < kLanes; ++lane) {
-      const int32_t ic = first + lane;
+      const int32_t ic = first + channel_of_lane(paired, lane);
       if (ic >= p.input_c) {
         q[lane] = q[kLanes + lane] = q[2 * kLanes + lane] = q[3 * kLanes + lane] = 0;
         continue;
       }
       const int32_t oc = ic * p.depth_multiplier + m;
-      int32_t sum = 0;
+      uint32_t sum = 0;
       const int8_t* w = weight + oc;
-      for (int32_t t = 0; t < taps; ++t, w += p.output_c) sum += *w;
+      for (int32_t t = 0; t < taps; ++t, w += p.output_c) sum += static_cast<uint32_t>(*w);
       const uint32_t b = bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u;
-      q[lane] = static_cast<int32_t>(
-          b + static_cast<uint32_t>(p.input_offset) * static_cast<uint32_t>(sum));
+      q[lane] = static_cast<int32_t>(b + static_cast<uint32_t>(p.input_offset) * sum);
       const int32_t shift = p.shifts[oc];
       q[kLanes + lane] = p.multipliers[oc];
       q[2 * kLanes + lane] = shift > 0 ? shift : 0;
@@ -160,48 +175,48 @@ inline __attribute__((always_inline)) int32x4_t mac_scalar(int32x4_t acc, int32x
   return vmlaq_n_s32(acc, a, b);
 }
 
-// The inside taps of a pixel for 16 channels, depth multiplier 1: `rows` >= 1
-// filter rows of `columns` >= 1 taps; acc_j += x[4j..4j+3] * w[4j..4j+3]
-// widened, x and w stepping by x_step / w_step per tap and by x_skip / w_skip
-// more at the end of a row. Written out because GCC 12 keeps the four
-// sub-vector addresses in spilled registers instead of immediate offsets and
-// spills around the row loop; "l": widening loads take r0-r7 as the base.
+// The inside taps of a pixel for 16 channels of a paired block: `rows` >= 1
+// filter rows of `columns` >= 1 taps. Per tap, 8 channels at a time widened to
+// int16 (VLDRB.S16), VMULLB/VMULLT multiply the even and odd lanes into int32
+// (|x * w| <= 2^14, exact) and VADD accumulates: a0 += channels {0, 2, 4, 6},
+// a1 += {1, 3, 5, 7}, a2 += {8, ..., 14}, a3 += {9, ..., 15}. x and w step by
+// x_step / w_step per tap and by x_skip / w_skip more at the end of a row.
+// Written out because GCC 12 keeps the sub-vector addresses in spilled
+// registers instead of immediate offsets and spills around the row loop;
+// "l": widening loads take r0-r7 as the base.
 inline __attribute__((always_inline)) void mac_taps16(int32x4_t& a0, int32x4_t& a1,
                                                       int32x4_t& a2, int32x4_t& a3,
                                                       const int8_t* x, const int8_t* w,
                                                       int32_t rows, int32_t columns,
                                                       ptrdiff_t x_step, ptrdiff_t w_step,
                                                       ptrdiff_t x_skip, ptrdiff_t w_skip) {
-  int32x4_t t0, t1;
+  int16x8_t xv, wv;
+  int32x4_t t;
   asm volatile(
       "2:\n\t"
       "dls lr, %[columns]\n"
       "1:\n\t"
-      "vldrb.s32 %q[t0], [%[x]]\n\t"
-      "vldrb.s32 %q[t1], [%[w]]\n\t"
-      "vmul.i32 %q[t0], %q[t0], %q[t1]\n\t"
-      "vadd.i32 %q[a0], %q[a0], %q[t0]\n\t"
-      "vldrb.s32 %q[t0], [%[x], #4]\n\t"
-      "vldrb.s32 %q[t1], [%[w], #4]\n\t"
-      "vmul.i32 %q[t0], %q[t0], %q[t1]\n\t"
-      "vadd.i32 %q[a1], %q[a1], %q[t0]\n\t"
-      "vldrb.s32 %q[t0], [%[x], #8]\n\t"
-      "vldrb.s32 %q[t1], [%[w], #8]\n\t"
-      "vmul.i32 %q[t0], %q[t0], %q[t1]\n\t"
-      "vadd.i32 %q[a2], %q[a2], %q[t0]\n\t"
-      "vldrb.s32 %q[t0], [%[x], #12]\n\t"
-      "vldrb.s32 %q[t1], [%[w], #12]\n\t"
+      "vldrb.s16 %q[xv], [%[x]]\n\t"
+      "vldrb.s16 %q[wv], [%[w]]\n\t"
+      "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"
+      "vadd.i32 %q[a0], %q[a0], %q[t]\n\t"
+      "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"
+      "vadd.i32 %q[a1], %q[a1], %q[t]\n\t"
+      "vldrb.s16 %q[xv], [%[x], #8]\n\t"
+      "vldrb.s16 %q[wv], [%[w], #8]\n\t"
       "add %[x], %[x], %[x_step]\n\t"
       "add %[w], %[w], %[w_step]\n\t"
-      "vmul.i32 %q[t0], %q[t0], %q[t1]\n\t"
-      "vadd.i32 %q[a3], %q[a3], %q[t0]\n\t"
+      "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"
+      "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"
+      "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"
+      "vadd.i32 %q[a3], %q[a3], %q[t]\n\t"
       "le lr, 1b\n\t"
       "add %[x], %[x], %[x_skip]\n\t"
       "add %[w], %[w], %[w_skip]\n\t"
       "subs %[rows], %[rows], #1\n\t"
       "bne 2b\n"
-      : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [t0] "=&w"(t0),
-        [t1] "=&w"(t1), [x] "+l"(x), [w] "+l"(w), [rows] "+r"(rows)
+      : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [xv] "=&w"(xv),
+        [wv] "=&w"(wv), [t] "=&w"(t), [x] "+l"(x), [w] "+l"(w), [rows] "+r"(rows)
       : [columns] "r"(columns), [x_step] "r"(x_step), [w_step] "r"(w_step),
         [x_skip] "r"(x_skip), [w_skip] "r"(w_skip)
       : "lr", "cc", "memory");
@@ -221,6 +236,8 @@ inline __attribute__((always_inline)) void pass(const DepthwiseConv2dParams& p, 
   // Output channels between sub-vectors; a constant without gathers (the
   // multiplier is 1 there), so the loads use immediate offsets.
   const int32_t step = kGather ? 4 * p.depth_multiplier : 4;
+  // Full blocks at multiplier 1 are paired (see fill_blocks).
+  constexpr bool kPaired = !kGather && !kTail;
   mve_pred16_t live[4] = {0, 0, 0, 0};
   if constexpr (kTail) {
     for (int j = 0; j < 4; ++j) {
@@ -241,7 +258,7 @@ inline __attribute__((always_inline)) void pass(const DepthwiseConv2dParams& p, 
   const int8_t* w_row = any_inside ? weight + static_cast<size_t>(px.ky_lo) * weight_row +
                                          static_cast<size_t>(px.kx_lo) * p.output_c + channel
                                    : weight;
-  if constexpr (!kGather && !kTail) {
+  if constexpr (kPaired) {
     if (any_inside) {
       const int32_t columns = px.kx_hi - px.kx_lo;
       const ptrdiff_t w_step = p.output_c;
@@ -250,7 +267,7 @@ inline __attribute__((always_inline)) void pass(const DepthwiseConv2dParams& p, 
                  static_cast<ptrdiff_t>(weight_row) - columns * w_step);
     }
   }
-  for (int32_t ky = px.ky_lo; (kGather || kTail) && any_inside && ky < px.ky_hi;
+  for (int32_t ky = px.ky_lo; !kPaired && any_inside && ky < px.ky_hi;
        ++ky, x_row += row_step, w_row += weight_row) {
     const int8_t* x = x_row;
     const int8_t* w = w_row;
@@ -269,11 +286,20 @@ inline __attribute__((always_inline)) void pass(const DepthwiseConv2dParams& p, 
     // A padded tap reads the input zero point, which with the offset folded
     // into the bias is what contributes 0: acc += w * (-input_offset).
     const int32_t zero_point = -p.input_offset;
+    const int16x8_t zero_points = vdupq_n_s16(static_cast<int16_t>(zero_point));
     const int8_t* w = weight + channel;
     for (int32_t ky = 0; ky < p.filter_h; ++ky) {
       const bool row_inside = ky >= px.ky_lo && ky < px.ky_hi;
       for (int32_t kx = 0; kx < p.filter_w; ++kx, w += p.output_c) {
         if (row_inside && kx >= px.kx_lo && kx < px.kx_hi) continue;
+        if constexpr (kPaired) {
+          const int16x8_t w_low = vldrbq_s16(w), w_high = vldrbq_s16(w + 8);
+          acc0 = vaddq_s32(acc0, vmullbq_int_s16(w_low, zero_points));
+          acc1 = vaddq_s32(acc1, vmulltq_int_s16(w_low, zero_points));
+          acc2 = vaddq_s32(acc2, vmullbq_int_s16(w_high, zero_points));
+          acc3 = vaddq_s32(acc3, vmulltq_int_s16(w_high, zero_points));
+          continue;
+        }
         acc0 = mac_scalar(acc0, load_s8x4<kGather, kTail>(w, offsets, live[0]), zero_point);
         acc1 = mac_scalar(acc1, load_s8x4<kGather, kTail>(w + step, offsets, live[1]),
                           zero_point);
@@ -285,17 +311,31 @@ inline __attribute__((always_inline)) void pass(const DepthwiseConv2dParams& p, 
     }
   }
 
-  const auto finish = [&](int32x4_t acc, int32_t j, mve_pred16_t lanes) {
-    const int32x4_t v =
-        requantize_lanes(acc, vld1q_s32(q + kLanes + 4 * j), vld1q_s32(q + 2 * kLanes + 4 * j),
-                         vld1q_s32(q + 3 * kLanes + 4 * j), p.output_offset, p.activation_min,
-                         p.activation_max);
-    store_s8x4<kGather, kTail>(out_pixel + channel + j * step, offsets, v, lanes);
+  const auto requantize_j = [&](int32x4_t acc, int32_t j) {
+    return requantize_lanes(acc, vld1q_s32(q + kLanes + 4 * j), vld1q_s32(q + 2 * kLanes + 4 * j),
+                            vld1q_s32(q + 3 * kLanes + 4 * j), p.output_offset,
+                            p.activation_min, p.activation_max);
   };
-  finish(acc0, 0, live[0]);
-  finish(acc1, 1, live[1]);
-  finish(acc2, 2, live[2]);
-  finish(acc3, 3, live[3]);
+  if constexpr (kPaired) {
+    // Even and odd channels narrow into the even and odd int16 lanes: 8
+    // channels in order, stored as bytes.
+    int16x8_t low = vdupq_n_s16(0);
+    low = vmovnbq_s32(low, requantize_j(acc0, 0));
+    low = vmovntq_s32(low, requantize_j(acc1, 1));
+    vstrbq_s16(out_pixel + channel, low);
+    int16x8_t high = vdupq_n_s16(0);
+    high = vmovnbq_s32(high, requantize_j(acc2, 2));
+    high = vmovntq_s32(high, requantize_j(acc3, 3));
+    vstrbq_s16(out_pixel + channel + 8, high);
+  } else {
+    store_s8x4<kGather, kTail>(out_pixel + channel, offsets, requantize_j(acc0, 0), live[0]);
+    store_s8x4<kGather, kTail>(out_pixel + channel + step, offsets, requantize_j(acc1, 1),
+                               live[1]);
+    store_s8x4<kGather, kTail>(out_pixel + channel + 2 * step, offsets, requantize_j(acc2, 2),
+                               live[2]);
+    store_s8x4<kGather, kTail>(out_pixel + channel + 3 * step, offsets, requantize_j(acc3, 3),
+                               live[3]);
+  }
 }
 
 template <bool kGather>
