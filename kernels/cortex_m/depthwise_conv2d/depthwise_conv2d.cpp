@@ -91,7 +91,8 @@ Error depthwise_conv2d_prepare(PrepareContext& ctx) {
   p.output_w = out->size(3);
   p.depth_multiplier = depth_multiplier;
   if (weight->size(0) != 1) {
-    return ctx.fail(Error::InvalidArgument, "weight %s has %d in dim 0, expected 1 ([1, KH, KW, Cout])",
+    return ctx.fail(Error::InvalidArgument,
+                    "weight %s has %d in dim 0, expected 1 ([1, KH, KW, Cout])",
                     format_sizes(*weight).text, static_cast<int>(weight->size(0)));
   }
   if (p.output_c < 1 || p.filter_h < 1 || p.filter_w < 1) {

@@ -55,9 +55,9 @@ void depthwise_conv2d_s8_ref(const DepthwiseConv2dParams& p, const int8_t* input
                              const int8_t* weight, const int32_t* bias, int8_t* out,
                              uint8_t* scratch);
 #if ETNS_HAVE_MVE
-// Helium: 16 channels per pass, int8 widened to int32 lanes, VMLA per tap; the
-// input offset folded into a per-channel bias computed per call
-// (docs/numerics.md#depthwise_conv2d).
+// Helium: 16 channels of one pixel per pass, int8 widened and multiplied into
+// int32 lanes per tap; the input offset folded into a per-channel bias
+// computed per call (docs/numerics.md#depthwise_conv2d).
 void depthwise_conv2d_s8_mve(const DepthwiseConv2dParams& p, const int8_t* input,
                              const int8_t* weight, const int32_t* bias, int8_t* out,
                              uint8_t* scratch);

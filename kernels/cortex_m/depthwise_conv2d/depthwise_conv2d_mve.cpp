@@ -123,7 +123,9 @@ void inside_range(int32_t start, int32_t dilation, int32_t kernel, int32_t size,
   if (start < 0) l = (0u - static_cast<uint32_t>(start) - 1u) / d + 1u;
   // First k with start + k * d >= size: ceil((size - start) / d).
   uint32_t h = 0;
-  if (start < size) h = (static_cast<uint32_t>(size) - static_cast<uint32_t>(start) - 1u) / d + 1u;
+  if (start < size) {
+    h = (static_cast<uint32_t>(size) - static_cast<uint32_t>(start) - 1u) / d + 1u;
+  }
   if (h > static_cast<uint32_t>(kernel)) h = static_cast<uint32_t>(kernel);
   if (l > h) l = h;
   *lo = static_cast<int32_t>(l);
