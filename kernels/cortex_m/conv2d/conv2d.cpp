@@ -1,107 +1,27 @@
 #include "kernels/cortex_m/conv2d/conv2d.h"
 
 #include "kernels/common/checks.h"
+#include "kernels/common/conv_checks.h"
 #include "kernels/variants.h"
-#include "runtime/core/format.h"
 
 namespace etns::cortex_m {
 
 using kernels::check_dtype;
-using kernels::check_range;
+using kernels::check_out_extent;
+using kernels::check_per_channel;
+using kernels::check_per_channel_values;
 using kernels::check_rank;
 using kernels::format_sizes;
+using kernels::is_nhwc_in_memory;
 using kernels::read_int_in_range;
+using kernels::read_spatial_pair;
 using runtime::Error;
-using runtime::format_text;
 using runtime::IntList;
 using runtime::PrepareContext;
 using runtime::RunContext;
 using runtime::ScalarType;
 using runtime::Tensor;
 using runtime::ValueKind;
-
-namespace {
-
-// True when memory holds the tensor in N, H, W, C order: channels_last, or
-// contiguous where C or H * W is 1 (upstream accepts any dim order there).
-bool is_nhwc_in_memory(const Tensor& t) {
-  if (t.is_channels_last()) return true;
-  return t.is_contiguous() && (t.size(1) == 1 || (t.size(2) == 1 && t.size(3) == 1));
-}
-
-// A [h, w] argument (stride, padding, dilation) with both values in [lo, hi].
-Error read_pair(const PrepareContext& ctx, const IntList& list, const char* name, int64_t lo,
-                int64_t hi, int32_t* h, int32_t* w) {
-  if (list.size != 2) {
-    return ctx.fail(Error::InvalidArgument, "%s has %u values, expected 2 ([h, w])", name,
-                    static_cast<unsigned>(list.size));
-  }
-  char item_name[32];
-  for (uint32_t i = 0; i < 2; ++i) {
-    format_text(item_name, sizeof(item_name), "%s[%u]", name, static_cast<unsigned>(i));
-    ETNS_TRY(check_range(ctx, item_name, list.at(i), lo, hi));
-  }
-  *h = static_cast<int32_t>(list.at(0));
-  *w = static_cast<int32_t>(list.at(1));
-  return Error::Ok;
-}
-
-// out's extent along one spatial dim is trusted (operators.md §2.3.1: real
-// exports use uneven "SAME" padding, whose out is not PyTorch's symmetric
-// formula); taps past the far edge are padding. It must be >= 1, and the
-// largest index a kernel forms, (out - 1 + 3) * stride + (kernel - 1) *
-// dilation (the Helium variant computes 4 pixels at a time, up to 3 past the
-// last), must stay within int32.
-Error check_extent(const PrepareContext& ctx, const char* dim, int64_t kernel, int64_t stride,
-                   int64_t dilation, int64_t out) {
-  if (out < 1) {
-    return ctx.fail(Error::InvalidArgument, "out %s = %lld, expected >= 1", dim,
-                    static_cast<long long>(out));
-  }
-  const int64_t reach = (out + 2) * stride + (kernel - 1) * dilation;
-  if (reach > INT32_MAX) {
-    return ctx.fail(Error::InvalidArgument,
-                    "out %s %lld with kernel %lld, stride %lld and dilation %lld reaches input "
-                    "index %lld, beyond int32",
-                    dim, static_cast<long long>(out), static_cast<long long>(kernel),
-                    static_cast<long long>(stride), static_cast<long long>(dilation),
-                    static_cast<long long>(reach));
-  }
-  return Error::Ok;
-}
-
-// A per-channel int32 tensor, one value per output channel. `must_be_constant`
-// for those whose values prepare validates and run then trusts.
-Error check_per_channel(const PrepareContext& ctx, const Tensor& t, const char* name,
-                        int32_t channels, bool must_be_constant) {
-  ETNS_TRY(check_dtype(ctx, t, name, ScalarType::Int));
-  ETNS_TRY(check_rank(ctx, t, name, 1));
-  if (t.numel != static_cast<size_t>(channels)) {
-    return ctx.fail(Error::InvalidArgument,
-                    "%s has %zu values, expected %d (one per output channel)", name, t.numel,
-                    static_cast<int>(channels));
-  }
-  if (must_be_constant && !t.is_constant) {
-    return ctx.fail(Error::NotSupported,
-                    "%s is not a constant tensor (its values are checked at load)", name);
-  }
-  return Error::Ok;
-}
-
-// Every value of a per-channel tensor in [lo, hi]; the message names the channel.
-Error check_values(const PrepareContext& ctx, const Tensor& t, const char* name, int64_t lo,
-                   int64_t hi) {
-  const int32_t* values = t.data_as<const int32_t>();
-  for (size_t oc = 0; oc < t.numel; ++oc) {
-    if (values[oc] >= lo && values[oc] <= hi) continue;
-    char item_name[48];
-    format_text(item_name, sizeof(item_name), "%s[%zu]", name, oc);
-    return check_range(ctx, item_name, values[oc], lo, hi);
-  }
-  return Error::Ok;
-}
-
-}  // namespace
 
 void conv2d_s8(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
                const int32_t* bias, int8_t* out, uint8_t* scratch) {
@@ -193,14 +113,14 @@ Error conv2d_prepare(PrepareContext& ctx) {
   if (bias != nullptr) ETNS_TRY(check_per_channel(ctx, *bias, "bias", p.output_c, false));
   ETNS_TRY(check_per_channel(ctx, *multipliers, "requantize_multipliers", p.output_c, true));
   ETNS_TRY(check_per_channel(ctx, *shifts, "requantize_shifts", p.output_c, true));
-  ETNS_TRY(check_values(ctx, *multipliers, "requantize_multipliers", 0, INT32_MAX));
-  ETNS_TRY(check_values(ctx, *shifts, "requantize_shifts", -31, 30));
+  ETNS_TRY(check_per_channel_values(ctx, *multipliers, "requantize_multipliers", 0, INT32_MAX));
+  ETNS_TRY(check_per_channel_values(ctx, *shifts, "requantize_shifts", -31, 30));
 
-  ETNS_TRY(read_pair(ctx, stride, "stride", 1, INT32_MAX, &p.stride_h, &p.stride_w));
-  ETNS_TRY(read_pair(ctx, padding, "padding", 0, INT32_MAX, &p.pad_h, &p.pad_w));
-  ETNS_TRY(read_pair(ctx, dilation, "dilation", 1, INT32_MAX, &p.dilation_h, &p.dilation_w));
-  ETNS_TRY(check_extent(ctx, "height", p.filter_h, p.stride_h, p.dilation_h, p.output_h));
-  ETNS_TRY(check_extent(ctx, "width", p.filter_w, p.stride_w, p.dilation_w, p.output_w));
+  ETNS_TRY(read_spatial_pair(ctx, stride, "stride", 1, INT32_MAX, &p.stride_h, &p.stride_w));
+  ETNS_TRY(read_spatial_pair(ctx, padding, "padding", 0, INT32_MAX, &p.pad_h, &p.pad_w));
+  ETNS_TRY(read_spatial_pair(ctx, dilation, "dilation", 1, INT32_MAX, &p.dilation_h, &p.dilation_w));
+  ETNS_TRY(check_out_extent(ctx, "height", p.filter_h, p.stride_h, p.dilation_h, p.output_h));
+  ETNS_TRY(check_out_extent(ctx, "width", p.filter_w, p.stride_w, p.dilation_w, p.output_w));
 
   p.input_offset = input_offset;
   p.output_offset = output_offset;

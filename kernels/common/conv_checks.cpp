@@ -1,0 +1,78 @@
+#include "kernels/common/conv_checks.h"
+
+#include "kernels/common/checks.h"
+#include "runtime/core/format.h"
+
+namespace etns::kernels {
+
+using runtime::format_text;
+using runtime::IntList;
+
+bool is_nhwc_in_memory(const Tensor& t) {
+  if (t.is_channels_last()) return true;
+  return t.is_contiguous() && (t.size(1) == 1 || (t.size(2) == 1 && t.size(3) == 1));
+}
+
+Error read_spatial_pair(const PrepareContext& ctx, const IntList& list, const char* name,
+                        int64_t lo, int64_t hi, int32_t* h, int32_t* w) {
+  if (list.size != 2) {
+    return ctx.fail(Error::InvalidArgument, "%s has %u values, expected 2 ([h, w])", name,
+                    static_cast<unsigned>(list.size));
+  }
+  char item_name[32];
+  for (uint32_t i = 0; i < 2; ++i) {
+    format_text(item_name, sizeof(item_name), "%s[%u]", name, static_cast<unsigned>(i));
+    ETNS_TRY(check_range(ctx, item_name, list.at(i), lo, hi));
+  }
+  *h = static_cast<int32_t>(list.at(0));
+  *w = static_cast<int32_t>(list.at(1));
+  return Error::Ok;
+}
+
+Error check_out_extent(const PrepareContext& ctx, const char* dim, int64_t kernel,
+                       int64_t stride, int64_t dilation, int64_t out) {
+  if (out < 1) {
+    return ctx.fail(Error::InvalidArgument, "out %s = %lld, expected >= 1", dim,
+                    static_cast<long long>(out));
+  }
+  const int64_t reach = (out + 2) * stride + (kernel - 1) * dilation;
+  if (reach > INT32_MAX) {
+    return ctx.fail(Error::InvalidArgument,
+                    "out %s %lld with kernel %lld, stride %lld and dilation %lld reaches input "
+                    "index %lld, beyond int32",
+                    dim, static_cast<long long>(out), static_cast<long long>(kernel),
+                    static_cast<long long>(stride), static_cast<long long>(dilation),
+                    static_cast<long long>(reach));
+  }
+  return Error::Ok;
+}
+
+Error check_per_channel(const PrepareContext& ctx, const Tensor& t, const char* name,
+                        int32_t channels, bool must_be_constant) {
+  ETNS_TRY(check_dtype(ctx, t, name, ScalarType::Int));
+  ETNS_TRY(check_rank(ctx, t, name, 1));
+  if (t.numel != static_cast<size_t>(channels)) {
+    return ctx.fail(Error::InvalidArgument,
+                    "%s has %zu values, expected %d (one per output channel)", name, t.numel,
+                    static_cast<int>(channels));
+  }
+  if (must_be_constant && !t.is_constant) {
+    return ctx.fail(Error::NotSupported,
+                    "%s is not a constant tensor (its values are checked at load)", name);
+  }
+  return Error::Ok;
+}
+
+Error check_per_channel_values(const PrepareContext& ctx, const Tensor& t, const char* name,
+                               int64_t lo, int64_t hi) {
+  const int32_t* values = t.data_as<const int32_t>();
+  for (size_t oc = 0; oc < t.numel; ++oc) {
+    if (values[oc] >= lo && values[oc] <= hi) continue;
+    char item_name[48];
+    format_text(item_name, sizeof(item_name), "%s[%zu]", name, oc);
+    return check_range(ctx, item_name, values[oc], lo, hi);
+  }
+  return Error::Ok;
+}
+
+}  // namespace etns::kernels

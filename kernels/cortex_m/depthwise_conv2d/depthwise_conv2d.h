@@ -1,0 +1,93 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/common/isa.h"
+#include "runtime/exec/kernel.h"
+#include "runtime/core/target_layout.h"
+
+namespace etns::cortex_m {
+
+// cortex_m::quantized_depthwise_conv2d.out: int8 depthwise 2-D convolution,
+// NHWC input and output, IHWO weights ([1, KH, KW, Cout]), per-channel
+// requantization (operators-cortex-m.md). Output channel oc reads input
+// channel oc / depth_multiplier only.
+// Numerics (docs/numerics.md#depthwise_conv2d), upstream CMSIS-NN's on every
+// target: for each output pixel and channel oc, ic = oc / depth_multiplier,
+//   acc = bias[oc] + sum over in-image taps of (in[ic] + input_offset) * w[oc]
+//   out = clamp(RQ(acc, multipliers[oc], shifts[oc]) + output_offset,
+//               activation_min, activation_max)
+// Taps outside the image contribute 0 (padding with the input zero point). The
+// accumulator and the offset addition are int32 and wrap as upstream's do.
+struct DepthwiseConv2dParams {
+  int32_t batches = 0;
+  int32_t input_h = 0, input_w = 0, input_c = 0;
+  int32_t filter_h = 0, filter_w = 0;
+  int32_t output_h = 0, output_w = 0, output_c = 0;  // output_c = input_c * depth_multiplier
+  int32_t depth_multiplier = 1;
+  int32_t stride_h = 1, stride_w = 1;
+  int32_t pad_h = 0, pad_w = 0;
+  int32_t dilation_h = 1, dilation_w = 1;
+  int32_t input_offset = 0;   // minus the input zero point
+  int32_t output_offset = 0;  // the output zero point
+  int32_t activation_min = -128, activation_max = 127;
+  // output_c values each; constants of the program, validated at load.
+  const int32_t* multipliers = nullptr;
+  const int32_t* shifts = nullptr;
+};
+ETNS_TARGET_LAYOUT(DepthwiseConv2dParams,
+                   runtime::StructLayout()
+                       .member(runtime::fixed<int32_t>(), 20)  // batches ... activation_max
+                       .member(runtime::word(abi), 2)         // multipliers, shifts
+                       .done());
+
+// input [batches, input_h, input_w, input_c], weight [filter_h, filter_w,
+// output_c], out [batches, output_h, output_w, output_c], all in that memory
+// order; bias has output_c values, or is nullptr for none. `scratch` holds at
+// least depthwise_conv2d_scratch_bytes(p) bytes, any alignment, contents
+// undefined on entry (the reference needs none and ignores it).
+using DepthwiseConv2dFn = void (*)(const DepthwiseConv2dParams& p, const int8_t* input,
+                                   const int8_t* weight, const int32_t* bias, int8_t* out,
+                                   uint8_t* scratch);
+
+void depthwise_conv2d_s8_ref(const DepthwiseConv2dParams& p, const int8_t* input,
+                             const int8_t* weight, const int32_t* bias, int8_t* out,
+                             uint8_t* scratch);
+#if ETNS_HAVE_MVE
+// Helium: 16 channels of one pixel per pass, int8 widened and multiplied into
+// int32 lanes per tap; the input offset folded into a per-channel bias
+// computed per call (docs/numerics.md#depthwise_conv2d).
+void depthwise_conv2d_s8_mve(const DepthwiseConv2dParams& p, const int8_t* input,
+                             const int8_t* weight, const int32_t* bias, int8_t* out,
+                             uint8_t* scratch);
+size_t depthwise_conv2d_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p);
+#endif
+// The implementation this build uses: depthwise_conv2d_s8_mve when compiled,
+// else the reference; and the scratch it needs.
+void depthwise_conv2d_s8(const DepthwiseConv2dParams& p, const int8_t* input,
+                         const int8_t* weight, const int32_t* bias, int8_t* out,
+                         uint8_t* scratch);
+size_t depthwise_conv2d_scratch_bytes(const DepthwiseConv2dParams& p);
+
+// Arguments: input, weight, bias (or Null), stride, padding, dilation,
+// depth_multiplier, input_offset, output_offset, requantize_multipliers,
+// requantize_shifts, activation_min, activation_max, out. out's spatial sizes
+// are trusted (any height/width >= 1, so uneven "SAME" padding works; taps
+// beyond either edge count as padding). Batches > 1 are computed one after
+// the other (upstream's op refuses them; CMSIS-NN's generic kernel loops).
+// prepare returns InvalidArgument for a wrong dtype or rank, input or out not
+// in NHWC memory order (channels_last), weight not contiguous or not
+// [1, KH, KW, Cout], depth_multiplier < 1, out's channels not input channels
+// times depth_multiplier or not weight's, out's batch not input's,
+// stride/padding/dilation not two values >= 1 (padding >= 0), offsets,
+// activation range, multipliers ([0, 2^31)) or shifts ([-31, 30]) out of
+// range, per-channel tensors not one value per output channel, an empty out
+// or input, or an index the kernel forms leaving int32; NotSupported when the
+// multipliers or shifts are not constants (their values are checked here);
+// InvalidProgram for a wrong kind of argument. It requests
+// depthwise_conv2d_scratch_bytes of temporary memory.
+runtime::Error depthwise_conv2d_prepare(runtime::PrepareContext& ctx);
+runtime::Error depthwise_conv2d_run(const runtime::RunContext& ctx);
+
+}  // namespace etns::cortex_m
