@@ -11,6 +11,7 @@
 #include "kernels/common/variant.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/linear/linear.h"
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
 #include "kernels/cortex_m/quantize/quantize.h"
@@ -56,6 +57,10 @@ inline constexpr Variant<cortex_m::MulFn> kMulVariants[] = {
 inline constexpr Variant<cortex_m::Conv2dFn> kConv2dVariants[] = {
     {"ref", &cortex_m::conv2d_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::conv2d_s8_mve)
+};
+inline constexpr Variant<cortex_m::LinearFn> kLinearVariants[] = {
+    {"ref", &cortex_m::linear_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::linear_s8_mve)
 };
 
 // cortex_m_ns:: (the ns provider)
