@@ -9,6 +9,7 @@ namespace etns::cortex_m {
 using kernels::check_dtype;
 using kernels::check_range;
 using kernels::check_rank;
+using kernels::check_row_major;
 using kernels::format_sizes;
 using kernels::read_int_in_range;
 using runtime::Error;
@@ -24,24 +25,6 @@ namespace {
 
 // Argument positions.
 constexpr size_t kInput = 0, kWeights = 1, kBias = 2, kKernelSum = 3, kOut = 11;
-
-// Row-major in memory: the dim order is 0, 1, ... once size-1 dims, which
-// take no room, are skipped. The kernel walks all three tensors that way.
-bool is_row_major_in_memory(const Tensor& t) {
-  int previous = -1;
-  for (uint8_t i = 0; i < t.rank; ++i) {
-    const uint8_t dim = t.dim_order[i];
-    if (t.size(dim) == 1) continue;
-    if (static_cast<int>(dim) < previous) return false;
-    previous = dim;
-  }
-  return true;
-}
-
-Error check_row_major(const PrepareContext& ctx, const Tensor& t, const char* name) {
-  if (is_row_major_in_memory(t)) return Error::Ok;
-  return ctx.fail(Error::InvalidArgument, "%s must be contiguous (row-major in memory)", name);
-}
 
 // bias or kernel_sum: one int32 per output feature.
 Error check_per_feature(const PrepareContext& ctx, const Tensor& t, const char* name,
