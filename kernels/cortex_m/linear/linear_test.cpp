@@ -51,7 +51,8 @@ void add_arguments(KernelCall& call, const LinearArgs& a) {
   call.tensor(a.input_dtype, a.input_sizes, a.input_dim_order)
       .tensor(a.weight_dtype, a.weight_sizes);
   if (a.has_bias) {
-    call.tensor(ScalarType::Int, a.bias_sizes.empty() ? std::vector<int32_t>{features} : a.bias_sizes);
+    call.tensor(ScalarType::Int,
+                a.bias_sizes.empty() ? std::vector<int32_t>{features} : a.bias_sizes);
   } else {
     call.null();
   }
