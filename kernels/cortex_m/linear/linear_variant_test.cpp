@@ -4,16 +4,21 @@
 #include <cstdint>
 
 #include "kernels/cortex_m/linear/linear.h"
+#include "kernels/testing/kernel_args.h"
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
 #include "kernels/variants.h"
+#include "runtime/core/arena.h"
 
 namespace etns::cortex_m {
 namespace {
 
 using kernels::testing::Rng;
+using kernels::testing::set_int;
 using kernels::testing::TestMemoryScope;
+using runtime::EValue;
+using runtime::ScalarType;
 
 constexpr uint64_t kSeed = 0x6c696e76;  // "linv"
 
@@ -172,6 +177,102 @@ ETNS_KERNEL_TEST(LinearVariants, BenchShapes) {
     random_params(rng, c.p);
     fill_case(rng, c, Sums::KernelSum);
     check_case(c, "bench shape");
+  }
+}
+
+// A rank-1 or rank-2 tensor argument over test memory.
+void set_tensor(EValue& value, ScalarType dtype, uint8_t rank, const int32_t* sizes,
+                const uint8_t* dim_order, void* data, size_t element_bytes) {
+  value.kind = runtime::ValueKind::Tensor;
+  value.tensor = runtime::Tensor{};
+  value.tensor.dtype = dtype;
+  value.tensor.rank = rank;
+  value.tensor.sizes = sizes;
+  value.tensor.dim_order = dim_order;
+  value.tensor.data = data;
+  value.tensor.numel = 1;
+  for (uint8_t d = 0; d < rank; ++d) value.tensor.numel *= static_cast<size_t>(sizes[d]);
+  value.tensor.nbytes = value.tensor.numel * element_bytes;
+}
+
+// The front door: linear_prepare (and the scratch it requests) and linear_run
+// with the build's fastest variant, against the reference, for each way of
+// passing the sums.
+void check_front_door(Rng& rng, int32_t batches, int32_t in, int32_t rows, Sums sums) {
+  TestMemoryScope scope;
+  Case c;
+  c.p.batches = batches;
+  c.p.in_features = in;
+  c.p.out_features = rows;
+  random_params(rng, c.p);
+  fill_case(rng, c, sums);
+  const size_t out_bytes = static_cast<size_t>(batches) * static_cast<size_t>(rows);
+  int8_t* want = ETNS_TEST_ARRAY(int8_t, out_bytes);
+  int8_t* got = ETNS_TEST_ARRAY(int8_t, out_bytes);
+  linear_s8_ref(c.p, c.input, c.weight, c.bias, c.kernel_sum, want, nullptr);
+
+  const int32_t input_sizes[2] = {batches, in};
+  const int32_t weight_sizes[2] = {rows, in};
+  const int32_t out_sizes[2] = {batches, rows};
+  const int32_t feature_sizes[1] = {rows};
+  const uint8_t order[2] = {0, 1};
+  EValue items[2];
+  set_int(items[0], c.p.out.multiplier);
+  set_int(items[1], c.p.out.shift);
+  const int64_t item_indices[2] = {0, 1};
+  EValue values[12];
+  set_tensor(values[0], ScalarType::Char, 2, input_sizes, order, c.input, 1);
+  set_tensor(values[1], ScalarType::Char, 2, weight_sizes, order, c.weight, 1);
+  values[2].kind = runtime::ValueKind::Null;
+  values[3].kind = runtime::ValueKind::Null;
+  if (c.bias != nullptr) {
+    set_tensor(values[2], ScalarType::Int, 1, feature_sizes, order, c.bias, 4);
+  }
+  if (c.kernel_sum != nullptr) {
+    set_tensor(values[3], ScalarType::Int, 1, feature_sizes, order, c.kernel_sum, 4);
+  }
+  set_int(values[4], c.p.input_offset);
+  set_int(values[5], c.p.filter_offset);
+  set_int(values[6], c.p.output_offset);
+  values[7].kind = runtime::ValueKind::IntList;
+  values[7].int_list = runtime::IntList{&item_indices[0], 1, items};
+  values[8].kind = runtime::ValueKind::IntList;
+  values[8].int_list = runtime::IntList{&item_indices[1], 1, items};
+  set_int(values[9], c.p.activation_max);
+  set_int(values[10], c.p.activation_min);
+  set_tensor(values[11], ScalarType::Char, 2, out_sizes, order, got, 1);
+  EValue* args[13];
+  for (size_t i = 0; i < 12; ++i) args[i] = &values[i];
+  args[12] = &values[11];  // the program's return slot
+
+  uint8_t* method_memory = ETNS_TEST_ARRAY(uint8_t, 256);
+  runtime::Arena method("method", runtime::Span<uint8_t>(method_memory, 256));
+  runtime::PrepareContext prepare("c0i0", "cortex_m::quantized_linear.out",
+                                  runtime::Span<EValue* const>(args, 13), method);
+  ETNS_CHECK(linear_prepare(prepare) == runtime::Error::Ok, "prepare failed, %d x %d -> %d",
+             static_cast<int>(batches), static_cast<int>(in), static_cast<int>(rows));
+  // The runtime hands run exactly the bytes prepare requested, 16-byte aligned.
+  const size_t scratch_bytes = prepare.scratch_bytes();
+  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, scratch_bytes + 1);
+  const runtime::RunContext run{runtime::Span<EValue* const>(args, 13), prepare.state(),
+                                runtime::Span<uint8_t>(scratch, scratch_bytes)};
+  ETNS_CHECK(linear_run(run) == runtime::Error::Ok, "run failed");
+  for (size_t i = 0; i < out_bytes; ++i) {
+    ETNS_CHECK(got[i] == want[i], "%d x %d -> %d, sums %d, byte %zu: got %d, want %d",
+               static_cast<int>(batches), static_cast<int>(in), static_cast<int>(rows),
+               static_cast<int>(sums), i, got[i], want[i]);
+  }
+}
+
+ETNS_KERNEL_TEST(LinearVariants, FrontDoorEveryWayOfPassingTheSums) {
+  Rng rng(kSeed + 4);
+  for (Sums sums : {Sums::KernelSum, Sums::Bias, Sums::Neither, Sums::Both}) {
+    for (int32_t rows : {1, 5, 12}) {
+      check_front_door(rng, 3, 17, rows, sums);
+      ETNS_RETURN_IF_FAILED();
+      check_front_door(rng, 1, 100, rows, sums);
+      ETNS_RETURN_IF_FAILED();
+    }
   }
 }
 

@@ -5,16 +5,20 @@
 #include <cstdint>
 
 #include "kernels/cortex_m/softmax/softmax.h"
+#include "kernels/testing/kernel_args.h"
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
 #include "kernels/variants.h"
+#include "runtime/core/arena.h"
 
 namespace etns::cortex_m {
 namespace {
 
 using kernels::testing::Rng;
+using kernels::testing::set_int;
 using kernels::testing::TestMemoryScope;
+using runtime::EValue;
 
 constexpr uint64_t kSeed = 0x736f6676;  // "sofv"
 
@@ -130,6 +134,60 @@ ETNS_KERNEL_TEST(SoftmaxVariants, BenchShapes) {
     int8_t* input = ETNS_TEST_ARRAY(int8_t, static_cast<size_t>(shape[0] * shape[1]) + 1);
     rng.fill_s8(input, static_cast<size_t>(shape[0] * shape[1]));
     check_case(*p, input, "bench shape");
+  }
+}
+
+// The front door: softmax_prepare (which fills the exp table in the method
+// arena) and softmax_run with the build's fastest variant, against the
+// reference, on a rank-3 input with dim -1.
+ETNS_KERNEL_TEST(SoftmaxVariants, FrontDoorRank3) {
+  Rng rng(kSeed + 4);
+  const int32_t sizes[3] = {2, 3, 19};
+  const uint8_t order[3] = {0, 1, 2};
+  const size_t bytes = 2 * 3 * 19;
+  int8_t* input = ETNS_TEST_ARRAY(int8_t, bytes);
+  int8_t* got = ETNS_TEST_ARRAY(int8_t, bytes);
+  int8_t* want = ETNS_TEST_ARRAY(int8_t, bytes);
+  rng.fill_s8(input, bytes);
+  int32_t multiplier = 0, shift = 0, diff_min = 0;
+  exporter_quant(0.0625, &multiplier, &shift, &diff_min);
+  SoftmaxParams* p = ETNS_TEST_ARRAY(SoftmaxParams, 1);
+  softmax_init_params(*p, 6, 19, multiplier, shift, diff_min);
+  softmax_s8_ref(*p, input, want);
+
+  EValue values[8];
+  for (int i : {0, 7}) {
+    values[i].kind = runtime::ValueKind::Tensor;
+    values[i].tensor = runtime::Tensor{};
+    values[i].tensor.dtype = runtime::ScalarType::Char;
+    values[i].tensor.rank = 3;
+    values[i].tensor.sizes = sizes;
+    values[i].tensor.dim_order = order;
+    values[i].tensor.numel = bytes;
+    values[i].tensor.nbytes = bytes;
+  }
+  values[0].tensor.data = input;
+  values[7].tensor.data = got;
+  set_int(values[1], -1);
+  set_int(values[2], 3);
+  set_int(values[3], -128);
+  set_int(values[4], multiplier);
+  set_int(values[5], shift);
+  set_int(values[6], diff_min);
+  EValue* args[9];
+  for (size_t i = 0; i < 8; ++i) args[i] = &values[i];
+  args[8] = &values[7];  // the program's return slot
+
+  constexpr size_t kMethodBytes = 2048;
+  uint8_t* method_memory = ETNS_TEST_ARRAY(uint8_t, kMethodBytes);
+  runtime::Arena method("method", runtime::Span<uint8_t>(method_memory, kMethodBytes));
+  runtime::PrepareContext prepare("c0i0", "cortex_m::softmax.out",
+                                  runtime::Span<EValue* const>(args, 9), method);
+  ETNS_CHECK(softmax_prepare(prepare) == runtime::Error::Ok, "prepare failed");
+  const runtime::RunContext run{runtime::Span<EValue* const>(args, 9), prepare.state(), {}};
+  ETNS_CHECK(softmax_run(run) == runtime::Error::Ok, "run failed");
+  for (size_t i = 0; i < bytes; ++i) {
+    ETNS_CHECK(got[i] == want[i], "byte %zu: got %d, want %d", i, got[i], want[i]);
   }
 }
 
