@@ -5,9 +5,11 @@
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/linear/linear.h"
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
 #include "kernels/cortex_m/quantize/quantize.h"
+#include "kernels/cortex_m/softmax/softmax.h"
 #include "kernels/portable/portable.h"
 #include "kernels/portable_selection.h"
 
@@ -73,5 +75,7 @@
   {"cortex_m::quantized_conv2d.out", 13, &cortex_m::conv2d_prepare, &cortex_m::conv2d_run},       \
   {"cortex_m::quantized_depthwise_conv2d.out", 14, &cortex_m::depthwise_conv2d_prepare,           \
    &cortex_m::depthwise_conv2d_run},                                                              \
+  {"cortex_m::quantized_linear.out", 12, &cortex_m::linear_prepare, &cortex_m::linear_run},       \
   {"cortex_m::quantized_mul.out", 8, &cortex_m::mul_prepare, &cortex_m::mul_run},                 \
+  {"cortex_m::softmax.out", 8, &cortex_m::softmax_prepare, &cortex_m::softmax_run},               \
   ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY

@@ -43,6 +43,22 @@ Error check_same_dim_order(const PrepareContext& ctx, const Tensor& a, const cha
   return ctx.fail(Error::InvalidArgument, "%s and %s have different dim orders", a_name, b_name);
 }
 
+bool is_row_major_in_memory(const Tensor& tensor) {
+  int previous = -1;
+  for (uint8_t i = 0; i < tensor.rank; ++i) {
+    const uint8_t dim = tensor.dim_order[i];
+    if (tensor.size(dim) == 1) continue;
+    if (static_cast<int>(dim) < previous) return false;
+    previous = dim;
+  }
+  return true;
+}
+
+Error check_row_major(const PrepareContext& ctx, const Tensor& tensor, const char* name) {
+  if (is_row_major_in_memory(tensor)) return Error::Ok;
+  return ctx.fail(Error::InvalidArgument, "%s must be contiguous (row-major in memory)", name);
+}
+
 Error check_unary_s8(const PrepareContext& ctx, const Tensor& self, const Tensor& out) {
   ETNS_TRY(check_dtype(ctx, self, "self", ScalarType::Char));
   ETNS_TRY(check_dtype(ctx, out, "out", ScalarType::Char));

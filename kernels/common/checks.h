@@ -28,6 +28,11 @@ Error check_same_sizes(const PrepareContext& ctx, const Tensor& a, const char* a
                        const Tensor& b, const char* b_name);
 Error check_same_dim_order(const PrepareContext& ctx, const Tensor& a, const char* a_name,
                            const Tensor& b, const char* b_name);
+// Row-major in memory: the dim order is 0, 1, ... once size-1 dims (which take
+// no room) are skipped. Otherwise logs "<name> must be contiguous (row-major
+// in memory)".
+bool is_row_major_in_memory(const Tensor& tensor);
+Error check_row_major(const PrepareContext& ctx, const Tensor& tensor, const char* name);
 // An elementwise int8 operator's self and out: both int8, with the same sizes
 // and dim order, because the kernel walks both flat buffers in step.
 Error check_unary_s8(const PrepareContext& ctx, const Tensor& self, const Tensor& out);
