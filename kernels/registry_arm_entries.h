@@ -4,6 +4,7 @@
 // ns is exactly arm plus the cortex_m_ns operators. Sorted by name.
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/maximum/maximum.h"
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
 #include "kernels/cortex_m/quantize/quantize.h"
@@ -39,6 +40,7 @@
   ETNS_ENTRY_ATEN_SUB                                                                             \
   {"cortex_m::dequantize_per_tensor.out", 7, &cortex_m::dequantize_prepare,                       \
    &cortex_m::dequantize_run},                                                                    \
+  {"cortex_m::maximum.out", 3, &cortex_m::maximum_prepare, &cortex_m::maximum_run},               \
   {"cortex_m::minimum.out", 3, &cortex_m::minimum_prepare, &cortex_m::minimum_run},               \
   {"cortex_m::quantize_per_tensor.out", 7, &cortex_m::quantize_prepare, &cortex_m::quantize_run}, \
   {"cortex_m::quantized_conv2d.out", 13, &cortex_m::conv2d_prepare, &cortex_m::conv2d_run},       \

@@ -11,6 +11,7 @@
 #include "kernels/common/variant.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/maximum/maximum.h"
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
 #include "kernels/cortex_m/quantize/quantize.h"
@@ -48,6 +49,10 @@ inline constexpr Variant<decltype(&cortex_m::dequantize_s16_f32_ref)> kDequantiz
 inline constexpr Variant<cortex_m::MinimumFn> kMinimumVariants[] = {
     {"ref", &cortex_m::minimum_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::minimum_s8_mve)
+};
+inline constexpr Variant<cortex_m::MaximumFn> kMaximumVariants[] = {
+    {"ref", &cortex_m::maximum_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::maximum_s8_mve)
 };
 inline constexpr Variant<cortex_m::MulFn> kMulVariants[] = {
     {"ref", &cortex_m::mul_s8_ref},
