@@ -9,6 +9,7 @@
 
 #include "kernels/common/isa.h"
 #include "kernels/common/variant.h"
+#include "kernels/cortex_m/avg_pool2d/avg_pool2d.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
 #include "kernels/cortex_m/maximum/maximum.h"
@@ -57,6 +58,10 @@ inline constexpr Variant<cortex_m::MaximumFn> kMaximumVariants[] = {
 inline constexpr Variant<cortex_m::MulFn> kMulVariants[] = {
     {"ref", &cortex_m::mul_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::mul_s8_mve)
+};
+inline constexpr Variant<cortex_m::AvgPool2dFn> kAvgPool2dVariants[] = {
+    {"ref", &cortex_m::avg_pool2d_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::avg_pool2d_s8_mve)
 };
 inline constexpr Variant<cortex_m::Conv2dFn> kConv2dVariants[] = {
     {"ref", &cortex_m::conv2d_s8_ref},

@@ -10,6 +10,8 @@ using kernels::check_dtype;
 using kernels::check_range;
 using kernels::check_rank;
 using kernels::format_sizes;
+using kernels::is_nhwc_in_memory;
+using kernels::read_pair;
 using kernels::read_int_in_range;
 using runtime::Error;
 using runtime::format_text;
@@ -21,30 +23,6 @@ using runtime::Tensor;
 using runtime::ValueKind;
 
 namespace {
-
-// True when memory holds the tensor in N, H, W, C order: channels_last, or
-// contiguous where C or H * W is 1 (upstream accepts any dim order there).
-bool is_nhwc_in_memory(const Tensor& t) {
-  if (t.is_channels_last()) return true;
-  return t.is_contiguous() && (t.size(1) == 1 || (t.size(2) == 1 && t.size(3) == 1));
-}
-
-// A [h, w] argument (stride, padding, dilation) with both values in [lo, hi].
-Error read_pair(const PrepareContext& ctx, const IntList& list, const char* name, int64_t lo,
-                int64_t hi, int32_t* h, int32_t* w) {
-  if (list.size != 2) {
-    return ctx.fail(Error::InvalidArgument, "%s has %u values, expected 2 ([h, w])", name,
-                    static_cast<unsigned>(list.size));
-  }
-  char item_name[32];
-  for (uint32_t i = 0; i < 2; ++i) {
-    format_text(item_name, sizeof(item_name), "%s[%u]", name, static_cast<unsigned>(i));
-    ETNS_TRY(check_range(ctx, item_name, list.at(i), lo, hi));
-  }
-  *h = static_cast<int32_t>(list.at(0));
-  *w = static_cast<int32_t>(list.at(1));
-  return Error::Ok;
-}
 
 // out's extent along one spatial dim is trusted (operators.md §2.3.1: real
 // exports use uneven "SAME" padding, whose out is not PyTorch's symmetric
