@@ -5,6 +5,7 @@
 #include "kernels/cortex_m/avg_pool2d/avg_pool2d.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/max_pool2d/max_pool2d.h"
 #include "kernels/cortex_m/maximum/maximum.h"
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
@@ -47,4 +48,6 @@
   {"cortex_m::quantized_avg_pool2d.out", 8, &cortex_m::avg_pool2d_prepare,                        \
    &cortex_m::avg_pool2d_run},                                                                    \
   {"cortex_m::quantized_conv2d.out", 13, &cortex_m::conv2d_prepare, &cortex_m::conv2d_run},       \
+  {"cortex_m::quantized_max_pool2d.out", 11, &cortex_m::max_pool2d_prepare,                       \
+   &cortex_m::max_pool2d_run},                                                                    \
   {"cortex_m::quantized_mul.out", 8, &cortex_m::mul_prepare, &cortex_m::mul_run},

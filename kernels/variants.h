@@ -12,6 +12,7 @@
 #include "kernels/cortex_m/avg_pool2d/avg_pool2d.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/max_pool2d/max_pool2d.h"
 #include "kernels/cortex_m/maximum/maximum.h"
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
@@ -54,6 +55,10 @@ inline constexpr Variant<cortex_m::MinimumFn> kMinimumVariants[] = {
 inline constexpr Variant<cortex_m::MaximumFn> kMaximumVariants[] = {
     {"ref", &cortex_m::maximum_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::maximum_s8_mve)
+};
+inline constexpr Variant<cortex_m::MaxPool2dFn> kMaxPool2dVariants[] = {
+    {"ref", &cortex_m::max_pool2d_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::max_pool2d_s8_mve)
 };
 inline constexpr Variant<cortex_m::MulFn> kMulVariants[] = {
     {"ref", &cortex_m::mul_s8_ref},
