@@ -2,6 +2,7 @@
 
 // The arm provider's rows, shared by registry_arm.cpp and registry_ns.cpp so that
 // ns is exactly arm plus the cortex_m_ns operators. Sorted by name.
+#include "kernels/cortex_m/add/add.h"
 #include "kernels/cortex_m/avg_pool2d/avg_pool2d.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
@@ -45,6 +46,7 @@
   {"cortex_m::maximum.out", 3, &cortex_m::maximum_prepare, &cortex_m::maximum_run},               \
   {"cortex_m::minimum.out", 3, &cortex_m::minimum_prepare, &cortex_m::minimum_run},               \
   {"cortex_m::quantize_per_tensor.out", 7, &cortex_m::quantize_prepare, &cortex_m::quantize_run}, \
+  {"cortex_m::quantized_add.out", 14, &cortex_m::add_prepare, &cortex_m::add_run},                \
   {"cortex_m::quantized_avg_pool2d.out", 8, &cortex_m::avg_pool2d_prepare,                        \
    &cortex_m::avg_pool2d_run},                                                                    \
   {"cortex_m::quantized_conv2d.out", 13, &cortex_m::conv2d_prepare, &cortex_m::conv2d_run},       \

@@ -9,6 +9,7 @@
 
 #include "kernels/common/isa.h"
 #include "kernels/common/variant.h"
+#include "kernels/cortex_m/add/add.h"
 #include "kernels/cortex_m/avg_pool2d/avg_pool2d.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
@@ -59,6 +60,10 @@ inline constexpr Variant<cortex_m::MaximumFn> kMaximumVariants[] = {
 inline constexpr Variant<cortex_m::MaxPool2dFn> kMaxPool2dVariants[] = {
     {"ref", &cortex_m::max_pool2d_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::max_pool2d_s8_mve)
+};
+inline constexpr Variant<cortex_m::AddFn> kAddVariants[] = {
+    {"ref", &cortex_m::add_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::add_s8_mve)
 };
 inline constexpr Variant<cortex_m::MulFn> kMulVariants[] = {
     {"ref", &cortex_m::mul_s8_ref},
