@@ -2,10 +2,14 @@
 
 // The arm provider's rows, shared by registry_arm.cpp and registry_ns.cpp so that
 // ns is exactly arm plus the cortex_m_ns operators. Sorted by name.
+#include "kernels/cortex_m/add/add.h"
+#include "kernels/cortex_m/avg_pool2d/avg_pool2d.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
 #include "kernels/cortex_m/linear/linear.h"
+#include "kernels/cortex_m/max_pool2d/max_pool2d.h"
+#include "kernels/cortex_m/maximum/maximum.h"
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
 #include "kernels/cortex_m/quantize/quantize.h"
@@ -70,12 +74,18 @@
   ETNS_ENTRY_ATEN_VIEW_COPY                                                                       \
   {"cortex_m::dequantize_per_tensor.out", 7, &cortex_m::dequantize_prepare,                       \
    &cortex_m::dequantize_run},                                                                    \
+  {"cortex_m::maximum.out", 3, &cortex_m::maximum_prepare, &cortex_m::maximum_run},               \
   {"cortex_m::minimum.out", 3, &cortex_m::minimum_prepare, &cortex_m::minimum_run},               \
   {"cortex_m::quantize_per_tensor.out", 7, &cortex_m::quantize_prepare, &cortex_m::quantize_run}, \
+  {"cortex_m::quantized_add.out", 14, &cortex_m::add_prepare, &cortex_m::add_run},                \
+  {"cortex_m::quantized_avg_pool2d.out", 8, &cortex_m::avg_pool2d_prepare,                        \
+   &cortex_m::avg_pool2d_run},                                                                    \
   {"cortex_m::quantized_conv2d.out", 13, &cortex_m::conv2d_prepare, &cortex_m::conv2d_run},       \
   {"cortex_m::quantized_depthwise_conv2d.out", 14, &cortex_m::depthwise_conv2d_prepare,           \
    &cortex_m::depthwise_conv2d_run},                                                              \
   {"cortex_m::quantized_linear.out", 12, &cortex_m::linear_prepare, &cortex_m::linear_run},       \
+  {"cortex_m::quantized_max_pool2d.out", 11, &cortex_m::max_pool2d_prepare,                       \
+   &cortex_m::max_pool2d_run},                                                                    \
   {"cortex_m::quantized_mul.out", 8, &cortex_m::mul_prepare, &cortex_m::mul_run},                 \
   {"cortex_m::softmax.out", 8, &cortex_m::softmax_prepare, &cortex_m::softmax_run},               \
   ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY

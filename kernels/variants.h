@@ -9,10 +9,14 @@
 
 #include "kernels/common/isa.h"
 #include "kernels/common/variant.h"
+#include "kernels/cortex_m/add/add.h"
+#include "kernels/cortex_m/avg_pool2d/avg_pool2d.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
 #include "kernels/cortex_m/linear/linear.h"
+#include "kernels/cortex_m/max_pool2d/max_pool2d.h"
+#include "kernels/cortex_m/maximum/maximum.h"
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
 #include "kernels/cortex_m/quantize/quantize.h"
@@ -52,9 +56,25 @@ inline constexpr Variant<cortex_m::MinimumFn> kMinimumVariants[] = {
     {"ref", &cortex_m::minimum_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::minimum_s8_mve)
 };
+inline constexpr Variant<cortex_m::MaximumFn> kMaximumVariants[] = {
+    {"ref", &cortex_m::maximum_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::maximum_s8_mve)
+};
+inline constexpr Variant<cortex_m::MaxPool2dFn> kMaxPool2dVariants[] = {
+    {"ref", &cortex_m::max_pool2d_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::max_pool2d_s8_mve)
+};
+inline constexpr Variant<cortex_m::AddFn> kAddVariants[] = {
+    {"ref", &cortex_m::add_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::add_s8_mve)
+};
 inline constexpr Variant<cortex_m::MulFn> kMulVariants[] = {
     {"ref", &cortex_m::mul_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::mul_s8_mve)
+};
+inline constexpr Variant<cortex_m::AvgPool2dFn> kAvgPool2dVariants[] = {
+    {"ref", &cortex_m::avg_pool2d_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::avg_pool2d_s8_mve)
 };
 inline constexpr Variant<cortex_m::Conv2dFn> kConv2dVariants[] = {
     {"ref", &cortex_m::conv2d_s8_ref},

@@ -55,7 +55,8 @@ TEST_F(FirmwareImage, EachProviderLinksExactlyItsKernels) {
   const tools::ElfImage arm = tools::ElfImage::load(testing::firmware_image("arm"));
   const tools::ElfImage ns = tools::ElfImage::load(testing::firmware_image("ns"));
   for (const char* kernel : {"8cortex_m10conv2d_run", "8cortex_m12quantize_run", "8cortex_m14dequantize_run",
-                             "8cortex_m11minimum_run", "8cortex_m7mul_run"}) {
+                             "8cortex_m11minimum_run", "8cortex_m11maximum_run", "8cortex_m7mul_run",
+                             "8cortex_m7add_run", "8cortex_m14avg_pool2d_run", "8cortex_m14max_pool2d_run"}) {
     EXPECT_TRUE(has_symbol_containing(arm, kernel)) << "arm lacks " << kernel;
     EXPECT_TRUE(has_symbol_containing(ns, kernel)) << "ns lacks " << kernel;
   }

@@ -66,6 +66,28 @@ Error check_unary_s8(const PrepareContext& ctx, const Tensor& self, const Tensor
   return check_same_dim_order(ctx, self, "self", out, "out");
 }
 
+bool is_nhwc_in_memory(const Tensor& t) {
+  if (t.is_channels_last()) return true;
+  return t.rank == 4 && t.is_contiguous() &&
+         (t.size(1) == 1 || (t.size(2) == 1 && t.size(3) == 1));
+}
+
+Error read_pair(const PrepareContext& ctx, const runtime::IntList& list, const char* name,
+                int64_t lo, int64_t hi, int32_t* h, int32_t* w) {
+  if (list.size != 2) {
+    return ctx.fail(Error::InvalidArgument, "%s has %u values, expected 2 ([h, w])", name,
+                    static_cast<unsigned>(list.size));
+  }
+  char item_name[32];
+  for (uint32_t i = 0; i < 2; ++i) {
+    runtime::format_text(item_name, sizeof(item_name), "%s[%u]", name, static_cast<unsigned>(i));
+    ETNS_TRY(check_range(ctx, item_name, list.at(i), lo, hi));
+  }
+  *h = static_cast<int32_t>(list.at(0));
+  *w = static_cast<int32_t>(list.at(1));
+  return Error::Ok;
+}
+
 SizesText format_sizes(const Tensor& tensor) { return format_sizes(tensor.sizes, tensor.rank); }
 
 SizesText format_sizes(const int32_t* sizes, size_t rank) {

@@ -37,6 +37,14 @@ Error check_row_major(const PrepareContext& ctx, const Tensor& tensor, const cha
 // and dim order, because the kernel walks both flat buffers in step.
 Error check_unary_s8(const PrepareContext& ctx, const Tensor& self, const Tensor& out);
 
+// True when memory holds a 4-D tensor in N, H, W, C order: channels_last, or
+// contiguous where C or H * W is 1 (upstream accepts any dim order there).
+bool is_nhwc_in_memory(const Tensor& t);
+// A [h, w] argument (kernel_size, stride, padding, dilation) with both values
+// in [lo, hi]: "stride has 3 values, expected 2 ([h, w])", "stride[1] = 0, ...".
+Error read_pair(const PrepareContext& ctx, const runtime::IntList& list, const char* name,
+                int64_t lo, int64_t hi, int32_t* h, int32_t* w);
+
 // A shape as message text, "[1, 16, 32, 32]" ("[]" for rank 0). A shape too
 // long for the buffer is cut short and loses its closing bracket.
 struct SizesText {

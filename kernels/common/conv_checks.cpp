@@ -8,27 +8,6 @@ namespace etns::kernels {
 using runtime::format_text;
 using runtime::IntList;
 
-bool is_nhwc_in_memory(const Tensor& t) {
-  if (t.is_channels_last()) return true;
-  return t.is_contiguous() && (t.size(1) == 1 || (t.size(2) == 1 && t.size(3) == 1));
-}
-
-Error read_spatial_pair(const PrepareContext& ctx, const IntList& list, const char* name,
-                        int64_t lo, int64_t hi, int32_t* h, int32_t* w) {
-  if (list.size != 2) {
-    return ctx.fail(Error::InvalidArgument, "%s has %u values, expected 2 ([h, w])", name,
-                    static_cast<unsigned>(list.size));
-  }
-  char item_name[32];
-  for (uint32_t i = 0; i < 2; ++i) {
-    format_text(item_name, sizeof(item_name), "%s[%u]", name, static_cast<unsigned>(i));
-    ETNS_TRY(check_range(ctx, item_name, list.at(i), lo, hi));
-  }
-  *h = static_cast<int32_t>(list.at(0));
-  *w = static_cast<int32_t>(list.at(1));
-  return Error::Ok;
-}
-
 Error check_out_extent(const PrepareContext& ctx, const char* dim, int64_t kernel,
                        int64_t stride, int64_t dilation, int64_t out) {
   if (out < 1) {

@@ -2,21 +2,13 @@
 
 #include <cstdint>
 
+#include "kernels/common/checks.h"  // is_nhwc_in_memory, read_pair
 #include "runtime/exec/kernel.h"
 
 // Argument checks the convolution kernels (quantized_conv2d,
 // quantized_depthwise_conv2d) share. Each logs one line naming the argument
 // and returns a non-Ok Error, as kernels/common/checks.h does.
 namespace etns::kernels {
-
-// True when memory holds the tensor in N, H, W, C order: channels_last, or
-// contiguous where C or H * W is 1 (upstream accepts any dim order there).
-bool is_nhwc_in_memory(const runtime::Tensor& t);
-
-// A [h, w] argument (stride, padding, dilation) with both values in [lo, hi].
-runtime::Error read_spatial_pair(const runtime::PrepareContext& ctx, const runtime::IntList& list,
-                                 const char* name, int64_t lo, int64_t hi, int32_t* h,
-                                 int32_t* w);
 
 // out's extent along one spatial dim is trusted (operators.md §2.3.1: real
 // exports use uneven "SAME" padding, whose out is not PyTorch's symmetric

@@ -13,8 +13,8 @@ using kernels::check_per_channel_values;
 using kernels::check_rank;
 using kernels::format_sizes;
 using kernels::is_nhwc_in_memory;
+using kernels::read_pair;
 using kernels::read_int_in_range;
-using kernels::read_spatial_pair;
 using runtime::Error;
 using runtime::IntList;
 using runtime::PrepareContext;
@@ -116,9 +116,9 @@ Error conv2d_prepare(PrepareContext& ctx) {
   ETNS_TRY(check_per_channel_values(ctx, *multipliers, "requantize_multipliers", 0, INT32_MAX));
   ETNS_TRY(check_per_channel_values(ctx, *shifts, "requantize_shifts", -31, 30));
 
-  ETNS_TRY(read_spatial_pair(ctx, stride, "stride", 1, INT32_MAX, &p.stride_h, &p.stride_w));
-  ETNS_TRY(read_spatial_pair(ctx, padding, "padding", 0, INT32_MAX, &p.pad_h, &p.pad_w));
-  ETNS_TRY(read_spatial_pair(ctx, dilation, "dilation", 1, INT32_MAX, &p.dilation_h, &p.dilation_w));
+  ETNS_TRY(read_pair(ctx, stride, "stride", 1, INT32_MAX, &p.stride_h, &p.stride_w));
+  ETNS_TRY(read_pair(ctx, padding, "padding", 0, INT32_MAX, &p.pad_h, &p.pad_w));
+  ETNS_TRY(read_pair(ctx, dilation, "dilation", 1, INT32_MAX, &p.dilation_h, &p.dilation_w));
   ETNS_TRY(check_out_extent(ctx, "height", p.filter_h, p.stride_h, p.dilation_h, p.output_h));
   ETNS_TRY(check_out_extent(ctx, "width", p.filter_w, p.stride_w, p.dilation_w, p.output_w));
 

@@ -3,9 +3,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/broadcast_walk.h"
 #include "kernels/common/isa.h"
 #include "runtime/exec/kernel.h"
-#include "runtime/core/target_layout.h"
 
 namespace etns::cortex_m {
 
@@ -14,18 +14,9 @@ namespace etns::cortex_m {
 // raw int8 values, no requantization (the exporter emits it only when both
 // operands share quantization).
 //
-// prepare reduces every accepted case to one walk: out is a row-major
-// [dims[0], dims[1], dims[2], dims[3]] block, and element (i, j, k, l) reads
-// self at i*s[0] + j*s[1] + k*s[2] + l*s[3] (s = self_strides; likewise
-// other). A broadcast dim has stride 0. Size-1 dims are dropped and dims that
-// walk both operands contiguously are merged, so tier1's min(x, 50) is
-// dims {1, 1, 1, 16384}, self strides {0, 0, 0, 1}, other strides all 0.
-struct MinimumParams {
-  size_t dims[4] = {1, 1, 1, 1};
-  size_t self_strides[4] = {0, 0, 0, 0};
-  size_t other_strides[4] = {0, 0, 0, 0};
-};
-ETNS_TARGET_LAYOUT(MinimumParams, runtime::StructLayout().member(runtime::word(abi), 12).done());
+// prepare reduces every accepted case to one walk (kernels/common/broadcast_walk.h),
+// shared with cortex_m::maximum.out.
+using MinimumParams = kernels::BroadcastWalk;
 
 using MinimumFn = void (*)(const MinimumParams& p, const int8_t* self, const int8_t* other,
                            int8_t* out);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/broadcast_reference.h"
 #include "tests/support/kernel_call.h"
 #include "tests/support/rng.h"
 #include "tests/support/shared_data.h"
@@ -14,6 +15,7 @@
 namespace etns::cortex_m {
 namespace {
 
+using etns::testing::format_sizes;
 using etns::testing::KernelCall;
 using runtime::Error;
 using runtime::ScalarType;
@@ -22,11 +24,6 @@ const runtime::KernelEntry kEntry{"cortex_m::minimum.out", 3, &minimum_prepare, 
 
 const std::vector<int32_t> kImage = {1, 16, 32, 32};
 
-std::string format_sizes(const std::vector<int32_t>& sizes) {
-  std::string text = "[";
-  for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
-  return text + "]";
-}
 const std::vector<uint8_t> kNhwc = {0, 2, 3, 1};
 
 // --- Reference against goldens and hand-worked cases ---
@@ -87,36 +84,12 @@ TEST(MinimumS8, BroadcastsBothOperandsByHand) {
   EXPECT_EQ(call.read<int8_t>(2), (std::vector<int8_t>{-5, 0, -128, -100, -100, -128}));
 }
 
-// min over the broadcast shape by logical index, the definition the kernel's
-// merged walk must reproduce: contiguous tensors, sizes right-aligned.
+// min over the broadcast shape by logical index (tests/support/broadcast_reference.h).
 std::vector<int8_t> broadcast_min(const std::vector<int32_t>& a_sizes, const std::vector<int8_t>& a,
                                   const std::vector<int32_t>& b_sizes, const std::vector<int8_t>& b,
                                   const std::vector<int32_t>& out_sizes) {
-  const size_t rank = out_sizes.size();
-  auto aligned = [rank](const std::vector<int32_t>& sizes, size_t k) -> size_t {
-    const size_t lead = rank - sizes.size();
-    return k < lead ? 1 : static_cast<size_t>(sizes[k - lead]);
-  };
-  size_t numel = 1;
-  for (int32_t s : out_sizes) numel *= static_cast<size_t>(s);
-  std::vector<int8_t> out(numel);
-  for (size_t i = 0; i < numel; ++i) {
-    size_t rest = i;
-    size_t a_index = 0;
-    size_t b_index = 0;
-    size_t a_step = 1;
-    size_t b_step = 1;
-    for (size_t k = rank; k-- > 0;) {
-      const size_t index = rest % static_cast<size_t>(out_sizes[k]);
-      rest /= static_cast<size_t>(out_sizes[k]);
-      if (aligned(a_sizes, k) != 1) a_index += index * a_step;
-      if (aligned(b_sizes, k) != 1) b_index += index * b_step;
-      a_step *= aligned(a_sizes, k);
-      b_step *= aligned(b_sizes, k);
-    }
-    out[i] = std::min(a[a_index], b[b_index]);
-  }
-  return out;
+  return etns::testing::broadcast_apply(a_sizes, a, b_sizes, b, out_sizes,
+                                        [](int8_t x, int8_t y) { return std::min(x, y); });
 }
 
 TEST(MinimumS8, BroadcastsSizeOneDims) {

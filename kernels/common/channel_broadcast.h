@@ -1,0 +1,31 @@
+#pragma once
+
+#include <cstddef>
+
+#include "runtime/core/result.h"
+#include "runtime/exec/kernel.h"
+
+namespace etns::kernels {
+
+// How quantized_mul and quantized_add pair their operands (upstream's rule,
+// cortex_m_ops_common.h): identical sizes walked flat in one shared memory
+// order, or a channel broadcast: both 4-D with the same C, one of them holding
+// exactly those C values, repeated for every NHWC pixel of the other. `a` is
+// the full-size operand; upstream swaps self and other (with their
+// quantization) when self is the per-channel one.
+struct ChannelBroadcast {
+  bool a_is_other = false;  // other is the full-size operand
+  size_t b_channels = 0;    // 0: identical sizes; else b's C values repeat every C elements
+};
+
+// Checks self, other and out (int8, shapes as above; out the full operand's
+// sizes). InvalidArgument for a wrong dtype, shapes that are neither identical
+// nor a channel broadcast, or an out or dim order that does not match;
+// NotSupported for a channel broadcast whose full-size tensors are not in NHWC
+// memory (upstream asks for channels_last without checking it).
+runtime::Result<ChannelBroadcast> plan_channel_broadcast(const runtime::PrepareContext& ctx,
+                                                         const runtime::Tensor& self,
+                                                         const runtime::Tensor& other,
+                                                         const runtime::Tensor& out);
+
+}  // namespace etns::kernels

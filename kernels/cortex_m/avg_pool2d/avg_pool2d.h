@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/common/isa.h"
+#include "kernels/common/pool2d.h"
+#include "runtime/exec/kernel.h"
+
+namespace etns::cortex_m {
+
+// cortex_m::quantized_avg_pool2d.out: int8 average pooling, NHWC
+// (docs/numerics.md#avg_pool2d). CMSIS-NN arm_avgpool_s8 (its Helium path, the
+// contract): for each out pixel and channel, over the n taps of its window
+// inside the input (padding not counted),
+//   sum = Σ in;  out = (sum > 0 ? sum + n/2 : sum - n/2) / n   (C division, toward 0)
+// i.e. the mean rounded half away from zero. The result always lies in
+// [-128, 127]: upstream's activation range is the whole int8 range, so its
+// clamp never changes a value. Every batch is pooled.
+using AvgPool2dParams = kernels::Pool2dShape;
+
+using AvgPool2dFn = void (*)(const AvgPool2dParams& p, const int8_t* input, int8_t* out);
+
+void avg_pool2d_s8_ref(const AvgPool2dParams& p, const int8_t* input, int8_t* out);
+#if ETNS_HAVE_MVE
+// Helium: 16 channels a pass (the last predicated), taps summed in int16 lanes
+// 256 at a time and widened to int32; the division by n is an exact multiply
+// by a reciprocal (docs/numerics.md#avg_pool2d).
+void avg_pool2d_s8_mve(const AvgPool2dParams& p, const int8_t* input, int8_t* out);
+#endif
+// The build's choice, the last of kernels/variants.h's kAvgPool2dVariants.
+void avg_pool2d_s8(const AvgPool2dParams& p, const int8_t* input, int8_t* out);
+
+// Arguments: input, kernel_size, stride, padding, zero_point, multiplier,
+// shift, out. zero_point, multiplier and shift are read as integers and
+// otherwise ignored, as upstream does (an average needs no requantization
+// when input and out share quantization). Checks as kernels::read_pool2d_shape
+// (InvalidArgument; InvalidProgram for a wrong kind of argument); NotSupported
+// for a window of more than 2^23 taps, whose int32 sum could overflow. No scratch:
+// CMSIS-NN's Helium path asks for none, and neither variant here needs any.
+runtime::Error avg_pool2d_prepare(runtime::PrepareContext& ctx);
+runtime::Error avg_pool2d_run(const runtime::RunContext& ctx);
+
+}  // namespace etns::cortex_m

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/common/isa.h"
+#include "kernels/common/pool2d.h"
+#include "runtime/core/target_layout.h"
+#include "runtime/exec/kernel.h"
+
+namespace etns::cortex_m {
+
+// cortex_m::quantized_max_pool2d.out: int8 max pooling, NHWC
+// (docs/numerics.md#max_pool2d). CMSIS-NN arm_max_pool_s8: for each out pixel
+// and channel, the largest of the window's taps inside the input (padding not
+// counted), clamped to [activation_min, activation_max]. Input and out share
+// one zero point, so no requantization. Every batch is pooled.
+struct MaxPool2dParams {
+  kernels::Pool2dShape shape;
+  int32_t activation_min = -128;
+  int32_t activation_max = 127;
+};
+ETNS_TARGET_LAYOUT(MaxPool2dParams, runtime::StructLayout()
+                                        .member(runtime::layout_of<kernels::Pool2dShape>(abi))
+                                        .member(runtime::fixed<int32_t>(), 2)
+                                        .done());
+
+using MaxPool2dFn = void (*)(const MaxPool2dParams& p, const int8_t* input, int8_t* out);
+
+void max_pool2d_s8_ref(const MaxPool2dParams& p, const int8_t* input, int8_t* out);
+#if ETNS_HAVE_MVE
+// Helium: 16 channels a pass (the last predicated), VMAX over the taps, then
+// the clamp, one predicated store.
+void max_pool2d_s8_mve(const MaxPool2dParams& p, const int8_t* input, int8_t* out);
+#endif
+// The build's choice, the last of kernels/variants.h's kMaxPool2dVariants.
+void max_pool2d_s8(const MaxPool2dParams& p, const int8_t* input, int8_t* out);
+
+// Arguments: input, kernel_size, stride, padding, dilation, ceil_mode,
+// input_zero_point, output_zero_point, activation_min, activation_max, out.
+// Checks as kernels::read_pool2d_shape, and InvalidArgument for dilation not
+// two values >= 1, a zero point outside [-128, 127], or an activation range
+// not within [-128, 127] with min <= max (upstream's Helium clamp truncates
+// wider bounds to int8); NotSupported for what upstream refuses: dilation
+// other than 1, ceil_mode true, or zero points that differ; InvalidProgram
+// for a wrong kind of argument.
+runtime::Error max_pool2d_prepare(runtime::PrepareContext& ctx);
+runtime::Error max_pool2d_run(const runtime::RunContext& ctx);
+
+}  // namespace etns::cortex_m

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/common/broadcast_walk.h"
+#include "kernels/common/isa.h"
+#include "runtime/exec/kernel.h"
+
+namespace etns::cortex_m {
+
+// cortex_m::maximum.out: elementwise int8 maximum with broadcasting
+// (docs/numerics.md#maximum). out = max(self, other) on the raw int8 values,
+// no requantization. It mirrors cortex_m::minimum.out: the same arguments,
+// the same accepted shapes and refusals, one walk planned at prepare
+// (kernels/common/broadcast_walk.h).
+using MaximumParams = kernels::BroadcastWalk;
+
+using MaximumFn = void (*)(const MaximumParams& p, const int8_t* self, const int8_t* other,
+                           int8_t* out);
+
+// CMSIS-NN arm_maximum_s8 for every case prepare accepts.
+void maximum_s8_ref(const MaximumParams& p, const int8_t* self, const int8_t* other, int8_t* out);
+#if ETNS_HAVE_MVE
+// Helium: each innermost row as a 16-lane loop (both operands, or one of them
+// repeated as a scalar); other strides fall back to the reference.
+void maximum_s8_mve(const MaximumParams& p, const int8_t* self, const int8_t* other, int8_t* out);
+#endif
+// The build's choice, the last of kernels/variants.h's kMaximumVariants.
+void maximum_s8(const MaximumParams& p, const int8_t* self, const int8_t* other, int8_t* out);
+
+// Arguments: self, other, out (all int8); checks as minimum_prepare's
+// (kernels::plan_broadcast_walk), naming arm_maximum_s8.
+runtime::Error maximum_prepare(runtime::PrepareContext& ctx);
+runtime::Error maximum_run(const runtime::RunContext& ctx);
+
+}  // namespace etns::cortex_m
