@@ -16,6 +16,7 @@
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
 #include "tools/export/coverage_models.h"
+#include "tools/export/dscnn_model.h"
 #include "tools/profile/config.h"
 #include "tools/export/tier1_models.h"
 #include "tools/runner/host_session.h"
@@ -45,6 +46,9 @@ std::vector<std::string> all_files() {
     inputs.push_back(name + ".input.bin");
     if (name == "sub_channel") inputs.push_back("sub_channel_ns.input.bin");
   }
+  files.push_back(std::string(tools::kDscnnModel) + "_arm.pte");
+  files.push_back(std::string(tools::kDscnnModel) + "_ns.pte");
+  inputs.push_back(std::string(tools::kDscnnModel) + ".input.bin");
   files.insert(files.end(), inputs.begin(), inputs.end());
   files.push_back("manifest.json");
   return files;
@@ -116,13 +120,18 @@ TEST(Export, ProgramsRunLikeTheReferenceExecutor) {
       session.execute();
       EXPECT_EQ(session.output_bytes(0), testing::float_bytes(want)) << "bit for bit";
     }
-  // The coverage programs, on their own example inputs as the export wrote them.
+  // The coverage programs and the application model, on their own example
+  // inputs as the export wrote them.
   const nlohmann::json m = manifest();
-  for (const std::string& name : coverage_names())
+  std::vector<std::string> others = coverage_names();
+  others.push_back(tools::kDscnnModel);
+  for (const std::string& name : others)
     for (Provider p : {Provider::Arm, Provider::Ns}) {
       const std::string program = name + "_" + to_string(p);
       SCOPED_TRACE(program);
-      const tools::QuantizedGraph g = tools::build_coverage_graph(name, p, tools::kTier1Seed);
+      const tools::QuantizedGraph g = name == tools::kDscnnModel
+                                          ? tools::build_dscnn_graph(p, tools::kTier1Seed)
+                                          : tools::build_coverage_graph(name, p, tools::kTier1Seed);
       const std::string input_file = m["models"][name]["providers"][to_string(p)]["example_input"];
       const std::vector<uint8_t> input = tools::read_file(exported().out() + "/" + input_file);
       std::vector<float> values(input.size() / sizeof(float));
@@ -262,7 +271,7 @@ TEST(Export, ManifestAgreesWithTheFiles) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 2 * (2 + coverage_names().size()));
+  EXPECT_EQ(checked, 2 * (2 + coverage_names().size() + 1));
 }
 
 // configs/export_*.yaml profile the exported evidence programs: their arena

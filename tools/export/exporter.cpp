@@ -10,6 +10,7 @@
 #include "tools/common/program_names.h"
 #include "tools/common/sha256.h"
 #include "tools/export/coverage_models.h"
+#include "tools/export/dscnn_model.h"
 #include "tools/export/graph_to_program.h"
 #include "tools/export/program_model.h"
 
@@ -24,7 +25,7 @@ constexpr Provider kProviders[] = {Provider::Arm, Provider::Ns};
 // must call, and its example input.
 struct ModelRecipe {
   std::string name;
-  std::string kind;         // "evidence" (profiler.md §12) or "coverage"
+  std::string kind;         // "evidence" (profiler.md §12), "coverage" or "application"
   std::string description;
   std::vector<std::string> ns_required;  // cortex_m_ns:: names without the namespace
   std::function<QuantizedGraph(Provider)> build;
@@ -47,6 +48,12 @@ std::vector<ModelRecipe> recipes(uint64_t seed) {
                    [seed, name = m.name](Provider p) { return build_coverage_graph(name, p, seed); },
                    [seed, name = m.name] { return coverage_example_input(name, seed); }});
   }
+  all.push_back({kDscnnModel, "application",
+                 "a DS-CNN keyword spotter: conv, depthwise conv, pointwise conv, global average pool, flatten, "
+                 "linear, softmax",
+                 {},
+                 [seed](Provider p) { return build_dscnn_graph(p, seed); },
+                 [seed] { return dscnn_example_input(seed); }});
   return all;
 }
 

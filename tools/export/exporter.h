@@ -16,14 +16,15 @@ namespace etns::tools {
 // coverage_models.h (one program per Tier-1 case the evidence models leave
 // out), converted by graph_to_program.h.
 //
-// For each model, in order (tier1, tier1mean, then the coverage models):
+// For each model, in order (tier1, tier1mean, the coverage models, then the
+// application model dscnn of dscnn_model.h, the whole cortex_m:: path):
 // <model>_arm.pte, <model>_ns.pte, and <model>.input.bin, its example input
 // (float32, little-endian, in the input's memory order; <model>_ns.input.bin
 // too where the ns program reads another memory order: sub_channel). Then manifest.json
 // in the shape of the upstream manifest (profiler.md §12.5) with "exporter":
 // "etns <version>" where upstream records torch_version, no edge-dialect
 // fields (etns has no edge dialect), and for each model also "kind"
-// (evidence or coverage) and "description", and for each program
+// (evidence, coverage or application) and "description", and for each program
 // "planned_arena_lower_bound", "channels_last" and "example_input". Every byte depends only on the seed
 // and the etns version.
 

@@ -14,6 +14,7 @@
 #include "tools/common/process.h"
 #include "tools/common/sha256.h"
 #include "tools/export/coverage_models.h"
+#include "tools/export/dscnn_model.h"
 #include "tools/export/graph_to_program.h"
 #include "tools/export/program_model.h"
 
@@ -25,16 +26,19 @@ const Tier1Export& exported() {
   return once;
 }
 
-// The evidence models first, in upstream order, then the coverage models.
+// The evidence models first, in upstream order, then the coverage models,
+// then the application model.
 std::vector<std::string> model_names() {
   std::vector<std::string> names = {"tier1", "tier1mean"};
   for (const CoverageModel& m : coverage_models()) names.push_back(m.name);
+  names.push_back(kDscnnModel);
   return names;
 }
 
 QuantizedGraph graph_of(const ExportedProgram& p, uint64_t seed = kTier1Seed) {
   if (p.model == "tier1") return build_quantized_graph(Tier1Model::Tier1, p.provider, seed);
   if (p.model == "tier1mean") return build_quantized_graph(Tier1Model::Tier1Mean, p.provider, seed);
+  if (p.model == kDscnnModel) return build_dscnn_graph(p.provider, seed);
   return build_coverage_graph(p.model, p.provider, seed);
 }
 
@@ -42,7 +46,7 @@ TEST(Exporter, EveryModelForBothProvidersInOrder) {
   const Tier1Export& e = exported();
   const std::vector<std::string> names = model_names();
   ASSERT_EQ(e.programs.size(), 2 * names.size());
-  EXPECT_EQ(names.size(), 11u);
+  EXPECT_EQ(names.size(), 12u);
   for (size_t i = 0; i < e.programs.size(); ++i) {
     const std::string want = names[i / 2] + (i % 2 == 0 ? "_arm.pte" : "_ns.pte");
     EXPECT_EQ(e.programs[i].file, want);
@@ -73,6 +77,7 @@ TEST(Exporter, ManifestDescribesEachProgram) {
   EXPECT_EQ(m["models"]["sub_channel"]["providers"]["ns"]["channels_last"], true);
   EXPECT_EQ(m["models"]["tier1"]["kind"], "evidence");
   EXPECT_EQ(m["models"]["relu6"]["kind"], "coverage");
+  EXPECT_EQ(m["models"]["dscnn"]["kind"], "application");
   EXPECT_EQ(m["models"]["mean_last"]["output_shape"], nlohmann::ordered_json({2, 12}));
   EXPECT_EQ(m["models"]["tier1"]["output_size_bytes"], 65536);
   EXPECT_EQ(m["models"]["tier1mean"]["output_size_bytes"], 64);
@@ -167,7 +172,9 @@ TEST(Exporter, ExampleInputsAreTheModelsInputsInMemoryOrder) {
     const ProgramModel program = read_program(p.bytes, p.file);
     const ModelTensor& input = program.values.at(program.inputs.at(0)).tensor;
     EXPECT_EQ(it->bytes.size(), input.numel() * sizeof(float));
-    std::vector<float> logical = p.model.rfind("tier1", 0) == 0 ? example_input() : coverage_example_input(p.model, kTier1Seed);
+    std::vector<float> logical = p.model.rfind("tier1", 0) == 0 ? example_input()
+                                 : p.model == kDscnnModel        ? dscnn_example_input(kTier1Seed)
+                                                                 : coverage_example_input(p.model, kTier1Seed);
     if (input.sizes.size() == 4) {
       logical = to_memory_order(logical, std::vector<int32_t>(input.sizes.begin(), input.sizes.end()), input.dim_order);
     }

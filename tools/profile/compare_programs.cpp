@@ -52,11 +52,18 @@ Side read_side(const Bundle& bundle) {
 }
 
 // The manifest entry of a bundle's program, found by SHA-256.
-const ManifestProgram& find_in_manifest(const ExportManifest& manifest, const Bundle& bundle) {
+// A model with no Tier-1 operator exports one program for both providers, so
+// two entries can share a hash: the one of the bundle's provider is its own.
+const ManifestProgram& find_in_manifest(const ExportManifest& manifest, const Bundle& bundle,
+                                        const std::string& provider) {
   const std::string sha = bundle.metadata.model_sha256.value_or("");
+  const ManifestProgram* first = nullptr;
   for (const ManifestProgram& program : manifest.programs) {
-    if (program.sha256 == sha) return program;
+    if (program.sha256 != sha) continue;
+    if (program.provider == provider) return program;
+    if (first == nullptr) first = &program;
   }
+  if (first != nullptr) return *first;
   throw Failure(bundle.dir + ": its program (SHA-256 " + sha.substr(0, 12) + "…) is not in the manifest");
 }
 
@@ -170,7 +177,9 @@ void require_arm_ns_pair(const Bundle& baseline, const Bundle& candidate, const 
       (!baseline.manifest.run_id.empty() && baseline.manifest.run_id == candidate.manifest.run_id)) {
     throw Failure("not an arm/ns pair: " + baseline.dir + " is given twice (the same bundle)", 2);
   }
-  if (!a.sha.empty() && a.sha == b.sha) {
+  // One program under both providers is a pair (a model with no Tier-1
+  // operator runs the same file on both); one provider twice is not.
+  if (!a.sha.empty() && a.sha == b.sha && a.provider == b.provider) {
     throw Failure("not an arm/ns pair: both bundles profile the same program (" + a.path + ", SHA-256 " +
                       short_sha(a.sha) + "); use etns compare for two runs of one program",
                   2);
@@ -221,8 +230,8 @@ ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidat
   const ManifestProgram* match_a = nullptr;
   const ManifestProgram* match_b = nullptr;
   if (manifest) {
-    match_a = &find_in_manifest(*manifest, baseline);
-    match_b = &find_in_manifest(*manifest, candidate);
+    match_a = &find_in_manifest(*manifest, baseline, id_a.provider);
+    match_b = &find_in_manifest(*manifest, candidate, id_b.provider);
     for (const auto& [bundle, match, id] : {std::tuple{&baseline, match_a, &id_a}, std::tuple{&candidate, match_b, &id_b}}) {
       if (!id->provider.empty() && id->provider != match->provider) {
         throw Failure(bundle->dir + ": profiled as provider '" + id->provider +

@@ -1,0 +1,324 @@
+#include "tools/export/dscnn_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "tools/export/seeded_random.h"
+
+namespace etns::tools {
+
+using runtime::ScalarType;
+
+namespace {
+
+constexpr int32_t kFrames = 49, kFeatures = 10;
+constexpr int32_t kC1 = 16, kK1H = 10, kK1W = 4, kStride1 = 2, kPad1H = 4, kPad1W = 1;
+constexpr int32_t kH = 24, kW = 5;  // after conv1
+constexpr int32_t kC2 = 32;         // after the pointwise conv
+constexpr int32_t kClasses = 12;
+constexpr int32_t kCalibrationSamples = 16;
+const std::vector<int32_t> kInputSizes{1, 1, kFrames, kFeatures};
+
+// One float layer's weights, OIHW for convolutions, [out, in] for linear.
+struct Layer {
+  int32_t out = 0, in = 0, kh = 1, kw = 1;  // `in` per group
+  std::vector<float> weight, bias;
+};
+struct Weights {
+  Layer conv1, depthwise, pointwise, fc;
+};
+
+Layer draw_layer(SeededRandom& random, int32_t out, int32_t in, int32_t kh, int32_t kw) {
+  Layer layer{out, in, kh, kw, {}, {}};
+  const float gain = std::sqrt(2.0f / static_cast<float>(in * kh * kw));
+  layer.weight.resize(static_cast<size_t>(out * in * kh * kw));
+  for (float& w : layer.weight) w = random.normal_float() * gain;
+  layer.bias.resize(static_cast<size_t>(out));
+  for (float& b : layer.bias) b = random.normal_float() * 0.1f;
+  return layer;
+}
+
+Weights draw_weights(uint64_t seed) {
+  SeededRandom random(seed + 500);
+  Weights w;
+  w.conv1 = draw_layer(random, kC1, 1, kK1H, kK1W);
+  w.depthwise = draw_layer(random, kC1, 1, 3, 3);
+  w.pointwise = draw_layer(random, kC2, kC1, 1, 1);
+  w.fc = draw_layer(random, kClasses, kC2, 1, 1);
+  return w;
+}
+
+std::vector<float> normals(SeededRandom& random, size_t n) {
+  std::vector<float> v(n);
+  for (float& x : v) x = random.normal_float();
+  return v;
+}
+
+// NCHW float convolution (batch 1), `groups` groups, then ReLU.
+std::vector<float> conv_relu(const std::vector<float>& in, int32_t h, int32_t w, const Layer& layer,
+                             int32_t groups, int32_t stride, int32_t pad_h, int32_t pad_w, int32_t out_h,
+                             int32_t out_w) {
+  std::vector<float> out(static_cast<size_t>(layer.out * out_h * out_w));
+  const int32_t out_per_group = layer.out / groups;
+  for (int32_t oc = 0; oc < layer.out; ++oc) {
+    const int32_t first_in = (oc / out_per_group) * layer.in;
+    for (int32_t oy = 0; oy < out_h; ++oy) {
+      for (int32_t ox = 0; ox < out_w; ++ox) {
+        float acc = layer.bias[static_cast<size_t>(oc)];
+        for (int32_t ic = 0; ic < layer.in; ++ic) {
+          for (int32_t ky = 0; ky < layer.kh; ++ky) {
+            for (int32_t kx = 0; kx < layer.kw; ++kx) {
+              const int32_t iy = oy * stride - pad_h + ky, ix = ox * stride - pad_w + kx;
+              if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+              acc += in[static_cast<size_t>(((first_in + ic) * h + iy) * w + ix)] *
+                     layer.weight[static_cast<size_t>(((oc * layer.in + ic) * layer.kh + ky) * layer.kw + kx)];
+            }
+          }
+        }
+        out[static_cast<size_t>((oc * out_h + oy) * out_w + ox)] = std::max(acc, 0.0f);
+      }
+    }
+  }
+  return out;
+}
+
+// Every intermediate of the float model, for calibration.
+struct Forward {
+  std::vector<float> conv1, depthwise, pointwise, pooled, logits, probabilities;
+};
+
+Forward forward(const Weights& w, const std::vector<float>& x) {
+  Forward f;
+  f.conv1 = conv_relu(x, kFrames, kFeatures, w.conv1, 1, kStride1, kPad1H, kPad1W, kH, kW);
+  f.depthwise = conv_relu(f.conv1, kH, kW, w.depthwise, kC1, 1, 1, 1, kH, kW);
+  f.pointwise = conv_relu(f.depthwise, kH, kW, w.pointwise, 1, 1, 0, 0, kH, kW);
+  f.pooled.assign(kC2, 0.0f);
+  for (int32_t c = 0; c < kC2; ++c) {
+    float sum = 0.0f;
+    for (int32_t i = 0; i < kH * kW; ++i) sum += f.pointwise[static_cast<size_t>(c * kH * kW + i)];
+    f.pooled[static_cast<size_t>(c)] = sum / static_cast<float>(kH * kW);
+  }
+  f.logits.assign(kClasses, 0.0f);
+  for (int32_t o = 0; o < kClasses; ++o) {
+    float acc = w.fc.bias[static_cast<size_t>(o)];
+    for (int32_t i = 0; i < kC2; ++i) acc += f.pooled[static_cast<size_t>(i)] * w.fc.weight[static_cast<size_t>(o * kC2 + i)];
+    f.logits[static_cast<size_t>(o)] = acc;
+  }
+  const float top = *std::max_element(f.logits.begin(), f.logits.end());
+  float total = 0.0f;
+  f.probabilities.resize(kClasses);
+  for (int32_t o = 0; o < kClasses; ++o) {
+    f.probabilities[static_cast<size_t>(o)] = std::exp(f.logits[static_cast<size_t>(o)] - top);
+    total += f.probabilities[static_cast<size_t>(o)];
+  }
+  for (float& p : f.probabilities) p /= total;
+  return f;
+}
+
+struct Calibration {
+  Qparams x, conv1, depthwise, pointwise, logits;
+};
+
+Calibration calibrate(const Weights& w, uint64_t seed) {
+  SeededRandom random(seed + 501);
+  MinMax x, conv1, depthwise, pointwise, logits;
+  for (int32_t s = 0; s < kCalibrationSamples; ++s) {
+    const std::vector<float> sample = normals(random, static_cast<size_t>(kFrames * kFeatures));
+    const Forward f = forward(w, sample);
+    x.add(sample);
+    conv1.add(f.conv1);
+    depthwise.add(f.depthwise);
+    pointwise.add(f.pointwise);
+    logits.add(f.logits);
+  }
+  return {x.qparams(), conv1.qparams(), depthwise.qparams(), pointwise.qparams(), logits.qparams()};
+}
+
+// Symmetric int8 weights: scale = max(|w|) / 127.5 (at least float32 eps),
+// q = round_half_even(w / scale) clamped to int8.
+float symmetric_scale(const float* w, size_t n) {
+  float lo = 0.0f, hi = 0.0f;
+  for (size_t i = 0; i < n; ++i) {
+    lo = std::min(lo, w[i]);
+    hi = std::max(hi, w[i]);
+  }
+  return std::max(std::max(-lo, hi) / 127.5f, kFloat32Eps);
+}
+int8_t quantize_weight(float w, float scale) {
+  return static_cast<int8_t>(std::clamp(std::nearbyint(w * (1.0f / scale)), -128.0f, 127.0f));
+}
+
+// A convolution's per-output-channel constants.
+struct ConvConstants {
+  std::vector<uint8_t> weight;  // in the layout the operator reads
+  std::vector<int32_t> bias, multipliers, shifts;
+};
+
+// OHWI (conv) or IHWO (depthwise, layer.in == 1) int8 weights, int32 biases on
+// the input x weight grid and the QM of in x weight / out, per channel.
+ConvConstants conv_constants(const Layer& layer, bool depthwise, const Qparams& in, const Qparams& out,
+                             const std::string& what) {
+  ConvConstants c;
+  const size_t per_channel = static_cast<size_t>(layer.in * layer.kh * layer.kw);
+  c.weight.resize(per_channel * static_cast<size_t>(layer.out));
+  for (int32_t oc = 0; oc < layer.out; ++oc) {
+    const float* w = layer.weight.data() + static_cast<size_t>(oc) * per_channel;
+    const float scale = symmetric_scale(w, per_channel);
+    for (int32_t ic = 0; ic < layer.in; ++ic) {
+      for (int32_t ky = 0; ky < layer.kh; ++ky) {
+        for (int32_t kx = 0; kx < layer.kw; ++kx) {
+          const int8_t q = quantize_weight(w[(ic * layer.kh + ky) * layer.kw + kx], scale);
+          const size_t at = depthwise ? static_cast<size_t>((ky * layer.kw + kx) * layer.out + oc)
+                                      : static_cast<size_t>(((oc * layer.kh + ky) * layer.kw + kx) * layer.in + ic);
+          c.weight[at] = static_cast<uint8_t>(q);
+        }
+      }
+    }
+    const double bias_scale = in.scale * static_cast<double>(scale);
+    c.bias.push_back(static_cast<int32_t>(std::nearbyint(layer.bias[static_cast<size_t>(oc)] / bias_scale)));
+    const Requant r = quantize_multiplier(bias_scale / out.scale, "export dscnn: " + what + " requantization");
+    c.multipliers.push_back(r.multiplier);
+    c.shifts.push_back(r.shift);
+  }
+  return c;
+}
+
+std::vector<GraphArg> ints(std::initializer_list<int64_t> values) {
+  std::vector<GraphArg> args;
+  for (int64_t v : values) args.push_back(GraphArg::integer(v));
+  return args;
+}
+
+}  // namespace
+
+std::vector<float> dscnn_example_input(uint64_t seed) {
+  SeededRandom random(seed + 502);
+  return normals(random, static_cast<size_t>(kFrames * kFeatures));
+}
+
+std::vector<float> dscnn_float_forward(const std::vector<float>& input, uint64_t seed) {
+  return forward(draw_weights(seed), input).probabilities;
+}
+
+QuantizedGraph build_dscnn_graph(Provider provider, uint64_t seed) {
+  const Weights w = draw_weights(seed);
+  const Calibration q = calibrate(w, seed);
+  const std::vector<uint8_t> nhwc = kChannelsLastOrder;
+  GraphBuilder g(kDscnnModel, provider);
+
+  const int32_t x = g.f32("x", kInputSizes, nhwc, GraphTensor::Role::Input);
+  const int32_t xq = g.s8("x_q", kInputSizes, nhwc);
+  g.per_tensor("cortex_m::quantize_per_tensor", x, q.x, xq);
+
+  // conv1 + ReLU (activation_min = the output zero point).
+  const ConvConstants c1 = conv_constants(w.conv1, false, q.x, q.conv1, "conv1");
+  const int32_t c1_out = g.s8("conv1_out", {1, kC1, kH, kW}, nhwc);
+  g.op("cortex_m::quantized_conv2d",
+       concat(std::vector<GraphArg>{GraphArg::of_tensor(xq),
+                                    GraphArg::of_tensor(g.tensor("conv1_weight", ScalarType::Char, {kC1, kK1H, kK1W, 1},
+                                                                 contiguous_order(4), GraphTensor::Role::Constant,
+                                                                 c1.weight)),
+                                    GraphArg::of_tensor(g.int32_vector("conv1_bias", c1.bias)),
+                                    GraphArg::list({kStride1, kStride1}), GraphArg::list({kPad1H, kPad1W}),
+                                    GraphArg::list({1, 1})},
+              ints({-q.x.zero_point, q.conv1.zero_point}),
+              std::vector<GraphArg>{GraphArg::of_tensor(g.int32_vector("conv1_multipliers", c1.multipliers)),
+                                    GraphArg::of_tensor(g.int32_vector("conv1_shifts", c1.shifts))},
+              ints({q.conv1.zero_point, 127}), std::vector<GraphArg>{GraphArg::of_tensor(c1_out)}));
+
+  // Depthwise 3x3 + ReLU: weight [1, 3, 3, C] (IHWO), depth multiplier 1.
+  const ConvConstants dw = conv_constants(w.depthwise, true, q.conv1, q.depthwise, "depthwise");
+  const int32_t dw_out = g.s8("depthwise_out", {1, kC1, kH, kW}, nhwc);
+  g.op("cortex_m::quantized_depthwise_conv2d",
+       concat(std::vector<GraphArg>{GraphArg::of_tensor(c1_out),
+                                    GraphArg::of_tensor(g.tensor("depthwise_weight", ScalarType::Char, {1, 3, 3, kC1},
+                                                                 contiguous_order(4), GraphTensor::Role::Constant,
+                                                                 dw.weight)),
+                                    GraphArg::of_tensor(g.int32_vector("depthwise_bias", dw.bias)),
+                                    GraphArg::list({1, 1}), GraphArg::list({1, 1}), GraphArg::list({1, 1})},
+              ints({1, -q.conv1.zero_point, q.depthwise.zero_point}),
+              std::vector<GraphArg>{GraphArg::of_tensor(g.int32_vector("depthwise_multipliers", dw.multipliers)),
+                                    GraphArg::of_tensor(g.int32_vector("depthwise_shifts", dw.shifts))},
+              ints({q.depthwise.zero_point, 127}), std::vector<GraphArg>{GraphArg::of_tensor(dw_out)}));
+
+  // Pointwise 1x1 conv + ReLU.
+  const ConvConstants pw = conv_constants(w.pointwise, false, q.depthwise, q.pointwise, "pointwise");
+  const int32_t pw_out = g.s8("pointwise_out", {1, kC2, kH, kW}, nhwc);
+  g.op("cortex_m::quantized_conv2d",
+       concat(std::vector<GraphArg>{GraphArg::of_tensor(dw_out),
+                                    GraphArg::of_tensor(g.tensor("pointwise_weight", ScalarType::Char, {kC2, 1, 1, kC1},
+                                                                 contiguous_order(4), GraphTensor::Role::Constant,
+                                                                 pw.weight)),
+                                    GraphArg::of_tensor(g.int32_vector("pointwise_bias", pw.bias)),
+                                    GraphArg::list({1, 1}), GraphArg::list({0, 0}), GraphArg::list({1, 1})},
+              ints({-q.depthwise.zero_point, q.pointwise.zero_point}),
+              std::vector<GraphArg>{GraphArg::of_tensor(g.int32_vector("pointwise_multipliers", pw.multipliers)),
+                                    GraphArg::of_tensor(g.int32_vector("pointwise_shifts", pw.shifts))},
+              ints({q.pointwise.zero_point, 127}), std::vector<GraphArg>{GraphArg::of_tensor(pw_out)}));
+
+  // Global average pool: the output keeps the input's quantisation; the
+  // backend passes the zero point and the QM of the input scale, which the
+  // kernel does not read.
+  const int32_t pooled = g.s8("pooled", {1, kC2, 1, 1}, nhwc);
+  const Requant pool_requant = quantize_multiplier(q.pointwise.scale, "export dscnn: average pool scale");
+  g.op("cortex_m::quantized_avg_pool2d",
+       concat(std::vector<GraphArg>{GraphArg::of_tensor(pw_out), GraphArg::list({kH, kW}), GraphArg::list({kH, kW}),
+                                    GraphArg::list({0, 0})},
+              ints({q.pointwise.zero_point, pool_requant.multiplier, pool_requant.shift}),
+              std::vector<GraphArg>{GraphArg::of_tensor(pooled)}));
+
+  // Flatten: to the contiguous order, then the view.
+  const int32_t pooled_nchw = g.s8("pooled_contiguous", {1, kC2, 1, 1}, contiguous_order(4));
+  g.op("dim_order_ops::_to_dim_order_copy",
+       {GraphArg::of_tensor(pooled), GraphArg::boolean(false), GraphArg::list({0, 1, 2, 3}),
+        GraphArg::of_tensor(pooled_nchw)});
+  const int32_t flat = g.s8("flat", {1, kC2}, contiguous_order(2));
+  g.op("aten::view_copy", {GraphArg::of_tensor(pooled_nchw), GraphArg::list({1, kC2}), GraphArg::of_tensor(flat)});
+
+  // Linear, per-tensor weights (zero point 0), the bias folded into kernel_sum.
+  const float fc_scale = symmetric_scale(w.fc.weight.data(), w.fc.weight.size());
+  std::vector<uint8_t> fc_weight;
+  std::vector<int32_t> kernel_sum;
+  const double fc_bias_scale = q.pointwise.scale * static_cast<double>(fc_scale);
+  for (int32_t o = 0; o < kClasses; ++o) {
+    int32_t row_sum = 0;
+    for (int32_t i = 0; i < kC2; ++i) {
+      const int8_t wq = quantize_weight(w.fc.weight[static_cast<size_t>(o * kC2 + i)], fc_scale);
+      fc_weight.push_back(static_cast<uint8_t>(wq));
+      row_sum += wq;
+    }
+    const int32_t bias = static_cast<int32_t>(std::nearbyint(w.fc.bias[static_cast<size_t>(o)] / fc_bias_scale));
+    kernel_sum.push_back(-q.pointwise.zero_point * row_sum + bias);
+  }
+  const Requant fc_requant = quantize_multiplier(fc_bias_scale / q.logits.scale, "export dscnn: linear requantization");
+  const int32_t logits = g.s8("logits", {1, kClasses}, contiguous_order(2));
+  g.op("cortex_m::quantized_linear",
+       concat(std::vector<GraphArg>{GraphArg::of_tensor(flat),
+                                    GraphArg::of_tensor(g.tensor("fc_weight", ScalarType::Char, {kClasses, kC2},
+                                                                 contiguous_order(2), GraphTensor::Role::Constant,
+                                                                 fc_weight)),
+                                    GraphArg::null(), GraphArg::of_tensor(g.int32_vector("fc_kernel_sum", kernel_sum))},
+              ints({-q.pointwise.zero_point, 0, q.logits.zero_point}),
+              std::vector<GraphArg>{GraphArg::list({fc_requant.multiplier}), GraphArg::list({fc_requant.shift})},
+              ints({127, -128}), std::vector<GraphArg>{GraphArg::of_tensor(logits)}));
+
+  // Softmax into 1/256, -128, with the backend's parameters for 5 integer
+  // bits: QM of min(scale * 2^26, 2^31 - 1), diff_min = -floor(31 * 2^26 / 2^shift).
+  const Qparams probabilities{1.0 / 256.0, -128};
+  const Requant softmax_requant = quantize_multiplier(std::min(q.logits.scale * std::ldexp(1.0, 26), std::ldexp(1.0, 31) - 1.0),
+                                                      "export dscnn: softmax input multiplier");
+  const int64_t diff_min = -static_cast<int64_t>(std::floor(31.0 * std::ldexp(1.0, 26) / std::ldexp(1.0, softmax_requant.shift)));
+  const int32_t probabilities_q = g.s8("probabilities_q", {1, kClasses}, contiguous_order(2));
+  g.op("cortex_m::softmax",
+       concat(std::vector<GraphArg>{GraphArg::of_tensor(logits)},
+              ints({-1, q.logits.zero_point, probabilities.zero_point, softmax_requant.multiplier, softmax_requant.shift,
+                    diff_min}),
+              std::vector<GraphArg>{GraphArg::of_tensor(probabilities_q)}));
+
+  const int32_t y = g.f32("y", {1, kClasses}, contiguous_order(2), GraphTensor::Role::Output);
+  g.per_tensor("cortex_m::dequantize_per_tensor", probabilities_q, probabilities, y);
+  return g.take();
+}
+
+}  // namespace etns::tools
