@@ -4,6 +4,7 @@
 // ns is exactly arm plus the cortex_m_ns operators. Sorted by name.
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
+#include "kernels/cortex_m/transpose_conv2d/transpose_conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
@@ -74,4 +75,6 @@
   {"cortex_m::quantized_depthwise_conv2d.out", 14, &cortex_m::depthwise_conv2d_prepare,           \
    &cortex_m::depthwise_conv2d_run},                                                              \
   {"cortex_m::quantized_mul.out", 8, &cortex_m::mul_prepare, &cortex_m::mul_run},                 \
+  {"cortex_m::quantized_transpose_conv2d.out", 14, &cortex_m::transpose_conv2d_prepare,           \
+   &cortex_m::transpose_conv2d_run},                                                              \
   ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY
