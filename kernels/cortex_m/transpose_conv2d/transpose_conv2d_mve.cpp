@@ -5,8 +5,14 @@
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
 
+#include "kernels/common/requantize.h"
+
 namespace etns::cortex_m {
 namespace {
+
+using kernels::clamp_s32;
+using kernels::Requant;
+using kernels::requantize;
 
 // Output channels sharing each loaded input vector.
 constexpr int32_t kChannels = 4;
@@ -16,11 +22,14 @@ size_t round16(size_t n) { return (n + 15) & ~size_t{15}; }
 // Scratch, carved at 16-byte offsets from a 16-byte aligned base:
 //   tap_sums  int32[filter_h][filter_w][output_c]: input_offset * sum_ic(w), per call
 //   row_sums  int32[filter_w][output_c]: tap_sums summed over one output row's filter rows
-//   acc       int32[round4(output_c)]: one pixel's accumulators
+//   col_sums  const int32_t*[filter_w]: the row_sums rows of the current pixel's reaching columns
 //   rows      int32[filter_h][2]: (ky, iy) of the filter rows reaching the current output row
 //   cols      int32[filter_w][2]: (kx, ix) of the filter columns reaching the current pixel
+//   inputs    const int8_t*[filter_h * filter_w]: the current pixel's reaching taps' input pixels
+//   weights   uint32[filter_h * filter_w]: their offsets in one output channel's weights
 struct Layout {
-  size_t tap_sums = 0, row_sums = 0, acc = 0, rows = 0, cols = 0, total = 0;
+  size_t tap_sums = 0, row_sums = 0, col_sums = 0, rows = 0, cols = 0, inputs = 0, weights = 0,
+         total = 0;
 };
 
 Layout layout(const TransposeConv2dParams& p) {
@@ -32,12 +41,16 @@ Layout layout(const TransposeConv2dParams& p) {
   at += round16(taps * channels * sizeof(int32_t));
   l.row_sums = at;
   at += round16(static_cast<size_t>(p.filter_w) * channels * sizeof(int32_t));
-  l.acc = at;
-  at += round16(channels * sizeof(int32_t));
+  l.col_sums = at;
+  at += round16(static_cast<size_t>(p.filter_w) * sizeof(const int32_t*));
   l.rows = at;
   at += round16(static_cast<size_t>(p.filter_h) * 2 * sizeof(int32_t));
   l.cols = at;
   at += round16(static_cast<size_t>(p.filter_w) * 2 * sizeof(int32_t));
+  l.inputs = at;
+  at += round16(taps * sizeof(const int8_t*));
+  l.weights = at;
+  at += round16(taps * sizeof(uint32_t));
   l.total = at + 15;  // room to align the base
   return l;
 }
@@ -72,37 +85,6 @@ inline __attribute__((always_inline)) int32_t dot_s8(int32_t acc, const int8_t* 
   return acc;
 }
 
-// Four channels' dot products with one input vector stream: the input bytes
-// are loaded once per 16 and used four times. w holds the first channel's
-// weights; the others follow every w_stride bytes.
-inline __attribute__((always_inline)) void dot4_s8(int32_t* a, const int8_t* x, const int8_t* w,
-                                                   size_t w_stride, int32_t n) {
-  int32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
-  const int8_t* w1 = w + w_stride;
-  const int8_t* w2 = w1 + w_stride;
-  const int8_t* w3 = w2 + w_stride;
-  int32_t c = 0;
-  for (; c + 16 <= n; c += 16) {
-    const int8x16_t xv = vld1q_s8(x + c);
-    a0 = vmladavaq_s8(a0, xv, vld1q_s8(w + c));
-    a1 = vmladavaq_s8(a1, xv, vld1q_s8(w1 + c));
-    a2 = vmladavaq_s8(a2, xv, vld1q_s8(w2 + c));
-    a3 = vmladavaq_s8(a3, xv, vld1q_s8(w3 + c));
-  }
-  if (c < n) {
-    const mve_pred16_t live = vctp8q(static_cast<uint32_t>(n - c));
-    const int8x16_t xv = vldrbq_z_s8(x + c, live);
-    a0 = vmladavaq_s8(a0, xv, vldrbq_z_s8(w + c, live));
-    a1 = vmladavaq_s8(a1, xv, vldrbq_z_s8(w1 + c, live));
-    a2 = vmladavaq_s8(a2, xv, vldrbq_z_s8(w2 + c, live));
-    a3 = vmladavaq_s8(a3, xv, vldrbq_z_s8(w3 + c, live));
-  }
-  a[0] = a0;
-  a[1] = a1;
-  a[2] = a2;
-  a[3] = a3;
-}
-
 // RQ per lane with that lane's channel's (M, S), plus the output offset and
 // the activation clamp (requantize.h): VQRDMULH is DHM (its one saturating
 // case needs M = INT32_MIN, outside [0, 2^31)); VRSHL rounds ties toward +inf,
@@ -120,6 +102,119 @@ inline __attribute__((always_inline)) int32x4_t requantize_lanes(
   v = vrshlq_s32(vqaddq_s32(v, fixup), neg_right);
   v = vaddq_n_s32(v, output_offset);  // wraps, as the reference's uint32 add
   return vminq_s32(vmaxq_s32(v, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+}
+
+// What one output pixel reads: its reaching taps' input pixels and weight
+// offsets (within one output channel's weights), and the folded offsets of
+// its reaching filter columns (row_sums rows, Cout values each).
+struct PixelTaps {
+  const int8_t* const* inputs;
+  const uint32_t* offsets;
+  int32_t taps;
+  const int32_t* const* sums;
+  int32_t sum_count;
+};
+
+// Four output channels of one pixel, start to finish: the accumulators start
+// from bias plus the folded offsets and stay in registers across all reaching
+// taps; per tap each 16-byte input vector is loaded once and multiplied with
+// the four channels' weights (VMLADAVA); then RQ, offset, clamp and a
+// narrowing store. w is channel oc's weights, the others follow every
+// w_stride bytes; kC16 when the input has exactly 16 channels (one vector per
+// tap, no inner loop).
+struct GroupOut {
+  int32_t output_offset, lo, hi;
+};
+template <bool kC16>
+inline __attribute__((always_inline)) void group4(const PixelTaps& px, const int32_t* bias,
+                                                  int32_t oc, const int8_t* w, size_t w_stride,
+                                                  int32_t n, const int32_t* multipliers,
+                                                  const int32_t* shifts, const GroupOut& g,
+                                                  int8_t* out) {
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  if (bias != nullptr) {
+    a0 = bias[oc];
+    a1 = bias[oc + 1];
+    a2 = bias[oc + 2];
+    a3 = bias[oc + 3];
+  }
+  // Wrapping adds, through uint32 (the folded offsets wrap like the reference).
+  for (int32_t k = 0; k < px.sum_count; ++k) {
+    const int32_t* sums = px.sums[k] + oc;
+    a0 = static_cast<int32_t>(static_cast<uint32_t>(a0) + static_cast<uint32_t>(sums[0]));
+    a1 = static_cast<int32_t>(static_cast<uint32_t>(a1) + static_cast<uint32_t>(sums[1]));
+    a2 = static_cast<int32_t>(static_cast<uint32_t>(a2) + static_cast<uint32_t>(sums[2]));
+    a3 = static_cast<int32_t>(static_cast<uint32_t>(a3) + static_cast<uint32_t>(sums[3]));
+  }
+  for (int32_t t = 0; t < px.taps; ++t) {
+    const int8_t* x = px.inputs[t];
+    const int8_t* w0 = w + px.offsets[t];
+    const int8_t* w1 = w0 + w_stride;
+    const int8_t* w2 = w1 + w_stride;
+    const int8_t* w3 = w2 + w_stride;
+    if constexpr (kC16) {
+      static_cast<void>(n);
+      const int8x16_t xv = vld1q_s8(x);
+      a0 = vmladavaq_s8(a0, xv, vld1q_s8(w0));
+      a1 = vmladavaq_s8(a1, xv, vld1q_s8(w1));
+      a2 = vmladavaq_s8(a2, xv, vld1q_s8(w2));
+      a3 = vmladavaq_s8(a3, xv, vld1q_s8(w3));
+    } else {
+      int32_t c = 0;
+      for (; c + 16 <= n; c += 16) {
+        const int8x16_t xv = vld1q_s8(x + c);
+        a0 = vmladavaq_s8(a0, xv, vld1q_s8(w0 + c));
+        a1 = vmladavaq_s8(a1, xv, vld1q_s8(w1 + c));
+        a2 = vmladavaq_s8(a2, xv, vld1q_s8(w2 + c));
+        a3 = vmladavaq_s8(a3, xv, vld1q_s8(w3 + c));
+      }
+      if (c < n) {
+        const mve_pred16_t live = vctp8q(static_cast<uint32_t>(n - c));
+        const int8x16_t xv = vldrbq_z_s8(x + c, live);
+        a0 = vmladavaq_s8(a0, xv, vldrbq_z_s8(w0 + c, live));
+        a1 = vmladavaq_s8(a1, xv, vldrbq_z_s8(w1 + c, live));
+        a2 = vmladavaq_s8(a2, xv, vldrbq_z_s8(w2 + c, live));
+        a3 = vmladavaq_s8(a3, xv, vldrbq_z_s8(w3 + c, live));
+      }
+    }
+  }
+  int32x4_t v = vdupq_n_s32(a0);
+  v = vsetq_lane_s32(a1, v, 1);
+  v = vsetq_lane_s32(a2, v, 2);
+  v = vsetq_lane_s32(a3, v, 3);
+  v = requantize_lanes(v, vld1q_s32(multipliers + oc), vld1q_s32(shifts + oc), g.output_offset,
+                       g.lo, g.hi);
+  vstrbq_s32(out + oc, v);
+}
+
+// One output channel of one pixel (the last Cout mod 4), the scalar RQ.
+void channel1(const PixelTaps& px, const int32_t* bias, int32_t oc, const int8_t* w, int32_t n,
+              const int32_t* multipliers, const int32_t* shifts, const GroupOut& g,
+              int8_t* out) {
+  uint32_t acc = bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u;
+  for (int32_t k = 0; k < px.sum_count; ++k) acc += static_cast<uint32_t>(px.sums[k][oc]);
+  int32_t sum = static_cast<int32_t>(acc);
+  for (int32_t t = 0; t < px.taps; ++t) sum = dot_s8(sum, px.inputs[t], w + px.offsets[t], n);
+  const uint32_t value =
+      static_cast<uint32_t>(requantize(sum, Requant{multipliers[oc], shifts[oc]})) +
+      static_cast<uint32_t>(g.output_offset);
+  out[oc] = static_cast<int8_t>(clamp_s32(static_cast<int32_t>(value), g.lo, g.hi));
+}
+
+// Every output channel of one pixel, 4 at a time, then the remainder.
+template <bool kC16>
+void pixel(const PixelTaps& px, const int32_t* bias, const int8_t* weight, size_t channel_bytes,
+           int32_t cin, int32_t cout, const int32_t* multipliers, const int32_t* shifts,
+           const GroupOut& g, int8_t* out) {
+  int32_t oc = 0;
+  for (; oc + kChannels <= cout; oc += kChannels) {
+    group4<kC16>(px, bias, oc, weight + static_cast<size_t>(oc) * channel_bytes, channel_bytes,
+                 cin, multipliers, shifts, g, out);
+  }
+  for (; oc < cout; ++oc) {
+    channel1(px, bias, oc, weight + static_cast<size_t>(oc) * channel_bytes, cin, multipliers,
+             shifts, g, out);
+  }
 }
 
 // dst[c] = a[c] + b[c] for c < n (int32, wrapping), 4 per step, tail predicated.
@@ -145,13 +240,15 @@ void transpose_conv2d_s8_mve(const TransposeConv2dParams& p, const int8_t* input
                                              ~uintptr_t{15});
   int32_t* tap_sums = reinterpret_cast<int32_t*>(base + l.tap_sums);
   int32_t* row_sums = reinterpret_cast<int32_t*>(base + l.row_sums);
-  int32_t* acc = reinterpret_cast<int32_t*>(base + l.acc);
+  const int32_t** col_sums = reinterpret_cast<const int32_t**>(base + l.col_sums);
   int32_t* rows = reinterpret_cast<int32_t*>(base + l.rows);
   int32_t* cols = reinterpret_cast<int32_t*>(base + l.cols);
+  const int8_t** inputs = reinterpret_cast<const int8_t**>(base + l.inputs);
+  uint32_t* offsets = reinterpret_cast<uint32_t*>(base + l.weights);
   // Locals, not p's fields: the int8 stores below may alias anything.
   const int32_t cin = p.input_c, cout = p.output_c;
   const int32_t filter_h = p.filter_h, filter_w = p.filter_w;
-  const size_t tap_bytes = static_cast<size_t>(cin);
+  const uint32_t tap_bytes = static_cast<uint32_t>(cin);
   const size_t channel_bytes = static_cast<size_t>(filter_h) * filter_w * tap_bytes;
   const size_t pixel_bytes = static_cast<size_t>(cin);
   const size_t row_bytes = static_cast<size_t>(p.input_w) * pixel_bytes;
@@ -174,8 +271,9 @@ void transpose_conv2d_s8_mve(const TransposeConv2dParams& p, const int8_t* input
     }
   }
 
-  const int32_t lo = p.activation_min, hi = p.activation_max;
-  const int32_t output_offset = p.output_offset;
+  const GroupOut g{p.output_offset, p.activation_min, p.activation_max};
+  const int32_t* multipliers = p.multipliers;
+  const int32_t* shifts = p.shifts;
   for (int32_t n = 0; n < p.batches; ++n) {
     const int8_t* image = input + static_cast<size_t>(n) * p.input_h * row_bytes;
     int8_t* out_pixel = out + static_cast<size_t>(n) * p.output_h * p.output_w * cout;
@@ -198,37 +296,27 @@ void transpose_conv2d_s8_mve(const TransposeConv2dParams& p, const int8_t* input
         const int32_t col_count =
             reaching_taps(static_cast<uint32_t>(ox) + static_cast<uint32_t>(p.pad_w), p.stride_w,
                           p.input_w, filter_w, cols);
-        // Accumulators start from bias plus the folded offsets of the taps.
-        for (int32_t c = 0; c < cout; c += 4) {
-          const mve_pred16_t live = vctp32q(static_cast<uint32_t>(cout - c));
-          vstrwq_p_s32(acc + c, bias != nullptr ? vldrwq_z_s32(bias + c, live) : vdupq_n_s32(0),
-                       live);
-        }
-        for (int32_t k = 0; k < col_count; ++k) {
-          add_s32(acc, acc, row_sums + static_cast<size_t>(cols[2 * k]) * cout, cout);
-        }
+        // The reaching taps' input pixels and weight offsets, and the
+        // reaching columns' folded offsets.
+        int32_t taps = 0;
         for (int32_t r = 0; r < row_count; ++r) {
           const int8_t* in_row = image + static_cast<size_t>(rows[2 * r + 1]) * row_bytes;
-          const size_t w_row = static_cast<size_t>(rows[2 * r]) * filter_w;
-          for (int32_t k = 0; k < col_count; ++k) {
-            const int8_t* x = in_row + static_cast<size_t>(cols[2 * k + 1]) * pixel_bytes;
-            const int8_t* w = weight + (w_row + static_cast<size_t>(cols[2 * k])) * tap_bytes;
-            int32_t oc = 0;
-            for (; oc + kChannels <= cout; oc += kChannels) {
-              dot4_s8(acc + oc, x, w + static_cast<size_t>(oc) * channel_bytes, channel_bytes,
-                      cin);
-            }
-            for (; oc < cout; ++oc) {
-              acc[oc] = dot_s8(acc[oc], x, w + static_cast<size_t>(oc) * channel_bytes, cin);
-            }
+          const uint32_t w_row = static_cast<uint32_t>(rows[2 * r]) * filter_w;
+          for (int32_t k = 0; k < col_count; ++k, ++taps) {
+            inputs[taps] = in_row + static_cast<size_t>(cols[2 * k + 1]) * pixel_bytes;
+            offsets[taps] = (w_row + static_cast<uint32_t>(cols[2 * k])) * tap_bytes;
           }
         }
-        for (int32_t c = 0; c < cout; c += 4) {
-          const mve_pred16_t live = vctp32q(static_cast<uint32_t>(cout - c));
-          const int32x4_t v =
-              requantize_lanes(vldrwq_z_s32(acc + c, live), vldrwq_z_s32(p.multipliers + c, live),
-                               vldrwq_z_s32(p.shifts + c, live), output_offset, lo, hi);
-          vstrbq_p_s32(out_pixel + c, v, live);
+        for (int32_t k = 0; k < col_count; ++k) {
+          col_sums[k] = row_sums + static_cast<size_t>(cols[2 * k]) * cout;
+        }
+        const PixelTaps px{inputs, offsets, taps, col_sums, col_count};
+        if (cin == 16) {
+          pixel<true>(px, bias, weight, channel_bytes, cin, cout, multipliers, shifts, g,
+                      out_pixel);
+        } else {
+          pixel<false>(px, bias, weight, channel_bytes, cin, cout, multipliers, shifts, g,
+                       out_pixel);
         }
       }
     }
