@@ -6,6 +6,7 @@
 #include "kernels/cortex_m/avg_pool2d/avg_pool2d.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
+#include "kernels/cortex_m/transpose_conv2d/transpose_conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
 #include "kernels/cortex_m/linear/linear.h"
 #include "kernels/cortex_m/max_pool2d/max_pool2d.h"
@@ -87,5 +88,7 @@
   {"cortex_m::quantized_max_pool2d.out", 11, &cortex_m::max_pool2d_prepare,                       \
    &cortex_m::max_pool2d_run},                                                                    \
   {"cortex_m::quantized_mul.out", 8, &cortex_m::mul_prepare, &cortex_m::mul_run},                 \
+  {"cortex_m::quantized_transpose_conv2d.out", 14, &cortex_m::transpose_conv2d_prepare,           \
+   &cortex_m::transpose_conv2d_run},                                                              \
   {"cortex_m::softmax.out", 8, &cortex_m::softmax_prepare, &cortex_m::softmax_run},               \
   ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY

@@ -33,7 +33,8 @@ TEST(Registry, ArmHasTheStockOperatorsAndTheSelectedFallbacks) {
                            "cortex_m::maximum.out", "cortex_m::quantized_linear.out",
                            "cortex_m::quantized_mul.out", "cortex_m::softmax.out",
                            "cortex_m::quantized_add.out", "cortex_m::quantized_avg_pool2d.out",
-                           "cortex_m::quantized_max_pool2d.out"}) {
+                           "cortex_m::quantized_max_pool2d.out",
+                           "cortex_m::quantized_transpose_conv2d.out"}) {
     EXPECT_NE(registry_arm().find(name), nullptr) << name;
   }
   // The host build selects every portable fallback (ETNS_PORTABLE_OPS default).

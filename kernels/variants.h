@@ -21,6 +21,7 @@
 #include "kernels/cortex_m/mul/mul.h"
 #include "kernels/cortex_m/quantize/quantize.h"
 #include "kernels/cortex_m/softmax/softmax.h"
+#include "kernels/cortex_m/transpose_conv2d/transpose_conv2d.h"
 #include "kernels/cortex_m_ns/hardswish/hardswish.h"
 #include "kernels/cortex_m_ns/leaky_relu/leaky_relu.h"
 #include "kernels/cortex_m_ns/mean/mean.h"
@@ -91,6 +92,10 @@ inline constexpr Variant<cortex_m::LinearFn> kLinearVariants[] = {
 inline constexpr Variant<cortex_m::SoftmaxFn> kSoftmaxVariants[] = {
     {"ref", &cortex_m::softmax_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::softmax_s8_mve)
+};
+inline constexpr Variant<cortex_m::TransposeConv2dFn> kTransposeConv2dVariants[] = {
+    {"ref", &cortex_m::transpose_conv2d_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::transpose_conv2d_s8_mve)
 };
 
 // cortex_m_ns:: (the ns provider)

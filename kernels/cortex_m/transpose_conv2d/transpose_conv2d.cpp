@@ -1,0 +1,195 @@
+#include "kernels/cortex_m/transpose_conv2d/transpose_conv2d.h"
+
+#include "kernels/common/checks.h"
+#include "kernels/common/conv_checks.h"
+#include "kernels/variants.h"
+
+namespace etns::cortex_m {
+
+using kernels::check_dtype;
+using kernels::check_per_channel;
+using kernels::check_per_channel_values;
+using kernels::check_range;
+using kernels::check_rank;
+using kernels::format_sizes;
+using kernels::is_nhwc_in_memory;
+using kernels::read_int_in_range;
+using kernels::read_spatial_pair;
+using runtime::Error;
+using runtime::IntList;
+using runtime::PrepareContext;
+using runtime::RunContext;
+using runtime::ScalarType;
+using runtime::Tensor;
+using runtime::ValueKind;
+
+namespace {
+
+// out's extent along one dim must be PyTorch's ConvTranspose2d size (dilation
+// 1): (in - 1) * stride - 2 * pad + kernel + output_padding. The kernels index
+// up to out - 1 + pad, so that must stay within int32 too.
+Error check_transposed_extent(const PrepareContext& ctx, const char* dim, int64_t in,
+                              int64_t kernel, int64_t stride, int64_t pad,
+                              int64_t output_padding, int64_t out) {
+  const int64_t expected = (in - 1) * stride - 2 * pad + kernel + output_padding;
+  if (expected < 1) {
+    return ctx.fail(Error::InvalidArgument,
+                    "out %s would be %lld (input %lld, kernel %lld, stride %lld, padding %lld, "
+                    "output_padding %lld), expected >= 1",
+                    dim, static_cast<long long>(expected), static_cast<long long>(in),
+                    static_cast<long long>(kernel), static_cast<long long>(stride),
+                    static_cast<long long>(pad), static_cast<long long>(output_padding));
+  }
+  if (out != expected) {
+    return ctx.fail(Error::InvalidArgument,
+                    "out %s = %lld, expected %lld = (%lld - 1) * stride %lld - 2 * padding %lld "
+                    "+ kernel %lld + output_padding %lld",
+                    dim, static_cast<long long>(out), static_cast<long long>(expected),
+                    static_cast<long long>(in), static_cast<long long>(stride),
+                    static_cast<long long>(pad), static_cast<long long>(kernel),
+                    static_cast<long long>(output_padding));
+  }
+  if (out + pad > INT32_MAX) {
+    return ctx.fail(Error::InvalidArgument, "out %s %lld plus padding %lld leaves int32", dim,
+                    static_cast<long long>(out), static_cast<long long>(pad));
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
+void transpose_conv2d_s8(const TransposeConv2dParams& p, const int8_t* input,
+                         const int8_t* weight, const int32_t* bias, int8_t* out,
+                         uint8_t* scratch) {
+  kernels::fastest(kernels::kTransposeConv2dVariants)(p, input, weight, bias, out, scratch);
+}
+
+// The most any compiled variant needs (the reference needs none).
+size_t transpose_conv2d_scratch_bytes(const TransposeConv2dParams& p) {
+#if ETNS_HAVE_MVE
+  return transpose_conv2d_s8_mve_scratch_bytes(p);
+#else
+  static_cast<void>(p);
+  return 0;
+#endif
+}
+
+Error transpose_conv2d_prepare(PrepareContext& ctx) {
+  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(0, "input"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* weight, ctx.tensor(1, "weight"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* bias, ctx.optional_tensor(2, "bias"));
+  ETNS_ASSIGN_OR_RETURN(const IntList stride, ctx.int_list(3, "stride"));
+  ETNS_ASSIGN_OR_RETURN(const IntList padding, ctx.int_list(4, "padding"));
+  ETNS_ASSIGN_OR_RETURN(const IntList output_padding, ctx.int_list(5, "output_padding"));
+  ETNS_ASSIGN_OR_RETURN(const IntList dilation, ctx.int_list(6, "dilation"));
+  // input_offset is minus an int8 zero point, output_offset an int8 zero point.
+  ETNS_ASSIGN_OR_RETURN(const int32_t input_offset,
+                        read_int_in_range(ctx, 7, "input_offset", -INT8_MAX, -INT8_MIN));
+  ETNS_ASSIGN_OR_RETURN(const int32_t output_offset,
+                        read_int_in_range(ctx, 8, "output_offset", INT8_MIN, INT8_MAX));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* multipliers, ctx.tensor(9, "requantize_multipliers"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* shifts, ctx.tensor(10, "requantize_shifts"));
+  ETNS_ASSIGN_OR_RETURN(const int32_t activation_min,
+                        read_int_in_range(ctx, 11, "activation_min", INT8_MIN, INT8_MAX));
+  ETNS_ASSIGN_OR_RETURN(const int32_t activation_max,
+                        read_int_in_range(ctx, 12, "activation_max", activation_min, INT8_MAX));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(13, "out"));
+
+  ETNS_TRY(check_dtype(ctx, *input, "input", ScalarType::Char));
+  ETNS_TRY(check_dtype(ctx, *weight, "weight", ScalarType::Char));
+  ETNS_TRY(check_dtype(ctx, *out, "out", ScalarType::Char));
+  ETNS_TRY(check_rank(ctx, *input, "input", 4));
+  ETNS_TRY(check_rank(ctx, *weight, "weight", 4));
+  ETNS_TRY(check_rank(ctx, *out, "out", 4));
+  // The kernel reads input and writes out as NHWC and reads weight as OHWI.
+  if (!is_nhwc_in_memory(*input)) {
+    return ctx.fail(Error::InvalidArgument, "input must be channels_last (dim order [0, 2, 3, 1])");
+  }
+  if (!is_nhwc_in_memory(*out)) {
+    return ctx.fail(Error::InvalidArgument, "out must be channels_last (dim order [0, 2, 3, 1])");
+  }
+  if (!weight->is_contiguous()) {
+    return ctx.fail(Error::InvalidArgument,
+                    "weight must be contiguous ([Cout, KH, KW, Cin], OHWI in memory)");
+  }
+
+  TransposeConv2dParams p;
+  p.batches = input->size(0);
+  p.input_c = input->size(1);
+  p.input_h = input->size(2);
+  p.input_w = input->size(3);
+  p.output_c = weight->size(0);
+  p.filter_h = weight->size(1);
+  p.filter_w = weight->size(2);
+  p.output_h = out->size(2);
+  p.output_w = out->size(3);
+  if (p.output_c < 1 || p.filter_h < 1 || p.filter_w < 1 || weight->size(3) < 1) {
+    return ctx.fail(Error::InvalidArgument, "weight %s has an empty dimension",
+                    format_sizes(*weight).text);
+  }
+  if (p.batches < 1 || p.input_c < 1 || p.input_h < 1 || p.input_w < 1) {
+    return ctx.fail(Error::InvalidArgument, "input %s has an empty dimension",
+                    format_sizes(*input).text);
+  }
+  // No groups: upstream's exporter permutes [Cin, Cout, KH, KW] to OHWI whole.
+  if (weight->size(3) != p.input_c) {
+    return ctx.fail(Error::InvalidArgument,
+                    "weight %s has %d input channels, expected input's %d",
+                    format_sizes(*weight).text, static_cast<int>(weight->size(3)),
+                    static_cast<int>(p.input_c));
+  }
+  if (out->size(0) != p.batches || out->size(1) != p.output_c) {
+    return ctx.fail(Error::InvalidArgument,
+                    "out has batch %d and %d channels, expected batch %d and %d channels",
+                    static_cast<int>(out->size(0)), static_cast<int>(out->size(1)),
+                    static_cast<int>(p.batches), static_cast<int>(p.output_c));
+  }
+  if (bias != nullptr) ETNS_TRY(check_per_channel(ctx, *bias, "bias", p.output_c, false));
+  ETNS_TRY(check_per_channel(ctx, *multipliers, "requantize_multipliers", p.output_c, true));
+  ETNS_TRY(check_per_channel(ctx, *shifts, "requantize_shifts", p.output_c, true));
+  ETNS_TRY(check_per_channel_values(ctx, *multipliers, "requantize_multipliers", 0, INT32_MAX));
+  ETNS_TRY(check_per_channel_values(ctx, *shifts, "requantize_shifts", -31, 30));
+
+  ETNS_TRY(read_spatial_pair(ctx, stride, "stride", 1, INT32_MAX, &p.stride_h, &p.stride_w));
+  ETNS_TRY(read_spatial_pair(ctx, padding, "padding", 0, INT32_MAX, &p.pad_h, &p.pad_w));
+  int32_t output_padding_h = 0, output_padding_w = 0;
+  ETNS_TRY(read_spatial_pair(ctx, output_padding, "output_padding", 0, INT32_MAX,
+                             &output_padding_h, &output_padding_w));
+  // PyTorch's own bound (dilation is 1): output_padding < stride.
+  ETNS_TRY(check_range(ctx, "output_padding[0]", output_padding_h, 0, p.stride_h - 1));
+  ETNS_TRY(check_range(ctx, "output_padding[1]", output_padding_w, 0, p.stride_w - 1));
+  int32_t dilation_h = 1, dilation_w = 1;
+  ETNS_TRY(read_spatial_pair(ctx, dilation, "dilation", 1, INT32_MAX, &dilation_h, &dilation_w));
+  if (dilation_h != 1 || dilation_w != 1) {
+    return ctx.fail(Error::NotSupported,
+                    "dilation = [%d, %d], expected [1, 1] (CMSIS-NN's transpose convolution "
+                    "ignores dilation)",
+                    static_cast<int>(dilation_h), static_cast<int>(dilation_w));
+  }
+  ETNS_TRY(check_transposed_extent(ctx, "height", p.input_h, p.filter_h, p.stride_h, p.pad_h,
+                                   output_padding_h, p.output_h));
+  ETNS_TRY(check_transposed_extent(ctx, "width", p.input_w, p.filter_w, p.stride_w, p.pad_w,
+                                   output_padding_w, p.output_w));
+
+  p.input_offset = input_offset;
+  p.output_offset = output_offset;
+  p.activation_min = activation_min;
+  p.activation_max = activation_max;
+  p.multipliers = multipliers->data_as<const int32_t>();
+  p.shifts = shifts->data_as<const int32_t>();
+  ETNS_ASSIGN_OR_RETURN(TransposeConv2dParams * params, ctx.make_state<TransposeConv2dParams>());
+  *params = p;
+  ctx.request_scratch(transpose_conv2d_scratch_bytes(p));
+  return Error::Ok;
+}
+
+Error transpose_conv2d_run(const RunContext& ctx) {
+  const bool has_bias = ctx.args[2]->is(ValueKind::Tensor);
+  transpose_conv2d_s8(ctx.state<TransposeConv2dParams>(), ctx.tensor(0).data_as<const int8_t>(),
+                      ctx.tensor(1).data_as<const int8_t>(),
+                      has_bias ? ctx.tensor(2).data_as<const int32_t>() : nullptr,
+                      ctx.tensor(13).data_as<int8_t>(), ctx.scratch.data());
+  return Error::Ok;
+}
+
+}  // namespace etns::cortex_m
