@@ -14,7 +14,7 @@ using kernels::check_rank;
 using kernels::format_sizes;
 using kernels::is_nhwc_in_memory;
 using kernels::read_int_in_range;
-using kernels::read_spatial_pair;
+using kernels::read_pair;
 using runtime::Error;
 using runtime::IntList;
 using runtime::PrepareContext;
@@ -150,16 +150,16 @@ Error transpose_conv2d_prepare(PrepareContext& ctx) {
   ETNS_TRY(check_per_channel_values(ctx, *multipliers, "requantize_multipliers", 0, INT32_MAX));
   ETNS_TRY(check_per_channel_values(ctx, *shifts, "requantize_shifts", -31, 30));
 
-  ETNS_TRY(read_spatial_pair(ctx, stride, "stride", 1, INT32_MAX, &p.stride_h, &p.stride_w));
-  ETNS_TRY(read_spatial_pair(ctx, padding, "padding", 0, INT32_MAX, &p.pad_h, &p.pad_w));
+  ETNS_TRY(read_pair(ctx, stride, "stride", 1, INT32_MAX, &p.stride_h, &p.stride_w));
+  ETNS_TRY(read_pair(ctx, padding, "padding", 0, INT32_MAX, &p.pad_h, &p.pad_w));
   int32_t output_padding_h = 0, output_padding_w = 0;
-  ETNS_TRY(read_spatial_pair(ctx, output_padding, "output_padding", 0, INT32_MAX,
+  ETNS_TRY(read_pair(ctx, output_padding, "output_padding", 0, INT32_MAX,
                              &output_padding_h, &output_padding_w));
   // PyTorch's own bound (dilation is 1): output_padding < stride.
   ETNS_TRY(check_range(ctx, "output_padding[0]", output_padding_h, 0, p.stride_h - 1));
   ETNS_TRY(check_range(ctx, "output_padding[1]", output_padding_w, 0, p.stride_w - 1));
   int32_t dilation_h = 1, dilation_w = 1;
-  ETNS_TRY(read_spatial_pair(ctx, dilation, "dilation", 1, INT32_MAX, &dilation_h, &dilation_w));
+  ETNS_TRY(read_pair(ctx, dilation, "dilation", 1, INT32_MAX, &dilation_h, &dilation_w));
   if (dilation_h != 1 || dilation_w != 1) {
     return ctx.fail(Error::NotSupported,
                     "dilation = [%d, %d], expected [1, 1] (CMSIS-NN's transpose convolution "
