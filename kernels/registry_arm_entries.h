@@ -8,6 +8,7 @@
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
 #include "kernels/cortex_m/quantize/quantize.h"
+#include "kernels/cortex_m/transpose/transpose.h"
 #include "kernels/portable/portable.h"
 #include "kernels/portable_selection.h"
 
@@ -74,4 +75,5 @@
   {"cortex_m::quantized_depthwise_conv2d.out", 14, &cortex_m::depthwise_conv2d_prepare,           \
    &cortex_m::depthwise_conv2d_run},                                                              \
   {"cortex_m::quantized_mul.out", 8, &cortex_m::mul_prepare, &cortex_m::mul_run},                 \
+  {"cortex_m::transpose.out", 3, &cortex_m::transpose_prepare, &cortex_m::transpose_run},         \
   ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY

@@ -15,6 +15,7 @@
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
 #include "kernels/cortex_m/quantize/quantize.h"
+#include "kernels/cortex_m/transpose/transpose.h"
 #include "kernels/cortex_m_ns/hardswish/hardswish.h"
 #include "kernels/cortex_m_ns/leaky_relu/leaky_relu.h"
 #include "kernels/cortex_m_ns/mean/mean.h"
@@ -61,6 +62,10 @@ inline constexpr Variant<cortex_m::Conv2dFn> kConv2dVariants[] = {
 inline constexpr Variant<cortex_m::DepthwiseConv2dFn> kDepthwiseConv2dVariants[] = {
     {"ref", &cortex_m::depthwise_conv2d_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::depthwise_conv2d_s8_mve)
+};
+
+inline constexpr Variant<cortex_m::TransposeFn> kTransposeVariants[] = {
+    {"ref", &cortex_m::transpose_s8_ref},
 };
 
 // cortex_m_ns:: (the ns provider)
