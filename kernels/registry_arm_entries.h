@@ -7,6 +7,7 @@
 #include "kernels/cortex_m/dequantize/dequantize.h"
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
+#include "kernels/cortex_m/pad/pad.h"
 #include "kernels/cortex_m/quantize/quantize.h"
 #include "kernels/cortex_m/transpose/transpose.h"
 #include "kernels/portable/portable.h"
@@ -70,6 +71,7 @@
   {"cortex_m::dequantize_per_tensor.out", 7, &cortex_m::dequantize_prepare,                       \
    &cortex_m::dequantize_run},                                                                    \
   {"cortex_m::minimum.out", 3, &cortex_m::minimum_prepare, &cortex_m::minimum_run},               \
+  {"cortex_m::pad.out", 5, &cortex_m::pad_prepare, &cortex_m::pad_run},                          \
   {"cortex_m::quantize_per_tensor.out", 7, &cortex_m::quantize_prepare, &cortex_m::quantize_run}, \
   {"cortex_m::quantized_conv2d.out", 13, &cortex_m::conv2d_prepare, &cortex_m::conv2d_run},       \
   {"cortex_m::quantized_depthwise_conv2d.out", 14, &cortex_m::depthwise_conv2d_prepare,           \

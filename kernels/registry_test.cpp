@@ -30,7 +30,8 @@ TEST(Registry, ArmHasTheStockOperatorsAndTheSelectedFallbacks) {
   for (const char* name : {"cortex_m::quantize_per_tensor.out", "cortex_m::dequantize_per_tensor.out",
                            "cortex_m::quantized_conv2d.out",
                            "cortex_m::quantized_depthwise_conv2d.out", "cortex_m::minimum.out",
-                           "cortex_m::quantized_mul.out", "cortex_m::transpose.out"}) {
+                           "cortex_m::quantized_mul.out", "cortex_m::transpose.out",
+                           "cortex_m::pad.out"}) {
     EXPECT_NE(registry_arm().find(name), nullptr) << name;
   }
   // The host build selects every portable fallback (ETNS_PORTABLE_OPS default).

@@ -14,6 +14,7 @@
 #include "kernels/cortex_m/dequantize/dequantize.h"
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
+#include "kernels/cortex_m/pad/pad.h"
 #include "kernels/cortex_m/quantize/quantize.h"
 #include "kernels/cortex_m/transpose/transpose.h"
 #include "kernels/cortex_m_ns/hardswish/hardswish.h"
@@ -63,7 +64,10 @@ inline constexpr Variant<cortex_m::DepthwiseConv2dFn> kDepthwiseConv2dVariants[]
     {"ref", &cortex_m::depthwise_conv2d_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::depthwise_conv2d_s8_mve)
 };
-
+inline constexpr Variant<cortex_m::PadFn> kPadVariants[] = {
+    {"ref", &cortex_m::pad_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::pad_s8_mve)
+};
 inline constexpr Variant<cortex_m::TransposeFn> kTransposeVariants[] = {
     {"ref", &cortex_m::transpose_s8_ref},
 };
