@@ -2,6 +2,7 @@
 
 // The arm provider's rows, shared by registry_arm.cpp and registry_ns.cpp so that
 // ns is exactly arm plus the cortex_m_ns operators. Sorted by name.
+#include "kernels/cortex_m/batch_matmul/batch_matmul.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
@@ -73,6 +74,8 @@
   {"cortex_m::minimum.out", 3, &cortex_m::minimum_prepare, &cortex_m::minimum_run},               \
   {"cortex_m::pad.out", 5, &cortex_m::pad_prepare, &cortex_m::pad_run},                          \
   {"cortex_m::quantize_per_tensor.out", 7, &cortex_m::quantize_prepare, &cortex_m::quantize_run}, \
+  {"cortex_m::quantized_batch_matmul.out", 8, &cortex_m::batch_matmul_prepare,                   \
+   &cortex_m::batch_matmul_run},                                                                  \
   {"cortex_m::quantized_conv2d.out", 13, &cortex_m::conv2d_prepare, &cortex_m::conv2d_run},       \
   {"cortex_m::quantized_depthwise_conv2d.out", 14, &cortex_m::depthwise_conv2d_prepare,           \
    &cortex_m::depthwise_conv2d_run},                                                              \

@@ -31,7 +31,7 @@ TEST(Registry, ArmHasTheStockOperatorsAndTheSelectedFallbacks) {
                            "cortex_m::quantized_conv2d.out",
                            "cortex_m::quantized_depthwise_conv2d.out", "cortex_m::minimum.out",
                            "cortex_m::quantized_mul.out", "cortex_m::transpose.out",
-                           "cortex_m::pad.out"}) {
+                           "cortex_m::pad.out", "cortex_m::quantized_batch_matmul.out"}) {
     EXPECT_NE(registry_arm().find(name), nullptr) << name;
   }
   // The host build selects every portable fallback (ETNS_PORTABLE_OPS default).

@@ -9,6 +9,7 @@
 
 #include "kernels/common/isa.h"
 #include "kernels/common/variant.h"
+#include "kernels/cortex_m/batch_matmul/batch_matmul.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
@@ -63,6 +64,10 @@ inline constexpr Variant<cortex_m::Conv2dFn> kConv2dVariants[] = {
 inline constexpr Variant<cortex_m::DepthwiseConv2dFn> kDepthwiseConv2dVariants[] = {
     {"ref", &cortex_m::depthwise_conv2d_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::depthwise_conv2d_s8_mve)
+};
+inline constexpr Variant<cortex_m::BatchMatmulFn> kBatchMatmulVariants[] = {
+    {"ref", &cortex_m::batch_matmul_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::batch_matmul_s8_mve)
 };
 inline constexpr Variant<cortex_m::PadFn> kPadVariants[] = {
     {"ref", &cortex_m::pad_s8_ref},
