@@ -36,7 +36,8 @@ void batch_matmul_s8(const BatchMatmulParams& p, const int8_t* lhs, const int8_t
 }
 
 size_t batch_matmul_scratch_bytes(const BatchMatmulParams& p) {
-  return static_cast<size_t>(p.cols) * sizeof(int32_t);
+  const size_t cols = static_cast<size_t>(p.cols);
+  return (cols + (cols + 3) / 4 * 4) * sizeof(int32_t);
 }
 
 Error batch_matmul_prepare(PrepareContext& ctx) {

@@ -53,7 +53,8 @@ void batch_matmul_s8_mve(const BatchMatmulParams& p, const int8_t* lhs, const in
 // The build's choice, the last of kernels/variants.h's kBatchMatmulVariants.
 void batch_matmul_s8(const BatchMatmulParams& p, const int8_t* lhs, const int8_t* rhs,
                      int8_t* out, int32_t* scratch);
-// Scratch for any variant: one int32 per column.
+// Scratch for any variant: the Helium variant's per-column offset terms and
+// one row of dot products, 4 * (cols + cols rounded up to 4) bytes.
 size_t batch_matmul_scratch_bytes(const BatchMatmulParams& p);
 
 // Arguments: lhs, lhs_zero_point, rhs_transposed, rhs_zero_point,

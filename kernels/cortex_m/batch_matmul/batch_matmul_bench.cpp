@@ -26,7 +26,7 @@ ETNS_KERNEL_BENCH(quantized_batch_matmul, attention_4x49x49x32) {
   int8_t* lhs = ETNS_TEST_ARRAY(int8_t, lhs_n);
   int8_t* rhs = ETNS_TEST_ARRAY(int8_t, rhs_n);
   int8_t* out = ETNS_TEST_ARRAY(int8_t, 4 * 49 * 49);
-  int32_t* scratch = ETNS_TEST_ARRAY(int32_t, 49);
+  int32_t* scratch = ETNS_TEST_ARRAY(int32_t, batch_matmul_scratch_bytes(p) / sizeof(int32_t));
   kernels::testing::Rng rng(lhs_n);
   rng.fill_s8(lhs, lhs_n);
   rng.fill_s8(rhs, rhs_n);

@@ -90,6 +90,8 @@ void batch_matmul_s8_mve(const BatchMatmulParams& p, const int8_t* lhs, const in
   const Requant4 q{p.out.shift > 0 ? p.out.shift : 0, p.out.shift < 0 ? p.out.shift : 0,
                    p.out.multiplier, p.out_offset};
   const int32_t both_offsets = wrap_mul(wrap_mul(depth, lhs_offset), rhs_offset);
+  // scratch: cols column terms, then one lhs row's dot products (cols rounded up to 4).
+  int32_t* row_sums = scratch + cols;
   for (int32_t b = 0; b < p.batches; ++b) {
     for (int32_t n = 0; n < cols; ++n) {
       const int32_t sum = row_sum(rhs + n * depth, depth);
@@ -98,9 +100,12 @@ void batch_matmul_s8_mve(const BatchMatmulParams& p, const int8_t* lhs, const in
     for (int32_t m = 0; m < rows; ++m) {
       const int8_t* lhs_row = lhs + m * depth;
       const int32_t row_term = wrap_mul(rhs_offset, row_sum(lhs_row, depth));
+      // The dot products first, into a row of int32 sums; then the offset
+      // terms and RQ over that row in its own loop, whose constants stay in
+      // registers (the dot loop needs nearly all of them).
       for (int32_t n = 0; n < cols; n += 4) {
         const int32_t live_cols = cols - n < 4 ? cols - n : 4;
-        // Columns past the last re-read the last one; their lanes are not stored.
+        // Columns past the last re-read the last one into the row's padding.
         const int8_t* r0 = rhs + n * depth;
         const int8_t* r1 = live_cols > 1 ? r0 + depth : r0;
         const int8_t* r2 = live_cols > 2 ? r0 + 2 * depth : r0;
@@ -110,14 +115,16 @@ void batch_matmul_s8_mve(const BatchMatmulParams& p, const int8_t* lhs, const in
         int32_t acc2 = 0;
         int32_t acc3 = 0;
         dot4(lhs_row, r0, r1, r2, r3, depth, acc0, acc1, acc2, acc3);
-        int32x4_t acc = vdupq_n_s32(acc0);
-        acc = vsetq_lane_s32(acc1, acc, 1);
-        acc = vsetq_lane_s32(acc2, acc, 2);
-        acc = vsetq_lane_s32(acc3, acc, 3);
-        const mve_pred16_t store = vctp32q(static_cast<uint32_t>(live_cols));
-        acc = vaddq_s32(acc, vldrwq_z_s32(scratch + n, store));
+        row_sums[n] = acc0;
+        row_sums[n + 1] = acc1;
+        row_sums[n + 2] = acc2;
+        row_sums[n + 3] = acc3;
+      }
+      for (int32_t n = 0; n < cols; n += 4) {
+        const mve_pred16_t live = vctp32q(static_cast<uint32_t>(cols - n));
+        int32x4_t acc = vaddq_s32(vldrwq_z_s32(row_sums + n, live), vldrwq_z_s32(scratch + n, live));
         acc = vaddq_n_s32(acc, row_term);
-        vstrbq_p_s32(out + n, requantize4(acc, q), store);
+        vstrbq_p_s32(out + n, requantize4(acc, q), live);
       }
       out += cols;
     }

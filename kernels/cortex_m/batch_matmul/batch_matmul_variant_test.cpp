@@ -15,7 +15,7 @@ constexpr uint64_t kSeed = 0x626d6dull;  // "bmm"
 
 void check_case(const BatchMatmulParams& p, const int8_t* lhs, const int8_t* rhs,
                 const char* what) {
-  int32_t* scratch = ETNS_TEST_ARRAY(int32_t, static_cast<size_t>(p.cols) + 1);
+  int32_t* scratch = ETNS_TEST_ARRAY(int32_t, batch_matmul_scratch_bytes(p) / sizeof(int32_t));
   ETNS_CHECK_VARIANTS(
       kernels::kBatchMatmulVariants,
       static_cast<size_t>(p.batches) * static_cast<size_t>(p.rows) * static_cast<size_t>(p.cols),
