@@ -122,7 +122,8 @@ void batch_matmul_s8_mve(const BatchMatmulParams& p, const int8_t* lhs, const in
       }
       for (int32_t n = 0; n < cols; n += 4) {
         const mve_pred16_t live = vctp32q(static_cast<uint32_t>(cols - n));
-        int32x4_t acc = vaddq_s32(vldrwq_z_s32(row_sums + n, live), vldrwq_z_s32(scratch + n, live));
+        int32x4_t acc =
+            vaddq_s32(vldrwq_z_s32(row_sums + n, live), vldrwq_z_s32(scratch + n, live));
         acc = vaddq_n_s32(acc, row_term);
         vstrbq_p_s32(out + n, requantize4(acc, q), live);
       }

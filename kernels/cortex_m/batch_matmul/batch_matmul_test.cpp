@@ -61,7 +61,8 @@ TEST(BatchMatmulS8, RowTimesTransposedRhsByHand) {
   EXPECT_EQ(run({1, 1, 2, 3, 0, 0, 5}, {1, 2, 3}, {1, 0, -1, 2, 2, 2}),
             (std::vector<int8_t>{3, 17}));
   // Two lhs rows, two batches: batch 1 uses its own rhs.
-  // b0: [1, 1] . [1, 2] = 3, [0, 1] . [1, 2] = 2; b1: [2, 0] . [-1, 3] = -2, [1, -1] . [-1, 3] = -4.
+  // b0: [1, 1] . [1, 2] = 3, [0, 1] . [1, 2] = 2;
+  // b1: [2, 0] . [-1, 3] = -2, [1, -1] . [-1, 3] = -4.
   EXPECT_EQ(run({2, 2, 1, 2}, {1, 1, 0, 1, 2, 0, 1, -1}, {1, 2, -1, 3}),
             (std::vector<int8_t>{3, 2, -2, -4}));
 }
@@ -165,13 +166,16 @@ TEST(BatchMatmulS8, RejectsBadArguments) {
        Error::InvalidArgument, ScalarType::Short},
       {{2, 4}, {1, 3, 4}, {1, 2, 3}, ok, "lhs has rank 2, expected 3"},
       {{1, 2, 4}, {1, 1, 3, 4}, {1, 2, 3}, ok, "rhs_transposed has rank 4, expected 3"},
-      {{2, 2, 4}, {3, 3, 4}, {2, 2, 3}, ok, "lhs [2, 2, 4] has 2 batches and rhs_transposed [3, 3, 4] 3"},
-      {{1, 2, 4}, {1, 3, 5}, {1, 2, 3}, ok, "lhs [1, 2, 4] and rhs_transposed [1, 3, 5] differ in depth"},
+      {{2, 2, 4}, {3, 3, 4}, {2, 2, 3}, ok,
+       "lhs [2, 2, 4] has 2 batches and rhs_transposed [3, 3, 4] 3"},
+      {{1, 2, 4}, {1, 3, 5}, {1, 2, 3}, ok,
+       "lhs [1, 2, 4] and rhs_transposed [1, 3, 5] differ in depth"},
       {{1, 2, 4}, {1, 3, 4}, {1, 3, 2}, ok, "out [1, 3, 2] differs from [1, 2, 3]"},
       {{1, 2, 4}, {1, 3, 4}, {1, 2, 3}, lhs_offset, "lhs_zero_point = 129, expected [-127, 128]"},
       {{1, 2, 4}, {1, 3, 4}, {1, 2, 3}, rhs_offset, "rhs_zero_point = -128, expected [-127, 128]"},
       {{1, 2, 4}, {1, 3, 4}, {1, 2, 3}, out_zp, "output_zero_point = 128, expected [-128, 127]"},
-      {{1, 2, 4}, {1, 3, 4}, {1, 2, 3}, multiplier, "output_multiplier = -1, expected [0, 2147483647]"},
+      {{1, 2, 4}, {1, 3, 4}, {1, 2, 3}, multiplier,
+       "output_multiplier = -1, expected [0, 2147483647]"},
       {{1, 2, 4}, {1, 3, 4}, {1, 2, 3}, shift, "output_shift = 31, expected [-31, 30]"},
       {{2, 2, 4}, {2, 3, 4}, {2, 2, 3}, ok, "lhs [2, 2, 4] is not stored contiguously",
        Error::NotSupported, ScalarType::Char, {0, 2, 1}},

@@ -51,8 +51,10 @@ void pad_s8_mve(const PadParams& p, const int8_t* input, int8_t* out) {
   const size_t in_w = static_cast<size_t>(p.input_dims[2]);
   const size_t in_c = static_cast<size_t>(p.input_dims[3]);
   const size_t out_c = static_cast<size_t>(p.pre[3]) + in_c + static_cast<size_t>(p.post[3]);
-  const size_t out_row = (static_cast<size_t>(p.pre[2]) + in_w + static_cast<size_t>(p.post[2])) * out_c;
-  const size_t out_plane = (static_cast<size_t>(p.pre[1]) + in_h + static_cast<size_t>(p.post[1])) * out_row;
+  const size_t out_row =
+      (static_cast<size_t>(p.pre[2]) + in_w + static_cast<size_t>(p.post[2])) * out_c;
+  const size_t out_plane =
+      (static_cast<size_t>(p.pre[1]) + in_h + static_cast<size_t>(p.post[1])) * out_row;
   const int8x16_t value = vdupq_n_s8(static_cast<int8_t>(p.pad_value));
   const size_t pre_c = static_cast<size_t>(p.pre[3]);
   const size_t post_c = static_cast<size_t>(p.post[3]);

@@ -182,7 +182,8 @@ TEST(TransposeS8, RejectsBadArguments) {
       {{2, 3, 4}, {1, -2, 0}, {3, 3, 2}, "perm[1] = -2 names dim 1 a second time"},
       {{2, 3}, {1, 0}, {2, 3}, "out [2, 3] differs from [3, 2]"},
       {{2, 3}, {1, 0}, {3, 2, 1}, "out [3, 2, 1] differs from [3, 2]"},
-      {{1, 3, 2, 2}, {0, 2, 3, 1}, {1, 2, 2, 3}, "input [1, 3, 2, 2] is not stored in logical order",
+      {{1, 3, 2, 2}, {0, 2, 3, 1}, {1, 2, 2, 3},
+       "input [1, 3, 2, 2] is not stored in logical order",
        Error::NotSupported, ScalarType::Char, {0, 2, 3, 1}},
   };
   for (const Bad& c : cases) {
