@@ -4,6 +4,7 @@
 // ns is exactly arm plus the cortex_m_ns operators. Sorted by name.
 #include "kernels/cortex_m/add/add.h"
 #include "kernels/cortex_m/avg_pool2d/avg_pool2d.h"
+#include "kernels/cortex_m/batch_matmul/batch_matmul.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/cortex_m/transpose_conv2d/transpose_conv2d.h"
@@ -13,8 +14,10 @@
 #include "kernels/cortex_m/maximum/maximum.h"
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
+#include "kernels/cortex_m/pad/pad.h"
 #include "kernels/cortex_m/quantize/quantize.h"
 #include "kernels/cortex_m/softmax/softmax.h"
+#include "kernels/cortex_m/transpose/transpose.h"
 #include "kernels/portable/portable.h"
 #include "kernels/portable_selection.h"
 
@@ -77,10 +80,13 @@
    &cortex_m::dequantize_run},                                                                    \
   {"cortex_m::maximum.out", 3, &cortex_m::maximum_prepare, &cortex_m::maximum_run},               \
   {"cortex_m::minimum.out", 3, &cortex_m::minimum_prepare, &cortex_m::minimum_run},               \
+  {"cortex_m::pad.out", 5, &cortex_m::pad_prepare, &cortex_m::pad_run},                          \
   {"cortex_m::quantize_per_tensor.out", 7, &cortex_m::quantize_prepare, &cortex_m::quantize_run}, \
   {"cortex_m::quantized_add.out", 14, &cortex_m::add_prepare, &cortex_m::add_run},                \
   {"cortex_m::quantized_avg_pool2d.out", 8, &cortex_m::avg_pool2d_prepare,                        \
    &cortex_m::avg_pool2d_run},                                                                    \
+  {"cortex_m::quantized_batch_matmul.out", 8, &cortex_m::batch_matmul_prepare,                   \
+   &cortex_m::batch_matmul_run},                                                                  \
   {"cortex_m::quantized_conv2d.out", 13, &cortex_m::conv2d_prepare, &cortex_m::conv2d_run},       \
   {"cortex_m::quantized_depthwise_conv2d.out", 14, &cortex_m::depthwise_conv2d_prepare,           \
    &cortex_m::depthwise_conv2d_run},                                                              \
@@ -91,4 +97,5 @@
   {"cortex_m::quantized_transpose_conv2d.out", 14, &cortex_m::transpose_conv2d_prepare,           \
    &cortex_m::transpose_conv2d_run},                                                              \
   {"cortex_m::softmax.out", 8, &cortex_m::softmax_prepare, &cortex_m::softmax_run},               \
+  {"cortex_m::transpose.out", 3, &cortex_m::transpose_prepare, &cortex_m::transpose_run},         \
   ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY

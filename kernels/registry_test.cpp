@@ -33,8 +33,9 @@ TEST(Registry, ArmHasTheStockOperatorsAndTheSelectedFallbacks) {
                            "cortex_m::maximum.out", "cortex_m::quantized_linear.out",
                            "cortex_m::quantized_mul.out", "cortex_m::softmax.out",
                            "cortex_m::quantized_add.out", "cortex_m::quantized_avg_pool2d.out",
-                           "cortex_m::quantized_max_pool2d.out",
-                           "cortex_m::quantized_transpose_conv2d.out"}) {
+                           "cortex_m::quantized_max_pool2d.out", "cortex_m::quantized_transpose_conv2d.out",
+                           "cortex_m::transpose.out", "cortex_m::pad.out",
+                           "cortex_m::quantized_batch_matmul.out"}) {
     EXPECT_NE(registry_arm().find(name), nullptr) << name;
   }
   // The host build selects every portable fallback (ETNS_PORTABLE_OPS default).

@@ -11,6 +11,7 @@
 #include "kernels/common/variant.h"
 #include "kernels/cortex_m/add/add.h"
 #include "kernels/cortex_m/avg_pool2d/avg_pool2d.h"
+#include "kernels/cortex_m/batch_matmul/batch_matmul.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/cortex_m/dequantize/dequantize.h"
@@ -19,8 +20,10 @@
 #include "kernels/cortex_m/maximum/maximum.h"
 #include "kernels/cortex_m/minimum/minimum.h"
 #include "kernels/cortex_m/mul/mul.h"
+#include "kernels/cortex_m/pad/pad.h"
 #include "kernels/cortex_m/quantize/quantize.h"
 #include "kernels/cortex_m/softmax/softmax.h"
+#include "kernels/cortex_m/transpose/transpose.h"
 #include "kernels/cortex_m/transpose_conv2d/transpose_conv2d.h"
 #include "kernels/cortex_m_ns/hardswish/hardswish.h"
 #include "kernels/cortex_m_ns/leaky_relu/leaky_relu.h"
@@ -96,6 +99,17 @@ inline constexpr Variant<cortex_m::SoftmaxFn> kSoftmaxVariants[] = {
 inline constexpr Variant<cortex_m::TransposeConv2dFn> kTransposeConv2dVariants[] = {
     {"ref", &cortex_m::transpose_conv2d_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::transpose_conv2d_s8_mve)
+};
+inline constexpr Variant<cortex_m::BatchMatmulFn> kBatchMatmulVariants[] = {
+    {"ref", &cortex_m::batch_matmul_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::batch_matmul_s8_mve)
+};
+inline constexpr Variant<cortex_m::PadFn> kPadVariants[] = {
+    {"ref", &cortex_m::pad_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::pad_s8_mve)
+};
+inline constexpr Variant<cortex_m::TransposeFn> kTransposeVariants[] = {
+    {"ref", &cortex_m::transpose_s8_ref},
 };
 
 // cortex_m_ns:: (the ns provider)
