@@ -120,6 +120,25 @@ OpCase max_pool_case(std::string name, std::vector<int32_t> in, std::vector<int3
               }};
 }
 
+// quantized_transpose_conv2d: input [N, Cin, H, W] NHWC, weight OHWI
+// [Cout, K, K, Cin]; out = (H - 1) * stride - 2 * pad + K + output_padding.
+OpCase transpose_conv(std::string name, int32_t n, int32_t cin, int32_t h, int32_t w, int32_t cout,
+                      int32_t k, int32_t stride, int32_t pad, int32_t output_padding, bool bias) {
+  const int32_t out_h = (h - 1) * stride - 2 * pad + k + output_padding;
+  const int32_t out_w = (w - 1) * stride - 2 * pad + k + output_padding;
+  return {name, {n, cin, h, w}, kNhwc, {n, cout, out_h, out_w}, kNhwc,
+          [=](GraphBuilder& g, testing::Rng& rng, int32_t x, int32_t out) {
+            const int32_t weight = s8_constant(g, rng, "w", {cout, k, k, cin});
+            const size_t channels = static_cast<size_t>(cout);
+            const GraphArg b =
+                bias ? t(g.int32_vector("b", random_words(rng, channels, -5000, 5000))) : GraphArg::null();
+            g.op("cortex_m::quantized_transpose_conv2d",
+                 {t(x), t(weight), b, l({stride, stride}), l({pad, pad}), l({output_padding, output_padding}),
+                  l({1, 1}), i(9), i(-4), t(g.int32_vector("m", random_words(rng, channels, 1 << 29, (1 << 30) + (1 << 29)))),
+                  t(g.int32_vector("s", random_words(rng, channels, -10, -7))), i(-128), i(127), t(out)});
+          }};
+}
+
 std::vector<OpCase> cases() {
   std::vector<OpCase> all;
   // Depthwise: the DS-CNN layer; stride 2 with the extra row and column on
@@ -163,6 +182,51 @@ std::vector<OpCase> cases() {
                                                   random_bytes(rng, numel(block)));
                    g.op("cortex_m::maximum", {t(x), t(other), t(o)});
                  }});
+
+  // Transpose convolution: the 2x upsampler (stride 2, pad 1, output_padding
+  // 1) with bias; stride 1 without padding or bias, batch 2, a 17-channel tail;
+  // stride 3 with a kernel smaller than the stride (gaps in the output).
+  all.push_back(transpose_conv("transpose_conv_s2_up", 1, 5, 4, 4, 7, 3, 2, 1, 1, true));
+  all.push_back(transpose_conv("transpose_conv_s1_batches_nobias", 2, 17, 3, 5, 3, 2, 1, 0, 0, false));
+  all.push_back(transpose_conv("transpose_conv_s3_k2", 1, 4, 3, 3, 9, 2, 3, 0, 2, true));
+
+  // Transpose of a contiguous tensor: NCHW -> NHWC; a rank-3 swap with odd sizes.
+  all.push_back({"transpose_nchw_to_nhwc", {1, 17, 5, 3}, {0, 1, 2, 3}, {1, 5, 3, 17}, {0, 1, 2, 3},
+                 [](GraphBuilder& g, testing::Rng&, int32_t x, int32_t o) {
+                   g.op("cortex_m::transpose", {t(x), l({0, 2, 3, 1}), t(o)});
+                 }});
+  all.push_back({"transpose_rank3", {3, 7, 11}, {0, 1, 2}, {11, 3, 7}, {0, 1, 2},
+                 [](GraphBuilder& g, testing::Rng&, int32_t x, int32_t o) {
+                   g.op("cortex_m::transpose", {t(x), l({2, 0, 1}), t(o)});
+                 }});
+
+  // Pad (pads in physical n, h, w, c order): spatial padding of a channels_last
+  // tensor, uneven sides; a channel pad 17 -> 32; a rank-2 contiguous tensor.
+  all.push_back({"pad_spatial_uneven", {1, 16, 5, 4}, kNhwc, {1, 16, 8, 5}, kNhwc,
+                 [](GraphBuilder& g, testing::Rng&, int32_t x, int32_t o) {
+                   g.op("cortex_m::pad", {t(x), l({0, 1, 0, 0}), l({0, 2, 1, 0}), i(-5), t(o)});
+                 }});
+  all.push_back({"pad_channels_17_to_32", {1, 17, 3, 3}, kNhwc, {1, 32, 3, 3}, kNhwc,
+                 [](GraphBuilder& g, testing::Rng&, int32_t x, int32_t o) {
+                   g.op("cortex_m::pad", {t(x), l({0, 0, 0, 0}), l({0, 0, 0, 15}), i(0), t(o)});
+                 }});
+  all.push_back({"pad_rank2", {3, 19}, {0, 1}, {6, 20}, {0, 1},
+                 [](GraphBuilder& g, testing::Rng&, int32_t x, int32_t o) {
+                   g.op("cortex_m::pad", {t(x), l({0, 0, 2, 0}), l({0, 0, 1, 1}), i(127), t(o)});
+                 }});
+
+  // Batch matmul against a constant right-hand side (transposed): attention
+  // scores with a depth tail; one row, one column.
+  const auto batch_matmul = [](std::string name, int32_t batches, int32_t rows, int32_t cols, int32_t depth) {
+    return OpCase{name, {batches, rows, depth}, {0, 1, 2}, {batches, rows, cols}, {0, 1, 2},
+                  [=](GraphBuilder& g, testing::Rng& rng, int32_t x, int32_t o) {
+                    const int32_t rhs = s8_constant(g, rng, "rhs", {batches, cols, depth});
+                    g.op("cortex_m::quantized_batch_matmul",
+                         {t(x), i(3), t(rhs), i(-1), i(-2), i(1 << 30), i(-9), t(o)});
+                  }};
+  };
+  all.push_back(batch_matmul("batch_matmul_scores", 4, 9, 9, 35));
+  all.push_back(batch_matmul("batch_matmul_1x1", 2, 1, 1, 17));
 
   // Data movement.
   all.push_back({"permute_copy_nchw_to_nhwc", {1, 3, 5, 7}, {0, 1, 2, 3}, {1, 5, 7, 3}, {0, 1, 2, 3},
