@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -217,20 +218,39 @@ std::string Lowerer::try_hardswish(size_t minimum, LoweringResult& result) {
 
 // ---- int8 clamp → quantized_relu (identity requantisation) ---------------
 std::optional<int64_t> Lowerer::output_zero_point_of(int32_t v) const {
-  auto w = writer_.find(v);
-  if (w == writer_.end()) return std::nullopt;
-  const size_t i = w->second;
-  const KernelCall& call = replacement_[i] ? *replacement_[i] : m_.instructions[i];
-  const std::string name = m_.operators.at(call.op_index).name;
-  if (name == "cortex_m::quantize_per_tensor") return value(call.args.at(2)).int_value;
-  if (name == "cortex_m::quantized_conv2d") return value(call.args.at(7)).int_value;
-  if (name == "cortex_m::quantized_mul") return value(call.args.at(4)).int_value;
-  if (name == "cortex_m_ns::quantized_sub") return value(call.args.at(8)).int_value;
-  if (name == "cortex_m_ns::quantized_hardswish" || name == "cortex_m_ns::quantized_leaky_relu" ||
-      name == "cortex_m_ns::quantized_relu") {
-    return value(call.args.at(2)).int_value;
+  // Operators that move or select int8 values keep their input's zero point:
+  // follow them back to the producer that sets one (a bounded walk, as a
+  // hostile program may chain writers in a cycle).
+  static const std::set<std::string> kKeepsZeroPoint = {
+      "cortex_m::transpose",       "cortex_m::pad",          "cortex_m::maximum",
+      "cortex_m::minimum",         "aten::view_copy",        "aten::permute_copy",
+      "aten::clone",               "dim_order_ops::_to_dim_order_copy"};
+  // The argument holding the output zero point (spec: operators-cortex-m.md).
+  static const std::map<std::string, size_t> kZeroPointArg = {
+      {"cortex_m::quantize_per_tensor", 2},       {"cortex_m::quantized_conv2d", 7},
+      {"cortex_m::quantized_mul", 4},             {"cortex_m::quantized_add", 8},
+      {"cortex_m::quantized_linear", 6},          {"cortex_m::softmax", 3},
+      {"cortex_m::quantized_depthwise_conv2d", 8}, {"cortex_m::quantized_transpose_conv2d", 8},
+      {"cortex_m::quantized_avg_pool2d", 4},      {"cortex_m::quantized_max_pool2d", 7},
+      {"cortex_m::quantized_batch_matmul", 4},    {"cortex_m_ns::quantized_sub", 8},
+      {"cortex_m_ns::quantized_hardswish", 2},    {"cortex_m_ns::quantized_leaky_relu", 2},
+      {"cortex_m_ns::quantized_relu", 2},         {"cortex_m_ns::quantized_mean", 4}};
+  for (int hops = 0; hops < 64; ++hops) {
+    auto w = writer_.find(v);
+    if (w == writer_.end()) return std::nullopt;
+    const size_t i = w->second;
+    const KernelCall& call = replacement_[i] ? *replacement_[i] : m_.instructions[i];
+    const std::string& name = m_.operators.at(call.op_index).name;
+    if (kKeepsZeroPoint.count(name) != 0 && !call.args.empty()) {
+      v = call.args.front();
+      continue;
+    }
+    const auto z = kZeroPointArg.find(name);
+    if (z == kZeroPointArg.end() || z->second >= call.args.size()) return std::nullopt;
+    const ModelValue& zp = value(call.args.at(z->second));
+    if (zp.kind != ValueKind::Int) return std::nullopt;
+    return zp.int_value;
   }
-  if (name == "cortex_m_ns::quantized_mean") return value(call.args.at(4)).int_value;
   return std::nullopt;
 }
 

@@ -13,8 +13,10 @@
 #include "tools/common/files.h"
 #include "tools/export/dscnn_model.h"
 #include "tools/export/exporter.h"
+#include "tools/export/graph_to_program.h"
 #include "tools/export/program_model.h"
 #include "tools/export/pte_writer.h"
+#include "tools/export/quantized_graph.h"
 
 namespace etns::tools {
 namespace {
@@ -235,6 +237,33 @@ TEST(Lower, SubWithAlphaTwoKeepsTheIslandButLowersTheRest) {
   EXPECT_EQ(result.kept[1].reason, "alpha is not the constant 1");
   EXPECT_EQ(model.instructions.size(), 11u);  // 12 less the minimum
   EXPECT_TRUE(has_portable_op(model));
+}
+
+// An int8 clamp after data movement (view_copy of a quantize, then a pad)
+// lowers with the zero point the quantize set: movement keeps it.
+TEST(Lower, AnInt8ClampTakesItsZeroPointThroughDataMovement) {
+  GraphBuilder g("clamp_after_movement", Provider::Arm);
+  const std::vector<uint8_t> order2 = contiguous_order(2);
+  const int32_t x = g.tensor("x", runtime::ScalarType::Float, {2, 8}, order2, GraphTensor::Role::Input);
+  const int32_t q = g.tensor("q", runtime::ScalarType::Char, {2, 8}, order2, GraphTensor::Role::Activation);
+  const int32_t v = g.tensor("v", runtime::ScalarType::Char, {4, 4}, order2, GraphTensor::Role::Activation);
+  const int32_t p = g.tensor("p", runtime::ScalarType::Char, {4, 5}, order2, GraphTensor::Role::Activation);
+  const int32_t y = g.tensor("y", runtime::ScalarType::Char, {4, 5}, order2, GraphTensor::Role::Output);
+  using A = GraphArg;
+  g.op("cortex_m::quantize_per_tensor", {A::of_tensor(x), A::real(0.05), A::integer(-7), A::integer(-128),
+                                          A::integer(127), A::integer(1), A::of_tensor(q)});
+  g.op("aten::view_copy", {A::of_tensor(q), A::list({4, 4}), A::of_tensor(v)});
+  g.op("cortex_m::pad", {A::of_tensor(v), A::list({0, 0, 0, 0}), A::list({0, 0, 0, 1}), A::integer(-7),
+                         A::of_tensor(p)});
+  g.op("aten::clamp", {A::of_tensor(p), A::integer(-100), A::integer(100), A::of_tensor(y)});
+  ProgramModel model = read_program(graph_to_pte(g.take()), "clamp_after_movement");
+  const LoweringResult result = lower_to_ns(model);
+  ASSERT_EQ(result.rewrites.size(), 1u);
+  EXPECT_EQ(result.rewrites[0].op, "cortex_m_ns::quantized_relu.out");
+  EXPECT_NE(result.rewrites[0].parameters.find("input_zero_point=-7 output_zero_point=-7"), std::string::npos)
+      << result.rewrites[0].parameters;
+  EXPECT_NE(result.rewrites[0].derivation.find("of the producer"), std::string::npos)
+      << result.rewrites[0].derivation;
 }
 
 // Found by the lower fuzz target: a call passing fewer arguments than its
