@@ -1,5 +1,6 @@
 // quantized_conv2d on the Tier-1 shape (1x16x32x32, 3x3, 16 -> 16, padding 1)
-// with tier1_arm conv1's requantisation, every variant (kernel_bench.h).
+// with tier1_arm conv1's requantisation, and on DS-CNN's first layer (one
+// input channel), every variant (kernel_bench.h).
 #include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/testing/kernel_bench.h"
 #include "kernels/testing/kernel_test.h"
@@ -34,6 +35,38 @@ ETNS_KERNEL_BENCH(quantized_conv2d, tier1) {
   kernels::testing::Rng rng(3);
   rng.fill_s8(input, 32 * 32 * 16);
   rng.fill_s8(weight, 16 * 3 * 3 * 16);
+  for (const auto& v : kernels::kConv2dVariants) {
+    bench.measure(v.isa, [&] { v.fn(p, input, weight, bias, out, scratch); });
+  }
+}
+
+// dscnn's conv1: 1x1x49x10 -> 16x24x5, 10x4, stride 2, padding (4, 1): 76,800 MACs.
+ETNS_KERNEL_BENCH(quantized_conv2d, ds_cnn_conv1) {
+  Conv2dParams p;
+  p.batches = 1;
+  p.input_h = 49;
+  p.input_w = 10;
+  p.input_c = p.filter_c = 1;
+  p.output_c = 16;
+  p.filter_h = 10;
+  p.filter_w = 4;
+  p.stride_h = p.stride_w = 2;
+  p.pad_h = 4;
+  p.pad_w = 1;
+  p.output_h = 24;
+  p.output_w = 5;
+  p.input_offset = 3;
+  p.output_offset = -128;
+  p.multipliers = kMultipliers;
+  p.shifts = kShifts;
+  int8_t* input = ETNS_TEST_ARRAY(int8_t, 49 * 10);
+  int8_t* weight = ETNS_TEST_ARRAY(int8_t, 16 * 10 * 4);
+  int32_t* bias = ETNS_TEST_ARRAY(int32_t, 16);
+  int8_t* out = ETNS_TEST_ARRAY(int8_t, 24 * 5 * 16);
+  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, conv2d_scratch_bytes(p) + 16);
+  kernels::testing::Rng rng(4);
+  rng.fill_s8(input, 49 * 10);
+  rng.fill_s8(weight, 16 * 10 * 4);
   for (const auto& v : kernels::kConv2dVariants) {
     bench.measure(v.isa, [&] { v.fn(p, input, weight, bias, out, scratch); });
   }

@@ -25,6 +25,29 @@ constexpr size_t kMaxStripBytes = 4096;
 
 size_t round16(size_t n) { return (n + 15) & ~size_t{15}; }
 
+enum class Mac { Taps, Slide3, Slide3C16, Row };
+
+int64_t vectors16(int64_t bytes) { return (bytes + 15) / 16; }
+
+// Row: with one group and no dilation along the row, a pixel's taps in one
+// filter row are filter_w * filter_c adjacent input bytes, in the weight
+// row's order, so the row is one long dot product. It needs fewer vectors
+// than tap by tap when filter_c is small (a first layer's 1 or 3 channels).
+Mac choose_mac(const Conv2dParams& p) {
+  if (p.filter_c == p.input_c && p.dilation_w == 1 &&
+      vectors16(int64_t{p.filter_w} * p.filter_c) < p.filter_w * vectors16(p.filter_c)) {
+    return Mac::Row;
+  }
+  if (p.stride_w != 1 || p.dilation_w != 1 || p.filter_w != 3) return Mac::Taps;
+  return p.filter_c == 16 && p.input_c == 16 ? Mac::Slide3C16 : Mac::Slide3;
+}
+
+// Window: Row's convolutions whose whole filter is at most this many bytes
+// gather each output pixel's window into one run (im2col, padding as the
+// input zero point) and take four pixels at a time, in any rows, with their
+// accumulators in registers; a 1-channel 10x4 filter is 40 bytes.
+constexpr int32_t kMaxWindowBytes = 256;
+
 // Scratch, carved at 16-byte offsets from a 16-byte aligned base:
 //   bias        int32[output_c]: bias + input_offset * sum(w), per call
 //   acc         int32[min(kBlock, output_c)][4]: a block's accumulators, channel-major
@@ -32,15 +55,35 @@ size_t round16(size_t n) { return (n + 15) & ~size_t{15}; }
 //   rows        const int8_t*[filter_h]: where each filter row's strip lives
 //   strips      filter_h strips of `span` input columns, for rows touching padding
 //   zero_points int8[round16(filter_c)] of the input zero point (per-pixel path)
+// The window path keeps bias, acc (4 values), transposed and
+//   windows     int8[4][filter bytes]: four pixels' windows, gathered,
+//               then int8[slices][4][16]: the same interleaved by 16-byte slice
 struct Layout {
-  bool quads = false;  // the four-pixel path
+  bool window = false;  // whole windows, four pixels in registers (kMaxWindowBytes)
+  bool quads = false;   // else the four-pixel path over row strips, else per pixel
   int32_t span = 0;    // input columns four adjacent pixels' taps cover
   size_t strip_bytes = 0;
-  size_t bias = 0, acc = 0, transposed = 0, rows = 0, strips = 0, zero_points = 0, total = 0;
+  size_t bias = 0, acc = 0, transposed = 0, rows = 0, strips = 0, zero_points = 0, windows = 0;
+  size_t window_bytes = 0;
+  size_t total = 0;
 };
 
 Layout layout(const Conv2dParams& p) {
   Layout l;
+  const int64_t filter_bytes = int64_t{p.filter_h} * p.filter_w * p.filter_c;
+  if (choose_mac(p) == Mac::Row && filter_bytes <= kMaxWindowBytes) {
+    l.window = true;
+    size_t at = round16(static_cast<size_t>(p.output_c) * sizeof(int32_t));
+    l.acc = at;
+    at += sizeof(int32_t) * kPixels;
+    l.transposed = at;
+    at += round16(static_cast<size_t>(p.output_c)) * kPixels;
+    l.windows = at;
+    l.window_bytes = round16(static_cast<size_t>(kPixels * filter_bytes));
+    at += l.window_bytes + round16(static_cast<size_t>(filter_bytes)) * kPixels;
+    l.total = at + 15;
+    return l;
+  }
   const int64_t span = int64_t{kPixels - 1} * p.stride_w +
                        int64_t{p.filter_w - 1} * p.dilation_w + 1;
   const int64_t strips = span * p.input_c * p.filter_h;
@@ -76,13 +119,13 @@ int32_t sum_s8(const int8_t* x, int32_t n) {
 }
 
 // Copies n bytes, or fills them with `value`, 16 per step with predication.
-void copy_s8(int8_t* dst, const int8_t* src, int32_t n) {
+inline __attribute__((always_inline)) void copy_s8(int8_t* dst, const int8_t* src, int32_t n) {
   for (; n > 0; n -= 16, dst += 16, src += 16) {
     const mve_pred16_t live = vctp8q(static_cast<uint32_t>(n));
     vstrbq_p_s8(dst, vldrbq_z_s8(src, live), live);
   }
 }
-void fill_s8(int8_t* dst, int8_t value, int32_t n) {
+inline __attribute__((always_inline)) void fill_s8(int8_t* dst, int8_t value, int32_t n) {
   const int8x16_t v = vdupq_n_s8(value);
   for (; n > 0; n -= 16, dst += 16) vstrbq_p_s8(dst, v, vctp8q(static_cast<uint32_t>(n)));
 }
@@ -214,13 +257,6 @@ inline __attribute__((always_inline)) void tap_channels(int32_t* acc, int32_t co
   }
 }
 
-enum class Mac { Taps, Slide3, Slide3C16 };
-
-Mac choose_mac(const Conv2dParams& p) {
-  if (p.stride_w != 1 || p.dilation_w != 1 || p.filter_w != 3) return Mac::Taps;
-  return p.filter_c == 16 && p.input_c == 16 ? Mac::Slide3C16 : Mac::Slide3;
-}
-
 // One filter row (its strip at r) for the channel block whose weights start at
 // w (this row's first tap), accumulated into acc.
 // With Slide3C16, a non-null bias (the block's corrected bias) starts the
@@ -251,6 +287,22 @@ void mac_row(Mac mac, const Conv2dParams& p, const int8_t* r, int32_t column, co
     return;
   }
   const ptrdiff_t pixel_step = static_cast<ptrdiff_t>(p.stride_w) * column;
+  if (mac == Mac::Row) {
+    const int32_t row_bytes = p.filter_w * filter_c;
+    int32_t c = 0;
+    for (; c + 16 <= row_bytes; c += 16) {
+#pragma GCC unroll 4
+      for (int q = 0; q < kPixels; ++q) x[q] = vld1q_s8(r + q * pixel_step + c);
+      tap_channels<false>(acc, count, w + c, w_stride, x, 0);
+    }
+    if (c < row_bytes) {
+      const mve_pred16_t live = vctp8q(static_cast<uint32_t>(row_bytes - c));
+#pragma GCC unroll 4
+      for (int q = 0; q < kPixels; ++q) x[q] = vldrbq_z_s8(r + q * pixel_step + c, live);
+      tap_channels<true>(acc, count, w + c, w_stride, x, live);
+    }
+    return;
+  }
   for (int32_t kx = 0; kx < p.filter_w; ++kx, w += filter_c) {
     const int8_t* tap = r + static_cast<ptrdiff_t>(kx) * p.dilation_w * column;
     int32_t c = 0;
@@ -285,6 +337,140 @@ inline __attribute__((always_inline)) int32x4_t requantize4(int32x4_t v, int32_t
   v = vrshlq_n_s32(vqaddq_s32(v, fixup), neg_right);
   v = vaddq_n_s32(v, output_offset);  // wraps, as the reference's uint32 add
   return vminq_s32(vmaxq_s32(v, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+}
+
+// transposed holds [channel][pixel] for four pixels; VLD4 deinterleaves 16
+// channels into one vector per pixel, stored contiguously (NHWC) for the
+// live pixels.
+inline __attribute__((always_inline)) void store_pixels(const int8_t* transposed,
+                                                        int32_t output_c, int32_t live_pixels,
+                                                        int8_t* out_pixel) {
+  for (int32_t c = 0; c < output_c; c += 16) {
+    const int8x16x4_t t = vld4q_s8(transposed + static_cast<size_t>(c) * kPixels);
+    const mve_pred16_t live = vctp8q(static_cast<uint32_t>(output_c - c));
+    int8_t* o = out_pixel + c;
+    vstrbq_p_s8(o, t.val[0], live);
+    if (live_pixels > 1) vstrbq_p_s8(o + output_c, t.val[1], live);
+    if (live_pixels > 2) vstrbq_p_s8(o + 2 * output_c, t.val[2], live);
+    if (live_pixels > 3) vstrbq_p_s8(o + 3 * output_c, t.val[3], live);
+  }
+}
+
+// The window path. Per pass: four output pixels, the next four of the whole
+// output in memory order (a row's end does not waste lanes), each window
+// gathered, padding filled with the input zero point (pixels past the end
+// are computed on padding and never stored); the windows interleaved as
+// [16-byte slice][pixel], so one pointer with fixed offsets walks all four;
+// then per output channel four dot products over the slices with the
+// accumulators in registers. Lanes past the window are zero in the last
+// slice, so that slice's weights need only a predicated load.
+void run_windows(const Conv2dParams& p, const Layout& l, const int8_t* input,
+                 const int8_t* weight, const int32_t* corrected_bias, int8_t* out,
+                 uint8_t* base) {
+  int8_t* const gathered = reinterpret_cast<int8_t*>(base + l.windows);
+  int8_t* const windows = gathered + l.window_bytes;
+  int8_t* const transposed = reinterpret_cast<int8_t*>(base + l.transposed);
+  int32_t* const acc = reinterpret_cast<int32_t*>(base + l.acc);
+  const int32_t channels = p.input_c;  // one group
+  const int32_t row_bytes = p.filter_w * channels;
+  const int32_t n = p.filter_h * row_bytes;
+  const int32_t slices = (n + 15) / 16;
+  const mve_pred16_t last = vctp8q(static_cast<uint32_t>(n - 16 * (slices - 1)));
+  const int8_t zero_point = static_cast<int8_t>(-p.input_offset);
+  const int8x16_t padding = vdupq_n_s8(zero_point);
+  const bool short_rows = row_bytes <= 16;
+  const mve_pred16_t row_live = vctp8q(static_cast<uint32_t>(row_bytes));
+  const size_t image_bytes = static_cast<size_t>(p.input_h) * p.input_w * channels;
+  const int32_t total = p.batches * p.output_h * p.output_w;
+  // The next pixel to gather.
+  int32_t batch = 0, oy = 0, ox = 0;
+  for (int32_t first = 0; first < total; first += kPixels) {
+    const int32_t live_pixels = total - first < kPixels ? total - first : kPixels;
+    for (int32_t q = 0; q < kPixels; ++q) {
+      int8_t* dst = gathered + static_cast<ptrdiff_t>(q) * n;
+      if (q >= live_pixels) {
+        fill_s8(dst, zero_point, n);
+        continue;
+      }
+      const int8_t* image = input + static_cast<size_t>(batch) * image_bytes;
+      const int32_t iy0 = oy * p.stride_h - p.pad_h;
+      const int32_t ix0 = ox * p.stride_w - p.pad_w;
+      if (++ox == p.output_w) {
+        ox = 0;
+        if (++oy == p.output_h) {
+          oy = 0;
+          ++batch;
+        }
+      }
+      // Window columns [kx_begin, kx_end) lie in the image.
+      int32_t kx_begin = ix0 < 0 ? -ix0 : 0;
+      if (kx_begin > p.filter_w) kx_begin = p.filter_w;
+      int32_t kx_end = p.input_w - ix0 < p.filter_w ? p.input_w - ix0 : p.filter_w;
+      if (kx_end < kx_begin) kx_end = kx_begin;
+      const int32_t before = kx_begin * channels, inside = (kx_end - kx_begin) * channels;
+      const int32_t after = row_bytes - before - inside;
+      if (short_rows && inside == row_bytes) {
+        // The common case: a row of at most 16 bytes, wholly inside the
+        // image's width: one predicated load and store per filter row.
+        ptrdiff_t at = (static_cast<ptrdiff_t>(iy0) * p.input_w + ix0) * channels;
+        const ptrdiff_t step = static_cast<ptrdiff_t>(p.dilation_h) * p.input_w * channels;
+        for (int32_t ky = 0, iy = iy0; ky < p.filter_h;
+             ++ky, iy += p.dilation_h, dst += row_bytes, at += step) {
+          const int8x16_t v = static_cast<uint32_t>(iy) < static_cast<uint32_t>(p.input_h)
+                                  ? vldrbq_z_s8(image + at, row_live)
+                                  : padding;
+          vstrbq_p_s8(dst, v, row_live);
+        }
+        continue;
+      }
+      for (int32_t ky = 0; ky < p.filter_h; ++ky, dst += row_bytes) {
+        const int32_t iy = iy0 + ky * p.dilation_h;
+        if (iy < 0 || iy >= p.input_h) {
+          fill_s8(dst, zero_point, row_bytes);
+          continue;
+        }
+        fill_s8(dst, zero_point, before);
+        copy_s8(dst + before,
+                image + (static_cast<ptrdiff_t>(iy) * p.input_w + ix0 + kx_begin) * channels,
+                inside);
+        fill_s8(dst + before + inside, zero_point, after);
+      }
+    }
+    for (int32_t k = 0; k < slices; ++k) {
+      const mve_pred16_t live = vctp8q(static_cast<uint32_t>(n - 16 * k));
+#pragma GCC unroll 4
+      for (int32_t q = 0; q < kPixels; ++q) {
+        vst1q_s8(windows + (k * kPixels + q) * 16, vldrbq_z_s8(gathered + q * n + 16 * k, live));
+      }
+    }
+    const int8_t* w = weight;
+    for (int32_t oc = 0; oc < p.output_c; ++oc, w += n) {
+      int32_t a0 = corrected_bias[oc], a1 = a0, a2 = a0, a3 = a0;
+      const int8_t* x = windows;
+      const int8_t* wk = w;
+      for (int32_t k = 1; k < slices; ++k, x += kPixels * 16, wk += 16) {
+        const int8x16_t wv = vld1q_s8(wk);
+        a0 = vmladavaq_s8(a0, vld1q_s8(x), wv);
+        a1 = vmladavaq_s8(a1, vld1q_s8(x + 16), wv);
+        a2 = vmladavaq_s8(a2, vld1q_s8(x + 32), wv);
+        a3 = vmladavaq_s8(a3, vld1q_s8(x + 48), wv);
+      }
+      const int8x16_t wv = vldrbq_z_s8(wk, last);
+      a0 = vmladavaq_s8(a0, vld1q_s8(x), wv);
+      a1 = vmladavaq_s8(a1, vld1q_s8(x + 16), wv);
+      a2 = vmladavaq_s8(a2, vld1q_s8(x + 32), wv);
+      a3 = vmladavaq_s8(a3, vld1q_s8(x + 48), wv);
+      acc[0] = a0;
+      acc[1] = a1;
+      acc[2] = a2;
+      acc[3] = a3;
+      const int32x4_t v = requantize4(vld1q_s32(acc), p.multipliers[oc], p.shifts[oc],
+                                      p.output_offset, p.activation_min, p.activation_max);
+      vstrbq_s32(transposed + static_cast<size_t>(oc) * kPixels, v);
+    }
+    store_pixels(transposed, p.output_c, live_pixels,
+                 out + static_cast<size_t>(first) * p.output_c);
+  }
 }
 
 // Four adjacent output pixels of one row per pass, every output channel.
@@ -340,13 +526,29 @@ __attribute__((optimize("no-tree-slp-vectorize"))) void run_quads(
             // Padding reads the input zero point: with the offset folded into
             // the bias, that is what contributes 0 (docs/numerics.md#conv2d).
             int8_t* strip = strips + static_cast<size_t>(ky) * l.strip_bytes;
-            for (int32_t j = 0; j < l.span; ++j) {
-              const int32_t ix = ix0 + j;
-              int8_t* dst = strip + static_cast<size_t>(j) * column;
-              if (row_inside && ix >= 0 && ix < p.input_w) {
-                copy_s8(dst, image_row + static_cast<size_t>(ix) * column, p.filter_c);
-              } else {
-                fill_s8(dst, zero_point, p.filter_c);
+            // Strip columns [inside_begin, inside_end) lie in the image.
+            int32_t inside_begin = 0, inside_end = 0;
+            if (row_inside) {
+              inside_begin = ix0 < 0 ? -ix0 : 0;
+              inside_end = p.input_w - ix0 < l.span ? p.input_w - ix0 : l.span;
+              if (inside_end < inside_begin) inside_end = inside_begin;
+            }
+            if (p.filter_c == column) {
+              // One group: the strip is the image row's run, padded at both ends.
+              fill_s8(strip, zero_point, inside_begin * column);
+              copy_s8(strip + static_cast<size_t>(inside_begin) * column,
+                      image_row + static_cast<ptrdiff_t>(ix0 + inside_begin) * column,
+                      (inside_end - inside_begin) * column);
+              fill_s8(strip + static_cast<size_t>(inside_end) * column, zero_point,
+                      (l.span - inside_end) * column);
+            } else {
+              for (int32_t j = 0; j < l.span; ++j) {
+                int8_t* dst = strip + static_cast<size_t>(j) * column;
+                if (j >= inside_begin && j < inside_end) {
+                  copy_s8(dst, image_row + static_cast<ptrdiff_t>(ix0 + j) * column, p.filter_c);
+                } else {
+                  fill_s8(dst, zero_point, p.filter_c);
+                }
               }
             }
             rows[ky] = strip;
@@ -372,18 +574,8 @@ __attribute__((optimize("no-tree-slp-vectorize"))) void run_quads(
             }
           }
         }
-        // transposed holds [channel][pixel]; VLD4 deinterleaves 16 channels
-        // into one vector per pixel, stored contiguously (NHWC).
-        int8_t* out_pixel = out_row + static_cast<size_t>(ox0) * p.output_c;
-        for (int32_t c = 0; c < p.output_c; c += 16) {
-          const int8x16x4_t t = vld4q_s8(transposed + static_cast<size_t>(c) * kPixels);
-          const mve_pred16_t live = vctp8q(static_cast<uint32_t>(p.output_c - c));
-          int8_t* o = out_pixel + c;
-          vstrbq_p_s8(o, t.val[0], live);
-          if (live_pixels > 1) vstrbq_p_s8(o + p.output_c, t.val[1], live);
-          if (live_pixels > 2) vstrbq_p_s8(o + 2 * p.output_c, t.val[2], live);
-          if (live_pixels > 3) vstrbq_p_s8(o + 3 * p.output_c, t.val[3], live);
-        }
+        store_pixels(transposed, p.output_c, live_pixels,
+                     out_row + static_cast<size_t>(ox0) * p.output_c);
       }
     }
   }
@@ -451,7 +643,9 @@ void conv2d_s8_mve(const Conv2dParams& p, const int8_t* input, const int8_t* wei
     corrected_bias[oc] = static_cast<int32_t>(
         b + static_cast<uint32_t>(p.input_offset) * static_cast<uint32_t>(sum));
   }
-  if (l.quads) {
+  if (l.window) {
+    run_windows(p, l, input, weight, corrected_bias, out, base);
+  } else if (l.quads) {
     run_quads(p, l, input, weight, corrected_bias, out, base);
   } else {
     run_pixels(p, l, input, weight, corrected_bias, out, base);

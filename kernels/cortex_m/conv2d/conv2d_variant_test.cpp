@@ -165,8 +165,10 @@ ETNS_KERNEL_TEST(Conv2dVariants, RandomShapes) {
   }
 }
 
-// Channel counts around the 16-lane vector and the 64-channel block, and wide
-// inputs whose row strips would not fit (the per-pixel path).
+// Channel counts around the 16-lane vector and the 64-channel block, wide
+// inputs whose row strips would not fit (the per-pixel path), and first
+// layers' few channels (DS-CNN's 10x4 stride 2 on 1 channel, RGB) whose filter
+// rows are one dot product each.
 ETNS_KERNEL_TEST(Conv2dVariants, ChannelCounts) {
   Rng rng(kSeed + 1);
   struct Shape {
@@ -176,7 +178,7 @@ ETNS_KERNEL_TEST(Conv2dVariants, ChannelCounts) {
       {1, 1, 3, 3, 1, 1},     {15, 17, 3, 3, 1, 1},  {16, 16, 3, 3, 1, 1}, {17, 33, 3, 3, 1, 1},
       {32, 65, 3, 3, 1, 1},   {33, 130, 1, 1, 1, 1}, {48, 31, 3, 3, 2, 1}, {64, 16, 5, 5, 1, 1},
       {300, 20, 3, 3, 1, 1},  {257, 9, 1, 1, 1, 1},  {96, 96, 3, 3, 1, 96}, {80, 70, 3, 3, 1, 2},
-      {16, 16, 3, 3, 1, 1},
+      {16, 16, 3, 3, 1, 1},   {1, 64, 10, 4, 2, 1},  {3, 8, 3, 3, 2, 1},   {2, 5, 5, 7, 1, 1},
   };
   for (const Shape& s : shapes) {
     kernels::testing::TestMemoryScope scope;
