@@ -11,6 +11,55 @@ namespace etns::runtime {
 
 namespace fb = executorch_flatbuffer;
 
+namespace {
+
+// The flatbuffer verifier aligns a vector's length prefix to 4 bytes only, so
+// a vector of 8-byte items can start 4 bytes off: reading one would be a
+// misaligned load. Refuses any such vector (flatc and our writer align them).
+Error check_items_aligned(const uint8_t* file, const void* items, const char* what,
+                          uint32_t plan, uint32_t value) {
+  const size_t offset = static_cast<size_t>(static_cast<const uint8_t*>(items) - file);
+  ETNS_RETURN_IF(offset % 8 != 0, Error::InvalidProgram,
+                 "execution plan %" PRIu32 " value %" PRIu32 ": %s items start at file offset "
+                 "%zu, not a multiple of 8",
+                 plan, value, what, offset);
+  return Error::Ok;
+}
+
+Error check_wide_vectors_aligned(const uint8_t* file, const fb::Program& p) {
+  const fb::SubsegmentOffsets* segment = p.constant_segment();
+  if (segment != nullptr && segment->offsets() != nullptr) {
+    const size_t offset = static_cast<size_t>(segment->offsets()->Data() - file);
+    ETNS_RETURN_IF(offset % 8 != 0, Error::InvalidProgram,
+                   "constant_segment.offsets start at file offset %zu, not a multiple of 8",
+                   offset);
+  }
+  for (uint32_t i = 0; i < p.execution_plan()->size(); ++i) {
+    const fb::ExecutionPlan* plan = p.execution_plan()->Get(i);
+    if (plan->non_const_buffer_sizes() != nullptr) {
+      const size_t offset = static_cast<size_t>(plan->non_const_buffer_sizes()->Data() - file);
+      ETNS_RETURN_IF(offset % 8 != 0, Error::InvalidProgram,
+                     "execution plan %" PRIu32 ": non_const_buffer_sizes start at file offset "
+                     "%zu, not a multiple of 8",
+                     i, offset);
+    }
+    if (plan->values() == nullptr) continue;
+    for (uint32_t v = 0; v < plan->values()->size(); ++v) {
+      const fb::EValue* value = plan->values()->Get(v);
+      if (const fb::IntList* list = value->val_as_IntList(); list != nullptr && list->items()) {
+        ETNS_TRY(check_items_aligned(file, list->items()->Data(), "IntList", i, v));
+      }
+      if (const fb::DoubleList* list = value->val_as_DoubleList();
+          list != nullptr && list->items()) {
+        ETNS_TRY(check_items_aligned(file, list->items()->Data(), "DoubleList", i, v));
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
 Result<Program> Program::load(Span<const uint8_t> file) {
   ETNS_RETURN_IF(reinterpret_cast<uintptr_t>(file.data()) % 16 != 0, Error::InvalidArgument,
                  "program buffer is not 16-byte aligned");
@@ -39,6 +88,7 @@ Result<Program> Program::load(Span<const uint8_t> file) {
   const fb::Program& p = *program.program_;
   ETNS_RETURN_IF(p.execution_plan() == nullptr || p.execution_plan()->size() == 0,
                  Error::InvalidProgram, "program has no execution plan");
+  ETNS_TRY(check_wide_vectors_aligned(file.data(), p));
 
   const fb::SubsegmentOffsets* segment = p.constant_segment();
   const bool has_segment_constants =
