@@ -257,6 +257,27 @@ inline __attribute__((always_inline)) void tap_channels(int32_t* acc, int32_t co
   }
 }
 
+// One run of `bytes` adjacent input bytes per pixel (a tap's channels, or a
+// whole filter row in Row mode) for four pixels pixel_step apart, 16 lanes
+// at a time, the tail predicated.
+inline __attribute__((always_inline)) void mac_run(int32_t* acc, int32_t count, const int8_t* w,
+                                                   size_t w_stride, const int8_t* start,
+                                                   ptrdiff_t pixel_step, int32_t bytes,
+                                                   int8x16_t* x) {
+  int32_t c = 0;
+  for (; c + 16 <= bytes; c += 16) {
+#pragma GCC unroll 4
+    for (int q = 0; q < kPixels; ++q) x[q] = vld1q_s8(start + q * pixel_step + c);
+    tap_channels<false>(acc, count, w + c, w_stride, x, 0);
+  }
+  if (c < bytes) {
+    const mve_pred16_t live = vctp8q(static_cast<uint32_t>(bytes - c));
+#pragma GCC unroll 4
+    for (int q = 0; q < kPixels; ++q) x[q] = vldrbq_z_s8(start + q * pixel_step + c, live);
+    tap_channels<true>(acc, count, w + c, w_stride, x, live);
+  }
+}
+
 // One filter row (its strip at r) for the channel block whose weights start at
 // w (this row's first tap), accumulated into acc.
 // With Slide3C16, a non-null bias (the block's corrected bias) starts the
@@ -288,35 +309,12 @@ void mac_row(Mac mac, const Conv2dParams& p, const int8_t* r, int32_t column, co
   }
   const ptrdiff_t pixel_step = static_cast<ptrdiff_t>(p.stride_w) * column;
   if (mac == Mac::Row) {
-    const int32_t row_bytes = p.filter_w * filter_c;
-    int32_t c = 0;
-    for (; c + 16 <= row_bytes; c += 16) {
-#pragma GCC unroll 4
-      for (int q = 0; q < kPixels; ++q) x[q] = vld1q_s8(r + q * pixel_step + c);
-      tap_channels<false>(acc, count, w + c, w_stride, x, 0);
-    }
-    if (c < row_bytes) {
-      const mve_pred16_t live = vctp8q(static_cast<uint32_t>(row_bytes - c));
-#pragma GCC unroll 4
-      for (int q = 0; q < kPixels; ++q) x[q] = vldrbq_z_s8(r + q * pixel_step + c, live);
-      tap_channels<true>(acc, count, w + c, w_stride, x, live);
-    }
+    mac_run(acc, count, w, w_stride, r, pixel_step, p.filter_w * filter_c, x);
     return;
   }
   for (int32_t kx = 0; kx < p.filter_w; ++kx, w += filter_c) {
     const int8_t* tap = r + static_cast<ptrdiff_t>(kx) * p.dilation_w * column;
-    int32_t c = 0;
-    for (; c + 16 <= filter_c; c += 16) {
-#pragma GCC unroll 4
-      for (int q = 0; q < kPixels; ++q) x[q] = vld1q_s8(tap + q * pixel_step + c);
-      tap_channels<false>(acc, count, w + c, w_stride, x, 0);
-    }
-    if (c < filter_c) {
-      const mve_pred16_t live = vctp8q(static_cast<uint32_t>(filter_c - c));
-#pragma GCC unroll 4
-      for (int q = 0; q < kPixels; ++q) x[q] = vldrbq_z_s8(tap + q * pixel_step + c, live);
-      tap_channels<true>(acc, count, w + c, w_stride, x, live);
-    }
+    mac_run(acc, count, w, w_stride, tap, pixel_step, filter_c, x);
   }
 }
 
