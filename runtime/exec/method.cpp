@@ -108,6 +108,12 @@ Error parse_tensor(const Program& program, const fb::Tensor& t, size_t index,
                  index, static_cast<unsigned long long>(offset),
                  static_cast<unsigned long long>(offset + out->nbytes), memory_id,
                  static_cast<unsigned long long>(capacity));
+  // Planned buffers start 16-byte aligned, so the offset tells alignment:
+  // kernels read and write their elements in place.
+  ETNS_RETURN_IF(offset % element_bytes != 0, Error::InvalidProgram,
+                 "value %zu: offset %llu in planned buffer %" PRIu32 " is not a multiple of its "
+                 "elements' %zu bytes",
+                 index, static_cast<unsigned long long>(offset), memory_id, element_bytes);
   out->data = planned.empty() ? nullptr : planned[memory_id - 1].data() + offset;
   return Error::Ok;
 }
