@@ -45,7 +45,8 @@ void copy_row(const T* in, int64_t stride, int32_t count, T* out) {
 }
 
 // Copies the block of dims [d, rank) starting at `in` to `out`; returns the
-// end of what it wrote.
+// end of what it wrote. memmove, not memcpy: a hostile program may plan
+// self and out overlapping; the result is then garbage, never undefined.
 uint8_t* copy_block(const StridedCopyPlan& plan, uint32_t d, const uint8_t* in, uint8_t* out) {
   const size_t bytes = plan.element_bytes;
   const int32_t size = plan.sizes[d];
@@ -57,14 +58,14 @@ uint8_t* copy_block(const StridedCopyPlan& plan, uint32_t d, const uint8_t* in, 
     return out;
   }
   if (stride == 1) {
-    std::memcpy(out, in, static_cast<size_t>(size) * bytes);
+    std::memmove(out, in, static_cast<size_t>(size) * bytes);
   } else {
     switch (bytes) {
       case 1: copy_row(in, stride, size, out); break;
       case 2: copy_row(reinterpret_cast<const uint16_t*>(in), stride, size, reinterpret_cast<uint16_t*>(out)); break;
       case 4: copy_row(reinterpret_cast<const uint32_t*>(in), stride, size, reinterpret_cast<uint32_t*>(out)); break;
       default:
-        for (int32_t i = 0; i < size; ++i) std::memcpy(out + static_cast<size_t>(i) * bytes, in + i * stride * static_cast<int64_t>(bytes), bytes);
+        for (int32_t i = 0; i < size; ++i) std::memmove(out + static_cast<size_t>(i) * bytes, in + i * stride * static_cast<int64_t>(bytes), bytes);
     }
   }
   return out + static_cast<size_t>(size) * bytes;
@@ -76,7 +77,7 @@ void run_strided_copy(const StridedCopyPlan& plan, const void* self, void* out) 
   const auto* in = static_cast<const uint8_t*>(self);
   auto* dst = static_cast<uint8_t*>(out);
   if (plan.rank == 0) {
-    std::memcpy(dst, in, plan.element_bytes);
+    std::memmove(dst, in, plan.element_bytes);
     return;
   }
   copy_block(plan, 0, in, dst);

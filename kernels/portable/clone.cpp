@@ -28,7 +28,8 @@ Error clone_prepare(runtime::PrepareContext& ctx) {
 Error clone_run(const runtime::RunContext& ctx) {
   const Tensor& self = ctx.tensor(0);
   const Tensor& out = ctx.tensor(2);
-  if (self.nbytes > 0 && self.data != out.data) std::memcpy(out.data, self.data, self.nbytes);
+  // memmove: a hostile program may plan self and out overlapping.
+  if (self.nbytes > 0 && self.data != out.data) std::memmove(out.data, self.data, self.nbytes);
   return Error::Ok;
 }
 

@@ -34,6 +34,21 @@ TEST(Clone, CopiesEveryByteInAnyLayout) {
   }
 }
 
+// A hostile program may plan self and out overlapping: the copy is then a
+// move (self's bytes as they were), never undefined behaviour.
+TEST(Clone, OverlappingSelfAndOutMoveTheBytes) {
+  KernelCall call;
+  call.tensor(ScalarType::Char, {12}).null().tensor(ScalarType::Char, {12});
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  std::vector<int8_t> storage(16);
+  for (size_t i = 0; i < storage.size(); ++i) storage[i] = static_cast<int8_t>(i);
+  call.tensor_at(0).data = storage.data();
+  call.tensor_at(2).data = storage.data() + 4;
+  ASSERT_EQ(call.run(), Error::Ok);
+  EXPECT_EQ(std::vector<int8_t>(storage.begin() + 4, storage.end()),
+            (std::vector<int8_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+}
+
 TEST(Clone, RefusesAnotherShapeDtypeLayoutOrFormat) {
   {
     KernelCall call;

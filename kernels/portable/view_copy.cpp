@@ -50,7 +50,8 @@ Error view_copy_prepare(runtime::PrepareContext& ctx) {
 Error view_copy_run(const runtime::RunContext& ctx) {
   const Tensor& self = ctx.tensor(0);
   const Tensor& out = ctx.tensor(2);
-  if (self.nbytes > 0 && self.data != out.data) std::memcpy(out.data, self.data, self.nbytes);
+  // memmove: a hostile program may plan self and out overlapping.
+  if (self.nbytes > 0 && self.data != out.data) std::memmove(out.data, self.data, self.nbytes);
   return Error::Ok;
 }
 
