@@ -38,8 +38,10 @@ ETNS_TARGET_LAYOUT(SubParams, runtime::StructLayout()
                                   .done());
 
 // What prepare stores for run: the parameters and the walk over the buffers.
-// run calls the kernel on numel / block blocks of `block` elements; an operand
-// whose step is 0 is the broadcast channel vector, reused for every block.
+// Equal shapes: block = both steps = numel, one kernel call. A channel
+// broadcast: block = C and the small operand's step is 0; run repeats that
+// vector in scratch (requested by prepare) over a chunk of whole pixels and
+// calls the kernel once per chunk.
 struct SubState {
   SubParams params;
   size_t block = 0;

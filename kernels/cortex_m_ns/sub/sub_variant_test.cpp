@@ -279,8 +279,12 @@ void check_broadcast(const SubParams& p, size_t channels, size_t pixels, bool se
   runtime::PrepareContext prepare("c0i0", "cortex_m_ns::quantized_sub.out",
                                   runtime::Span<runtime::EValue* const>(args, 15), method);
   ETNS_CHECK(sub_prepare(prepare) == runtime::Error::Ok, "prepare failed, C %zu", channels);
+  // run repeats the small operand in scratch, a chunk of whole pixels.
+  ETNS_CHECK(prepare.scratch_bytes() >= channels && prepare.scratch_bytes() % channels == 0,
+             "scratch of %zu bytes for C %zu", prepare.scratch_bytes(), channels);
+  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, prepare.scratch_bytes());
   const runtime::RunContext run{runtime::Span<runtime::EValue* const>(args, 15), prepare.state(),
-                                {}};
+                                runtime::Span<uint8_t>(scratch, prepare.scratch_bytes())};
   ETNS_CHECK(sub_run(run) == runtime::Error::Ok, "run failed, C %zu", channels);
   for (size_t i = 0; i < n; ++i) {
     ETNS_CHECK(got[i] == want[i], "%s small, C %zu, byte %zu: got %d, want %d",
@@ -295,6 +299,9 @@ ETNS_KERNEL_TEST(SubVariants, FrontDoorChannelBroadcast) {
       check_broadcast(random_params(rng), channels, 9, self_small, rng);
       ETNS_RETURN_IF_FAILED();
       check_broadcast(tier1_params(), channels, 5, self_small, rng);
+      ETNS_RETURN_IF_FAILED();
+      // More pixels than one chunk holds: a full chunk, then a partial one.
+      check_broadcast(random_params(rng), channels, 512 / channels + 3, self_small, rng);
       ETNS_RETURN_IF_FAILED();
     }
   }
