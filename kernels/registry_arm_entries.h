@@ -59,10 +59,14 @@
 #else
 #define ETNS_ENTRY_ATEN_VIEW_COPY
 #endif
-// ExecuTorch defines _to_dim_order_copy in its own dim_order_ops library, not aten.
-#ifdef ETNS_PORTABLE_DIM_ORDER_OPS_TO_DIM_ORDER_COPY_OUT
+// ExecuTorch defines _to_dim_order_copy in its own dim_order_ops library, not aten;
+// the aten:: spelling (as operators-cortex-m.md writes it) names the same kernel.
+#if defined(ETNS_PORTABLE_DIM_ORDER_OPS_TO_DIM_ORDER_COPY_OUT) || \
+    defined(ETNS_PORTABLE_ATEN_TO_DIM_ORDER_COPY_OUT)
 #define ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY                                         \
   {"dim_order_ops::_to_dim_order_copy.out", 4, &portable::to_dim_order_copy_prepare, \
+   &portable::to_dim_order_copy_run},                                                \
+  {"aten::_to_dim_order_copy.out", 4, &portable::to_dim_order_copy_prepare,          \
    &portable::to_dim_order_copy_run},
 #else
 #define ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY

@@ -237,6 +237,11 @@ std::vector<OpCase> cases() {
                  [](GraphBuilder& g, testing::Rng&, int32_t x, int32_t o) {
                    g.op("dim_order_ops::_to_dim_order_copy", {t(x), GraphArg::boolean(false), l({0, 2, 3, 1}), t(o)});
                  }});
+  // The same kernel under the aten:: spelling operators-cortex-m.md uses.
+  all.push_back({"to_dim_order_copy_aten_spelling", {1, 5, 2, 3}, kNhwc, {1, 5, 2, 3}, {0, 1, 2, 3},
+                 [](GraphBuilder& g, testing::Rng&, int32_t x, int32_t o) {
+                   g.op("aten::_to_dim_order_copy", {t(x), GraphArg::boolean(false), l({0, 1, 2, 3}), t(o)});
+                 }});
   all.push_back({"view_copy_flatten", {1, 32, 1, 1}, {0, 1, 2, 3}, {1, 32}, {0, 1},
                  [](GraphBuilder& g, testing::Rng&, int32_t x, int32_t o) {
                    g.op("aten::view_copy", {t(x), l({1, -1}), t(o)});

@@ -224,7 +224,8 @@ std::optional<int64_t> Lowerer::output_zero_point_of(int32_t v) const {
   static const std::set<std::string> kKeepsZeroPoint = {
       "cortex_m::transpose",       "cortex_m::pad",          "cortex_m::maximum",
       "cortex_m::minimum",         "aten::view_copy",        "aten::permute_copy",
-      "aten::clone",               "dim_order_ops::_to_dim_order_copy"};
+      "aten::clone",               "dim_order_ops::_to_dim_order_copy",
+      "aten::_to_dim_order_copy"};
   // The argument holding the output zero point (spec: operators-cortex-m.md).
   static const std::map<std::string, size_t> kZeroPointArg = {
       {"cortex_m::quantize_per_tensor", 2},       {"cortex_m::quantized_conv2d", 7},
