@@ -110,6 +110,20 @@ Layout layout(const Conv2dParams& p) {
   return l;
 }
 
+// Of `count` input columns starting at column ix0 (negative: padding), the
+// ones in the image are [begin, end); both are clamped to [0, count], so a
+// padding wider than the run leaves it all padding.
+struct Columns {
+  int32_t begin, end;
+};
+Columns columns_in_image(int32_t ix0, int32_t count, int32_t input_w) {
+  int32_t begin = ix0 < 0 ? -ix0 : 0;
+  if (begin > count) begin = count;
+  int32_t end = input_w - ix0 < count ? input_w - ix0 : count;
+  if (end < begin) end = begin;
+  return {begin, end};
+}
+
 // Sum of n int8 values, 16 per step, the tail predicated.
 int32_t sum_s8(const int8_t* x, int32_t n) {
   int32_t sum = 0;
@@ -400,12 +414,8 @@ void run_windows(const Conv2dParams& p, const Layout& l, const int8_t* input,
           ++batch;
         }
       }
-      // Window columns [kx_begin, kx_end) lie in the image.
-      int32_t kx_begin = ix0 < 0 ? -ix0 : 0;
-      if (kx_begin > p.filter_w) kx_begin = p.filter_w;
-      int32_t kx_end = p.input_w - ix0 < p.filter_w ? p.input_w - ix0 : p.filter_w;
-      if (kx_end < kx_begin) kx_end = kx_begin;
-      const int32_t before = kx_begin * channels, inside = (kx_end - kx_begin) * channels;
+      const Columns kx = columns_in_image(ix0, p.filter_w, p.input_w);
+      const int32_t before = kx.begin * channels, inside = (kx.end - kx.begin) * channels;
       const int32_t after = row_bytes - before - inside;
       if (short_rows && inside == row_bytes) {
         // The common case: a row of at most 16 bytes, wholly inside the
@@ -429,7 +439,7 @@ void run_windows(const Conv2dParams& p, const Layout& l, const int8_t* input,
         }
         fill_s8(dst, zero_point, before);
         copy_s8(dst + before,
-                image + (static_cast<ptrdiff_t>(iy) * p.input_w + ix0 + kx_begin) * channels,
+                image + (static_cast<ptrdiff_t>(iy) * p.input_w + ix0 + kx.begin) * channels,
                 inside);
         fill_s8(dst + before + inside, zero_point, after);
       }
@@ -524,25 +534,21 @@ __attribute__((optimize("no-tree-slp-vectorize"))) void run_quads(
             // Padding reads the input zero point: with the offset folded into
             // the bias, that is what contributes 0 (docs/numerics.md#conv2d).
             int8_t* strip = strips + static_cast<size_t>(ky) * l.strip_bytes;
-            // Strip columns [inside_begin, inside_end) lie in the image.
-            int32_t inside_begin = 0, inside_end = 0;
-            if (row_inside) {
-              inside_begin = ix0 < 0 ? -ix0 : 0;
-              inside_end = p.input_w - ix0 < l.span ? p.input_w - ix0 : l.span;
-              if (inside_end < inside_begin) inside_end = inside_begin;
-            }
+            // A row outside the image is all padding.
+            const Columns in = row_inside ? columns_in_image(ix0, l.span, p.input_w)
+                                          : Columns{0, 0};
             if (p.filter_c == column) {
               // One group: the strip is the image row's run, padded at both ends.
-              fill_s8(strip, zero_point, inside_begin * column);
-              copy_s8(strip + static_cast<size_t>(inside_begin) * column,
-                      image_row + static_cast<ptrdiff_t>(ix0 + inside_begin) * column,
-                      (inside_end - inside_begin) * column);
-              fill_s8(strip + static_cast<size_t>(inside_end) * column, zero_point,
-                      (l.span - inside_end) * column);
+              fill_s8(strip, zero_point, in.begin * column);
+              copy_s8(strip + static_cast<size_t>(in.begin) * column,
+                      image_row + static_cast<ptrdiff_t>(ix0 + in.begin) * column,
+                      (in.end - in.begin) * column);
+              fill_s8(strip + static_cast<size_t>(in.end) * column, zero_point,
+                      (l.span - in.end) * column);
             } else {
               for (int32_t j = 0; j < l.span; ++j) {
                 int8_t* dst = strip + static_cast<size_t>(j) * column;
-                if (j >= inside_begin && j < inside_end) {
+                if (j >= in.begin && j < in.end) {
                   copy_s8(dst, image_row + static_cast<ptrdiff_t>(ix0 + j) * column, p.filter_c);
                 } else {
                   fill_s8(dst, zero_point, p.filter_c);

@@ -204,6 +204,38 @@ ETNS_KERNEL_TEST(Conv2dVariants, ChannelCounts) {
   }
 }
 
+// Padding wider than the four pixels' strip (and than a window): the first
+// strips and windows are all padding, never written past their end. One
+// group (the strip copied as one run), grouped, and a 1-channel window.
+ETNS_KERNEL_TEST(Conv2dVariants, PaddingWiderThanAStrip) {
+  Rng rng(kSeed + 3);
+  struct Shape {
+    int32_t input_c, filter_c, output_c, filter_w, pad;
+  };
+  const Shape shapes[] = {{16, 16, 8, 1, 9}, {6, 3, 4, 1, 9}, {1, 1, 5, 3, 11}};
+  for (const Shape& s : shapes) {
+    kernels::testing::TestMemoryScope scope;
+    Case c;
+    Conv2dParams& p = c.p;
+    p.batches = 1;
+    p.input_c = s.input_c;
+    p.filter_c = s.filter_c;
+    p.output_c = s.output_c;
+    p.filter_h = 1;
+    p.filter_w = s.filter_w;
+    p.pad_h = 0;
+    p.pad_w = s.pad;
+    p.input_h = 2;
+    p.input_w = 3;
+    p.output_h = 2;
+    p.output_w = p.input_w + 2 * s.pad - s.filter_w + 1;
+    random_offsets(rng, p);
+    fill_case(rng, c, true);
+    check_case(c, "wide padding");
+    ETNS_RETURN_IF_FAILED();
+  }
+}
+
 // tier1's convolutions: 1x16x32x32, 3x3, 16 -> 16, padding 1, with conv1's
 // (arm) and conv2's requantisation and offsets (operators.md §2.3.6).
 ETNS_KERNEL_TEST(Conv2dVariants, Tier1Shape) {
