@@ -55,7 +55,7 @@ constexpr int32_t kMaxWindowBytes = 256;
 //   rows        const int8_t*[filter_h]: where each filter row's strip lives
 //   strips      filter_h strips of `span` input columns, for rows touching padding
 //   zero_points int8[round16(filter_c)] of the input zero point (per-pixel path)
-// The window path keeps bias, acc (4 values), transposed and
+// The window path keeps bias, transposed and
 //   windows     int8[4][filter bytes]: four pixels' windows, gathered,
 //               then int8[slices][4][16]: the same interleaved by 16-byte slice
 struct Layout {
@@ -74,8 +74,6 @@ Layout layout(const Conv2dParams& p) {
   if (choose_mac(p) == Mac::Row && filter_bytes <= kMaxWindowBytes) {
     l.window = true;
     size_t at = round16(static_cast<size_t>(p.output_c) * sizeof(int32_t));
-    l.acc = at;
-    at += sizeof(int32_t) * kPixels;
     l.transposed = at;
     at += round16(static_cast<size_t>(p.output_c)) * kPixels;
     l.windows = at;
@@ -382,7 +380,6 @@ void run_windows(const Conv2dParams& p, const Layout& l, const int8_t* input,
   int8_t* const gathered = reinterpret_cast<int8_t*>(base + l.windows);
   int8_t* const windows = gathered + l.window_bytes;
   int8_t* const transposed = reinterpret_cast<int8_t*>(base + l.transposed);
-  int32_t* const acc = reinterpret_cast<int32_t*>(base + l.acc);
   const int32_t channels = p.input_c;  // one group
   const int32_t row_bytes = p.filter_w * channels;
   const int32_t n = p.filter_h * row_bytes;
@@ -468,12 +465,12 @@ void run_windows(const Conv2dParams& p, const Layout& l, const int8_t* input,
       a1 = vmladavaq_s8(a1, vld1q_s8(x + 16), wv);
       a2 = vmladavaq_s8(a2, vld1q_s8(x + 32), wv);
       a3 = vmladavaq_s8(a3, vld1q_s8(x + 48), wv);
-      acc[0] = a0;
-      acc[1] = a1;
-      acc[2] = a2;
-      acc[3] = a3;
-      const int32x4_t v = requantize4(vld1q_s32(acc), p.multipliers[oc], p.shifts[oc],
-                                      p.output_offset, p.activation_min, p.activation_max);
+      int32x4_t sums = vdupq_n_s32(a0);
+      sums = vsetq_lane_s32(a1, sums, 1);
+      sums = vsetq_lane_s32(a2, sums, 2);
+      sums = vsetq_lane_s32(a3, sums, 3);
+      const int32x4_t v = requantize4(sums, p.multipliers[oc], p.shifts[oc], p.output_offset,
+                                      p.activation_min, p.activation_max);
       vstrbq_s32(transposed + static_cast<size_t>(oc) * kPixels, v);
     }
     store_pixels(transposed, p.output_c, live_pixels,
