@@ -19,6 +19,9 @@
 namespace etns::firmware {
 namespace {
 
+// The host/firmware contract (protocol/job.h): the job, regions, console
+// records and exit statuses are named as the protocol names them.
+using namespace protocol;  // NOLINT(google-build-using-namespace)
 using runtime::Error;
 
 // Arena sizes as the reference profiler's defaults (method 64 KiB, scratch
@@ -26,12 +29,18 @@ using runtime::Error;
 alignas(16) uint8_t g_method_memory[kRunnerMethodArenaBytes];
 alignas(16) uint8_t g_temporary_memory[kRunnerTemporaryArenaBytes];
 
-// The budget the host session checks too; the planned memory is the port's.
+// The budget the host session checks too. The planned memory comes from the
+// port, which must hold the runtime's limit (the link checks it).
 runtime::MethodBudget runner_budget() {
+  // An absolute symbol for the port's linker script to check (an547.ld):
+  // directives only, no code.
+  __asm__(".globl etns_planned_memory_budget\n\t.set etns_planned_memory_budget, %c0"
+          :
+          : "i"(runtime::kPlannedMemoryBytes));
   runtime::MethodBudget budget;
   budget.method_arena_bytes = sizeof(g_method_memory);
   budget.temporary_arena_bytes = sizeof(g_temporary_memory);
-  budget.planned_memory_bytes = port::planned_memory_bytes();
+  budget.planned_memory_bytes = runtime::kPlannedMemoryBytes;
   budget.max_instructions = kMaxInstructions;
   return budget;
 }
@@ -173,35 +182,22 @@ int run() {
   const uint8_t* base = reinterpret_cast<const uint8_t*>(&job);
   const runtime::Span<const uint8_t> file(base + job.program_offset, job.program_bytes);
 
-  // Load: verify, plan, bind every operator to this image's kernels, prepare.
+  // Load (runtime/exec/budget.h): verify, place the planned buffers in the
+  // port's planned memory, bind every operator to this image's kernels, prepare.
   runtime::Arena method_arena("method", runtime::Span<uint8_t>(g_method_memory, sizeof(g_method_memory)));
   runtime::Arena temporary_arena("temporary",
                                  runtime::Span<uint8_t>(g_temporary_memory, sizeof(g_temporary_memory)));
-  port::region_begin(kRegionLoad);
-  runtime::Result<runtime::Program> program = runtime::Program::load(file);
-  if (!program.ok()) fail(kExitLoadFailed, "load", runtime::to_string(program.error()));
-  runtime::Result<runtime::MethodMeta> meta = runtime::method_meta(*program, "forward");
-  if (!meta.ok()) fail(kExitLoadFailed, "load", runtime::to_string(meta.error()));
-
-  // Planned buffers, one after another in the port's planned memory.
-  const runtime::MethodBudget budget = runner_budget();
-  size_t planned_offsets[runtime::kMaxPlannedBuffers];
-  const Error placed = runtime::place_planned_buffers(*meta, budget.planned_memory_bytes, planned_offsets);
-  if (placed != Error::Ok) fail(kExitLoadFailed, "load", runtime::to_string(placed));
-  runtime::Span<uint8_t> planned[runtime::kMaxPlannedBuffers];
-  for (size_t i = 0; i < meta->planned_buffer_count; ++i) {
-    planned[i] = runtime::Span<uint8_t>(port::planned_memory() + planned_offsets[i], meta->planned_buffer_bytes[i]);
-  }
-  runtime::MethodMemory memory;
+  runtime::TargetMemory memory;
   memory.method = &method_arena;
-  memory.planned = runtime::Span<runtime::Span<uint8_t>>(planned, meta->planned_buffer_count);
   memory.temporary = &temporary_arena;
-  runtime::Result<runtime::Method> method =
-      runtime::Method::load(*program, "forward", provider_registry(), memory);
+  memory.planned_region = runtime::Span<uint8_t>(port::planned_memory(), port::planned_memory_bytes());
+  port::region_begin(kRegionLoad);
+  runtime::Result<runtime::BudgetedMethod> loaded =
+      runtime::load_within_budget(file, "forward", &provider_registry(), runner_budget(), memory);
   port::region_end(kRegionLoad);
-  if (!method.ok()) fail(kExitLoadFailed, "load", runtime::to_string(method.error()));
-  const Error within_budget = runtime::check_method_budget(*method, budget);
-  if (within_budget != Error::Ok) fail(kExitLoadFailed, "load", runtime::to_string(within_budget));
+  if (!loaded.ok()) fail(kExitLoadFailed, "load", runtime::to_string(loaded.error()));
+  runtime::Method* method = &loaded->method;
+  const runtime::MethodMeta& meta = method->meta();
   if (method->input_count() != job.input_count) {
     print_line("%s the method has %lu inputs, the job %lu", console::kLog,
                static_cast<unsigned long>(method->input_count()),
@@ -211,10 +207,10 @@ int run() {
 
   char planned_text[96] = "";
   size_t planned_length = 0;
-  for (size_t i = 0; i < meta->planned_buffer_count; ++i) {
+  for (size_t i = 0; i < meta.planned_buffer_count; ++i) {
     planned_length += runtime::format_text(planned_text + planned_length, sizeof(planned_text) - planned_length,
                                            "%s%lu", i == 0 ? "" : ",",
-                                           static_cast<unsigned long>(meta->planned_buffer_bytes[i]));
+                                           static_cast<unsigned long>(meta.planned_buffer_bytes[i]));
     if (planned_length >= sizeof(planned_text)) break;
   }
   print_line("%s %s=%lu %s=%lu %s=%lu %s=%s %s=%s %s=%s", console::kLoaded, console::kInstructions,
@@ -229,7 +225,7 @@ int run() {
 
   Runner runner;
   runner.job = &job;
-  runner.method = &*method;
+  runner.method = method;
   if ((job.flags & kJobDumpInstructions) != 0) {
     runtime::ExecuteHooks dump;
     dump.user = &runner;

@@ -14,44 +14,25 @@
 namespace etns::fuzz {
 namespace {
 
-// The QEMU runner's budget (protocol/job.h), checked with the runtime's own
-// functions, so the fuzzer refuses exactly what the firmware refuses.
+// The QEMU runner's budget (protocol/job.h, runtime/exec/budget.h), loaded
+// with the runtime's own sequence, so the fuzzer refuses exactly what the
+// firmware refuses.
 const runtime::MethodBudget kBudget = tools::qemu_runner_budget();
 
-alignas(16) uint8_t g_method_memory[firmware::kRunnerMethodArenaBytes * tools::kHostBytesPerTargetByte];
-alignas(16) uint8_t g_temporary_memory[firmware::kRunnerTemporaryArenaBytes];
-alignas(16) uint8_t g_planned_memory[firmware::kRunnerPlannedMemoryBytes];
+alignas(16) uint8_t g_method_memory[protocol::kRunnerMethodArenaBytes * tools::kHostBytesPerTargetByte];
+alignas(16) uint8_t g_temporary_memory[protocol::kRunnerTemporaryArenaBytes];
+alignas(16) uint8_t g_planned_memory[runtime::kPlannedMemoryBytes];
 
-// Returns true when the method bound to `registry`'s kernels (whatever the
-// execution did after).
-bool run_with(const runtime::Program& program, const runtime::MethodMeta& meta,
-              const runtime::KernelRegistry& registry) {
-  size_t offsets[runtime::kMaxPlannedBuffers];
-  if (runtime::place_planned_buffers(meta, kBudget.planned_memory_bytes, offsets) != runtime::Error::Ok) return false;
-  runtime::Span<uint8_t> planned[runtime::kMaxPlannedBuffers];
-  for (size_t i = 0; i < meta.planned_buffer_count; ++i) {
-    planned[i] = runtime::Span<uint8_t>(g_planned_memory + offsets[i], meta.planned_buffer_bytes[i]);
-  }
-  runtime::Arena method_arena("method", runtime::Span<uint8_t>(g_method_memory, sizeof(g_method_memory)),
-                              kBudget.method_arena_bytes);
-  runtime::Arena temporary_arena("temporary", runtime::Span<uint8_t>(g_temporary_memory, sizeof(g_temporary_memory)),
-                                 kBudget.temporary_arena_bytes);
-  runtime::MethodMemory memory;
-  memory.method = &method_arena;
-  memory.planned = runtime::Span<runtime::Span<uint8_t>>(planned, meta.planned_buffer_count);
-  memory.temporary = &temporary_arena;
-  runtime::Result<runtime::Method> method = runtime::Method::load(program, "forward", registry, memory);
-  if (!method.ok()) return false;
-  if (runtime::check_method_budget(*method, kBudget) != runtime::Error::Ok) return true;
-  // A fixed byte pattern rather than zeros, so the kernels' arithmetic runs on varied codes.
+// Executes a loaded method once; a fixed byte pattern rather than zeros, so
+// the kernels' arithmetic runs on varied codes.
+void execute_once(runtime::Method& method) {
   std::vector<uint8_t> bytes;
-  for (size_t i = 0; i < method->input_count(); ++i) {
-    bytes.resize(method->input(i).nbytes);
+  for (size_t i = 0; i < method.input_count(); ++i) {
+    bytes.resize(method.input(i).nbytes);
     for (size_t k = 0; k < bytes.size(); ++k) bytes[k] = static_cast<uint8_t>(k * 37 + 11);
-    if (method->set_input(i, runtime::Span<const uint8_t>(bytes.data(), bytes.size())) != runtime::Error::Ok) return true;
+    if (method.set_input(i, runtime::Span<const uint8_t>(bytes.data(), bytes.size())) != runtime::Error::Ok) return;
   }
-  (void)method->execute();
-  return true;
+  (void)method.execute();
 }
 
 }  // namespace
@@ -64,17 +45,24 @@ void run_bounded(const uint8_t* data, size_t size) {
   const size_t skew = reinterpret_cast<uintptr_t>(storage.data()) % kAlignment;
   uint8_t* aligned = storage.data() + (skew == 0 ? 0 : kAlignment - skew);
   if (size > 0) std::memcpy(aligned, data, size);
-  runtime::Result<runtime::Program> program = runtime::Program::load(runtime::Span<const uint8_t>(aligned, size));
-  if (!program.ok()) return;
-  runtime::Result<runtime::MethodMeta> meta = runtime::method_meta(*program, "forward");
-  if (!meta.ok()) return;
   // ns is arm plus the cortex_m_ns operators (kernels/registry_arm_entries.h):
-  // a method that binds to arm binds ns to the very same kernels, so running
-  // it again would repeat the same work. The other providers still see every
-  // program arm refuses.
+  // it binds the very same kernels, so it can only get further than arm when
+  // arm lacks an operator. Every other refusal is the same on both.
   static_assert(protocol::kProviders[0] == protocol::Provider::Arm, "arm, the subset, is tried first");
   for (protocol::Provider provider : protocol::kProviders) {
-    if (run_with(*program, *meta, kernels::registry_of(provider))) break;
+    runtime::Arena method_arena("method", runtime::Span<uint8_t>(g_method_memory, sizeof(g_method_memory)),
+                                kBudget.method_arena_bytes);
+    runtime::Arena temporary_arena("temporary",
+                                   runtime::Span<uint8_t>(g_temporary_memory, sizeof(g_temporary_memory)),
+                                   kBudget.temporary_arena_bytes);
+    runtime::TargetMemory memory;
+    memory.method = &method_arena;
+    memory.temporary = &temporary_arena;
+    memory.planned_region = runtime::Span<uint8_t>(g_planned_memory, sizeof(g_planned_memory));
+    runtime::Result<runtime::BudgetedMethod> loaded = runtime::load_within_budget(
+        runtime::Span<const uint8_t>(aligned, size), "forward", &kernels::registry_of(provider), kBudget, memory);
+    if (loaded.ok()) execute_once(loaded->method);
+    if (loaded.ok() || loaded.error() != runtime::Error::OperatorMissing) return;
   }
 }
 

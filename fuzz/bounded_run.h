@@ -8,7 +8,8 @@
 namespace etns::fuzz {
 
 // Verifies `size` bytes as a program (copied to 16-byte aligned memory, as
-// loaders provide it), plans "forward" into fixed memory, binds it to each
+// loaders provide it), plans "forward" into fixed memory, binds it (the
+// runtime's load_within_budget, as the firmware runner does) to each
 // provider's kernels in turn until one binds (ns only when arm lacks an
 // operator: ns is arm plus its own), prepares and executes it once on a fixed
 // input pattern.

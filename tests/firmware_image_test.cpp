@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/exec/budget.h"
 #include "tests/support/qemu.h"
 #include "tools/elf/elf_image.h"
 
@@ -40,6 +41,23 @@ TEST_F(FirmwareImage, NeitherImageCanAllocateFromAHeapOrThrow) {
     const tools::ElfImage image = tools::ElfImage::load(testing::firmware_image(provider));
     EXPECT_EQ(image.machine(), "ARM");
     EXPECT_TRUE(tools::heap_symbols(image).empty()) << provider << ": " << joined(tools::heap_symbols(image));
+  }
+}
+
+// The link checks the runtime's planned-memory limit against the port's
+// planned memory (an547.ld asserts etns_planned_memory_budget fits): the
+// runner images must publish it, or the assertion would have nothing to check.
+TEST_F(FirmwareImage, RunnerImagesPublishThePlannedMemoryLimitTheLinkChecks) {
+  for (const char* provider : {"arm", "ns"}) {
+    const tools::ElfImage image = tools::ElfImage::load(testing::firmware_image(provider));
+    const tools::ElfSymbol* budget = image.find("etns_planned_memory_budget");
+    ASSERT_NE(budget, nullptr) << provider;
+    EXPECT_TRUE(budget->defined) << provider;
+    EXPECT_EQ(budget->address, runtime::kPlannedMemoryBytes) << provider;
+    const tools::ElfSymbol* start = image.find("__planned_start");
+    const tools::ElfSymbol* end = image.find("__planned_end");
+    ASSERT_TRUE(start != nullptr && end != nullptr) << provider;
+    EXPECT_GE(end->address - start->address, budget->address) << provider;
   }
 }
 

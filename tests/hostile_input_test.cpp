@@ -88,7 +88,7 @@ TEST(HostileInput, PlannedSizesBeyondTheTargetAreRefusedAlikeOnHostAndQemu) {
   const Case cases[] = {
       {int64_t{1} << 33, "non_const_buffer_sizes[1] = 8589934592, expected 0..4294967295 [InvalidProgram]"},
       {int64_t{1} << 62, "non_const_buffer_sizes[1] = 4611686018427387904, expected 0..4294967295 [InvalidProgram]"},
-      {4 * 1024 * 1024 + 16,
+      {static_cast<int64_t>(runtime::kPlannedMemoryBytes) + 16,
        "planned buffer 1: needs 4194320 bytes, 4194304 of the target's 4194304 bytes of planned memory free "
        "[OutOfMemory]"},
   };

@@ -17,8 +17,9 @@ namespace etns::tools {
 // with 4-byte ones: this much host memory per target byte always suffices.
 constexpr size_t kHostBytesPerTargetByte = 4;
 
-// What the QEMU firmware runner gives a method (protocol/job.h): the host's
-// default, so that host and QEMU runs refuse the same programs.
+// What the QEMU firmware runner gives a method (its arenas from protocol/job.h,
+// its planned memory runtime::kPlannedMemoryBytes): the host's default, so that
+// host and QEMU runs refuse the same programs.
 runtime::MethodBudget qemu_runner_budget();
 
 // A .pte loaded on the host: file bytes, verified Program and one Method with
@@ -26,7 +27,8 @@ runtime::MethodBudget qemu_runner_budget();
 class HostSession {
  public:
   // `registry` null loads the method unbound (inspection only). The program
-  // must fit `budget` as it would on the device (runtime/exec/budget.h).
+  // must fit `budget` as it would on the device: the load is the runtime's
+  // load_within_budget (runtime/exec/budget.h), with host-allocated memory.
   HostSession(const std::string& pte_path, const runtime::KernelRegistry* registry,
               const std::string& method_name = "forward",
               const runtime::MethodBudget& budget = qemu_runner_budget());
@@ -59,7 +61,6 @@ class HostSession {
   std::vector<uint8_t> method_memory_;
   std::vector<uint8_t> temporary_memory_;
   std::vector<AlignedBytes> planned_memory_;
-  std::vector<runtime::Span<uint8_t>> planned_spans_;
   std::unique_ptr<runtime::Arena> method_arena_;
   std::unique_ptr<runtime::Arena> temporary_arena_;
   std::unique_ptr<runtime::Method> method_;

@@ -103,10 +103,10 @@ void etns_fault_report(const uint32_t* frame, uint32_t /*exc_return*/) {
   const size_t length = etns::runtime::format_text(
       line, sizeof(line),
       "%s%s %s pc=0x%08lx lr=0x%08lx cfsr=0x%08lx hfsr=0x%08lx mmfar=0x%08lx bfar=0x%08lx\n",
-      etns::firmware::kConsolePrefix, etns::firmware::console::kFault, exception_name(number), static_cast<unsigned long>(frame[6]),
+      etns::protocol::kConsolePrefix, etns::protocol::console::kFault, exception_name(number), static_cast<unsigned long>(frame[6]),
       static_cast<unsigned long>(frame[5]), static_cast<unsigned long>(read_register(kCfsr)),
       static_cast<unsigned long>(read_register(kHfsr)), static_cast<unsigned long>(read_register(kMmfar)),
       static_cast<unsigned long>(read_register(kBfar)));
   etns::firmware::port::console_write(line, length < sizeof(line) ? length : sizeof(line) - 1);
-  etns::firmware::port::exit(etns::firmware::kExitFaultBase + static_cast<int>(number));
+  etns::firmware::port::exit(etns::protocol::kExitFaultBase + static_cast<int>(number));
 }
