@@ -12,12 +12,12 @@
 #include <string>
 
 #include "fuzz/scratch_file.h"
+#include "tools/bundle/bundle.h"
+#include "tools/bundle/test_bundles.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
-#include "tools/profile/bundle.h"
-#include "tools/profile/compare.h"
-#include "tools/profile/regression_policy.h"
-#include "tools/profile/test_bundles.h"
+#include "tools/compare/compare.h"
+#include "tools/compare/regression_policy.h"
 
 namespace {
 

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "fuzz/scratch_file.h"
+#include "tools/common/failure.h"
+#include "tools/config/config.h"
 #include "tools/export/coverage_models.h"
 #include "tools/export/exporter.h"
 #include "tools/export/graph_to_program.h"
-#include "tools/common/failure.h"
-#include "tools/profile/config.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   using namespace etns;

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace etns::firmware {
+namespace etns::protocol {
 
 // ---- The job ------------------------------------------------------------
 // One blob: a JobHeader, then the program and the inputs at the offsets it
@@ -51,11 +51,12 @@ static_assert(sizeof(JobHeader) == 44 + 8 * kMaxJobInputs + kJobPathBytes,
 // ---- The runner's memory ------------------------------------------------
 // What the runner gives one job's method: the host session checks programs
 // against the same numbers (runtime/exec/budget.h), so host and firmware
-// refuse the same programs with the same lines. Both arenas sit in DTCM; the
-// planned memory is the an547 port's SRAM2 (an547.ld).
+// refuse the same programs with the same lines. Both arenas sit in DTCM. The
+// planned memory, the an547 port's SRAM2, is the runtime's own limit
+// (runtime::kPlannedMemoryBytes, 4 MiB), which the firmware link checks
+// against the port's linker script (an547.ld).
 constexpr uint32_t kRunnerMethodArenaBytes = 64 * 1024;
 constexpr uint32_t kRunnerTemporaryArenaBytes = 32 * 1024;
-constexpr uint32_t kRunnerPlannedMemoryBytes = 4 * 1024 * 1024;
 
 // ---- Regions -------------------------------------------------------------
 // Marker 2r begins region r and 2r+1 ends it (see qemu_plugin/etns_counter.c).
@@ -121,4 +122,4 @@ enum ExitStatus : int {
   kExitFaultBase = 128,  // + the exception number (3 HardFault ... 6 UsageFault)
 };
 
-}  // namespace etns::firmware
+}  // namespace etns::protocol

@@ -15,9 +15,9 @@
 #include "tests/support/graph_reference.h"
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
+#include "tools/config/config.h"
 #include "tools/export/coverage_models.h"
 #include "tools/export/dscnn_model.h"
-#include "tools/profile/config.h"
 #include "tools/export/tier1_models.h"
 #include "tools/runner/host_session.h"
 
@@ -293,8 +293,8 @@ TEST(Export, ShippedConfigsMatchTheExportedPrograms) {
       EXPECT_EQ(config.portable_ops, facts["portable_ops"].get<std::vector<std::string>>());
       ASSERT_TRUE(config.arena_size.has_value());
       EXPECT_EQ(*config.arena_size, facts["planned_arena_size"].get<int64_t>());
-      EXPECT_EQ(config.backend, provider);
-      EXPECT_EQ(config.ns_ops, provider == "ns");
+      EXPECT_EQ(protocol::to_string(config.backend), provider);
+      EXPECT_EQ(config.ns_ops(), config.backend == protocol::Provider::Ns);
     }
 }
 

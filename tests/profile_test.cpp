@@ -17,8 +17,8 @@
 #include "tests/support/shared_data.h"
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
-#include "tools/profile/config.h"
-#include "tools/profile/config_keys.h"
+#include "tools/config/config.h"
+#include "tools/config/config_keys.h"
 
 namespace etns {
 namespace {
@@ -668,8 +668,8 @@ TEST(Compare, OutputDirAndTopLayers) {
       << csv;
 }
 
-// What compare reads is validated: a figure of the wrong type names its file
-// and field; a gated figure the candidate lacks fails the gate; a policy file
+// What compare reads is validated: a figure of the wrong type or a key left
+// out names its file and field; a gated figure the candidate lacks fails the gate; a policy file
 // gates each figure, and a bad key in it is one line and exit 2.
 TEST(Compare, SchemaErrorsMissingFiguresAndPolicies) {
   ETNS_REQUIRE_SHARED(shared);
@@ -687,9 +687,26 @@ TEST(Compare, SchemaErrorsMissingFiguresAndPolicies) {
   EXPECT_EQ(wrong_type.stderr_text, "etns: " + b + "/summary.json: /clean_end_to_end/value: expected a number, found string\n");
   EXPECT_EQ(wrong_type.stdout_text, "");
 
+  // No clean figure: null in summary.json and profile_results.json alike (a
+  // bundle whose documents disagree on it is refused on reading).
+  // A key left out is refused like a wrong type, even one that may be null.
+  const json results = read_json(b + "/profile_results.json");
+  json without_clean = results;
+  without_clean.erase("clean_end_to_end");
+  rewrite_in_bundle(b, "summary.json", summary);
+  rewrite_in_bundle(b, "profile_results.json", without_clean);
+  const testing::CliResult lacking = testing::run_cli("compare " + a + " " + b);
+  EXPECT_EQ(lacking.exit_code, 1);
+  EXPECT_EQ(lacking.stderr_text,
+            "etns: " + b + "/profile_results.json: /clean_end_to_end: missing (expected an object or null)\n");
+  EXPECT_EQ(lacking.stdout_text, "");
+
   json no_clean = summary;
   no_clean["clean_end_to_end"] = nullptr;
   rewrite_in_bundle(b, "summary.json", no_clean);
+  json no_clean_results = results;
+  no_clean_results["clean_end_to_end"] = nullptr;
+  rewrite_in_bundle(b, "profile_results.json", no_clean_results);
   const testing::CliResult missing = testing::run_cli("compare " + a + " " + b + " --threshold 1000");
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.stderr_text.find("etns: regression: clean_end_to_end: "), std::string::npos) << missing.stderr_text;
@@ -699,6 +716,7 @@ TEST(Compare, SchemaErrorsMissingFiguresAndPolicies) {
 
   // The shipped policy: host times are gated with their noise, bytes exactly.
   rewrite_in_bundle(b, "summary.json", summary);
+  rewrite_in_bundle(b, "profile_results.json", results);
   const std::string policy = std::string(ETNS_SOURCE_DIR) + "/configs/regression_policy.yaml";
   const testing::CliResult same = testing::run_cli("compare " + a + " " + b + " --policy " + policy);
   EXPECT_EQ(same.exit_code, 0) << same.stderr_text;

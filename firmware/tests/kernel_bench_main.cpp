@@ -17,12 +17,12 @@ namespace {
 
 namespace port = etns::firmware::port;
 using etns::firmware::console_print;
-namespace fw = etns::firmware;
+namespace protocol = etns::protocol;
 using etns::kernels::testing::Bench;
 using etns::kernels::testing::BenchCase;
 
 void report_to_console(const char* file, int line, const char* message) {
-  console_print("%s%s:%d: %s\n", fw::kConsolePrefix, file, line, message);
+  console_print("%s%s:%d: %s\n", protocol::kConsolePrefix, file, line, message);
 }
 
 class CountedBench final : public Bench {
@@ -41,11 +41,11 @@ class CountedBench final : public Bench {
     port::region_begin(region);
     invoke(call);
     port::region_end(region);
-    console_print("%sbench %u %s %s %s\n", fw::kConsolePrefix, static_cast<unsigned>(region), case_.op,
+    console_print("%sbench %u %s %s %s\n", protocol::kConsolePrefix, static_cast<unsigned>(region), case_.op,
           case_.shape, variant);
   }
 
-  static constexpr uint32_t kRegions = fw::kMarkerCount / 2;
+  static constexpr uint32_t kRegions = protocol::kMarkerCount / 2;
   static uint32_t next_region_;
   const BenchCase& case_;
   bool overflowed_ = false;
@@ -58,18 +58,18 @@ uint32_t CountedBench::next_region_ = 0;
 extern "C" int etns_firmware_main() {
   etns::kernels::testing::set_test_memory(port::planned_memory(), port::planned_memory_bytes());
   etns::kernels::testing::set_failure_sink(report_to_console);
-  console_print("%sboard %s mve %d\n", fw::kConsolePrefix, port::board_name(), ETNS_HAVE_MVE);
+  console_print("%sboard %s mve %d\n", protocol::kConsolePrefix, port::board_name(), ETNS_HAVE_MVE);
   for (const BenchCase* c = etns::kernels::testing::first_bench_case(); c != nullptr; c = c->next) {
     etns::kernels::testing::test_memory_release(0);
     CountedBench bench(*c);
     c->body(bench);
     if (bench.overflowed()) {
-      console_print("%sbench error more variants than counted regions (%u)\n", fw::kConsolePrefix,
-            static_cast<unsigned>(fw::kMarkerCount / 2));
-      return fw::kExitBadJob;
+      console_print("%sbench error more variants than counted regions (%u)\n", protocol::kConsolePrefix,
+            static_cast<unsigned>(protocol::kMarkerCount / 2));
+      return protocol::kExitBadJob;
     }
   }
   port::flush_regions();
-  console_print("%sdone\n", fw::kConsolePrefix);
-  return fw::kExitOk;
+  console_print("%s%s\n", protocol::kConsolePrefix, protocol::console::kDone);
+  return protocol::kExitOk;
 }

@@ -20,8 +20,6 @@
 namespace etns::tools {
 namespace {
 
-namespace fw = etns::firmware;
-
 // The counts the baseline gates; MVE share is information only.
 constexpr const char* kGatedCounts[] = {"total", "weighted"};
 
@@ -53,7 +51,7 @@ std::vector<KernelBenchRow> run_kernel_image(const QemuTools& tools, double time
   command.console_path = console_path;
   command.counts_path = counts_path;
   command.marker_table = table->address & ~uint64_t{1};  // a data symbol; clear a stray Thumb bit
-  command.marker_count = table->size / fw::kMarkerStride;
+  command.marker_count = table->size / protocol::kMarkerStride;
   const std::vector<std::string> argv = qemu_argv(tools, command);
   const ProcessResult process = run_process(argv, scratch.path(), timeout_seconds);
   if (process.timed_out) throw Failure(label + ": QEMU did not finish within the timeout");
@@ -62,7 +60,7 @@ std::vector<KernelBenchRow> run_kernel_image(const QemuTools& tools, double time
     const std::vector<uint8_t> bytes = read_file(console_path);
     console.assign(bytes.begin(), bytes.end());
   }
-  const std::string prefix = fw::kConsolePrefix;
+  const std::string prefix = protocol::kConsolePrefix;
   std::map<uint32_t, KernelBenchRow> by_region;
   std::vector<uint32_t> order;
   bool done = false;
@@ -70,7 +68,7 @@ std::vector<KernelBenchRow> run_kernel_image(const QemuTools& tools, double time
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind(prefix, 0) != 0) continue;
     const std::vector<std::string> words = words_of(line.substr(prefix.size()));
-    if (words.size() == 1 && words[0] == "done") done = true;
+    if (words.size() == 1 && words[0] == protocol::console::kDone) done = true;
     if (words.size() == 5 && words[0] == "bench") {
       const uint32_t region = static_cast<uint32_t>(std::stoul(words[1]));
       by_region[region] = {words[2], words[3], words[4], {}};

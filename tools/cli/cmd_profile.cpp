@@ -1,11 +1,12 @@
 #include <cstdio>
 
+#include "protocol/bundle.h"
+#include "tools/bundle/bundle.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress_line.h"
 #include "tools/common/failure.h"
-#include "tools/profile/bundle.h"
-#include "tools/profile/config.h"
-#include "tools/profile/config_keys.h"
+#include "tools/config/config.h"
+#include "tools/config/config_keys.h"
 #include "tools/profile/profiler.h"
 
 namespace etns::tools {
@@ -40,7 +41,7 @@ int profile(const ProfileOptions& options) {
   write_bundle(config, result);
   const std::string verdict = validity_of(result.issues);
   std::printf("%s: %s on %s, %s: bundle %s\n", verdict.c_str(), name.c_str(), config.target.c_str(),
-              config.backend.c_str(), config.output_dir.c_str());
+              protocol::to_string(config.backend), config.output_dir.c_str());
   // A stopped run says why in the runtime's own lines; otherwise each finding
   // is one line on stderr, naming the program.
   if (!result.failure.empty()) throw Failure(result.failure);
@@ -49,7 +50,7 @@ int profile(const ProfileOptions& options) {
     std::fprintf(stderr, "etns: %s: %s %s: %s\n", config.model_path.c_str(), issue.severity.c_str(),
                  issue.code.c_str(), issue.message.c_str());
   }
-  return verdict == "invalid" ? 1 : 0;
+  return verdict == protocol::bundle::kInvalid ? 1 : 0;
 }
 
 }  // namespace

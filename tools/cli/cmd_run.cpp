@@ -79,7 +79,7 @@ std::string render_counts(const RunOptions& options, const std::string& sha256, 
   doc["schema_version"] = 1;
   doc["what"] = "instructions executed by the Cortex-M55 guest under QEMU, counted by the etns plugin; not cycles";
   doc["program"] = {{"path", options.program}, {"sha256", sha256}};
-  doc["provider"] = run.provider;
+  doc["provider"] = protocol::to_string(run.provider);
   doc["board"] = run.board;
   doc["firmware"] = options.qemu.firmware;
   doc["classes"] = run.classes;

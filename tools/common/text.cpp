@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -20,6 +21,17 @@ std::string grouped(uint64_t value) {
     text += digits[i];
   }
   return text;
+}
+
+std::string format_count(double value) {
+  const std::string digits = fmt::format("{:.0f}", std::fabs(value));
+  std::string out;
+  const size_t n = digits.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0 && (n - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (value < 0 && out != "0" ? "-" : "") + out;
 }
 
 std::string printable(const std::string& text) {

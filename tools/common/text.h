@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-// Small text helpers the QEMU driver, the bench, the configuration reader and
-// the CLI share.
+// Small text helpers the QEMU driver, the bench, the configuration reader,
+// the reports and the CLI share.
 namespace etns::tools {
 
 // "0x1f40": an address as QEMU's options and the plugin's arguments take it.
@@ -13,6 +13,9 @@ std::string hex_address(uint64_t value);
 
 // "65,536": a count with its thousands grouped by commas, as the docs write them.
 std::string grouped(uint64_t value);
+// "1,005,563", "-12": a figure rounded to an integer, grouped the same way
+// (the reports' and comparisons' numbers).
+std::string format_count(double value);
 
 // `text` (a name read from a file, which may hold any byte) as printable
 // ASCII, escaped as runtime::escape_text does but never cut: what a text

@@ -16,6 +16,13 @@ TEST(Grouped, PutsACommaBetweenThousands) {
   EXPECT_EQ(grouped(1234567), "1,234,567");
 }
 
+TEST(FormatCount, RoundsToAnIntegerAndGroupsTheThousands) {
+  EXPECT_EQ(format_count(1005563), "1,005,563");
+  EXPECT_EQ(format_count(999.6), "1,000");
+  EXPECT_EQ(format_count(-1234.4), "-1,234");
+  EXPECT_EQ(format_count(-0.2), "0") << "no minus sign on a zero";
+}
+
 TEST(EditDistance, CountsInsertionsDeletionsAndSubstitutions) {
   EXPECT_EQ(edit_distance("", ""), 0u);
   EXPECT_EQ(edit_distance("", "abc"), 3u);

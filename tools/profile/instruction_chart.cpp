@@ -4,7 +4,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "tools/profile/compare.h"
+#include "tools/common/text.h"
 
 namespace etns::tools {
 namespace {

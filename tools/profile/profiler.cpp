@@ -8,7 +8,10 @@
 
 #include "kernels/registry.h"
 #include "runtime/core/crc32.h"
+#include "runtime/exec/budget.h"
+#include "protocol/bundle.h"
 #include "protocol/counter_classes.h"
+#include "protocol/job.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
@@ -19,6 +22,7 @@ namespace etns::tools {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+namespace bundle = protocol::bundle;
 
 // A failure that already knows its issue code; any other Failure is "run.failed".
 class StageFailure : public Failure {
@@ -33,12 +37,6 @@ class StageFailure : public Failure {
 Issue make_issue(const std::string& code, const std::string& severity, const std::string& message,
                  nlohmann::json context = nlohmann::json::object()) {
   return Issue{code, severity, message, std::move(context)};
-}
-
-// ns_ops selects the image with the cortex_m_ns kernels; without them an ns
-// backend has exactly the arm kernels (profiler.md §3.4).
-protocol::Provider image_provider(const ProfileConfig& config) {
-  return config.ns_ops ? protocol::Provider::Ns : protocol::Provider::Arm;
 }
 
 const CounterSpec& primary_counter(const std::string& target) {
@@ -63,6 +61,7 @@ std::string first_line_of_file(const std::string& path, const std::string& key) 
 struct ProgramFacts {
   std::vector<std::string> operators;
   std::vector<size_t> planned_bytes;
+  uint64_t planned_arena_bytes = 0;  // laid out as the runtime places them (runtime/exec/budget.h)
   size_t input_bytes = 0;
   size_t output_bytes = 0;
   size_t inputs = 0;
@@ -83,6 +82,7 @@ ProgramFacts read_program_facts(const std::string& path) {
   for (size_t i = 0; i < method.meta().planned_buffer_count; ++i) {
     facts.planned_bytes.push_back(method.meta().planned_buffer_bytes[i]);
   }
+  facts.planned_arena_bytes = runtime::planned_memory_needed(method.meta());
   facts.inputs = method.input_count();
   facts.outputs = method.output_count();
   if (facts.inputs > 0) facts.input_bytes = method.input(0).nbytes;
@@ -93,27 +93,32 @@ ProgramFacts read_program_facts(const std::string& path) {
 // The configuration's promises about memory and kernels, checked before the
 // run as the reference's build and load would (profiler.md §3.8, §5.2).
 void check_against_config(const ProfileConfig& config, const ProgramFacts& facts, ProfileResult& result) {
-  size_t planned = 0;
-  for (size_t bytes : facts.planned_bytes) planned += bytes;
+  // The arena must hold the buffers as the runtime places them, each starting
+  // 16-byte aligned (place_planned_buffers), not only their plain sum.
+  const uint64_t planned = facts.planned_arena_bytes;
   const std::optional<int64_t> arena = config.planned_arena_size ? config.planned_arena_size : config.arena_size;
-  if (arena && static_cast<size_t>(*arena) < planned) {
-    result.issues.push_back(make_issue("memory.planned_arena_too_small", "error",
+  if (arena && static_cast<uint64_t>(*arena) < planned) {
+    const std::string layout = facts.planned_bytes.size() > 1
+                                   ? " (" + std::to_string(facts.planned_bytes.size()) +
+                                         " buffers, each starting 16-byte aligned)"
+                                   : "";
+    result.issues.push_back(make_issue("memory.planned_arena_too_small", bundle::kSeverityError,
                                        "the planned arena is " + std::to_string(*arena) + " bytes, the program plans " +
-                                           std::to_string(planned),
+                                           std::to_string(planned) + layout,
                                        {{"configured", *arena}, {"required", planned}}));
   }
   if (facts.inputs != 1 || facts.outputs != 1) {
-    result.issues.push_back(make_issue("run.io_count", "error",
+    result.issues.push_back(make_issue("run.io_count", bundle::kSeverityError,
                                        "the method has " + std::to_string(facts.inputs) + " inputs and " +
                                            std::to_string(facts.outputs) + " outputs; profiling takes one of each"));
   }
   if (config.input_size && static_cast<size_t>(*config.input_size) < facts.input_bytes) {
-    result.issues.push_back(make_issue("memory.input_buffer_too_small", "error",
+    result.issues.push_back(make_issue("memory.input_buffer_too_small", bundle::kSeverityError,
                                        "engine.config.input_size is " + std::to_string(*config.input_size) +
                                            " bytes, input 0 needs " + std::to_string(facts.input_bytes)));
   }
   if (config.output_size && static_cast<size_t>(*config.output_size) < facts.output_bytes) {
-    result.issues.push_back(make_issue("memory.output_buffer_too_small", "error",
+    result.issues.push_back(make_issue("memory.output_buffer_too_small", bundle::kSeverityError,
                                        "engine.config.output_size is " + std::to_string(*config.output_size) +
                                            " bytes, output 0 needs " + std::to_string(facts.output_bytes)));
   }
@@ -121,7 +126,7 @@ void check_against_config(const ProfileConfig& config, const ProgramFacts& facts
   const std::set<std::string> allowed(config.portable_ops.begin(), config.portable_ops.end());
   for (const std::string& op : facts.operators) {
     if (op.rfind("aten::", 0) == 0 && allowed.count(op) == 0) {
-      result.issues.push_back(make_issue("run.load_failed", "error",
+      result.issues.push_back(make_issue("run.load_failed", bundle::kSeverityError,
                                          "missing operator " + op + ": not in engine.config.portable_ops",
                                          {{"operator", op}}));
     }
@@ -160,13 +165,13 @@ void record_qemu(const QemuRun& run, const ProfileConfig& config, ProfileResult&
 }
 
 void run_on_qemu_target(const ProfileConfig& config, const ProgressFn& progress, ProfileResult& result) {
-  QemuTools tools = resolve_qemu_tools(image_provider(config), QemuTools{});
+  QemuTools tools = resolve_qemu_tools(config.backend, QemuTools{});
   result.target_details = {{"board", "qemu-mps3-an547"},
                            {"qemu", tools.qemu},
                            {"qemu_version", qemu_version(tools.qemu)},
                            {"firmware", tools.firmware},
                            {"firmware_sha256", sha256_hex_file(tools.firmware)},
-                           {"firmware_provider", protocol::to_string(image_provider(config))},
+                           {"firmware_provider", protocol::to_string(config.backend)},
                            {"plugin", tools.plugin},
                            {"counts", "instructions executed by the guest, counted by the etns QEMU plugin; not cycles"}};
   QemuJob job;
@@ -182,8 +187,9 @@ void run_on_qemu_target(const ProfileConfig& config, const ProgressFn& progress,
     std::istringstream words(line);
     std::string kind, pass, k;
     words >> kind >> pass >> k;
-    if (kind == "iteration" && progress) {
-      progress((pass == "clean" ? "clean pass" : "per-instruction pass") + std::string(": iteration ") +
+    if (kind == protocol::console::kIteration && progress) {
+      progress((pass == protocol::console::kPassClean ? "clean pass" : "per-instruction pass") +
+               std::string(": iteration ") +
                std::to_string(std::stoul(k) + 1) + " of " + std::to_string(iterations));
     }
   };
@@ -228,7 +234,7 @@ void run_on_host_target(const ProfileConfig& config, const ProgressFn& progress,
   const auto load_start = Clock::now();
   std::unique_ptr<HostSession> loaded;
   try {
-    loaded = std::make_unique<HostSession>(config.model_path, &kernels::registry_of(image_provider(config)));
+    loaded = std::make_unique<HostSession>(config.model_path, &kernels::registry_of(config.backend));
   } catch (const Failure& failure) {
     throw StageFailure(failure.what(), "run.load_failed");
   }
@@ -288,13 +294,13 @@ void run_on_host_target(const ProfileConfig& config, const ProgressFn& progress,
 // Findings about the measurements themselves (profiler.md §8, plus ours).
 void evaluate(const ProfileConfig& config, ProfileResult& result) {
   if (static_cast<int64_t>(result.method_arena_bytes) > config.method_arena_size) {
-    result.issues.push_back(make_issue("memory.method_arena_too_small", "error",
+    result.issues.push_back(make_issue("memory.method_arena_too_small", bundle::kSeverityError,
                                        "the method arena is " + std::to_string(config.method_arena_size) +
                                            " bytes, the load used " + std::to_string(result.method_arena_bytes)));
   }
   for (size_t k = 1; k < result.output_crc32.size(); ++k) {
     if (result.output_crc32[k] != result.output_crc32[0]) {
-      result.issues.push_back(make_issue("output.nondeterministic", "error",
+      result.issues.push_back(make_issue("output.nondeterministic", bundle::kSeverityError,
                                          "the outputs differ between iterations (CRC-32 of iteration 0 and " +
                                              std::to_string(k) + ")",
                                          {{"iteration", k}}));
@@ -302,20 +308,20 @@ void evaluate(const ProfileConfig& config, ProfileResult& result) {
     }
   }
   if (config.per_layer && result.layers.empty()) {
-    result.issues.push_back(make_issue("pmu.missing", "error", "no per-instruction measurement was recorded"));
+    result.issues.push_back(make_issue("pmu.missing", bundle::kSeverityError, "no per-instruction measurement was recorded"));
   }
   for (size_t i = 0; i < result.layers.size(); ++i) {
     bool moved = false;
     for (uint64_t sample : result.layer_primary[i]) moved = moved || sample > 0;
     if (!moved) {
-      result.issues.push_back(make_issue("counters.frozen", "warning",
+      result.issues.push_back(make_issue("counters.frozen", bundle::kSeverityWarning,
                                          result.layers[i].id + " (" + result.layers[i].operator_name + "): " +
                                              result.primary.name + " is 0 in every iteration",
                                          {{"instruction", result.layers[i].id}}));
     }
   }
   if (!result.clean.empty() && aggregate(result.clean, config.aggregation) == 0) {
-    result.issues.push_back(make_issue("profile.clean_window_frozen", "warning",
+    result.issues.push_back(make_issue("profile.clean_window_frozen", bundle::kSeverityWarning,
                                        "the clean end-to-end measurement is 0"));
   }
 }
@@ -334,7 +340,7 @@ ProfileResult run_profile(const ProfileConfig& config, const ProgressFn& progres
     result.input_bytes = facts.input_bytes;
     result.output_bytes = facts.output_bytes;
     check_against_config(config, facts, result);
-    if (validity_of(result.issues) == "invalid") {
+    if (validity_of(result.issues) == bundle::kInvalid) {
       // Every finding, one line each with its issue code (not only the first).
       for (const Issue& issue : result.issues) {
         result.failure += (result.failure.empty() ? "" : "\n") + config.model_path + ": " + issue.severity + " " +
@@ -350,7 +356,7 @@ ProfileResult run_profile(const ProfileConfig& config, const ProgressFn& progres
     const auto* staged = dynamic_cast<const StageFailure*>(&failure);
     const std::string message = failure.what();
     result.failure = message;
-    result.issues.push_back(make_issue(staged != nullptr ? staged->code() : "run.failed", "error",
+    result.issues.push_back(make_issue(staged != nullptr ? staged->code() : "run.failed", bundle::kSeverityError,
                                        message.substr(0, message.find('\n')), {{"detail", message}}));
     result.layers.clear();
     result.layer_primary.clear();

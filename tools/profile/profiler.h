@@ -3,8 +3,8 @@
 #include <functional>
 #include <string>
 
-#include "tools/profile/config.h"
-#include "tools/profile/results.h"
+#include "tools/bundle/results.h"
+#include "tools/config/config.h"
 
 namespace etns::tools {
 

@@ -9,15 +9,16 @@
 #include <optional>
 #include <sstream>
 
+#include "protocol/bundle.h"
 #include "tools/bench/bench.h"
+#include "tools/bundle/bundle.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/program_names.h"
+#include "tools/compare/compare.h"
+#include "tools/config/config.h"
 #include "tools/elf/verify_kernels.h"
 #include "tools/export/exporter.h"
-#include "tools/profile/bundle.h"
-#include "tools/profile/compare.h"
-#include "tools/profile/config.h"
 #include "tools/runner/host_session.h"
 #include "tools/runner/qemu_session.h"
 
@@ -167,15 +168,25 @@ std::vector<ProgramPair> find_program_pairs(const std::string& dir, const std::s
   return pairs;
 }
 
-int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
-  // Both folders are checked before anything is written, exported or profiled.
+namespace {
+
+// ---- The steps of reproduce, in order ------------------------------------------
+
+// The folders of both sources are checked before anything is written,
+// exported or profiled; then the output folder is made.
+fs::path prepare_output(const ReproduceOptions& options) {
   if (!options.models_dir.empty()) find_program_pairs(options.models_dir, "--models");
   if (!options.upstream_dir.empty()) find_program_pairs(options.upstream_dir, "--upstream");
   const fs::path out = fs::absolute(options.out_dir).lexically_normal();
   std::error_code error;
   fs::create_directories(out, error);
   if (error) throw Failure("cannot create --out " + out.string() + ": " + error.message(), 2);
+  return out;
+}
 
+// etns's programs (exported into <out>/programs unless --models gives them)
+// and, with --upstream, upstream's: each with its pairs and its manifest.
+std::vector<Source> gather_sources(const ReproduceOptions& options, const fs::path& out, const ProgressFn& progress) {
   std::vector<Source> sources;
   if (options.models_dir.empty()) {
     // etns's own programs, exported deterministically: nothing outside this repository is needed.
@@ -200,104 +211,152 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
     source.pairs = find_program_pairs(source.dir, source.label == "upstream" ? "--upstream" : "--models");
     source.manifest = find_manifest(source.dir);
   }
+  return sources;
+}
 
-  // Progress names each step as "[k/N] ...": N counts the profile runs, the two
-  // firmware kernel checks and, on qemu-m55, the bench (the export before is not counted).
-  const bool on_qemu = std::find(options.targets.begin(), options.targets.end(), "qemu-m55") != options.targets.end();
-  size_t program_count = 0;
-  for (const Source& source : sources) program_count += 2 * source.pairs.size();
-  const size_t step_total = options.targets.size() * program_count + 2 + (on_qemu ? 1 : 0);
-  size_t step = 0;
-  auto report_step = [&](const std::string& text) {
-    if (progress) progress("[" + std::to_string(step) + "/" + std::to_string(step_total) + "] " + text);
-  };
+bool runs_on(const ReproduceOptions& options, const std::string& target) {
+  return std::find(options.targets.begin(), options.targets.end(), target) != options.targets.end();
+}
 
+// Progress names each step as "[k/N] ...": N counts the profile runs, the two
+// firmware kernel checks and, on qemu-m55, the bench (the export before is not counted).
+class Steps {
+ public:
+  Steps(const ReproduceOptions& options, const std::vector<Source>& sources, const ProgressFn& progress)
+      : progress_(progress) {
+    size_t programs = 0;
+    for (const Source& source : sources) programs += 2 * source.pairs.size();
+    total_ = options.targets.size() * programs + 2 + (runs_on(options, "qemu-m55") ? 1 : 0);
+  }
+  // The next step begins.
+  void begin(const std::string& text) {
+    ++done_;
+    report(text);
+  }
+  // Progress within the current step.
+  void report(const std::string& text) const {
+    if (progress_) progress_("[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + text);
+  }
+
+ private:
+  const ProgressFn& progress_;
+  size_t total_ = 0;
+  size_t done_ = 0;
+};
+
+// The evidence settings for one program on one target, as overrides of an
+// empty configuration: per instruction and clean, every counter group the
+// target has, the program's own portable operators, detailed CSVs.
+ProfileConfig evidence_config(const ReproduceOptions& options, const std::string& program,
+                              protocol::Provider provider, const std::string& target, const std::string& dir) {
+  const std::vector<std::string> overrides = {
+      "model.path=" + program,
+      std::string("engine.backend=") + protocol::to_string(provider),
+      "engine.config.portable_ops=" + quoted_list(portable_ops_of(program)),
+      "target.board=" + target,
+      target == "host" ? "profiling.pmu_counters={cpu: default}"
+                       : "profiling.pmu_counters={cpu: default, mve: default, memory: default}",
+      "profiling.iterations=" + std::to_string(options.iterations),
+      "profiling.warmup=" + std::to_string(options.warmup),
+      "output.format=json",
+      "output.detailed=true",
+      "output.model_explorer=false",
+      "output.dir=" + dir};
+  return load_profile_config("", overrides);
+}
+
+// Every bundle of the page: written by the profile runs, read back (and
+// verified) once each when the page needs it.
+class Bundles {
+ public:
+  explicit Bundles(fs::path out) : out_(std::move(out)) {}
+
+  std::string dir_of(const std::string& target, const Source& source, const std::string& program) const {
+    return (out_ / target / source.label / stem(program)).string();
+  }
+  const Bundle& get(const std::string& target, const Source& source, const std::string& program) {
+    const std::string dir = dir_of(target, source, program);
+    auto found = read_.find(dir);
+    if (found == read_.end()) found = read_.emplace(dir, read_bundle(dir)).first;
+    return found->second;
+  }
+
+ private:
+  fs::path out_;
+  std::map<std::string, Bundle> read_;  // by folder
+};
+
+// Profiles every program of every pair of every source on every target into
+// its bundle. False when a run is not valid.
+bool profile_every_program(const ReproduceOptions& options, const std::vector<Source>& sources, Bundles& bundles,
+                           Steps& steps, std::vector<RunRecord>& runs) {
   bool ok = true;
-  std::vector<RunRecord> runs;
-  std::map<std::string, std::string> bundle_of;  // "<target>/<source>/<program>" -> bundle dir
   for (const std::string& target : options.targets) {
     for (const Source& source : sources) {
       for (const ProgramPair& pair : source.pairs) {
         for (const auto& [program, provider] :
              {std::pair{pair.arm, protocol::Provider::Arm}, std::pair{pair.ns, protocol::Provider::Ns}}) {
           const std::string name = stem(program);
-          const std::string dir = (out / target / source.label / name).string();
-          const std::vector<std::string> overrides = {
-              "model.path=" + program,
-              std::string("engine.backend=") + protocol::to_string(provider),
-              std::string("engine.config.ns_ops=") + (provider == protocol::Provider::Ns ? "true" : "false"),
-              "engine.config.portable_ops=" + quoted_list(portable_ops_of(program)),
-              "target.board=" + target,
-              target == "host" ? "profiling.pmu_counters={cpu: default}"
-                               : "profiling.pmu_counters={cpu: default, mve: default, memory: default}",
-              "profiling.iterations=" + std::to_string(options.iterations),
-              "profiling.warmup=" + std::to_string(options.warmup),
-              "output.format=json",
-              "output.detailed=true",
-              "output.model_explorer=false",
-              "output.dir=" + dir};
-          const ProfileConfig config = load_profile_config("", overrides);
-          ++step;
-          report_step(source.label + " " + name + " on " + target);
-          const ProfileResult result = run_profile(config, [&](const std::string& status) {
-            report_step(source.label + " " + name + " on " + target + ": " + status);
-          });
+          const std::string dir = bundles.dir_of(target, source, program);
+          const ProfileConfig config = evidence_config(options, program, provider, target, dir);
+          const std::string what = source.label + " " + name + " on " + target;
+          steps.begin(what);
+          const ProfileResult result =
+              run_profile(config, [&](const std::string& status) { steps.report(what + ": " + status); });
           write_bundle(config, result);
           const std::string validity = validity_of(result.issues);
-          ok = ok && validity == "valid";
+          ok = ok && validity == protocol::bundle::kValid;
           runs.push_back({source.label, name, target, dir, validity});
-          bundle_of[target + "/" + source.label + "/" + name] = dir;
         }
       }
     }
   }
-  std::map<std::string, Bundle> bundles;  // read back (and verified) once, by the same keys
-  auto bundle = [&](const std::string& target, const Source& source, const std::string& program) -> const Bundle& {
-    const std::string key = target + "/" + source.label + "/" + stem(program);
-    auto found = bundles.find(key);
-    if (found == bundles.end()) found = bundles.emplace(key, read_bundle(bundle_of.at(key))).first;
-    return found->second;
-  };
+  return ok;
+}
 
-  // The linked kernels of both firmware images.
-  std::string kernel_report;
+// The linked kernels of both firmware images, as `etns verify-kernels`
+// prints them. Sets *ok to false when a check fails.
+std::string verify_firmware_kernels(Steps& steps, bool* ok) {
+  std::string report;
   for (const KernelFlavor& flavor :
        {KernelFlavor{KernelProvider::Arm, false, true}, KernelFlavor{KernelProvider::Ns, true, false}}) {
-    ++step;
-    report_step(std::string("verify-kernels ") + protocol::to_string(flavor.provider));
+    steps.begin(std::string("verify-kernels ") + protocol::to_string(flavor.provider));
     const QemuTools tools = resolve_qemu_tools(flavor.provider, QemuTools{});
     const KernelVerification verification = verify_kernels(ElfImage::load(tools.firmware), flavor);
-    ok = ok && verification.passed();
+    *ok = *ok && verification.passed();
     // The page names the image by its place in the build, not by this machine's path.
     const std::string image = "build/firmware/" + fs::path(tools.firmware).filename().string();
     std::string rendered = render_kernel_verification(verification);
     for (size_t at; (at = rendered.find(tools.firmware)) != std::string::npos;) {
       rendered.replace(at, tools.firmware.size(), image);
     }
-    kernel_report += std::string("$ etns verify-kernels --provider ") + protocol::to_string(flavor.provider) +
-                     (flavor.ns_ops ? " --ns-ops " : " --expect-portable ") + image + "\n" + rendered + "\n";
+    report += std::string("$ etns verify-kernels --provider ") + protocol::to_string(flavor.provider) +
+              (flavor.ns_ops ? " --ns-ops " : " --expect-portable ") + image + "\n" + rendered + "\n";
   }
+  return report;
+}
 
-  // What the fast kernels change: every variant of every kernel, and every
-  // program of both sources with reference and with fast kernels (QEMU only:
-  // counts). Both sources may hold a tier1_arm.pte: rows are named <source>/<file>.
-  std::optional<BenchResults> bench;
-  if (on_qemu) {
-    BenchOptions bench_options;
-    for (const Source& source : sources) {
-      for (const ProgramPair& pair : source.pairs) {
-        for (const std::string& program : {pair.arm, pair.ns}) {
-          bench_options.programs.push_back(program);
-          bench_options.program_labels.push_back(source.label + "/" + fs::path(program).filename().string());
-        }
+// What the fast kernels change: every variant of every kernel, and every
+// program of both sources with reference and with fast kernels (QEMU only:
+// counts). Both sources may hold a tier1_arm.pte: rows are named <source>/<file>.
+BenchResults bench_every_program(const std::vector<Source>& sources, Steps& steps) {
+  BenchOptions bench_options;
+  for (const Source& source : sources) {
+    for (const ProgramPair& pair : source.pairs) {
+      for (const std::string& program : {pair.arm, pair.ns}) {
+        bench_options.programs.push_back(program);
+        bench_options.program_labels.push_back(source.label + "/" + fs::path(program).filename().string());
       }
     }
-    ++step;
-    report_step("bench");
-    bench = run_bench(bench_options, [&](const std::string& status) { report_step("bench " + status); });
   }
+  steps.begin("bench");
+  return run_bench(bench_options, [&](const std::string& status) { steps.report("bench " + status); });
+}
 
-  std::ostringstream md;
+// ---- The page, section by section ----------------------------------------------
+
+// What the numbers count, which programs are on the page, what arm and ns are.
+void write_introduction(std::ostringstream& md, const ReproduceOptions& options, const std::vector<Source>& sources) {
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
@@ -327,9 +386,13 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
         "far fewer instructions than upstream's on the same QEMU board (`aten::sub.out` 147,541 against "
         "328,754; `aten::clamp.out` 147,508 against 393,754), so the arm column is a like-for-like baseline, "
         "not the upstream stack's figures. `ns` replaces the islands with the `cortex_m_ns::` int8 kernels.\n";
+}
 
-  // One row per (source, model): the figures of a whole run, from the bundles' summaries.
-  const bool on_host = std::find(options.targets.begin(), options.targets.end(), "host") != options.targets.end();
+// One row per (source, model): the figures of a whole run, from the bundles' summaries.
+void write_summary_table(std::ostringstream& md, const ReproduceOptions& options, const std::vector<Source>& sources,
+                         Bundles& bundles) {
+  const bool on_qemu = runs_on(options, "qemu-m55");
+  const bool on_host = runs_on(options, "host");
   md << "\n## Summary\n\n"
      << "One row per program pair. *Program instructions*: the entries of the program's instruction list "
         "(operator calls; arm / ns). *Planned arena*: the bytes of the program's planned memory (arm / ns). "
@@ -342,23 +405,21 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
      << "| model | source | program instructions | planned arena (bytes) | QEMU clean: arm | QEMU clean: ns | "
         "ns ÷ arm | host clean: arm (µs) | host clean: ns (µs) |\n"
      << "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  auto micros = [](const std::optional<double>& nanos) { return nanos ? micros_text(*nanos) : std::string(kAbsent); };
   for (const Source& source : sources) {
     for (const ProgramPair& pair : source.pairs) {
       const std::string& first = options.targets.front();
-      const Bundle& first_arm = bundle(first, source, pair.arm);
-      const Bundle& first_ns = bundle(first, source, pair.ns);
+      const Bundle& first_arm = bundles.get(first, source, pair.arm);
+      const Bundle& first_ns = bundles.get(first, source, pair.ns);
       std::optional<double> qemu_arm, qemu_ns, host_arm, host_ns;
       if (on_qemu) {
-        qemu_arm = clean_median(bundle("qemu-m55", source, pair.arm));
-        qemu_ns = clean_median(bundle("qemu-m55", source, pair.ns));
+        qemu_arm = clean_median(bundles.get("qemu-m55", source, pair.arm));
+        qemu_ns = clean_median(bundles.get("qemu-m55", source, pair.ns));
       }
       if (on_host) {
-        host_arm = clean_median(bundle("host", source, pair.arm));
-        host_ns = clean_median(bundle("host", source, pair.ns));
+        host_arm = clean_median(bundles.get("host", source, pair.arm));
+        host_ns = clean_median(bundles.get("host", source, pair.ns));
       }
-      auto micros = [](const std::optional<double>& nanos) {
-        return nanos ? micros_text(*nanos) : std::string(kAbsent);
-      };
       md << "| " << pair.model << " | " << source.label << " | "
          << both(static_cast<double>(first_arm.summary.layers), static_cast<double>(first_ns.summary.layers)) << " | "
          << both(static_cast<double>(first_arm.summary.memory.planned_arena),
@@ -369,15 +430,39 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
          << micros(host_arm) << " | " << micros(host_ns) << " |\n";
     }
   }
+}
 
-  if (bench) {
-    md << "\n## What the fast kernels change (Cortex-M55 under QEMU)\n\n"
-       << "Every kernel variant on the Tier-1 shape, and every program run once with each kernel's scalar "
-          "reference and once with the fast variants the firmware ships (`etns bench`); programs are named "
-          "`<source>/<file>`. "
-       << bench_counts_explained(*bench) << "\n"
-       << bench_tables_markdown(*bench, "###");
+void write_bench_section(std::ostringstream& md, const BenchResults& bench) {
+  md << "\n## What the fast kernels change (Cortex-M55 under QEMU)\n\n"
+     << "Every kernel variant on the Tier-1 shape, and every program run once with each kernel's scalar "
+        "reference and once with the fast variants the firmware ships (`etns bench`); programs are named "
+        "`<source>/<file>`. "
+     << bench_counts_explained(bench) << "\n"
+     << bench_tables_markdown(bench, "###");
+}
+
+// <out>/<chart>: arm and ns per instruction, the values of one target.
+void write_chart(const fs::path& file, const std::string& title, const Bundle& arm, const Bundle& ns) {
+  std::vector<std::string> labels_a, labels_b;
+  std::vector<double> values_a, values_b;
+  for (const LayerDoc& layer : arm.results.layers) {
+    labels_a.push_back("arm " + layer.id + " " + layer.operator_name);
+    values_a.push_back(layer.value);
   }
+  for (const LayerDoc& layer : ns.results.layers) {
+    labels_b.push_back("ns " + layer.id + " " + layer.operator_name);
+    values_b.push_back(layer.value);
+  }
+  const std::string& unit = arm.summary.metric.unit;
+  write_file_atomic(file.string(), instruction_chart_svg(title, unit == "instructions" ? "executed instructions (QEMU)" : unit,
+                                                         labels_a, values_a, labels_b, values_b));
+}
+
+// One section per (source, model): the chart, then compare-programs on each
+// target. False when a pair is not comparable.
+bool write_model_sections(std::ostringstream& md, const ReproduceOptions& options, const std::vector<Source>& sources,
+                          Bundles& bundles, const fs::path& out) {
+  bool ok = true;
   for (const Source& source : sources) {
     for (const ProgramPair& pair : source.pairs) {
       const std::string chart = source.label + "_" + pair.model + ".svg";
@@ -386,8 +471,8 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
          << (options.targets.front() == "host" ? "wall time" : "executed instructions")
          << " per program instruction, arm vs ns](" << chart << ")\n\n";
       for (const std::string& target : options.targets) {
-        const Bundle& arm = bundle(target, source, pair.arm);
-        const Bundle& ns = bundle(target, source, pair.ns);
+        const Bundle& arm = bundles.get(target, source, pair.arm);
+        const Bundle& ns = bundles.get(target, source, pair.ns);
         md << "### " << (target == "host" ? "Host (wall time)" : "Cortex-M55 under QEMU (executed instructions)")
            << "\n\n";
         try {
@@ -397,31 +482,44 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
           md << "Not comparable: " << failure.what() << "\n\n";
         }
         if (target == options.targets.front()) {
-          std::vector<std::string> labels_a, labels_b;
-          std::vector<double> values_a, values_b;
-          for (const LayerDoc& layer : arm.results.layers) {
-            labels_a.push_back("arm " + layer.id + " " + layer.operator_name);
-            values_a.push_back(layer.value);
-          }
-          for (const LayerDoc& layer : ns.results.layers) {
-            labels_b.push_back("ns " + layer.id + " " + layer.operator_name);
-            values_b.push_back(layer.value);
-          }
-          const std::string& unit = arm.summary.metric.unit;
-          write_file_atomic((out / chart).string(),
-                            instruction_chart_svg(pair.model + " (" + source.title + ") on " + target,
-                                                  unit == "instructions" ? "executed instructions (QEMU)" : unit,
-                                                  labels_a, values_a, labels_b, values_b));
+          write_chart(out / chart, pair.model + " (" + source.title + ") on " + target, arm, ns);
         }
       }
     }
   }
+  return ok;
+}
+
+// The firmware kernel checks, then every bundle with its validity.
+void write_kernels_and_bundles(std::ostringstream& md, const std::string& kernel_report,
+                               const std::vector<RunRecord>& runs, const fs::path& out) {
   md << "\n## Linked kernels\n\n```\n" << kernel_report << "```\n";
   md << "\n## Bundles\n\n| source | program | target | validity | bundle |\n|---|---|---|---|---|\n";
   for (const RunRecord& run : runs) {
     md << "| " << run.source << " | " << run.program << " | " << run.target << " | " << run.validity << " | "
        << fs::relative(run.bundle, out).string() << " |\n";
   }
+}
+
+}  // namespace
+
+int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
+  const fs::path out = prepare_output(options);
+  const std::vector<Source> sources = gather_sources(options, out, progress);
+  Steps steps(options, sources, progress);
+  Bundles bundles(out);
+  std::vector<RunRecord> runs;
+  bool ok = profile_every_program(options, sources, bundles, steps, runs);
+  const std::string kernel_report = verify_firmware_kernels(steps, &ok);
+  std::optional<BenchResults> bench;
+  if (runs_on(options, "qemu-m55")) bench = bench_every_program(sources, steps);
+
+  std::ostringstream md;
+  write_introduction(md, options, sources);
+  write_summary_table(md, options, sources, bundles);
+  if (bench) write_bench_section(md, *bench);
+  ok = write_model_sections(md, options, sources, bundles, out) && ok;
+  write_kernels_and_bundles(md, kernel_report, runs, out);
   write_file_atomic((out / "report.md").string(), md.str());
   return ok ? 0 : 1;
 }

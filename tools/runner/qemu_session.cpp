@@ -21,8 +21,6 @@
 namespace etns::tools {
 namespace {
 
-namespace fw = etns::firmware;
-
 std::string first_line(const std::string& text) {
   const size_t end = text.find('\n');
   return text.substr(0, end);
@@ -60,36 +58,36 @@ FirmwareLayout read_layout(const ElfImage& image) {
   }
   FirmwareLayout layout;
   layout.marker_table = table->address & ~uint64_t{1};
-  layout.marker_count = table->size / fw::kMarkerStride;
+  layout.marker_count = table->size / protocol::kMarkerStride;
   layout.job_address = job_start->address;
   layout.job_capacity = job_end->address - job_start->address;
-  if (layout.marker_count != fw::kMarkerCount) {
+  if (layout.marker_count != protocol::kMarkerCount) {
     throw Failure(image.path() + ": " + std::to_string(layout.marker_count) + " markers, this etns expects " +
-                  std::to_string(fw::kMarkerCount) + " (firmware from another etns version?)");
+                  std::to_string(protocol::kMarkerCount) + " (firmware from another etns version?)");
   }
   return layout;
 }
 
-size_t align_up(size_t value) { return (value + fw::kJobAlignment - 1) / fw::kJobAlignment * fw::kJobAlignment; }
+size_t align_up(size_t value) { return (value + protocol::kJobAlignment - 1) / protocol::kJobAlignment * protocol::kJobAlignment; }
 
 std::vector<uint8_t> build_job(const QemuJob& job, const std::string& output_dir, const FirmwareLayout& layout) {
-  if (job.inputs.size() > fw::kMaxJobInputs) {
+  if (job.inputs.size() > protocol::kMaxJobInputs) {
     throw Failure(std::to_string(job.inputs.size()) + " inputs, the firmware takes at most " +
-                  std::to_string(fw::kMaxJobInputs));
+                  std::to_string(protocol::kMaxJobInputs));
   }
-  if (output_dir.size() + 1 > fw::kJobPathBytes) {
+  if (output_dir.size() + 1 > protocol::kJobPathBytes) {
     throw Failure("temporary folder path too long for the firmware (" + output_dir + ")");
   }
-  fw::JobHeader header{};
-  std::memcpy(header.magic, fw::kJobMagic, sizeof(header.magic));
-  header.version = fw::kJobVersion;
-  header.header_bytes = sizeof(fw::JobHeader);
-  header.flags = (job.dump_instructions ? fw::kJobDumpInstructions : 0u) |
-                 (job.per_instruction_pass ? fw::kJobPerInstructionPass : 0u) |
-                 (job.clean_pass ? fw::kJobCleanPass : 0u) | (job.self_test_fault ? fw::kJobSelfTestFault : 0u);
+  protocol::JobHeader header{};
+  std::memcpy(header.magic, protocol::kJobMagic, sizeof(header.magic));
+  header.version = protocol::kJobVersion;
+  header.header_bytes = sizeof(protocol::JobHeader);
+  header.flags = (job.dump_instructions ? protocol::kJobDumpInstructions : 0u) |
+                 (job.per_instruction_pass ? protocol::kJobPerInstructionPass : 0u) |
+                 (job.clean_pass ? protocol::kJobCleanPass : 0u) | (job.self_test_fault ? protocol::kJobSelfTestFault : 0u);
   header.warmup = job.warmup;
   header.iterations = job.iterations;
-  size_t end = align_up(sizeof(fw::JobHeader));
+  size_t end = align_up(sizeof(protocol::JobHeader));
   header.program_offset = static_cast<uint32_t>(end);
   header.program_bytes = static_cast<uint32_t>(job.program.size());
   end = align_up(end + job.program.size());
@@ -128,7 +126,7 @@ std::string field(const std::string& line, const std::string& key) {
 std::vector<std::string> firmware_lines(const std::string& console) {
   std::vector<std::string> lines;
   std::istringstream stream(console);
-  const std::string prefix = fw::kConsolePrefix;
+  const std::string prefix = protocol::kConsolePrefix;
   for (std::string line; std::getline(stream, line);) {
     if (line.rfind(prefix, 0) == 0) lines.push_back(line.substr(prefix.size()));
   }
@@ -146,11 +144,11 @@ std::vector<std::string> firmware_lines(const std::string& console) {
   for (const std::string& line : lines) {
     const std::vector<std::string> words = words_of(line);
     if (words.empty()) continue;
-    if (words[0] == fw::console::kLog) add(line.substr(line.find(' ') + 1));
-    if (words[0] == fw::console::kError && words.size() >= 3) {
+    if (words[0] == protocol::console::kLog) add(line.substr(line.find(' ') + 1));
+    if (words[0] == protocol::console::kError && words.size() >= 3) {
       error_name = line.substr(line.find(words[2], words[0].size() + 1 + words[1].size()));
     }
-    if (words[0] == fw::console::kFault) {
+    if (words[0] == protocol::console::kFault) {
       const uint64_t pc = std::strtoull(field(line, "pc").c_str(), nullptr, 16);
       const std::string where = image.describe_address(pc);
       add("firmware fault: " + (words.size() > 1 ? words[1] : std::string("?")) + " at pc " + hex_address(pc) +
@@ -160,8 +158,8 @@ std::vector<std::string> firmware_lines(const std::string& console) {
     }
   }
   const FirmwareStopped::Stage stage =
-      status == fw::kExitLoadFailed ? FirmwareStopped::Stage::Load : FirmwareStopped::Stage::Run;
-  if (status == fw::kExitLoadFailed || status == fw::kExitInputRejected || status == fw::kExitExecuteFailed) {
+      status == protocol::kExitLoadFailed ? FirmwareStopped::Stage::Load : FirmwareStopped::Stage::Run;
+  if (status == protocol::kExitLoadFailed || status == protocol::kExitInputRejected || status == protocol::kExitExecuteFailed) {
     if (message.empty()) add(error_name);
     const bool runtime_error = error_name.find(' ') == std::string::npos;
     throw FirmwareStopped(message + (runtime_error ? " [" + error_name + "]" : " (" + error_name + ")"), stage);
@@ -201,7 +199,7 @@ std::vector<std::string> qemu_argv(const QemuTools& tools, const QemuCommand& co
   argv.insert(argv.end(), command.extra.begin(), command.extra.end());
   argv.push_back("-plugin");
   argv.push_back(tools.plugin + ",markers=" + hex_address(command.marker_table) +
-                 ",stride=" + std::to_string(fw::kMarkerStride) + ",count=" + std::to_string(command.marker_count) +
+                 ",stride=" + std::to_string(protocol::kMarkerStride) + ",count=" + std::to_string(command.marker_count) +
                  ",out=" + command.counts_path + ",max_visits=" + std::to_string(command.max_visits));
   return argv;
 }
@@ -273,7 +271,7 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
     std::string chunk((std::istreambuf_iterator<char>(console)), std::istreambuf_iterator<char>());
     console_seen += chunk.size();
     pending += chunk;
-    const std::string prefix = fw::kConsolePrefix;
+    const std::string prefix = protocol::kConsolePrefix;
     for (size_t end; (end = pending.find('\n')) != std::string::npos; pending.erase(0, end + 1)) {
       if (pending.rfind(prefix, 0) == 0) job.on_line(pending.substr(prefix.size(), end - prefix.size()));
     }
@@ -296,24 +294,27 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
     throw Failure(label + ": QEMU exited with status " + std::to_string(process.exit_status) +
                   " before the firmware printed anything: " + qemu_errors(process.stderr_text));
   }
-  if (process.exit_status != fw::kExitOk) fail_from_console(lines, label, image, process.exit_status);
-  if (lines.back() != fw::console::kDone) throw Failure(label + ": the firmware exited without finishing its report");
+  if (process.exit_status != protocol::kExitOk) fail_from_console(lines, label, image, process.exit_status);
+  if (lines.back() != protocol::console::kDone) throw Failure(label + ": the firmware exited without finishing its report");
 
   for (const std::string& line : lines) {
     const std::vector<std::string> words = words_of(line);
     if (words.empty()) continue;
-    if (words[0] == fw::console::kLoaded) {
-      run.method_arena_bytes = std::stoull(field(line, fw::console::kMethodArena));
-      run.scratch_bytes = std::stoull(field(line, fw::console::kScratch));
-      run.provider = field(line, fw::console::kProvider);
-      run.board = field(line, fw::console::kBoard);
-      std::istringstream planned(field(line, fw::console::kPlanned));
+    if (words[0] == protocol::console::kLoaded) {
+      run.method_arena_bytes = std::stoull(field(line, protocol::console::kMethodArena));
+      run.scratch_bytes = std::stoull(field(line, protocol::console::kScratch));
+      const std::string provider = field(line, protocol::console::kProvider);
+      if (!protocol::parse_provider_name(provider.c_str(), &run.provider)) {
+        throw Failure(label + ": the firmware names an unknown provider '" + provider + "' (image from another etns?)");
+      }
+      run.board = field(line, protocol::console::kBoard);
+      std::istringstream planned(field(line, protocol::console::kPlanned));
       for (std::string bytes; std::getline(planned, bytes, ',');) run.planned_bytes.push_back(std::stoull(bytes));
-    } else if (words[0] == fw::console::kInstruction && words.size() == 4) {
+    } else if (words[0] == protocol::console::kInstruction && words.size() == 4) {
       run.instructions.push_back({words[2], words[3], {}});
-    } else if (words[0] == fw::console::kIteration && words.size() == 4) {
-      const uint32_t crc = static_cast<uint32_t>(std::stoul(field(line, fw::console::kCrc32), nullptr, 16));
-      (words[1] == fw::console::kPassClean ? run.clean_crc32 : run.per_instruction_crc32).push_back(crc);
+    } else if (words[0] == protocol::console::kIteration && words.size() == 4) {
+      const uint32_t crc = static_cast<uint32_t>(std::stoul(field(line, protocol::console::kCrc32), nullptr, 16));
+      (words[1] == protocol::console::kPassClean ? run.clean_crc32 : run.per_instruction_crc32).push_back(crc);
     }
   }
 
@@ -339,12 +340,12 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
     }
     std::vector<ClassCounts> visits;
     for (const nlohmann::json& visit : region.at("visits")) visits.push_back(parse_counts(visit, run.classes));
-    if (id == fw::kRegionLoad && !visits.empty()) {
+    if (id == protocol::kRegionLoad && !visits.empty()) {
       run.load = visits.front();
-    } else if (id == fw::kRegionExecute) {
+    } else if (id == protocol::kRegionExecute) {
       run.clean_visits = std::move(visits);
-    } else if (id >= fw::kRegionFirstInstruction && id - fw::kRegionFirstInstruction < run.instructions.size()) {
-      run.instructions[id - fw::kRegionFirstInstruction].visits = std::move(visits);
+    } else if (id >= protocol::kRegionFirstInstruction && id - protocol::kRegionFirstInstruction < run.instructions.size()) {
+      run.instructions[id - protocol::kRegionFirstInstruction].visits = std::move(visits);
     }
   }
 

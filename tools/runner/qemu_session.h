@@ -74,7 +74,7 @@ struct QemuInstruction {
 
 struct QemuRun {
   std::string board;
-  std::string provider;
+  protocol::Provider provider = protocol::Provider::Arm;  // the image's own, from its `loaded` line
   std::vector<std::string> classes;  // "total", "mve", ..., "loop" (qemu_plugin/insn_class.h), then "weighted"
   std::vector<QemuInstruction> instructions;
   std::vector<ClassCounts> clean_visits;  // one clean execute() per iteration

@@ -25,15 +25,15 @@ namespace {
 // size from the ELF.
 constexpr uint16_t kThumbBxLr = 0x4770;
 constexpr uint16_t kThumbNop = 0xBF00;
-static_assert(kMarkerStride == 4, "each marker is two Thumb halfwords");
+static_assert(protocol::kMarkerStride == 4, "each marker is two Thumb halfwords");
 
 struct MarkerTable {
-  uint16_t halfwords[2 * kMarkerCount];
+  uint16_t halfwords[2 * protocol::kMarkerCount];
 };
 
 constexpr MarkerTable make_marker_table() {
   MarkerTable table{};
-  for (uint32_t i = 0; i < kMarkerCount; ++i) {
+  for (uint32_t i = 0; i < protocol::kMarkerCount; ++i) {
     table.halfwords[2 * i] = kThumbBxLr;
     table.halfwords[2 * i + 1] = kThumbNop;
   }
@@ -53,7 +53,7 @@ namespace {
 // only register the marker touches.
 inline void call_marker(uint32_t index) {
   const uintptr_t address =
-      reinterpret_cast<uintptr_t>(&etns_marker_table) + index * kMarkerStride + 1;  // Thumb bit
+      reinterpret_cast<uintptr_t>(&etns_marker_table) + index * protocol::kMarkerStride + 1;  // Thumb bit
   __asm__ volatile("blx %0" : : "r"(address) : "lr", "memory", "cc");
 }
 
@@ -83,11 +83,11 @@ void console_write(const char* text, size_t length) {
 }
 
 void region_begin(uint32_t region) {
-  if (region < kMarkerCount / 2) call_marker(2 * region);
+  if (region < protocol::kMarkerCount / 2) call_marker(2 * region);
 }
 
 void region_end(uint32_t region) {
-  if (region < kMarkerCount / 2) call_marker(2 * region + 1);
+  if (region < protocol::kMarkerCount / 2) call_marker(2 * region + 1);
 }
 
 void flush_regions() {}
@@ -104,9 +104,9 @@ void exit(int status) { semihosting::exit(static_cast<uint32_t>(status)); }
 namespace etns::runtime::platform {
 
 void write_log_line(const char* line) {
-  etns::firmware::port::console_write(etns::firmware::kConsolePrefix,
-                                      sizeof(etns::firmware::kConsolePrefix) - 1);
-  etns::firmware::port::console_write(etns::firmware::console::kLog, sizeof(etns::firmware::console::kLog) - 1);
+  etns::firmware::port::console_write(etns::protocol::kConsolePrefix,
+                                      sizeof(etns::protocol::kConsolePrefix) - 1);
+  etns::firmware::port::console_write(etns::protocol::console::kLog, sizeof(etns::protocol::console::kLog) - 1);
   etns::firmware::port::console_write(" ", 1);
   etns::firmware::port::console_write(line, std::strlen(line));
   etns::firmware::port::console_write("\n", 1);
@@ -114,11 +114,11 @@ void write_log_line(const char* line) {
 
 void abort_program() {
   static constexpr char kReason[] = " abort broken invariant\n";
-  etns::firmware::port::console_write(etns::firmware::kConsolePrefix,
-                                      sizeof(etns::firmware::kConsolePrefix) - 1);
-  etns::firmware::port::console_write(etns::firmware::console::kError, sizeof(etns::firmware::console::kError) - 1);
+  etns::firmware::port::console_write(etns::protocol::kConsolePrefix,
+                                      sizeof(etns::protocol::kConsolePrefix) - 1);
+  etns::firmware::port::console_write(etns::protocol::console::kError, sizeof(etns::protocol::console::kError) - 1);
   etns::firmware::port::console_write(kReason, sizeof(kReason) - 1);
-  etns::firmware::port::exit(etns::firmware::kExitAborted);
+  etns::firmware::port::exit(etns::protocol::kExitAborted);
 }
 
 }  // namespace etns::runtime::platform

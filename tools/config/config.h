@@ -1,0 +1,86 @@
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/provider.h"
+
+// The profile configuration: the reference profiler's YAML keys
+// (shared/spec/profiler.md §3), validated strictly, with defaults, mapped
+// onto etns's targets. docs/profiling.md documents every key.
+namespace etns::tools {
+
+// One column a target can measure. On qemu-m55 every counter counts executed
+// instructions of one class (the etns QEMU plugin's); on host, wall time.
+struct CounterSpec {
+  std::string name;         // "INST_RETIRED", "MVE_INST_RETIRED", "WALL_NS"
+  std::string group;        // "cpu", "mve", "memory"
+  std::string source;       // qemu-m55: plugin class ("total", "mve", ...) or a sum ("mve_load+mve_store"); host: "wall_ns"
+  std::string unit;         // "instructions" or "ns"
+  std::string description;  // one line: what exactly it counts
+  bool is_default = false;  // part of the group's `default` selection
+};
+
+// The counters `target` ("qemu-m55" or "host") offers, in catalogue order.
+// Throws Failure for an unknown target.
+const std::vector<CounterSpec>& counter_catalogue(const std::string& target);
+
+struct ProfileConfig {
+  // Every key after defaults and overrides (paths absolute): what the bundle
+  // freezes. Keys in schema order; profiling.pmu_counters keeps the given
+  // group order, which decides the pass order.
+  nlohmann::ordered_json resolved;
+  std::string config_path;  // absolute; "" when the run had no file
+
+  // model
+  std::string model_path;  // absolute
+  std::optional<int64_t> arena_size;
+  std::optional<std::string> arena_location;    // "tcm" | "sram"
+  std::optional<std::string> weights_location;  // "tcm" | "sram" | "mram"
+
+  // engine (engine.type is always "executorch")
+  protocol::Provider backend = protocol::Provider::Arm;
+  // engine.config.ns_ops: derived from the backend (a config whose ns_ops
+  // disagrees is refused), so the image that runs is the provider recorded.
+  bool ns_ops() const { return backend == protocol::Provider::Ns; }
+  std::vector<std::string> portable_ops;
+  std::optional<int64_t> planned_arena_size;
+  int64_t method_arena_size = 65536;
+  int64_t temporary_arena_size = 32768;
+  std::optional<int64_t> input_size;
+  std::optional<int64_t> output_size;
+
+  // target
+  std::string target;     // "qemu-m55" | "host" (from target.board)
+  std::string toolchain;  // "arm-none-eabi-gcc", ...
+  double run_timeout_s = 900;
+
+  // profiling
+  std::vector<std::string> groups;     // in order of first appearance: "cpu", "mve", "memory"
+  std::vector<CounterSpec> counters;   // the selection, de-duplicated, bucketed by group in `groups` order
+  bool per_layer = true;
+  int64_t iterations = 100;
+  int64_t warmup = 5;
+  std::string aggregation = "median";  // "median" | "mean" | "trimmed"
+
+  // output
+  std::string output_format = "csv";  // "csv" | "json"
+  std::string output_dir;             // absolute
+  bool detailed = false;
+  bool verbose = false;
+};
+
+// Loads `path` ("" = start from an empty mapping), deep-merges `overrides`
+// ("dotted.key=value", value parsed as YAML; list indices not supported),
+// rejects unknown keys at any depth, checks types and values, fills defaults.
+// Paths in the file are relative to the file's folder; paths in overrides to
+// the current folder. Every problem throws Failure(message, 2) whose message
+// is one line: "config error: <source>: <dotted.path>: <what> [(did you mean
+// 'x'?)]", the source being the file or "override '<text>'" that wrote the
+// key; problems with a file itself are "config error: <file>: <what>".
+ProfileConfig load_profile_config(const std::string& path, const std::vector<std::string>& overrides);
+
+}  // namespace etns::tools
