@@ -3,31 +3,14 @@
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
 
+#include "kernels/common/requantize_mve.h"
+
 namespace etns::cortex_m {
 namespace {
 
-// kernels::requantize on four lanes. DHM is VQRDMULH (M >= 0, so its one
-// saturating case cannot happen); for R = -S > 0, RDIV(x, R) is VRSHL by -R
-// (round half up) of x - [x < 0], the -1 added saturating so that x = INT32_MIN
-// stays exact; for R = 0 the mask is 0 and VRSHL by 0 is the identity.
-struct LaneRequant {
-  int32_t multiplier;
-  int32_t left;
-  int32_t minus_right;
-  int32x4_t negative_fix_mask;  // all ones when R > 0
-
-  explicit LaneRequant(kernels::Requant q)
-      : multiplier(q.multiplier),
-        left(q.shift > 0 ? q.shift : 0),
-        minus_right(q.shift < 0 ? q.shift : 0),
-        negative_fix_mask(vdupq_n_s32(q.shift < 0 ? -1 : 0)) {}
-
-  int32x4_t operator()(int32x4_t v) const {
-    const int32x4_t x = vqrdmulhq_n_s32(vshlq_r_s32(v, left), multiplier);
-    const int32x4_t fixed = vqaddq_s32(x, vandq_s32(vshrq_n_s32(x, 31), negative_fix_mask));
-    return vrshlq_n_s32(fixed, minus_right);
-  }
-};
+using kernels::mve::LaneRequant;
+using kernels::mve::requantize_lanes;
+using kernels::mve::Shift;
 
 // Any shifts: the left shifts too (they wrap, as the reference).
 void add_lanes_general(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* out,
@@ -42,11 +25,11 @@ void add_lanes_general(const AddParams& p, const int8_t* a, const int8_t* b, int
   // Four elements: VLDRB widens int8 to int32 lanes, VSTRB narrows back.
   const auto quarter = [&](const int8_t* qa, const int8_t* qb, int8_t* qout, uint32_t live) {
     const mve_pred16_t pred = vctp32q(live);
-    const int32x4_t x =
-        rq_a(vshlq_n_s32(vaddq_s32(vldrbq_z_s32(qa, pred), a_offset), kAddLeftShift));
-    const int32x4_t y =
-        rq_b(vshlq_n_s32(vaddq_s32(vldrbq_z_s32(qb, pred), b_offset), kAddLeftShift));
-    int32x4_t sum = vaddq_n_s32(rq_out(vaddq_s32(x, y)), p.out_zero_point);
+    const int32x4_t x = requantize_lanes(
+        vshlq_n_s32(vaddq_s32(vldrbq_z_s32(qa, pred), a_offset), kAddLeftShift), rq_a);
+    const int32x4_t y = requantize_lanes(
+        vshlq_n_s32(vaddq_s32(vldrbq_z_s32(qb, pred), b_offset), kAddLeftShift), rq_b);
+    int32x4_t sum = vaddq_n_s32(requantize_lanes(vaddq_s32(x, y), rq_out), p.out_zero_point);
     sum = vminq_s32(vmaxq_s32(sum, lowest), highest);
     vstrbq_p_s32(qout, sum, pred);
   };
@@ -70,28 +53,19 @@ void add_lanes_rounding(const AddParams& p, const int8_t* a, const int8_t* b, in
                         size_t n) {
   const int32_t a_offset = -p.a_zero_point;
   const int32_t b_offset = -p.b_zero_point;
-  const int32_t a_multiplier = p.a.multiplier;
-  const int32_t b_multiplier = p.b.multiplier;
-  const int32_t out_multiplier = p.out.multiplier;
-  const int32_t a_shift = p.a.shift;
-  const int32_t b_shift = p.b.shift;
-  const int32_t out_shift = p.out.shift;
+  const LaneRequant rq_a(p.a);
+  const LaneRequant rq_b(p.b);
+  const LaneRequant rq_out(p.out);
   const int32_t out_zero_point = p.out_zero_point;
   const int32x4_t lowest = vdupq_n_s32(p.activation_min);
   const int32x4_t highest = vdupq_n_s32(p.activation_max);
-  // RDIV for R > 0: VRSHL by -R of x - [x < 0], the -1 added saturating.
-  const auto round_shift = [](int32x4_t x, int32_t minus_right) {
-    return vrshlq_n_s32(vqaddq_s32(x, vshrq_n_s32(x, 31)), minus_right);
-  };
   for (uint32_t left = static_cast<uint32_t>(n); left > 0; left = left > 4 ? left - 4 : 0) {
     const mve_pred16_t live = vctp32q(left);
     int32x4_t x = vshlq_n_s32(vaddq_n_s32(vldrbq_z_s32(a, live), a_offset), kAddLeftShift);
     int32x4_t y = vshlq_n_s32(vaddq_n_s32(vldrbq_z_s32(b, live), b_offset), kAddLeftShift);
-    x = vqrdmulhq_n_s32(x, a_multiplier);
-    y = vqrdmulhq_n_s32(y, b_multiplier);
-    if constexpr (kRoundA) x = round_shift(x, a_shift);
-    if constexpr (kRoundB) y = round_shift(y, b_shift);
-    int32x4_t sum = round_shift(vqrdmulhq_n_s32(vaddq_s32(x, y), out_multiplier), out_shift);
+    x = requantize_lanes<(kRoundA ? Shift::Right : Shift::None)>(x, rq_a);
+    y = requantize_lanes<(kRoundB ? Shift::Right : Shift::None)>(y, rq_b);
+    int32x4_t sum = requantize_lanes<Shift::Right>(vaddq_s32(x, y), rq_out);
     sum = vminq_s32(vmaxq_s32(vaddq_n_s32(sum, out_zero_point), lowest), highest);
     vstrbq_p_s32(out, sum, live);
     a += 4;

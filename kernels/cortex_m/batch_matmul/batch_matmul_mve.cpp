@@ -3,6 +3,8 @@
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
 
+#include "kernels/common/requantize_mve.h"
+
 namespace etns::cortex_m {
 namespace {
 
@@ -52,26 +54,18 @@ inline void dot4(const int8_t* x, const int8_t* r0, const int8_t* r1, const int8
       : "q0", "q1", "q2", "q3", "lr", "memory");
 }
 
-// RQ (requantize.h) of four accumulators, then the zero point and the int8
-// clamp. VQRDMULH is DHM; it saturates only for M = INT32_MIN, which prepare
-// refuses. VRSHL by a negative amount rounds ties up, so a negative value
-// first steps down by one (saturating) when there is a right shift: the ties
-// then go away from zero as RDIV's do. The values are the loop's constants,
-// kept in registers (the dot loop's memory clobber would reload a struct).
+// RQ of four accumulators, then the zero point and the int8 clamp
+// (kernels/common/requantize_mve.h). The values are the loop's constants,
+// kept in registers (the dot loop's memory clobber would reload a struct in
+// memory).
 struct Requant4 {
-  int32_t left;         // max(S, 0)
-  int32_t minus_right;  // min(S, 0): negative exactly when there is a right shift
-  int32_t multiplier;
+  kernels::mve::LaneRequant rq;
   int32_t out_offset;
 };
 
 inline int32x4_t requantize4(int32x4_t v, const Requant4& q) {
-  v = vshlq_r_s32(v, q.left);  // wraps, as the reference's uint32 shift
-  v = vqrdmulhq_n_s32(v, q.multiplier);
-  const int32x4_t step_down = vshrq_n_s32(vandq_s32(v, vdupq_n_s32(q.minus_right)), 31);
-  v = vrshlq_n_s32(vqaddq_s32(v, step_down), q.minus_right);
-  v = vaddq_n_s32(v, q.out_offset);  // wraps, as the reference's uint32 add
-  return vminq_s32(vmaxq_s32(v, vdupq_n_s32(-128)), vdupq_n_s32(127));
+  return kernels::mve::offset_clamp_lanes(kernels::mve::requantize_lanes(v, q.rq), q.out_offset,
+                                          -128, 127);
 }
 
 }  // namespace
@@ -87,8 +81,7 @@ void batch_matmul_s8_mve(const BatchMatmulParams& p, const int8_t* lhs, const in
   const int32_t cols = p.cols;
   const int32_t lhs_offset = p.lhs_offset;
   const int32_t rhs_offset = p.rhs_offset;
-  const Requant4 q{p.out.shift > 0 ? p.out.shift : 0, p.out.shift < 0 ? p.out.shift : 0,
-                   p.out.multiplier, p.out_offset};
+  const Requant4 q{kernels::mve::LaneRequant(p.out), p.out_offset};
   const int32_t both_offsets = wrap_mul(wrap_mul(depth, lhs_offset), rhs_offset);
   // scratch: cols column terms, then one lhs row's dot products (cols rounded up to 4).
   int32_t* row_sums = scratch + cols;

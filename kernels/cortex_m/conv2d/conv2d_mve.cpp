@@ -6,6 +6,7 @@
 #include <arm_mve.h>
 
 #include "kernels/common/requantize.h"
+#include "kernels/common/requantize_mve.h"
 
 namespace etns::cortex_m {
 namespace {
@@ -331,22 +332,13 @@ void mac_row(Mac mac, const Conv2dParams& p, const int8_t* r, int32_t column, co
 }
 
 // RQ of four accumulators with one channel's (M, S), plus the output offset
-// and the activation clamp (requantize.h): VQRDMULH is DHM (its one saturating
-// case needs M = INT32_MIN, outside [0, 2^31)); VRSHL rounds ties toward +inf,
-// so negative values first move down by one when the shift is non-zero, which
-// makes the ties go away from zero (saturating: INT32_MIN is never a tie).
+// and the activation clamp (kernels/common/requantize_mve.h).
 inline __attribute__((always_inline)) int32x4_t requantize4(int32x4_t v, int32_t multiplier,
                                                             int32_t shift, int32_t output_offset,
                                                             int32_t lo, int32_t hi) {
-  const int32_t left = shift > 0 ? shift : 0;
-  const int32_t neg_right = shift < 0 ? shift : 0;
-  v = vshlq_r_s32(v, left);  // wraps like the reference's uint32 shift
-  v = vqrdmulhq_n_s32(v, multiplier);
-  // neg_right's sign bit is set exactly when the shift is non-zero.
-  const int32x4_t fixup = vshrq_n_s32(vandq_s32(v, vdupq_n_s32(neg_right)), 31);
-  v = vrshlq_n_s32(vqaddq_s32(v, fixup), neg_right);
-  v = vaddq_n_s32(v, output_offset);  // wraps, as the reference's uint32 add
-  return vminq_s32(vmaxq_s32(v, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+  const kernels::mve::LaneRequant q(Requant{multiplier, shift});
+  return kernels::mve::offset_clamp_lanes(kernels::mve::requantize_lanes(v, q), output_offset, lo,
+                                          hi);
 }
 
 // transposed holds [channel][pixel] for four pixels; VLD4 deinterleaves 16

@@ -5,6 +5,8 @@
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
 
+#include "kernels/common/requantize_mve.h"
+
 namespace etns::cortex_m {
 namespace {
 
@@ -85,22 +87,14 @@ void fill_blocks(const DepthwiseConv2dParams& p, const int8_t* weight, const int
   }
 }
 
-// RQ of four channels (requantize.h), plus the output offset and the
-// activation clamp: VSHL wraps like the reference's uint32 shift; VQRDMULH is
-// DHM (its one saturating case needs M = INT32_MIN, outside [0, 2^31)); VRSHL
-// rounds ties toward +inf, so negative values first move down by one when the
-// shift is non-zero, which makes the ties go away from zero (saturating:
-// INT32_MIN is never a tie).
+// RQ of four channels, each lane with its channel's (M, S) split into left
+// and negated right shifts, plus the output offset and the activation clamp
+// (kernels/common/requantize_mve.h).
 inline __attribute__((always_inline)) int32x4_t requantize_lanes(
     int32x4_t v, int32x4_t multiplier, int32x4_t left, int32x4_t neg_right,
     int32_t output_offset, int32_t lo, int32_t hi) {
-  v = vshlq_s32(v, left);
-  v = vqrdmulhq_s32(v, multiplier);
-  // neg_right's sign bit is set exactly when the right shift is non-zero.
-  const int32x4_t fixup = vshrq_n_s32(vandq_s32(v, neg_right), 31);
-  v = vrshlq_s32(vqaddq_s32(v, fixup), neg_right);
-  v = vaddq_n_s32(v, output_offset);  // wraps, as the reference's uint32 add
-  return vminq_s32(vmaxq_s32(v, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+  return kernels::mve::offset_clamp_lanes(
+      kernels::mve::requantize_lanes(v, multiplier, left, neg_right), output_offset, lo, hi);
 }
 
 // Where one output pixel's taps lie: kernel rows [ky_lo, ky_hi) and columns

@@ -5,6 +5,8 @@
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
 
+#include "kernels/common/requantize_mve.h"
+
 namespace etns::cortex_m {
 namespace {
 
@@ -77,33 +79,18 @@ inline __attribute__((always_inline)) void dot1(const int8_t* x, const int8_t* w
   *acc = a0;
 }
 
-// RQ of four accumulators (requantize.h), the output offset and the clamp:
-// VSHL wraps like the reference's uint32 shift; VQRDMULH is DHM (its one
-// saturating case needs M = INT32_MIN, outside [0, 2^31)); VRSHL rounds ties
-// toward +inf, so negative values first move down by one when the right shift
-// is non-zero, which turns their ties away from zero (saturating: INT32_MIN is
-// never a tie). The offset is added with wrap-around, like the reference.
+// RQ of four accumulators, the output offset and the clamp
+// (kernels/common/requantize_mve.h).
 struct Requantizer {
-  int32_t left, neg_right, output_offset;
-  int32_t multiplier;
-  int32x4_t lo, hi;
+  kernels::mve::LaneRequant q;
+  int32_t output_offset, lo, hi;
 
   explicit Requantizer(const LinearParams& p)
-      : left(p.out.shift > 0 ? p.out.shift : 0),
-        neg_right(p.out.shift < 0 ? p.out.shift : 0),
-        output_offset(p.output_offset),
-        multiplier(p.out.multiplier),
-        lo(vdupq_n_s32(p.activation_min)),
-        hi(vdupq_n_s32(p.activation_max)) {}
+      : q(p.out), output_offset(p.output_offset), lo(p.activation_min), hi(p.activation_max) {}
 
   int32x4_t operator()(int32x4_t v) const {
-    v = vshlq_r_s32(v, left);
-    v = vqrdmulhq_n_s32(v, multiplier);
-    // neg_right's sign bit is set exactly when the right shift is non-zero.
-    const int32x4_t fixup = vshrq_n_s32(vandq_s32(v, vdupq_n_s32(neg_right)), 31);
-    v = vrshlq_n_s32(vqaddq_s32(v, fixup), neg_right);
-    v = vaddq_n_s32(v, output_offset);
-    return vminq_s32(vmaxq_s32(v, lo), hi);
+    return kernels::mve::offset_clamp_lanes(kernels::mve::requantize_lanes(v, q), output_offset,
+                                            lo, hi);
   }
 };
 

@@ -3,6 +3,8 @@
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
 
+#include "kernels/common/requantize_mve.h"
+
 namespace etns::cortex_m {
 namespace {
 
@@ -10,11 +12,8 @@ namespace {
 // VMULLT give the even and odd lanes' exact int32 products, and VQMOVNB/VQMOVNT
 // put the narrowed halves back in element order.
 //
-// Requantisation as kernels::requantize (docs/numerics.md#mul): DHM is
-// VQRDMULH (M >= 0, so its saturating case cannot happen); for R = -S > 0,
-// RDIV(x, R) is VRSHL by -R of x - [x < 0], the -1 coming in as VQRDMLAH's
-// accumulator from the sign of the product (it differs from x's sign only
-// where x = 0, and RDIV(-1, R) = 0 too; x >= -2^31 + 1, so no saturation).
+// Requantisation as kernels::requantize (kernels/common/requantize_mve.h,
+// Shift::Right when S < 0, else Shift::Left).
 //
 // The output zero point: with R > 0, |RQ| <= 2^30, so the reference's wrapping
 // int32 add never wraps and a saturating add in int16 after a saturating
@@ -24,19 +23,16 @@ template <bool kRounds>
 void mul_lanes(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n) {
   const int16_t a_zero_point = static_cast<int16_t>(p.a_zero_point);
   const int16_t b_zero_point = static_cast<int16_t>(p.b_zero_point);
-  const int32_t multiplier = p.out.multiplier;
-  const int32_t left = p.out.shift > 0 ? p.out.shift : 0;
-  const int32_t minus_right = p.out.shift < 0 ? p.out.shift : 0;
+  const kernels::mve::LaneRequant rq(p.out);
   const int32x4_t out_zero_point32 = vdupq_n_s32(p.out_zero_point);
   const int16_t out_zero_point16 = static_cast<int16_t>(p.out_zero_point);
 
+  using kernels::mve::Shift;
   const auto requantize = [&](int32x4_t product) {
     if constexpr (kRounds) {
-      const int32x4_t x = vqrdmlahq_n_s32(vshrq_n_s32(product, 31), product, multiplier);
-      return vrshlq_n_s32(x, minus_right);
+      return kernels::mve::requantize_lanes<Shift::Right>(product, rq);
     } else {
-      const int32x4_t x = vqrdmulhq_n_s32(vshlq_r_s32(product, left), multiplier);
-      return vaddq_s32(x, out_zero_point32);
+      return vaddq_s32(kernels::mve::requantize_lanes<Shift::Left>(product, rq), out_zero_point32);
     }
   };
   const auto step = [&](int16x8_t qa, int16x8_t qb) {

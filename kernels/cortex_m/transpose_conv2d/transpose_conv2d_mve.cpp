@@ -5,6 +5,8 @@
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
 
+#include "kernels/common/requantize_mve.h"
+
 #include "kernels/common/requantize.h"
 
 namespace etns::cortex_m {
@@ -86,22 +88,12 @@ inline __attribute__((always_inline)) int32_t dot_s8(int32_t acc, const int8_t* 
 }
 
 // RQ per lane with that lane's channel's (M, S), plus the output offset and
-// the activation clamp (requantize.h): VQRDMULH is DHM (its one saturating
-// case needs M = INT32_MIN, outside [0, 2^31)); VRSHL rounds ties toward +inf,
-// so negative values first move down by one when the shift is non-zero, which
-// makes the ties go away from zero (saturating: INT32_MIN is never a tie).
+// the activation clamp (kernels/common/requantize_mve.h).
 inline __attribute__((always_inline)) int32x4_t requantize_lanes(
     int32x4_t v, int32x4_t multiplier, int32x4_t shift, int32_t output_offset, int32_t lo,
     int32_t hi) {
-  const int32x4_t left = vmaxq_s32(shift, vdupq_n_s32(0));
-  const int32x4_t neg_right = vminq_s32(shift, vdupq_n_s32(0));
-  v = vshlq_s32(v, left);  // wraps like the reference's uint32 shift
-  v = vqrdmulhq_s32(v, multiplier);
-  // neg_right's sign bit is set exactly when the right shift is non-zero.
-  const int32x4_t fixup = vshrq_n_s32(vandq_s32(v, neg_right), 31);
-  v = vrshlq_s32(vqaddq_s32(v, fixup), neg_right);
-  v = vaddq_n_s32(v, output_offset);  // wraps, as the reference's uint32 add
-  return vminq_s32(vmaxq_s32(v, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+  return kernels::mve::offset_clamp_lanes(kernels::mve::requantize_lanes(v, multiplier, shift),
+                                          output_offset, lo, hi);
 }
 
 // What one output pixel reads: its reaching taps' input pixels and weight

@@ -3,6 +3,8 @@
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
 
+#include "kernels/common/requantize_mve.h"
+
 namespace etns::cortex_m_ns {
 namespace {
 
@@ -80,34 +82,23 @@ void add_run_sums(const int8_t* base, size_t length, size_t stride, size_t runs,
 
 #undef ETNS_MEAN_RUN_SUM_ASM
 
-// clamp(RQ(acc) + out_zero_point, -128, 127) on 4 lanes, requantize()'s
-// arithmetic: the left shift wraps (VSHL), VQRDMULH is DHM (it saturates only
-// for a = M = INT32_MIN; M >= 0 here), and RDIV's ties away from zero are a
-// rounding shift (ties up) after stepping negative values down by one
-// (saturating, which keeps INT32_MIN exact). The zero point is added
-// saturating: an int32 overflow would clamp to the same int8 end.
+// clamp(RQ(acc) + out_zero_point, -128, 127) on 4 lanes
+// (kernels/common/requantize_mve.h). The zero point is added saturating: an
+// int32 overflow would clamp to the same int8 end.
 class Requantizer {
  public:
-  explicit Requantizer(const MeanParams& p)
-      : left_(p.out.shift > 0 ? p.out.shift : 0),
-        right_(p.out.shift < 0 ? -p.out.shift : 0),
-        multiplier_(p.out.multiplier),
-        zero_point_(p.out_zero_point),
-        right_shift_(vdupq_n_s32(-right_)) {}
+  explicit Requantizer(const MeanParams& p) : q_(p.out), zero_point_(p.out_zero_point) {}
 
   __attribute__((always_inline)) int32x4_t operator()(int32x4_t acc) const {
-    int32x4_t v = vqrdmulhq_n_s32(vshlq_r_s32(acc, left_), multiplier_);
-    if (right_ > 0) v = vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), right_shift_);
-    v = vqaddq_n_s32(v, zero_point_);
-    return vminq_s32(vmaxq_s32(v, vdupq_n_s32(-128)), vdupq_n_s32(127));
+    using kernels::mve::Shift;
+    const int32x4_t v = q_.neg_right < 0 ? kernels::mve::requantize_lanes<Shift::Right>(acc, q_)
+                                         : kernels::mve::requantize_lanes<Shift::Left>(acc, q_);
+    return kernels::mve::saturating_offset_clamp_lanes(v, zero_point_, -128, 127);
   }
 
  private:
-  int32_t left_;
-  int32_t right_;
-  int32_t multiplier_;
+  kernels::mve::LaneRequant q_;
   int32_t zero_point_;
-  int32x4_t right_shift_;
 };
 
 // -count * in_zero_point: added once to the raw byte sum gives the

@@ -3,33 +3,28 @@
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
 
+#include "kernels/common/requantize_mve.h"
+
 namespace etns::cortex_m_ns {
 namespace {
 
-// One requantisation RQ(v, M, S) in four int32 lanes, exactly as
-// kernels::requantize (docs/numerics.md#sub):
-//   DHM is VQRDMULH (M >= 0, so its one saturating case cannot happen);
-//   RDIV(x, R) for R > 0 is VRSHL by -R (round half up) of x - [x < 0].
-// The -1 is folded into the multiply as VQRDMLAH's accumulator, and it is taken
-// from the sign of v, not of x = DHM(v, M): they differ only when v < 0 and
-// x = 0, where RDIV gives 0 from x = 0 and from x = -1 alike. x >= -2^31 + 1
-// (M < 2^31), so x - 1 never saturates.
+// The requantisation stages (kernels/common/requantize_mve.h): the inputs'
+// left shifts are folded into their scaling (Input below), so their stages
+// are Shift::Right or Shift::None; the output's is Shift::Right or
+// Shift::Left.
+using kernels::mve::LaneRequant;
+using kernels::mve::requantize_lanes;
+using kernels::mve::Shift;
+// A stage's multiplier and VRSHL operand; the inputs' left shifts are
+// folded into their scaling, the output's is applied in requantize_lanes.
 struct Stage {
   int32_t multiplier;
-  int32_t minus_right;  // -max(-S, 0): VRSHL's shift operand
+  int32_t neg_right;  // min(S, 0)
 };
 
-template <bool kRounds>
-inline int32x4_t requantize_lanes(int32x4_t v, const Stage& s) {
-  if constexpr (kRounds) {
-    const int32x4_t x = vqrdmlahq_n_s32(vshrq_n_s32(v, 31), v, s.multiplier);
-    return vrshlq_n_s32(x, s.minus_right);
-  } else {
-    return vqrdmulhq_n_s32(v, s.multiplier);
-  }
-}
-
 Stage stage_of(kernels::Requant q) { return {q.multiplier, q.shift < 0 ? q.shift : 0}; }
+
+constexpr Shift input_stage(bool rounds) { return rounds ? Shift::Right : Shift::None; }
 
 // (q - zero_point) * 2^(20 + L) in one VMLAS: q * scale + offset, both modulo
 // 2^32 as the reference's wrapping left shift (scale is 0 once 20 + L >= 32).
@@ -101,8 +96,8 @@ inline void sub_blocks_asm(const int8_t*& self, const int8_t*& other, int8_t*& o
       : [blocks] "r"(blocks), [self_scale] "w"(self_scale), [other_scale] "w"(other_scale),
         [self_offset] "r"(self_offset), [other_offset] "r"(other_offset),
         [self_m] "r"(self_stage.multiplier), [other_m] "r"(other_stage.multiplier),
-        [out_m] "r"(out_stage.multiplier), [self_r] "r"(self_stage.minus_right),
-        [other_r] "r"(other_stage.minus_right), [out_r] "r"(out_shift),
+        [out_m] "r"(out_stage.multiplier), [self_r] "r"(self_stage.neg_right),
+        [other_r] "r"(other_stage.neg_right), [out_r] "r"(out_shift),
         [zero_point] "r"(static_cast<int32_t>(out_zero_point)),
         [self_rounds] "i"(kSelfRounds ? 1 : 0), [other_rounds] "i"(kOtherRounds ? 1 : 0),
         [out_rounds] "i"(kOutRounds ? 1 : 0)
@@ -133,11 +128,13 @@ void sub_lanes(const SubParams& p, const int8_t* self, const int8_t* other, int8
   const int16x8_t hi = vdupq_n_s16(static_cast<int16_t>(p.act_max));
 
   const auto difference = [&](int32x4_t a, int32x4_t b) {
-    a = requantize_lanes<kSelfRounds>(a, self_stage);
-    b = requantize_lanes<kOtherRounds>(b, other_stage);
-    int32x4_t d = vqsubq_s32(a, b);  // the reference's saturate_s32(a' - b')
-    if constexpr (!kOutRounds) d = vshlq_r_s32(d, out_left);
-    return requantize_lanes<kOutRounds>(d, out_stage);
+    a = requantize_lanes<input_stage(kSelfRounds)>(
+        a, LaneRequant(self_stage.multiplier, 0, self_stage.neg_right));
+    b = requantize_lanes<input_stage(kOtherRounds)>(
+        b, LaneRequant(other_stage.multiplier, 0, other_stage.neg_right));
+    const int32x4_t d = vqsubq_s32(a, b);  // the reference's saturate_s32(a' - b')
+    return requantize_lanes<(kOutRounds ? Shift::Right : Shift::Left)>(
+        d, LaneRequant(out_stage.multiplier, out_left, out_stage.neg_right));
   };
   const auto step = [&](int16x8_t qa, int16x8_t qb) {
     const int32x4_t a_words = vreinterpretq_s32_s16(qa);
@@ -159,7 +156,7 @@ void sub_lanes(const SubParams& p, const int8_t* self, const int8_t* other, int8
   if constexpr (kFullRange) {
     sub_blocks_asm<kSelfRounds, kOtherRounds, kOutRounds>(
         self, other, out, n / 8, self_scale, other_scale, self_in.offset, other_in.offset,
-        self_stage, other_stage, out_stage, kOutRounds ? out_stage.minus_right : out_left,
+        self_stage, other_stage, out_stage, kOutRounds ? out_stage.neg_right : out_left,
         out_zero_point);
   } else {
     for (size_t blocks = n / 8; blocks > 0; --blocks) {
