@@ -317,6 +317,142 @@ int parse_number(const char** p) {
   return value < kMaxField ? value : kMaxField;
 }
 
+// Reads one directive's flags, width, precision and length modifier at *p
+// (just past the '%'), taking '*' widths and precisions from ap.
+Spec parse_spec(const char** cursor, va_list* args) {
+  const char*& p = *cursor;
+  va_list& ap = *args;
+  Spec spec;
+  for (;; ++p) {
+    if (*p == '-') {
+      spec.left = true;
+    } else if (*p == '0') {
+      spec.zero = true;
+    } else if (*p == '+') {
+      spec.plus = true;
+    } else if (*p == ' ') {
+      spec.space = true;
+    } else if (*p != '#') {
+      break;
+    }
+  }
+  if (*p == '*') {
+    ++p;
+    const int width = va_arg(ap, int);
+    if (width < 0) spec.left = true;  // C: a negative '*' width means '-'
+    const int magnitude = width < 0 ? (width < -kMaxField ? kMaxField : -width) : width;
+    spec.width = static_cast<size_t>(magnitude < kMaxField ? magnitude : kMaxField);
+  } else {
+    spec.width = static_cast<size_t>(parse_number(&p));
+  }
+  if (*p == '.') {
+    ++p;
+    if (*p == '*') {
+      ++p;
+      const int precision = va_arg(ap, int);
+      spec.precision = precision < 0 ? -1 : (precision < kMaxField ? precision : kMaxField);
+    } else {
+      spec.precision = parse_number(&p);
+    }
+  }
+  switch (*p) {
+    case 'h':
+      spec.length = p[1] == 'h' ? Length::Char : Length::Short;
+      p += p[1] == 'h' ? 2 : 1;
+      break;
+    case 'l':
+      spec.length = p[1] == 'l' ? Length::LongLong : Length::Long;
+      p += p[1] == 'l' ? 2 : 1;
+      break;
+    case 'z': spec.length = Length::Size; ++p; break;
+    case 'j': spec.length = Length::Max; ++p; break;
+    case 't': spec.length = Length::Ptrdiff; ++p; break;
+    case 'L': spec.length = Length::LongDouble; ++p; break;
+    default: break;
+  }
+  return spec;
+}
+
+// Converts one directive; false for an unknown conversion, which the caller
+// copies through (no argument is consumed).
+bool format_conversion(Writer& w, char conversion, const Spec& spec, va_list* args) {
+  va_list& ap = *args;
+  switch (conversion) {
+    case '%':
+      w.put('%');
+      break;
+    case 'c': {
+      const char c = static_cast<char>(va_arg(ap, int));
+      emit_text(w, spec, &c, 1);
+      break;
+    }
+    case 's': {
+      const char* s = va_arg(ap, const char*);
+      if (s == nullptr) s = "(null)";
+      size_t length = 0;  // never reads past the precision: s need not be terminated
+      while ((spec.precision < 0 || length < static_cast<size_t>(spec.precision)) &&
+             s[length] != '\0') {
+        ++length;
+      }
+      emit_text(w, spec, s, length);
+      break;
+    }
+    case 'd':
+    case 'i': {
+      const long long value = read_signed(spec.length, &ap);
+      // Negate in unsigned arithmetic so LLONG_MIN works.
+      const unsigned long long magnitude =
+          value < 0 ? 0ull - static_cast<unsigned long long>(value)
+                    : static_cast<unsigned long long>(value);
+      const char* sign = value < 0 ? "-" : spec.plus ? "+" : spec.space ? " " : "";
+      format_integer(w, spec, magnitude, sign, 10, false);
+      break;
+    }
+    case 'u':
+      format_integer(w, spec, read_unsigned(spec.length, &ap), "", 10, false);
+      break;
+    case 'o':
+      format_integer(w, spec, read_unsigned(spec.length, &ap), "", 8, false);
+      break;
+    case 'x':
+    case 'X':
+      format_integer(w, spec, read_unsigned(spec.length, &ap), "", 16, conversion == 'X');
+      break;
+    case 'p': {
+      const void* pointer = va_arg(ap, const void*);
+      if (pointer == nullptr) {
+        emit_text(w, spec, "(nil)", 5);  // glibc's spelling
+      } else {
+        format_integer(w, spec, reinterpret_cast<uintptr_t>(pointer), "0x", 16, false);
+      }
+      break;
+    }
+    case 'g':
+    case 'G':
+    case 'e':
+    case 'E':
+    case 'f':
+    case 'F':
+    case 'a':
+    case 'A': {
+      // Only %g is implemented; the others still consume their argument.
+      const double value = spec.length == Length::LongDouble
+                               ? static_cast<double>(va_arg(ap, long double))
+                               : va_arg(ap, double);
+      format_general(w, spec, value,
+                     conversion == 'G' || conversion == 'E' || conversion == 'F' ||
+                         conversion == 'A');
+      break;
+    }
+    case 'n':
+      static_cast<void>(va_arg(ap, void*));  // writing through it is not supported
+      break;
+    default:  // unknown
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 size_t format_text_v(char* out, size_t capacity, const char* format, va_list args) {
@@ -332,135 +468,15 @@ size_t format_text_v(char* out, size_t capacity, const char* format, va_list arg
       continue;
     }
     const char* start = p++;
-    Spec spec;
-    for (;; ++p) {
-      if (*p == '-') {
-        spec.left = true;
-      } else if (*p == '0') {
-        spec.zero = true;
-      } else if (*p == '+') {
-        spec.plus = true;
-      } else if (*p == ' ') {
-        spec.space = true;
-      } else if (*p != '#') {
-        break;
-      }
-    }
-    if (*p == '*') {
-      ++p;
-      const int width = va_arg(ap, int);
-      if (width < 0) spec.left = true;  // C: a negative '*' width means '-'
-      const int magnitude = width < 0 ? (width < -kMaxField ? kMaxField : -width) : width;
-      spec.width = static_cast<size_t>(magnitude < kMaxField ? magnitude : kMaxField);
-    } else {
-      spec.width = static_cast<size_t>(parse_number(&p));
-    }
-    if (*p == '.') {
-      ++p;
-      if (*p == '*') {
-        ++p;
-        const int precision = va_arg(ap, int);
-        spec.precision = precision < 0 ? -1 : (precision < kMaxField ? precision : kMaxField);
-      } else {
-        spec.precision = parse_number(&p);
-      }
-    }
-    switch (*p) {
-      case 'h':
-        spec.length = p[1] == 'h' ? Length::Char : Length::Short;
-        p += p[1] == 'h' ? 2 : 1;
-        break;
-      case 'l':
-        spec.length = p[1] == 'l' ? Length::LongLong : Length::Long;
-        p += p[1] == 'l' ? 2 : 1;
-        break;
-      case 'z': spec.length = Length::Size; ++p; break;
-      case 'j': spec.length = Length::Max; ++p; break;
-      case 't': spec.length = Length::Ptrdiff; ++p; break;
-      case 'L': spec.length = Length::LongDouble; ++p; break;
-      default: break;
-    }
-
+    const Spec spec = parse_spec(&p, &ap);
     const char conversion = *p;
     if (conversion == '\0') {  // a format cut short: show what there was
       w.put(start, static_cast<size_t>(p - start));
       break;
     }
     ++p;
-    switch (conversion) {
-      case '%':
-        w.put('%');
-        break;
-      case 'c': {
-        const char c = static_cast<char>(va_arg(ap, int));
-        emit_text(w, spec, &c, 1);
-        break;
-      }
-      case 's': {
-        const char* s = va_arg(ap, const char*);
-        if (s == nullptr) s = "(null)";
-        size_t length = 0;  // never reads past the precision: s need not be terminated
-        while ((spec.precision < 0 || length < static_cast<size_t>(spec.precision)) &&
-               s[length] != '\0') {
-          ++length;
-        }
-        emit_text(w, spec, s, length);
-        break;
-      }
-      case 'd':
-      case 'i': {
-        const long long value = read_signed(spec.length, &ap);
-        // Negate in unsigned arithmetic so LLONG_MIN works.
-        const unsigned long long magnitude =
-            value < 0 ? 0ull - static_cast<unsigned long long>(value)
-                      : static_cast<unsigned long long>(value);
-        const char* sign = value < 0 ? "-" : spec.plus ? "+" : spec.space ? " " : "";
-        format_integer(w, spec, magnitude, sign, 10, false);
-        break;
-      }
-      case 'u':
-        format_integer(w, spec, read_unsigned(spec.length, &ap), "", 10, false);
-        break;
-      case 'o':
-        format_integer(w, spec, read_unsigned(spec.length, &ap), "", 8, false);
-        break;
-      case 'x':
-      case 'X':
-        format_integer(w, spec, read_unsigned(spec.length, &ap), "", 16, conversion == 'X');
-        break;
-      case 'p': {
-        const void* pointer = va_arg(ap, const void*);
-        if (pointer == nullptr) {
-          emit_text(w, spec, "(nil)", 5);  // glibc's spelling
-        } else {
-          format_integer(w, spec, reinterpret_cast<uintptr_t>(pointer), "0x", 16, false);
-        }
-        break;
-      }
-      case 'g':
-      case 'G':
-      case 'e':
-      case 'E':
-      case 'f':
-      case 'F':
-      case 'a':
-      case 'A': {
-        // Only %g is implemented; the others still consume their argument.
-        const double value = spec.length == Length::LongDouble
-                                 ? static_cast<double>(va_arg(ap, long double))
-                                 : va_arg(ap, double);
-        format_general(w, spec, value,
-                       conversion == 'G' || conversion == 'E' || conversion == 'F' ||
-                           conversion == 'A');
-        break;
-      }
-      case 'n':
-        static_cast<void>(va_arg(ap, void*));  // writing through it is not supported
-        break;
-      default:  // unknown: copy the directive through, no argument is consumed
-        w.put(start, static_cast<size_t>(p - start));
-        break;
-    }
+    // An unknown directive is copied through.
+    if (!format_conversion(w, conversion, spec, &ap)) w.put(start, static_cast<size_t>(p - start));
   }
   va_end(ap);
   return w.finish();
