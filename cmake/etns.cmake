@@ -18,8 +18,6 @@ if(ETNS_REFERENCE_KERNELS)
 endif()
 if(ETNS_FORCE_SCALAR)
   target_compile_definitions(etns_options INTERFACE ETNS_FORCE_SCALAR=1)
-elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
-  target_compile_options(etns_options INTERFACE -msse4.1)
 endif()
 
 # A library that runs on the device: no exceptions, no RTTI (the host build

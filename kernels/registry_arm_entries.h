@@ -22,40 +22,51 @@
 #include "kernels/portable_selection.h"
 
 #ifdef ETNS_PORTABLE_ATEN_CLAMP_OUT
-#define ETNS_ENTRY_ATEN_CLAMP {"aten::clamp.out", 4, &portable::clamp_prepare, &portable::clamp_run},
+#define ETNS_ENTRY_ATEN_CLAMP \
+  runtime::kernel_entry(portable::kClampContract, &portable::clamp_prepare, \
+                        &portable::clamp_run),
 #else
 #define ETNS_ENTRY_ATEN_CLAMP
 #endif
 #ifdef ETNS_PORTABLE_ATEN_LEAKY_RELU_OUT
 #define ETNS_ENTRY_ATEN_LEAKY_RELU \
-  {"aten::leaky_relu.out", 3, &portable::leaky_relu_prepare, &portable::leaky_relu_run},
+  runtime::kernel_entry(portable::kLeakyReluContract, &portable::leaky_relu_prepare, \
+                        &portable::leaky_relu_run),
 #else
 #define ETNS_ENTRY_ATEN_LEAKY_RELU
 #endif
 #ifdef ETNS_PORTABLE_ATEN_MEAN_OUT
-#define ETNS_ENTRY_ATEN_MEAN {"aten::mean.out", 5, &portable::mean_prepare, &portable::mean_run},
+#define ETNS_ENTRY_ATEN_MEAN \
+  runtime::kernel_entry(portable::kMeanContract, &portable::mean_prepare, \
+                        &portable::mean_run),
 #else
 #define ETNS_ENTRY_ATEN_MEAN
 #endif
 #ifdef ETNS_PORTABLE_ATEN_SUB_OUT
-#define ETNS_ENTRY_ATEN_SUB {"aten::sub.out", 4, &portable::sub_prepare, &portable::sub_run},
+#define ETNS_ENTRY_ATEN_SUB \
+  runtime::kernel_entry(portable::kSubContract, &portable::sub_prepare, \
+                        &portable::sub_run),
 #else
 #define ETNS_ENTRY_ATEN_SUB
 #endif
-
 #ifdef ETNS_PORTABLE_ATEN_CLONE_OUT
-#define ETNS_ENTRY_ATEN_CLONE {"aten::clone.out", 3, &portable::clone_prepare, &portable::clone_run},
+#define ETNS_ENTRY_ATEN_CLONE \
+  runtime::kernel_entry(portable::kCloneContract, &portable::clone_prepare, \
+                        &portable::clone_run),
 #else
 #define ETNS_ENTRY_ATEN_CLONE
 #endif
 #ifdef ETNS_PORTABLE_ATEN_PERMUTE_COPY_OUT
 #define ETNS_ENTRY_ATEN_PERMUTE_COPY \
-  {"aten::permute_copy.out", 3, &portable::permute_copy_prepare, &portable::permute_copy_run},
+  runtime::kernel_entry(portable::kPermuteCopyContract, &portable::permute_copy_prepare, \
+                        &portable::permute_copy_run),
 #else
 #define ETNS_ENTRY_ATEN_PERMUTE_COPY
 #endif
 #ifdef ETNS_PORTABLE_ATEN_VIEW_COPY_OUT
-#define ETNS_ENTRY_ATEN_VIEW_COPY {"aten::view_copy.out", 3, &portable::view_copy_prepare, &portable::view_copy_run},
+#define ETNS_ENTRY_ATEN_VIEW_COPY \
+  runtime::kernel_entry(portable::kViewCopyContract, &portable::view_copy_prepare, \
+                        &portable::view_copy_run),
 #else
 #define ETNS_ENTRY_ATEN_VIEW_COPY
 #endif
@@ -63,43 +74,53 @@
 // the aten:: spelling (as operators-cortex-m.md writes it) names the same kernel.
 #if defined(ETNS_PORTABLE_DIM_ORDER_OPS_TO_DIM_ORDER_COPY_OUT) || \
     defined(ETNS_PORTABLE_ATEN_TO_DIM_ORDER_COPY_OUT)
-#define ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY                                         \
-  {"dim_order_ops::_to_dim_order_copy.out", 4, &portable::to_dim_order_copy_prepare, \
-   &portable::to_dim_order_copy_run},                                                \
-  {"aten::_to_dim_order_copy.out", 4, &portable::to_dim_order_copy_prepare,          \
-   &portable::to_dim_order_copy_run},
+#define ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY                                        \
+  runtime::kernel_entry(portable::kToDimOrderCopyContract, &portable::to_dim_order_copy_prepare, \
+                        &portable::to_dim_order_copy_run),                                \
+  runtime::KernelEntry{"aten::_to_dim_order_copy.out", &portable::kToDimOrderCopyContract,  \
+                       &portable::to_dim_order_copy_prepare, &portable::to_dim_order_copy_run},
 #else
 #define ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY
 #endif
 
-#define ETNS_ARM_KERNEL_ENTRIES                                                                   \
-  ETNS_ENTRY_ATEN_CLAMP                                                                           \
-  ETNS_ENTRY_ATEN_CLONE                                                                           \
-  ETNS_ENTRY_ATEN_LEAKY_RELU                                                                      \
-  ETNS_ENTRY_ATEN_MEAN                                                                            \
-  ETNS_ENTRY_ATEN_PERMUTE_COPY                                                                    \
-  ETNS_ENTRY_ATEN_SUB                                                                             \
-  ETNS_ENTRY_ATEN_VIEW_COPY                                                                       \
-  {"cortex_m::dequantize_per_tensor.out", 7, &cortex_m::dequantize_prepare,                       \
-   &cortex_m::dequantize_run},                                                                    \
-  {"cortex_m::maximum.out", 3, &cortex_m::maximum_prepare, &cortex_m::maximum_run},               \
-  {"cortex_m::minimum.out", 3, &cortex_m::minimum_prepare, &cortex_m::minimum_run},               \
-  {"cortex_m::pad.out", 5, &cortex_m::pad_prepare, &cortex_m::pad_run},                          \
-  {"cortex_m::quantize_per_tensor.out", 7, &cortex_m::quantize_prepare, &cortex_m::quantize_run}, \
-  {"cortex_m::quantized_add.out", 14, &cortex_m::add_prepare, &cortex_m::add_run},                \
-  {"cortex_m::quantized_avg_pool2d.out", 8, &cortex_m::avg_pool2d_prepare,                        \
-   &cortex_m::avg_pool2d_run},                                                                    \
-  {"cortex_m::quantized_batch_matmul.out", 8, &cortex_m::batch_matmul_prepare,                   \
-   &cortex_m::batch_matmul_run},                                                                  \
-  {"cortex_m::quantized_conv2d.out", 13, &cortex_m::conv2d_prepare, &cortex_m::conv2d_run},       \
-  {"cortex_m::quantized_depthwise_conv2d.out", 14, &cortex_m::depthwise_conv2d_prepare,           \
-   &cortex_m::depthwise_conv2d_run},                                                              \
-  {"cortex_m::quantized_linear.out", 12, &cortex_m::linear_prepare, &cortex_m::linear_run},       \
-  {"cortex_m::quantized_max_pool2d.out", 11, &cortex_m::max_pool2d_prepare,                       \
-   &cortex_m::max_pool2d_run},                                                                    \
-  {"cortex_m::quantized_mul.out", 8, &cortex_m::mul_prepare, &cortex_m::mul_run},                 \
-  {"cortex_m::quantized_transpose_conv2d.out", 14, &cortex_m::transpose_conv2d_prepare,           \
-   &cortex_m::transpose_conv2d_run},                                                              \
-  {"cortex_m::softmax.out", 8, &cortex_m::softmax_prepare, &cortex_m::softmax_run},               \
-  {"cortex_m::transpose.out", 3, &cortex_m::transpose_prepare, &cortex_m::transpose_run},         \
+#define ETNS_ARM_KERNEL_ENTRIES                                                                  \
+  ETNS_ENTRY_ATEN_CLAMP                                                                          \
+  ETNS_ENTRY_ATEN_CLONE                                                                          \
+  ETNS_ENTRY_ATEN_LEAKY_RELU                                                                     \
+  ETNS_ENTRY_ATEN_MEAN                                                                           \
+  ETNS_ENTRY_ATEN_PERMUTE_COPY                                                                   \
+  ETNS_ENTRY_ATEN_SUB                                                                            \
+  ETNS_ENTRY_ATEN_VIEW_COPY                                                                      \
+  runtime::kernel_entry(cortex_m::kDequantizeContract, &cortex_m::dequantize_prepare,            \
+                        &cortex_m::dequantize_run),                                              \
+  runtime::kernel_entry(cortex_m::kMaximumContract, &cortex_m::maximum_prepare,                  \
+                        &cortex_m::maximum_run),                                                 \
+  runtime::kernel_entry(cortex_m::kMinimumContract, &cortex_m::minimum_prepare,                  \
+                        &cortex_m::minimum_run),                                                 \
+  runtime::kernel_entry(cortex_m::kPadContract, &cortex_m::pad_prepare,                          \
+                        &cortex_m::pad_run),                                                     \
+  runtime::kernel_entry(cortex_m::kQuantizeContract, &cortex_m::quantize_prepare,                \
+                        &cortex_m::quantize_run),                                                \
+  runtime::kernel_entry(cortex_m::kAddContract, &cortex_m::add_prepare,                          \
+                        &cortex_m::add_run),                                                     \
+  runtime::kernel_entry(cortex_m::kAvgPool2dContract, &cortex_m::avg_pool2d_prepare,             \
+                        &cortex_m::avg_pool2d_run),                                              \
+  runtime::kernel_entry(cortex_m::kBatchMatmulContract, &cortex_m::batch_matmul_prepare,         \
+                        &cortex_m::batch_matmul_run),                                            \
+  runtime::kernel_entry(cortex_m::kConv2dContract, &cortex_m::conv2d_prepare,                    \
+                        &cortex_m::conv2d_run),                                                  \
+  runtime::kernel_entry(cortex_m::kDepthwiseConv2dContract, &cortex_m::depthwise_conv2d_prepare, \
+                        &cortex_m::depthwise_conv2d_run),                                        \
+  runtime::kernel_entry(cortex_m::kLinearContract, &cortex_m::linear_prepare,                    \
+                        &cortex_m::linear_run),                                                  \
+  runtime::kernel_entry(cortex_m::kMaxPool2dContract, &cortex_m::max_pool2d_prepare,             \
+                        &cortex_m::max_pool2d_run),                                              \
+  runtime::kernel_entry(cortex_m::kMulContract, &cortex_m::mul_prepare,                          \
+                        &cortex_m::mul_run),                                                     \
+  runtime::kernel_entry(cortex_m::kTransposeConv2dContract, &cortex_m::transpose_conv2d_prepare, \
+                        &cortex_m::transpose_conv2d_run),                                        \
+  runtime::kernel_entry(cortex_m::kSoftmaxContract, &cortex_m::softmax_prepare,                  \
+                        &cortex_m::softmax_run),                                                 \
+  runtime::kernel_entry(cortex_m::kTransposeContract, &cortex_m::transpose_prepare,              \
+                        &cortex_m::transpose_run),                                               \
   ETNS_ENTRY_DIM_ORDER_OPS_TO_DIM_ORDER_COPY

@@ -12,13 +12,16 @@ namespace {
 // quantized_relu also serves relu6, hardtanh and clamp through its activation bounds.
 constexpr runtime::KernelEntry kNsEntries[] = {
     ETNS_ARM_KERNEL_ENTRIES
-    {"cortex_m_ns::quantized_hardswish.out", 9, &cortex_m_ns::hardswish_prepare,
-     &cortex_m_ns::hardswish_run},
-    {"cortex_m_ns::quantized_leaky_relu.out", 8, &cortex_m_ns::leaky_relu_prepare,
-     &cortex_m_ns::leaky_relu_run},
-    {"cortex_m_ns::quantized_mean.out", 8, &cortex_m_ns::mean_prepare, &cortex_m_ns::mean_run},
-    {"cortex_m_ns::quantized_relu.out", 8, &cortex_m_ns::relu_prepare, &cortex_m_ns::relu_run},
-    {"cortex_m_ns::quantized_sub.out", 14, &cortex_m_ns::sub_prepare, &cortex_m_ns::sub_run},
+    runtime::kernel_entry(cortex_m_ns::kHardswishContract, &cortex_m_ns::hardswish_prepare,
+                          &cortex_m_ns::hardswish_run),
+    runtime::kernel_entry(cortex_m_ns::kLeakyReluContract, &cortex_m_ns::leaky_relu_prepare,
+                          &cortex_m_ns::leaky_relu_run),
+    runtime::kernel_entry(cortex_m_ns::kMeanContract, &cortex_m_ns::mean_prepare,
+                          &cortex_m_ns::mean_run),
+    runtime::kernel_entry(cortex_m_ns::kReluContract, &cortex_m_ns::relu_prepare,
+                          &cortex_m_ns::relu_run),
+    runtime::kernel_entry(cortex_m_ns::kSubContract, &cortex_m_ns::sub_prepare,
+                          &cortex_m_ns::sub_run),
 };
 
 constexpr runtime::KernelRegistry kNsRegistry{"ns", runtime::Span<const runtime::KernelEntry>(kNsEntries)};

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cortex_m_ns/mean/mean.h"
 #include "kernels/registry.h"
 #include "runtime/exec/method.h"
 #include "runtime/pte/program.h"
@@ -71,8 +72,11 @@ struct Case {
   const char* program;
   std::function<void(std::vector<uint8_t>&)> corrupt;
   Error error;
-  const char* message;
+  std::string message;
 };
+
+// tier1mean_ns.pte's c0i1 is quantized_mean; its `self` argument's position.
+constexpr uint8_t kMeanSelf = cortex_m_ns::kMeanContract.arg("self").index;
 
 const Case kCases[] = {
     {"truncated inside the segments", "tier1_arm.pte", [](auto& b) { b.resize(8000); },
@@ -102,12 +106,14 @@ const Case kCases[] = {
      Error::InvalidProgram, "past the file's 15424 bytes"},
     {"value index out of range", "tier1mean_ns.pte",
      [](auto& b) { as<fb::KernelCall>(plan_of(b)->mutable_chains()->GetMutableObject(0)->mutable_instructions()->GetMutableObject(1)
-                       ->mutable_instr_args())->mutable_args()->Mutate(0, 9999); },
-     Error::InvalidProgram, "c0i1 cortex_m_ns::quantized_mean.out: argument 0 = value index 9999, expected < 24"},
+                       ->mutable_instr_args())->mutable_args()->Mutate(kMeanSelf, 9999); },
+     Error::InvalidProgram, "c0i1 cortex_m_ns::quantized_mean.out: argument " + std::to_string(kMeanSelf) +
+                                " = value index 9999, expected < 24"},
     {"wrong value kind for an argument", "tier1mean_ns.pte",
      [](auto& b) { as<fb::KernelCall>(plan_of(b)->mutable_chains()->GetMutableObject(0)->mutable_instructions()->GetMutableObject(1)
-                       ->mutable_instr_args())->mutable_args()->Mutate(0, 3); },
-     Error::InvalidProgram, "c0i1 cortex_m_ns::quantized_mean.out: argument 0 (self) is Int, expected Tensor"},
+                       ->mutable_instr_args())->mutable_args()->Mutate(kMeanSelf, 3); },
+     Error::InvalidProgram, "c0i1 cortex_m_ns::quantized_mean.out: argument " + std::to_string(kMeanSelf) +
+                                " (self) is Int, expected Tensor"},
     {"op_index out of range", "tier1mean_ns.pte",
      [](auto& b) { as<fb::KernelCall>(plan_of(b)->mutable_chains()->GetMutableObject(0)->mutable_instructions()->GetMutableObject(1)
                        ->mutable_instr_args())->mutate_op_index(50); },

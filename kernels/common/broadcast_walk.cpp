@@ -10,7 +10,6 @@ namespace {
 using runtime::Error;
 using runtime::PrepareContext;
 using runtime::Result;
-using runtime::ScalarType;
 using runtime::Tensor;
 
 // Upstream sizes its broadcast result for at most 5 dims (kTensorDimensionLimit
@@ -114,14 +113,15 @@ void collapse(const size_t out_dims[4], const size_t self_dims[4], const size_t 
 
 }  // namespace
 
-Result<BroadcastWalk> plan_broadcast_walk(PrepareContext& ctx, const char* cmsis_name) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(0, "self"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* other, ctx.tensor(1, "other"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(2, "out"));
-  ETNS_TRY(check_dtype(ctx, *self, "self", ScalarType::Char));
-  ETNS_TRY(check_dtype(ctx, *other, "other", ScalarType::Char));
-  ETNS_TRY(check_dtype(ctx, *out, "out", ScalarType::Char));
-  for (const auto& [t, name] : {std::pair{self, "self"}, std::pair{other, "other"}}) {
+Result<BroadcastWalk> plan_broadcast_walk(PrepareContext& ctx, const BroadcastArgs& args,
+                                          const char* cmsis_name) {
+  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(args.self));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* other, ctx.tensor(args.other));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(args.out));
+  const char* self_name = args.self.name();
+  const char* other_name = args.other.name();
+  const char* out_name = args.out.name();
+  for (const auto& [t, name] : {std::pair{self, self_name}, std::pair{other, other_name}}) {
     if (t->rank > kMaxRank) {
       return ctx.fail(Error::InvalidArgument, "%s has rank %u, expected at most 5", name,
                       static_cast<unsigned>(t->rank));
@@ -136,8 +136,8 @@ Result<BroadcastWalk> plan_broadcast_walk(PrepareContext& ctx, const char* cmsis
     const size_t a = aligned_size(*self, rank, k);
     const size_t b = aligned_size(*other, rank, k);
     if (a != b && a != 1 && b != 1) {
-      return ctx.fail(Error::InvalidArgument, "self %s and other %s do not broadcast",
-                      format_sizes(*self).text, format_sizes(*other).text);
+      return ctx.fail(Error::InvalidArgument, "%s %s and %s %s do not broadcast", self_name,
+                      format_sizes(*self).text, other_name, format_sizes(*other).text);
     }
     same_sizes = same_sizes && a == b;
     shape[k] = static_cast<int32_t>(a == 1 ? b : a);
@@ -146,15 +146,15 @@ Result<BroadcastWalk> plan_broadcast_walk(PrepareContext& ctx, const char* cmsis
   for (uint8_t k = 0; out_matches && k < rank; ++k) out_matches = out->size(k) == shape[k];
   if (!out_matches) {
     return ctx.fail(Error::InvalidArgument,
-                    "out %s differs from %s, the broadcast shape of self %s and other %s",
-                    format_sizes(*out).text, format_sizes(shape, rank).text,
-                    format_sizes(*self).text, format_sizes(*other).text);
+                    "%s %s differs from %s, the broadcast shape of %s %s and %s %s", out_name,
+                    format_sizes(*out).text, format_sizes(shape, rank).text, self_name,
+                    format_sizes(*self).text, other_name, format_sizes(*other).text);
   }
   if (rank > kCmsisRank && shape[0] != 1) {
     return ctx.fail(Error::NotSupported,
-                    "out %s: upstream's %s walks only the last 4 dims and would "
-                    "leave out partly unwritten; a rank-5 out needs a leading 1",
-                    format_sizes(*out).text, cmsis_name);
+                    "%s %s: upstream's %s walks only the last 4 dims and would "
+                    "leave %s partly unwritten; a rank-5 %s needs a leading 1",
+                    out_name, format_sizes(*out).text, cmsis_name, out_name, out_name);
   }
 
   BroadcastWalk p;
@@ -164,10 +164,10 @@ Result<BroadcastWalk> plan_broadcast_walk(PrepareContext& ctx, const char* cmsis
     const bool self_full = same_sizes || other->numel == 1;
     const bool other_full = same_sizes || !self_full;
     if (self_full && other_full) {
-      ETNS_TRY(check_same_order(ctx, *self, "self", *other, "other", rank));
+      ETNS_TRY(check_same_order(ctx, *self, self_name, *other, other_name, rank));
     }
-    ETNS_TRY(self_full ? check_same_order(ctx, *out, "out", *self, "self", rank)
-                       : check_same_order(ctx, *out, "out", *other, "other", rank));
+    ETNS_TRY(self_full ? check_same_order(ctx, *out, out_name, *self, self_name, rank)
+                       : check_same_order(ctx, *out, out_name, *other, other_name, rank));
     p.dims[3] = out->numel;
     p.self_strides[3] = self_full ? 1 : 0;
     p.other_strides[3] = other_full ? 1 : 0;
@@ -175,7 +175,7 @@ Result<BroadcastWalk> plan_broadcast_walk(PrepareContext& ctx, const char* cmsis
     // Upstream walks the logical sizes over the physical buffers, which is the
     // broadcast only for tensors stored in logical order.
     for (const auto& [t, name] :
-         {std::pair{self, "self"}, std::pair{other, "other"}, std::pair{out, "out"}}) {
+         {std::pair{self, self_name}, std::pair{other, other_name}, std::pair{out, out_name}}) {
       if (!memory_order(*t, rank).is_logical()) {
         return ctx.fail(Error::NotSupported,
                         "%s %s is not stored in logical order; upstream broadcasts the "
@@ -194,10 +194,11 @@ Result<BroadcastWalk> plan_broadcast_walk(PrepareContext& ctx, const char* cmsis
     if (out->numel != 0 && (upstream_skips_rows(self_dims, other_dims) ||
                             upstream_skips_rows(other_dims, self_dims))) {
       return ctx.fail(Error::NotSupported,
-                      "self %s and other %s: upstream's %s reads every second "
+                      "%s %s and %s %s: upstream's %s reads every second "
                       "element (and past the end) of the operand whose last two dims are 1 "
                       "here, so its result is not the broadcast",
-                      format_sizes(*self).text, format_sizes(*other).text, cmsis_name);
+                      self_name, format_sizes(*self).text, other_name, format_sizes(*other).text,
+                      cmsis_name);
     }
     collapse(out_dims, self_dims, other_dims, p);
   }
@@ -205,8 +206,9 @@ Result<BroadcastWalk> plan_broadcast_walk(PrepareContext& ctx, const char* cmsis
   return p;
 }
 
-Error prepare_broadcast_walk(PrepareContext& ctx, const char* cmsis_name) {
-  ETNS_ASSIGN_OR_RETURN(const BroadcastWalk p, plan_broadcast_walk(ctx, cmsis_name));
+Error prepare_broadcast_walk(PrepareContext& ctx, const BroadcastArgs& args,
+                             const char* cmsis_name) {
+  ETNS_ASSIGN_OR_RETURN(const BroadcastWalk p, plan_broadcast_walk(ctx, args, cmsis_name));
   ETNS_ASSIGN_OR_RETURN(BroadcastWalk * state, ctx.make_state<BroadcastWalk>());
   *state = p;
   return Error::Ok;

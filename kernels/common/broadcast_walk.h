@@ -6,6 +6,7 @@
 #include "runtime/core/result.h"
 #include "runtime/core/target_layout.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/exec/operator_contract.h"
 
 namespace etns::kernels {
 
@@ -23,20 +24,34 @@ struct BroadcastWalk {
 };
 ETNS_TARGET_LAYOUT(BroadcastWalk, runtime::StructLayout().member(runtime::word(abi), 12).done());
 
-// Checks self, other and out (arguments 0, 1, 2) the way upstream's
-// op_minimum.cpp / op_maximum.cpp accept them and plans the walk. `cmsis_name`
-// ("arm_minimum_s8") names upstream's kernel in the refusals. Returns
-// InvalidArgument for another dtype, shapes that do not broadcast, an out of
-// another shape, a rank above 5, or operands of one shape (or a one-element
-// operand) whose memory order differs from out's; NotSupported where
-// upstream's kernel would compute something else than the broadcast: general
-// broadcasting of a tensor whose memory order is not its logical order, rank 5
-// with a leading dim other than 1, and the row-scalar walk that skips elements.
+// The operator's self, other and out, from its contract.
+struct BroadcastArgs {
+  runtime::Arg self;
+  runtime::Arg other;
+  runtime::Arg out;
+};
+// The contract's "self", "other" and out; in a constant expression a contract
+// without those names does not compile.
+constexpr BroadcastArgs broadcast_args(const runtime::OperatorContract& contract) {
+  return BroadcastArgs{contract.arg("self"), contract.arg("other"), contract.out()};
+}
+
+// Checks self, other and out (int8 by the operator's contract) the way
+// upstream's op_minimum.cpp / op_maximum.cpp accept them and plans the walk.
+// `cmsis_name` ("arm_minimum_s8") names upstream's kernel in the refusals.
+// Returns InvalidArgument for shapes that do not broadcast, an out of another
+// shape, a rank above 5, or operands of one shape (or a one-element operand)
+// whose memory order differs from out's; NotSupported where upstream's kernel
+// would compute something else than the broadcast: general broadcasting of a
+// tensor whose memory order is not its logical order, rank 5 with a leading
+// dim other than 1, and the row-scalar walk that skips elements.
 runtime::Result<BroadcastWalk> plan_broadcast_walk(runtime::PrepareContext& ctx,
+                                                   const BroadcastArgs& args,
                                                    const char* cmsis_name);
 // plan_broadcast_walk, kept as the operator's state (the whole of minimum's and
 // maximum's prepare).
-runtime::Error prepare_broadcast_walk(runtime::PrepareContext& ctx, const char* cmsis_name);
+runtime::Error prepare_broadcast_walk(runtime::PrepareContext& ctx, const BroadcastArgs& args,
+                                      const char* cmsis_name);
 
 // The reference walk: out[...] = op(self[...], other[...]) in out's order.
 template <typename Op>

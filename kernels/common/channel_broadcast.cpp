@@ -6,7 +6,6 @@ namespace etns::kernels {
 
 using runtime::Error;
 using runtime::Result;
-using runtime::ScalarType;
 using runtime::Tensor;
 
 namespace {
@@ -22,9 +21,6 @@ bool is_channel_broadcast(const Tensor& self, const Tensor& other) {
 Result<ChannelBroadcast> plan_channel_broadcast(const runtime::PrepareContext& ctx,
                                                 const Tensor& self, const Tensor& other,
                                                 const Tensor& out) {
-  ETNS_TRY(check_dtype(ctx, self, "self", ScalarType::Char));
-  ETNS_TRY(check_dtype(ctx, other, "other", ScalarType::Char));
-  ETNS_TRY(check_dtype(ctx, out, "out", ScalarType::Char));
   ChannelBroadcast plan;
   if (self.same_sizes(other)) {
     // The flat walk pairs elements correctly only in one shared memory order.

@@ -18,11 +18,12 @@ struct ChannelBroadcast {
   size_t b_channels = 0;    // 0: identical sizes; else b's C values repeat every C elements
 };
 
-// Checks self, other and out (int8, shapes as above; out the full operand's
-// sizes). InvalidArgument for a wrong dtype, shapes that are neither identical
-// nor a channel broadcast, or an out or dim order that does not match;
-// NotSupported for a channel broadcast whose full-size tensors are not in NHWC
-// memory (upstream asks for channels_last without checking it).
+// Checks the shapes of self, other and out (as above; out the full operand's
+// sizes); their dtypes are the operator's contract's (int8). InvalidArgument
+// for shapes that are neither identical nor a channel broadcast, or an out or
+// dim order that does not match; NotSupported for a channel broadcast whose
+// full-size tensors are not in NHWC memory (upstream asks for channels_last
+// without checking it).
 runtime::Result<ChannelBroadcast> plan_channel_broadcast(const runtime::PrepareContext& ctx,
                                                          const runtime::Tensor& self,
                                                          const runtime::Tensor& other,

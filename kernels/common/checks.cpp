@@ -43,17 +43,6 @@ Error check_same_dim_order(const PrepareContext& ctx, const Tensor& a, const cha
   return ctx.fail(Error::InvalidArgument, "%s and %s have different dim orders", a_name, b_name);
 }
 
-bool is_row_major_in_memory(const Tensor& tensor) {
-  int previous = -1;
-  for (uint8_t i = 0; i < tensor.rank; ++i) {
-    const uint8_t dim = tensor.dim_order[i];
-    if (tensor.size(dim) == 1) continue;
-    if (static_cast<int>(dim) < previous) return false;
-    previous = dim;
-  }
-  return true;
-}
-
 Error check_row_major(const PrepareContext& ctx, const Tensor& tensor, const char* name) {
   if (is_row_major_in_memory(tensor)) return Error::Ok;
   return ctx.fail(Error::InvalidArgument, "%s must be contiguous (row-major in memory)", name);
@@ -64,12 +53,6 @@ Error check_unary_s8(const PrepareContext& ctx, const Tensor& self, const Tensor
   ETNS_TRY(check_dtype(ctx, out, "out", ScalarType::Char));
   ETNS_TRY(check_same_sizes(ctx, self, "self", out, "out"));
   return check_same_dim_order(ctx, self, "self", out, "out");
-}
-
-bool is_nhwc_in_memory(const Tensor& t) {
-  if (t.is_channels_last()) return true;
-  return t.rank == 4 && t.is_contiguous() &&
-         (t.size(1) == 1 || (t.size(2) == 1 && t.size(3) == 1));
 }
 
 Error read_pair(const PrepareContext& ctx, const runtime::IntList& list, const char* name,
@@ -102,37 +85,45 @@ SizesText format_sizes(const int32_t* sizes, size_t rank) {
   return out;
 }
 
-Result<int32_t> read_int_in_range(const PrepareContext& ctx, size_t index, const char* name,
-                                  int64_t lo, int64_t hi) {
-  ETNS_ASSIGN_OR_RETURN(const int64_t value, ctx.int_value(index, name));
-  ETNS_TRY(check_range(ctx, name, value, lo, hi));
+Result<int32_t> read_int_in_range(const PrepareContext& ctx, Arg arg, int64_t lo, int64_t hi) {
+  ETNS_ASSIGN_OR_RETURN(const int64_t value, ctx.int_value(arg));
+  ETNS_TRY(check_range(ctx, arg.name(), value, lo, hi));
   return static_cast<int32_t>(value);
 }
 
-Result<int32_t> read_zero_point(const PrepareContext& ctx, size_t index, const char* name) {
-  return read_int_in_range(ctx, index, name, -128, 127);
+Result<int32_t> read_zero_point(const PrepareContext& ctx, Arg arg) {
+  return read_int_in_range(ctx, arg, -128, 127);
 }
 
-Result<Requant> read_requant(const PrepareContext& ctx, size_t multiplier_index,
-                             const char* multiplier_name, size_t shift_index,
-                             const char* shift_name) {
+Result<Requant> read_requant(const PrepareContext& ctx, Arg multiplier, Arg shift) {
   Requant q;
-  ETNS_ASSIGN_OR_RETURN(q.multiplier,
-                        read_int_in_range(ctx, multiplier_index, multiplier_name, 0, INT32_MAX));
-  ETNS_ASSIGN_OR_RETURN(q.shift, read_int_in_range(ctx, shift_index, shift_name, -31, 30));
+  ETNS_ASSIGN_OR_RETURN(q.multiplier, read_int_in_range(ctx, multiplier, 0, INT32_MAX));
+  ETNS_ASSIGN_OR_RETURN(q.shift, read_int_in_range(ctx, shift, -31, 30));
   return q;
 }
 
-Result<ScalarType> read_quantized_dtype(const PrepareContext& ctx, size_t index) {
-  ETNS_ASSIGN_OR_RETURN(const int64_t code, ctx.int_value(index, "dtype"));
+Result<int32_t> read_first_item(const PrepareContext& ctx, Arg arg, int64_t lo, int64_t hi) {
+  ETNS_ASSIGN_OR_RETURN(const runtime::IntList list, ctx.int_list(arg));
+  if (list.size == 0) {
+    return ctx.fail(Error::InvalidArgument, "%s is empty, expected at least one value",
+                    arg.name());
+  }
+  char item_name[48];
+  runtime::format_text(item_name, sizeof(item_name), "%s[0]", arg.name());
+  ETNS_TRY(check_range(ctx, item_name, list.at(0), lo, hi));
+  return static_cast<int32_t>(list.at(0));
+}
+
+Result<ScalarType> read_quantized_dtype(const PrepareContext& ctx, Arg arg) {
+  ETNS_ASSIGN_OR_RETURN(const int64_t code, ctx.int_value(arg));
   if (code == static_cast<int64_t>(ScalarType::Char)) return ScalarType::Char;
   if (code == static_cast<int64_t>(ScalarType::Short)) return ScalarType::Short;
-  return ctx.fail(Error::InvalidArgument, "dtype = %lld, expected 1 (int8) or 2 (int16)",
+  return ctx.fail(Error::InvalidArgument, "%s = %lld, expected 1 (int8) or 2 (int16)", arg.name(),
                   static_cast<long long>(code));
 }
 
-Result<float> read_scale(const PrepareContext& ctx, size_t index, const char* name) {
-  ETNS_ASSIGN_OR_RETURN(const double scale, ctx.double_value(index, name));
+Result<float> read_scale(const PrepareContext& ctx, Arg arg) {
+  ETNS_ASSIGN_OR_RETURN(const double scale, ctx.double_value(arg));
   // Compared as float32: a double beyond float's range becomes infinite there.
   const float scale_f = std::isfinite(scale) && std::fabs(scale) <= FLT_MAX
                             ? static_cast<float>(scale)
@@ -140,9 +131,19 @@ Result<float> read_scale(const PrepareContext& ctx, size_t index, const char* na
   const float inverse = 1.0f / scale_f;
   if (!(scale_f > 0.0f) || !std::isfinite(scale_f) || !std::isfinite(inverse)) {
     return ctx.fail(Error::InvalidArgument,
-                    "%s = %g, expected finite and > 0 with a finite float32 inverse", name, scale);
+                    "%s = %g, expected finite and > 0 with a finite float32 inverse", arg.name(),
+                    scale);
   }
   return scale_f;
+}
+
+Error check_vector(const PrepareContext& ctx, const Tensor& t, const char* name, int64_t count,
+                   const char* what) {
+  if (static_cast<uint64_t>(t.numel) == static_cast<uint64_t>(count) && count >= 0) {
+    return Error::Ok;
+  }
+  return ctx.fail(Error::InvalidArgument, "%s %s has %zu values, expected %lld (one per %s)", name,
+                  format_sizes(t).text, t.numel, static_cast<long long>(count), what);
 }
 
 }  // namespace etns::kernels

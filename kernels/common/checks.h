@@ -31,7 +31,7 @@ Error check_same_dim_order(const PrepareContext& ctx, const Tensor& a, const cha
 // Row-major in memory: the dim order is 0, 1, ... once size-1 dims (which take
 // no room) are skipped. Otherwise logs "<name> must be contiguous (row-major
 // in memory)".
-bool is_row_major_in_memory(const Tensor& tensor);
+inline bool is_row_major_in_memory(const Tensor& tensor) { return tensor.is_row_major_in_memory(); }
 Error check_row_major(const PrepareContext& ctx, const Tensor& tensor, const char* name);
 // An elementwise int8 operator's self and out: both int8, with the same sizes
 // and dim order, because the kernel walks both flat buffers in step.
@@ -39,7 +39,7 @@ Error check_unary_s8(const PrepareContext& ctx, const Tensor& self, const Tensor
 
 // True when memory holds a 4-D tensor in N, H, W, C order: channels_last, or
 // contiguous where C or H * W is 1 (upstream accepts any dim order there).
-bool is_nhwc_in_memory(const Tensor& t);
+inline bool is_nhwc_in_memory(const Tensor& t) { return t.is_nhwc_in_memory(); }
 // A [h, w] argument (kernel_size, stride, padding, dilation) with both values
 // in [lo, hi]: "stride has 3 values, expected 2 ([h, w])", "stride[1] = 0, ...".
 Error read_pair(const PrepareContext& ctx, const runtime::IntList& list, const char* name,
@@ -53,21 +53,32 @@ struct SizesText {
 SizesText format_sizes(const Tensor& tensor);
 SizesText format_sizes(const int32_t* sizes, size_t rank);
 
+using runtime::Arg;
+
 // Reads an Int argument and checks it lies in [lo, hi].
-Result<int32_t> read_int_in_range(const PrepareContext& ctx, size_t index, const char* name,
-                                  int64_t lo, int64_t hi);
+Result<int32_t> read_int_in_range(const PrepareContext& ctx, Arg arg, int64_t lo, int64_t hi);
 // An int8 zero point: [-128, 127].
-Result<int32_t> read_zero_point(const PrepareContext& ctx, size_t index, const char* name);
-// A (multiplier, shift) pair: multiplier in [0, 2^31 - 1], shift in [-31, 30].
-Result<Requant> read_requant(const PrepareContext& ctx, size_t multiplier_index,
-                             const char* multiplier_name, size_t shift_index,
-                             const char* shift_name);
+Result<int32_t> read_zero_point(const PrepareContext& ctx, Arg arg);
+// A (multiplier, shift) pair: multiplier in [0, 2^31 - 1] (0 is what TFLite
+// writes for an effective scale below 2^-32), shift in [-31, 30].
+Result<Requant> read_requant(const PrepareContext& ctx, Arg multiplier, Arg shift);
+// The first item of a per-tensor int[] argument, in [lo, hi] (upstream reads
+// only that one); an empty list is refused.
+Result<int32_t> read_first_item(const PrepareContext& ctx, Arg list, int64_t lo, int64_t hi);
 // A quantization scale, read as double and used as float32: finite and > 0
 // with a finite float32 inverse (stricter than upstream, which leaves it
 // unchecked). Quantize and dequantize share it, so both refuse the same scales.
-Result<float> read_scale(const PrepareContext& ctx, size_t index, const char* name);
+Result<float> read_scale(const PrepareContext& ctx, Arg arg);
 // A quantize or dequantize dtype argument, a ScalarType code: upstream takes
 // int8 (1) and int16 (2) only.
-Result<ScalarType> read_quantized_dtype(const PrepareContext& ctx, size_t index);
+Result<ScalarType> read_quantized_dtype(const PrepareContext& ctx, Arg arg);
+
+// A per-channel or per-feature vector (bias, kernel_sum, requantisation
+// tables): `count` values in any shape ([C], [1, C], [C, 1, 1, 1]); the
+// contract's Shape::Vector has already checked it is row-major. `what` names
+// the count in the message: "bias has 8 values, expected 16 (one per output
+// channel)".
+Error check_vector(const PrepareContext& ctx, const Tensor& t, const char* name, int64_t count,
+                   const char* what);
 
 }  // namespace etns::kernels

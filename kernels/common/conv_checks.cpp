@@ -28,13 +28,7 @@ Error check_out_extent(const PrepareContext& ctx, const char* dim, int64_t kerne
 
 Error check_per_channel(const PrepareContext& ctx, const Tensor& t, const char* name,
                         int32_t channels, bool must_be_constant) {
-  ETNS_TRY(check_dtype(ctx, t, name, ScalarType::Int));
-  ETNS_TRY(check_rank(ctx, t, name, 1));
-  if (t.numel != static_cast<size_t>(channels)) {
-    return ctx.fail(Error::InvalidArgument,
-                    "%s has %zu values, expected %d (one per output channel)", name, t.numel,
-                    static_cast<int>(channels));
-  }
+  ETNS_TRY(check_vector(ctx, t, name, channels, "output channel"));
   if (must_be_constant && !t.is_constant) {
     return ctx.fail(Error::NotSupported,
                     "%s is not a constant tensor (its values are checked at load)", name);

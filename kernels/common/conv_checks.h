@@ -6,8 +6,9 @@
 #include "runtime/exec/kernel.h"
 
 // Argument checks the convolution kernels (quantized_conv2d,
-// quantized_depthwise_conv2d) share. Each logs one line naming the argument
-// and returns a non-Ok Error, as kernels/common/checks.h does.
+// quantized_depthwise_conv2d, quantized_transpose_conv2d) share. Each logs one
+// line naming the argument and returns a non-Ok Error, as
+// kernels/common/checks.h does.
 namespace etns::kernels {
 
 // out's extent along one spatial dim is trusted (operators.md §2.3.1: real
@@ -19,8 +20,10 @@ namespace etns::kernels {
 runtime::Error check_out_extent(const runtime::PrepareContext& ctx, const char* dim,
                                 int64_t kernel, int64_t stride, int64_t dilation, int64_t out);
 
-// A per-channel int32 tensor, one value per output channel. `must_be_constant`
-// for those whose values prepare validates and run then trusts.
+// A per-channel int32 tensor (the contract's Shape::Vector has checked its
+// dtype and that it is row-major): one value per output channel in any shape,
+// [C], [1, C] or [C, 1, 1, 1] (check_vector). `must_be_constant` for those
+// whose values prepare validates and run then trusts (NotSupported otherwise).
 runtime::Error check_per_channel(const runtime::PrepareContext& ctx, const runtime::Tensor& t,
                                  const char* name, int32_t channels, bool must_be_constant);
 

@@ -1,22 +1,13 @@
 #pragma once
 
 // Which vector variants this build compiles, from the compiler's own macros:
-// no runtime CPU probing. ETNS_FORCE_SCALAR (CMake option) clears them all, so
-// a build can measure what the vector code buys.
+// no runtime CPU probing. ETNS_FORCE_SCALAR (CMake option) clears them, so a
+// build can measure what the vector code buys.
 //   ETNS_HAVE_MVE    Helium (Armv8.1-M MVE, integer and float), e.g. Cortex-M55
-//   ETNS_HAVE_SSE41  x86-64 SSE4.1 (the host presets pass -msse4.1)
 #if defined(ETNS_FORCE_SCALAR)
 #define ETNS_HAVE_MVE 0
-#define ETNS_HAVE_SSE41 0
-#else
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 3) == 3
+#elif defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 3) == 3
 #define ETNS_HAVE_MVE 1
 #else
 #define ETNS_HAVE_MVE 0
-#endif
-#if defined(__SSE4_1__)
-#define ETNS_HAVE_SSE41 1
-#else
-#define ETNS_HAVE_SSE41 0
-#endif
 #endif

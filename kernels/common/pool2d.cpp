@@ -7,7 +7,6 @@ namespace etns::kernels {
 using runtime::Error;
 using runtime::IntList;
 using runtime::Result;
-using runtime::ScalarType;
 using runtime::Tensor;
 
 namespace {
@@ -36,25 +35,11 @@ Error check_windows(const runtime::PrepareContext& ctx, const char* dim, int64_t
 }  // namespace
 
 Result<Pool2dShape> read_pool2d_shape(const runtime::PrepareContext& ctx, const Pool2dArgs& args) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(args.input, "input"));
-  ETNS_ASSIGN_OR_RETURN(const IntList kernel_size, ctx.int_list(args.kernel_size, "kernel_size"));
-  ETNS_ASSIGN_OR_RETURN(const IntList stride, ctx.int_list(args.stride, "stride"));
-  ETNS_ASSIGN_OR_RETURN(const IntList padding, ctx.int_list(args.padding, "padding"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(args.out, "out"));
-  ETNS_TRY(check_dtype(ctx, *input, "input", ScalarType::Char));
-  ETNS_TRY(check_dtype(ctx, *out, "out", ScalarType::Char));
-  ETNS_TRY(check_rank(ctx, *input, "input", 4));
-  ETNS_TRY(check_rank(ctx, *out, "out", 4));
-  if (!is_nhwc_in_memory(*input)) {
-    return ctx.fail(Error::InvalidArgument, "input must be channels_last (dim order [0, 2, 3, 1])");
-  }
-  if (!is_nhwc_in_memory(*out)) {
-    return ctx.fail(Error::InvalidArgument, "out must be channels_last (dim order [0, 2, 3, 1])");
-  }
-  if (input->numel == 0 || out->numel == 0) {
-    return ctx.fail(Error::InvalidArgument, "input %s and out %s must not be empty",
-                    format_sizes(*input).text, format_sizes(*out).text);
-  }
+  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(args.input));
+  ETNS_ASSIGN_OR_RETURN(const IntList kernel_size, ctx.int_list(args.kernel_size));
+  ETNS_ASSIGN_OR_RETURN(const IntList stride, ctx.int_list(args.stride));
+  ETNS_ASSIGN_OR_RETURN(const IntList padding, ctx.int_list(args.padding));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(args.out));
   if (out->size(0) != input->size(0) || out->size(1) != input->size(1)) {
     return ctx.fail(Error::InvalidArgument, "out %s, expected the batch and channels of input %s",
                     format_sizes(*out).text, format_sizes(*input).text);
@@ -66,9 +51,19 @@ Result<Pool2dShape> read_pool2d_shape(const runtime::PrepareContext& ctx, const 
   s.input_w = input->size(3);
   s.output_h = out->size(2);
   s.output_w = out->size(3);
-  ETNS_TRY(read_pair(ctx, kernel_size, "kernel_size", 1, INT32_MAX, &s.kernel_h, &s.kernel_w));
-  ETNS_TRY(read_pair(ctx, stride, "stride", 1, INT32_MAX, &s.stride_h, &s.stride_w));
-  ETNS_TRY(read_pair(ctx, padding, "padding", 0, INT32_MAX, &s.pad_h, &s.pad_w));
+  ETNS_TRY(read_pair(ctx, kernel_size, args.kernel_size.name(), 1, INT32_MAX, &s.kernel_h,
+                     &s.kernel_w));
+  ETNS_TRY(read_pair(ctx, stride, args.stride.name(), 1, INT32_MAX, &s.stride_h, &s.stride_w));
+  ETNS_TRY(read_pair(ctx, padding, args.padding.name(), 0, INT32_MAX, &s.pad_h, &s.pad_w));
+  // An empty out has no windows: nothing to compute. Otherwise batch and
+  // channels are not 0, so an empty input has no rows or columns and every
+  // window would be empty.
+  if (out->numel == 0) return s;
+  if (input->numel == 0) {
+    return ctx.fail(Error::InvalidArgument,
+                    "input %s is empty but out %s is not (its windows would hold no input tap)",
+                    format_sizes(*input).text, format_sizes(*out).text);
+  }
   ETNS_TRY(check_windows(ctx, "height", s.input_h, s.output_h, s.kernel_h, s.stride_h, s.pad_h));
   ETNS_TRY(check_windows(ctx, "width", s.input_w, s.output_w, s.kernel_w, s.stride_w, s.pad_w));
   return s;

@@ -64,16 +64,17 @@ void for_each_pool_window(const Pool2dShape& s, const int8_t* input, int8_t* out
   }
 }
 
-// Reads and checks a pooling's input and out tensors and its kernel_size,
-// stride and padding lists (argument indices given). InvalidArgument for a
-// tensor that is not int8 or 4-D, not in NHWC memory (channels_last), out's
-// batch or channels not the input's, an empty input or out, kernel_size or
-// stride not two values >= 1, padding not two values >= 0, a window that
-// holds no input tap (CMSIS-NN divides by its tap count or leaves out
-// unwritten), or an index leaving int32; InvalidProgram for a wrong kind of
-// argument.
+// Reads a pooling's input and out tensors and its kernel_size, stride and
+// padding lists, by the operator's contract arguments. The contract has
+// already checked input and out are int8 in NHWC memory (rank 4,
+// channels_last) and every argument's kind. InvalidArgument for out's batch
+// or channels not the input's, kernel_size or stride not two values >= 1,
+// padding not two values >= 0, and, when out is not empty (an empty out is
+// nothing to compute), an empty input, a window that holds no input tap
+// (CMSIS-NN divides by its tap count or leaves out unwritten), or an index
+// leaving int32.
 struct Pool2dArgs {
-  size_t input, kernel_size, stride, padding, out;
+  runtime::Arg input, kernel_size, stride, padding, out;
 };
 runtime::Result<Pool2dShape> read_pool2d_shape(const runtime::PrepareContext& ctx,
                                                const Pool2dArgs& args);

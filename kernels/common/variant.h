@@ -2,19 +2,29 @@
 
 #include <cstddef>
 
+#include "kernels/common/isa.h"
+
+// A variant list's Helium entry, present when the build compiles Helium.
+#if ETNS_HAVE_MVE
+#define ETNS_MVE_VARIANT(fn) {"mve", fn},
+#else
+#define ETNS_MVE_VARIANT(fn)
+#endif
+
 namespace etns::kernels {
 
 // One compiled implementation of an operator's kernel function; `isa` names
 // it: "ref" (the scalar reference, the definition of the numerics), "lut"
-// (a table built from the reference), "mve" (Helium), "sse41" (x86-64).
+// (a table built from the reference), "mve" (Helium).
 template <typename Fn>
 struct Variant {
   const char* isa;
   Fn fn;
 };
 
-// The build's choice: each list in kernels/variants.h is ordered from the
-// reference to the fastest variant compiled. A build with
+// The build's choice: each operator's header lists its variants (k<Op>Variants,
+// "ref" first, one line per variant), ordered from the reference to the
+// fastest variant compiled. A build with
 // ETNS_REFERENCE_KERNELS (CMake option) runs the references everywhere, so a
 // whole program can be measured both ways (`etns bench`).
 template <typename Fn, size_t N>

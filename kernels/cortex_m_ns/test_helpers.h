@@ -111,6 +111,13 @@ inline void int_arg(testing::KernelCall& call, int64_t value, bool as_double) {
   }
 }
 
+// The Int argument `name`, passed as a Double when `as_double` names it (a
+// test spoils one argument by its contract name, never by its position).
+inline void int_arg(testing::KernelCall& call, int64_t value, const char* as_double,
+                    const char* name) {
+  int_arg(call, value, as_double != nullptr && std::string(as_double) == name);
+}
+
 // prepare fails with `code` and logs a line containing `text`.
 inline ::testing::AssertionResult rejects(testing::KernelCall& call,
                                           const runtime::KernelEntry& entry, runtime::Error code,
@@ -163,11 +170,10 @@ void expect_accepts(const runtime::KernelEntry& entry, BuildFn<Args> build) {
   EXPECT_EQ(call.log(), "");
 }
 
-// All 256 codes through a unary operator whose output is argument `out_index`
-// (entry i is the output for q = i - 128). Empty when prepare fails.
+// All 256 codes through a unary operator, into its contract's "self" and out of
+// its out (entry i is the output for q = i - 128). Empty when prepare fails.
 template <typename Args>
-std::vector<int8_t> run_all_codes(const runtime::KernelEntry& entry, BuildFn<Args> build, Args a,
-                                  size_t out_index) {
+std::vector<int8_t> run_all_codes(const runtime::KernelEntry& entry, BuildFn<Args> build, Args a) {
   a.self_sizes = a.out_sizes = {1, 16, 4, 4};
   testing::KernelCall call;
   build(call, a);
@@ -175,9 +181,50 @@ std::vector<int8_t> run_all_codes(const runtime::KernelEntry& entry, BuildFn<Arg
     ADD_FAILURE() << call.log();
     return {};
   }
-  call.fill<int8_t>(0, all_codes());
+  call.fill<int8_t>(entry.contract->arg("self"), all_codes());
   EXPECT_EQ(call.run(), runtime::Error::Ok);
-  return call.read<int8_t>(out_index);
+  return call.read<int8_t>(entry.contract->out());
+}
+
+// A unary operator run on `in` (into its contract's "self", out of its out);
+// empty when prepare fails.
+template <typename Args>
+std::vector<int8_t> run_unary(const runtime::KernelEntry& entry, BuildFn<Args> build,
+                              const Args& a, const std::vector<int8_t>& in) {
+  testing::KernelCall call;
+  build(call, a);
+  if (call.prepare(entry) != runtime::Error::Ok) {
+    ADD_FAILURE() << call.log();
+    return {};
+  }
+  call.fill<int8_t>(entry.contract->arg("self"), in);
+  EXPECT_EQ(call.run(), runtime::Error::Ok);
+  return call.read<int8_t>(entry.contract->out());
+}
+
+// ns-cmsis-nn checks only a unary operator's sizes and walks the flat
+// buffers, so self and out whose dim orders differ only where a dim has size
+// 1 ([2, 16, 1, 1] contiguous or channels_last: the same bytes) are accepted
+// and give the contiguous call's bytes.
+template <typename Args>
+void expect_size1_dims_in_any_order(const runtime::KernelEntry& entry, BuildFn<Args> build) {
+  std::vector<int8_t> in(32);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int8_t>(static_cast<int>(i) * 8 - 128);
+  Args plain;
+  plain.self_sizes = plain.out_sizes = {2, 16, 1, 1};
+  plain.self_order = plain.out_order = {0, 1, 2, 3};
+  const std::vector<int8_t> want = run_unary(entry, build, plain, in);
+  ASSERT_EQ(want.size(), in.size());
+  const std::vector<uint8_t> orders[][2] = {{{0, 1, 2, 3}, {0, 2, 3, 1}},
+                                            {{0, 2, 3, 1}, {0, 1, 2, 3}},
+                                            {{0, 3, 2, 1}, {0, 2, 1, 3}}};
+  for (const auto& pair : orders) {
+    Args a = plain;
+    a.self_order = pair[0];
+    a.out_order = pair[1];
+    EXPECT_EQ(run_unary(entry, build, a, in), want)
+        << "self order " << int{pair[0][1]} << int{pair[0][2]} << int{pair[0][3]};
+  }
 }
 
 // Largest distance between kernel output codes and the float result on the grid,

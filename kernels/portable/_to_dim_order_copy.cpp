@@ -7,16 +7,26 @@ namespace etns::portable {
 using runtime::Error;
 using runtime::Tensor;
 
+namespace {
+
+constexpr const runtime::OperatorContract& kContract = kToDimOrderCopyContract;
+constexpr runtime::Arg kSelf = kContract.arg("self");
+constexpr runtime::Arg kNonBlocking = kContract.arg("non_blocking");
+constexpr runtime::Arg kDimOrder = kContract.arg("dim_order");
+constexpr runtime::Arg kOut = kContract.out();
+
+}  // namespace
+
 Error to_dim_order_copy_prepare(runtime::PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(0, "self"));
-  ETNS_ASSIGN_OR_RETURN(const bool non_blocking, ctx.bool_value(1, "non_blocking"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(3, "out"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(kSelf));
+  ETNS_ASSIGN_OR_RETURN(const bool non_blocking, ctx.bool_value(kNonBlocking));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
   if (non_blocking) return ctx.fail(Error::InvalidArgument, "non_blocking = true, expected false");
   ETNS_TRY(kernels::check_same_sizes(ctx, *self, "self", *out, "out"));
-  if (ctx.is_null(2)) {
+  if (ctx.is_null(kDimOrder)) {
     if (!out->is_contiguous()) return ctx.fail(Error::InvalidArgument, "dim_order is None but out is not contiguous");
   } else {
-    ETNS_ASSIGN_OR_RETURN(const runtime::IntList dim_order, ctx.int_list(2, "dim_order"));
+    ETNS_ASSIGN_OR_RETURN(const runtime::IntList dim_order, ctx.int_list(kDimOrder));
     if (dim_order.size != out->rank) {
       return ctx.fail(Error::InvalidArgument, "dim_order has %u entries, out has rank %u",
                       static_cast<unsigned>(dim_order.size), static_cast<unsigned>(out->rank));
@@ -43,8 +53,11 @@ Error to_dim_order_copy_prepare(runtime::PrepareContext& ctx) {
 }
 
 Error to_dim_order_copy_run(const runtime::RunContext& ctx) {
-  const Tensor& out = ctx.tensor(3);
-  if (out.numel > 0) kernels::run_strided_copy(ctx.state<kernels::StridedCopyPlan>(), ctx.tensor(0).data, out.data);
+  const Tensor& out = ctx.tensor(kOut);
+  if (out.numel > 0) {
+    kernels::run_strided_copy(ctx.state<kernels::StridedCopyPlan>(), ctx.tensor(kSelf).data,
+                              out.data);
+  }
   return Error::Ok;
 }
 

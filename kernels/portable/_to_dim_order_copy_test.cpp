@@ -15,8 +15,11 @@ using testing::KernelCall;
 using testing::logged;
 using testing::Rng;
 
-const runtime::KernelEntry kEntry{"dim_order_ops::_to_dim_order_copy.out", 4, &to_dim_order_copy_prepare,
-                                  &to_dim_order_copy_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kToDimOrderCopyContract, &to_dim_order_copy_prepare,
+                          &to_dim_order_copy_run);
+constexpr runtime::Arg kSelf = kToDimOrderCopyContract.arg("self");
+constexpr runtime::Arg kOut = kToDimOrderCopyContract.out();
 const std::vector<uint8_t> kChannelsLast{0, 2, 3, 1};
 const std::vector<uint8_t> kContiguous{0, 1, 2, 3};
 
@@ -40,10 +43,10 @@ TEST(ToDimOrderCopy, ConvertsBetweenContiguousAndChannelsLastBothWays) {
       }
       call.tensor(ScalarType::Char, sizes, to_channels_last ? kChannelsLast : kContiguous);
       ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-      const std::vector<int8_t> self = testing::random_s8(rng, call.tensor_at(0).numel);
-      call.fill<int8_t>(0, self);
+      const std::vector<int8_t> self = testing::random_s8(rng, call.tensor_at(kSelf).numel);
+      call.fill<int8_t>(kSelf, self);
       ASSERT_EQ(call.run(), Error::Ok);
-      const std::vector<int8_t> out = call.read<int8_t>(3);
+      const std::vector<int8_t> out = call.read<int8_t>(kOut);
       for (int n = 0; n < sizes[0]; ++n) {
         for (int c = 0; c < sizes[1]; ++c) {
           for (int h = 0; h < sizes[2]; ++h) {
@@ -62,9 +65,26 @@ TEST(ToDimOrderCopy, SameLayoutIsACopy) {
   KernelCall call;
   call.tensor(ScalarType::Float, {3, 2}).bool_value(false).null().tensor(ScalarType::Float, {3, 2});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<float>(0, {1, 2, 3, 4, 5, 6});
+  call.fill<float>(kSelf, {1, 2, 3, 4, 5, 6});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<float>(3), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(call.read<float>(kOut), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+}
+
+// The registry binds the aten:: spelling to the same contract and kernel; the
+// log names the operator as the program spells it.
+TEST(ToDimOrderCopy, AnswersToTheAtenSpelling) {
+  const runtime::KernelEntry alias{"aten::_to_dim_order_copy.out", &kToDimOrderCopyContract,
+                                   &to_dim_order_copy_prepare, &to_dim_order_copy_run};
+  KernelCall call;
+  call.tensor(ScalarType::Char, {2, 3}).bool_value(false).null().tensor(ScalarType::Char, {2, 3});
+  ASSERT_EQ(call.prepare(alias), Error::Ok) << call.log();
+  call.fill<int8_t>(kSelf, {1, 2, 3, -4, -5, -6});
+  ASSERT_EQ(call.run(), Error::Ok);
+  EXPECT_EQ(call.read<int8_t>(kOut), (std::vector<int8_t>{1, 2, 3, -4, -5, -6}));
+  KernelCall bad;
+  bad.tensor(ScalarType::Char, {2, 3}).bool_value(true).null().tensor(ScalarType::Char, {2, 3});
+  EXPECT_EQ(bad.prepare(alias), Error::InvalidArgument);
+  EXPECT_TRUE(logged(bad, "aten::_to_dim_order_copy.out: non_blocking = true")) << bad.log();
 }
 
 TEST(ToDimOrderCopy, RefusesWhatUpstreamRefusesAndSaysWhatThisBuildLacks) {

@@ -16,6 +16,12 @@ using runtime::ScalarType;
 using runtime::Tensor;
 using runtime::ValueKind;
 
+constexpr const runtime::OperatorContract& kContract = kClampContract;
+constexpr runtime::Arg kSelf = kContract.arg("self");
+constexpr runtime::Arg kMin = kContract.arg("min");
+constexpr runtime::Arg kMax = kContract.arg("max");
+constexpr runtime::Arg kOut = kContract.out();
+
 // self dtype -> compute and out dtype.
 enum class ClampMode : uint8_t { S8, F32, S8ToF32 };
 
@@ -43,8 +49,10 @@ struct Bound {
   double double_value = 0.0;
 };
 
-Result<Bound> read_bound(const runtime::PrepareContext& ctx, size_t index, const char* name) {
-  const runtime::EValue& value = ctx.argument(index);
+// The contract has checked the kind (Int, Double, Bool or Null); a Bool is
+// read here, where scalar_value would refuse it.
+Result<Bound> read_bound(const runtime::PrepareContext& ctx, runtime::Arg a) {
+  const runtime::EValue& value = ctx.value(a);
   Bound bound;
   switch (value.kind) {
     case ValueKind::Null:
@@ -63,8 +71,8 @@ Result<Bound> read_bound(const runtime::PrepareContext& ctx, size_t index, const
       bound.double_value = value.double_value;
       return bound;
     default:
-      return ctx.fail(Error::InvalidProgram, "argument %zu (%s) is %s, expected a Scalar or None",
-                      index, name, runtime::to_string(value.kind));
+      return ctx.fail(Error::InvalidProgram, "argument %u (%s) is %s, expected a Scalar or None",
+                      static_cast<unsigned>(a.index), a.name(), runtime::to_string(value.kind));
   }
 }
 
@@ -125,10 +133,10 @@ void clamp_s8_to_f32(const int8_t* in, float* out, size_t n, float lo, float hi)
 }  // namespace
 
 Error clamp_prepare(runtime::PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(0, "self"));
-  ETNS_ASSIGN_OR_RETURN(const Bound min, read_bound(ctx, 1, "min"));
-  ETNS_ASSIGN_OR_RETURN(const Bound max, read_bound(ctx, 2, "max"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(3, "out"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(kSelf));
+  ETNS_ASSIGN_OR_RETURN(const Bound min, read_bound(ctx, kMin));
+  ETNS_ASSIGN_OR_RETURN(const Bound max, read_bound(ctx, kMax));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
 
   if (!min.present && !max.present) {
     return ctx.fail(Error::InvalidArgument, "min and max are both None, expected at least one");
@@ -180,8 +188,8 @@ Error clamp_prepare(runtime::PrepareContext& ctx) {
 
 Error clamp_run(const runtime::RunContext& ctx) {
   const ClampParams& p = ctx.state<ClampParams>();
-  const Tensor& self = ctx.tensor(0);
-  const Tensor& out = ctx.tensor(3);
+  const Tensor& self = ctx.tensor(kSelf);
+  const Tensor& out = ctx.tensor(kOut);
   switch (p.mode) {
     case ClampMode::S8:
       clamp_s8(self.data_as<const int8_t>(), out.data_as<int8_t>(), out.numel, p.min_s8, p.max_s8);

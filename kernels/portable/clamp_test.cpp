@@ -19,7 +19,10 @@ using testing::KernelCall;
 using testing::bits;
 using testing::logged;
 
-const runtime::KernelEntry kEntry{"aten::clamp.out", 4, &clamp_prepare, &clamp_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kClampContract, &clamp_prepare, &clamp_run);
+constexpr runtime::Arg kSelf = kClampContract.arg("self");
+constexpr runtime::Arg kOut = kClampContract.out();
 const std::vector<int32_t> kTier1Sizes{1, 16, 32, 32};
 const std::vector<uint8_t> kChannelsLast{0, 2, 3, 1};
 
@@ -37,9 +40,9 @@ std::vector<int8_t> clamp_every_s8(Bounds bounds) {
   bounds(call);
   call.tensor(ScalarType::Char, {256});
   EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, every_s8());
+  call.fill<int8_t>(kSelf, every_s8());
   EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(3);
+  return call.read<int8_t>(kOut);
 }
 
 // tier1_arm c0i10: the int8 relu clamp(c0i9, min = Int 1, max = None), bit for bit.
@@ -57,11 +60,11 @@ TEST(Clamp, MatchesTier1Goldens) {
         .null()
         .tensor(ScalarType::Char, kTier1Sizes, kChannelsLast);
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    ASSERT_EQ(self.size(), call.tensor_at(0).nbytes);
-    ASSERT_EQ(want.size(), call.tensor_at(3).nbytes);
-    std::memcpy(call.data<uint8_t>(0), self.data(), self.size());
+    ASSERT_EQ(self.size(), call.tensor_at(kSelf).nbytes);
+    ASSERT_EQ(want.size(), call.tensor_at(kOut).nbytes);
+    std::memcpy(call.data<uint8_t>(kSelf), self.data(), self.size());
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(std::memcmp(call.data<uint8_t>(3), want.data(), want.size()), 0);
+    EXPECT_EQ(std::memcmp(call.data<uint8_t>(kOut), want.data(), want.size()), 0);
   }
 }
 
@@ -105,9 +108,9 @@ TEST(Clamp, FloatNanAndSignedZero) {
       .double_value(2.5)
       .tensor(ScalarType::Float, {6});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<float>(0, {nan, -0.0f, 0.0f, -1.0f, 1.25f, 3.0f});
+  call.fill<float>(kSelf, {nan, -0.0f, 0.0f, -1.0f, 1.25f, 3.0f});
   ASSERT_EQ(call.run(), Error::Ok);
-  const std::vector<float> got = call.read<float>(3);
+  const std::vector<float> got = call.read<float>(kOut);
   EXPECT_TRUE(std::isnan(got[0]));
   EXPECT_EQ(bits(got[1]), bits(-0.0f));  // equal to the bound: the input is kept
   EXPECT_EQ(bits(got[2]), bits(0.0f));
@@ -123,9 +126,9 @@ TEST(Clamp, FloatNanBoundGivesNan) {
       .double_value(std::numeric_limits<double>::quiet_NaN())
       .tensor(ScalarType::Float, {3});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<float>(0, {-1.0f, 0.0f, 1.0f});
+  call.fill<float>(kSelf, {-1.0f, 0.0f, 1.0f});
   ASSERT_EQ(call.run(), Error::Ok);
-  for (float v : call.read<float>(3)) EXPECT_TRUE(std::isnan(v));
+  for (float v : call.read<float>(kOut)) EXPECT_TRUE(std::isnan(v));
 }
 
 TEST(Clamp, FloatWithIntBoundsAndInfiniteBound) {
@@ -135,9 +138,9 @@ TEST(Clamp, FloatWithIntBoundsAndInfiniteBound) {
       .double_value(std::numeric_limits<double>::infinity())
       .tensor(ScalarType::Float, {4});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<float>(0, {-7.0f, -0.5f, 1e30f, std::numeric_limits<float>::infinity()});
+  call.fill<float>(kSelf, {-7.0f, -0.5f, 1e30f, std::numeric_limits<float>::infinity()});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<float>(3),
+  EXPECT_EQ(call.read<float>(kOut),
             (std::vector<float>{-1.0f, -0.5f, 1e30f, std::numeric_limits<float>::infinity()}));
 }
 
@@ -145,9 +148,9 @@ TEST(Clamp, DoubleBoundPromotesInt8ToFloatOut) {
   KernelCall call;
   call.tensor(ScalarType::Char, {4}).double_value(-1.5).null().tensor(ScalarType::Float, {4});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, {-128, -2, -1, 127});
+  call.fill<int8_t>(kSelf, {-128, -2, -1, 127});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<float>(3), (std::vector<float>{-1.5f, -1.5f, -1.0f, 127.0f}));
+  EXPECT_EQ(call.read<float>(kOut), (std::vector<float>{-1.5f, -1.5f, -1.0f, 127.0f}));
 }
 
 TEST(Clamp, RejectsMissingBothBounds) {
@@ -219,7 +222,7 @@ TEST(Clamp, RejectsNonScalarBound) {
   KernelCall call;
   call.tensor(ScalarType::Char, {4}).int_list({1}).null().tensor(ScalarType::Char, {4});
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidProgram);
-  EXPECT_TRUE(logged(call, "argument 1 (min) is IntList, expected a Scalar or None"));
+  EXPECT_TRUE(logged(call, "(min) is IntList, expected Scalar or Null"));
 }
 
 }  // namespace

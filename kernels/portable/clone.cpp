@@ -8,13 +8,22 @@ namespace etns::portable {
 using runtime::Error;
 using runtime::Tensor;
 
+namespace {
+
+constexpr const runtime::OperatorContract& kContract = kCloneContract;
+constexpr runtime::Arg kSelf = kContract.arg("self");
+constexpr runtime::Arg kMemoryFormat = kContract.arg("memory_format");
+constexpr runtime::Arg kOut = kContract.out();
+
+}  // namespace
+
 Error clone_prepare(runtime::PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(0, "self"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(2, "out"));
-  if (!ctx.is_null(1)) {
+  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(kSelf));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
+  if (!ctx.is_null(kMemoryFormat)) {
     // ExecuTorch's MemoryFormat: 0 contiguous, 1 preserve; a clone keeps the
     // layout the program gave out, which must be self's.
-    ETNS_ASSIGN_OR_RETURN(const int64_t memory_format, ctx.int_value(1, "memory_format"));
+    ETNS_ASSIGN_OR_RETURN(const int64_t memory_format, ctx.int_value(kMemoryFormat));
     if (memory_format != 0 && memory_format != 1) {
       return ctx.fail(Error::InvalidArgument, "memory_format = %lld, expected None, 0 (contiguous) or 1 (preserve)",
                       static_cast<long long>(memory_format));
@@ -26,8 +35,8 @@ Error clone_prepare(runtime::PrepareContext& ctx) {
 }
 
 Error clone_run(const runtime::RunContext& ctx) {
-  const Tensor& self = ctx.tensor(0);
-  const Tensor& out = ctx.tensor(2);
+  const Tensor& self = ctx.tensor(kSelf);
+  const Tensor& out = ctx.tensor(kOut);
   // memmove: a hostile program may plan self and out overlapping.
   if (self.nbytes > 0 && self.data != out.data) std::memmove(out.data, self.data, self.nbytes);
   return Error::Ok;

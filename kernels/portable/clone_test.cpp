@@ -13,7 +13,10 @@ using runtime::ScalarType;
 using testing::KernelCall;
 using testing::logged;
 
-const runtime::KernelEntry kEntry{"aten::clone.out", 3, &clone_prepare, &clone_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kCloneContract, &clone_prepare, &clone_run);
+constexpr runtime::Arg kSelf = kCloneContract.arg("self");
+constexpr runtime::Arg kOut = kCloneContract.out();
 const std::vector<uint8_t> kChannelsLast{0, 2, 3, 1};
 
 TEST(Clone, CopiesEveryByteInAnyLayout) {
@@ -28,9 +31,9 @@ TEST(Clone, CopiesEveryByteInAnyLayout) {
     call.tensor(ScalarType::Char, {1, 3, 2, 2}, kChannelsLast);
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
     const std::vector<int8_t> in{-128, 127, 0, 1, -1, 5, 6, 7, 8, 9, 10, 11};
-    call.fill<int8_t>(0, in);
+    call.fill<int8_t>(kSelf, in);
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(call.read<int8_t>(2), in);
+    EXPECT_EQ(call.read<int8_t>(kOut), in);
   }
 }
 
@@ -42,8 +45,8 @@ TEST(Clone, OverlappingSelfAndOutMoveTheBytes) {
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
   std::vector<int8_t> storage(16);
   for (size_t i = 0; i < storage.size(); ++i) storage[i] = static_cast<int8_t>(i);
-  call.tensor_at(0).data = storage.data();
-  call.tensor_at(2).data = storage.data() + 4;
+  call.tensor_at(kSelf).data = storage.data();
+  call.tensor_at(kOut).data = storage.data() + 4;
   ASSERT_EQ(call.run(), Error::Ok);
   EXPECT_EQ(std::vector<int8_t>(storage.begin() + 4, storage.end()),
             (std::vector<int8_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));

@@ -20,6 +20,11 @@ ETNS_TARGET_LAYOUT(LeakyReluParams, runtime::StructLayout().member(runtime::fixe
 
 // ExecuTorch op_leaky_relu.cpp: the comparison and the multiply in the tensor's
 // dtype. -0.0 >= 0 holds, so -0.0 is copied; NaN fails it and NaN * slope is NaN.
+constexpr const runtime::OperatorContract& kContract = kLeakyReluContract;
+constexpr runtime::Arg kSelf = kContract.arg("self");
+constexpr runtime::Arg kNegativeSlope = kContract.arg("negative_slope");
+constexpr runtime::Arg kOut = kContract.out();
+
 void leaky_relu_f32(const float* in, float* out, size_t n, float slope) {
   for (size_t i = 0; i < n; ++i) {
     const float x = in[i];
@@ -30,16 +35,12 @@ void leaky_relu_f32(const float* in, float* out, size_t n, float slope) {
 }  // namespace
 
 Error leaky_relu_prepare(runtime::PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(0, "self"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(kSelf));
   bool slope_is_integral = false;
-  ETNS_ASSIGN_OR_RETURN(const double slope,
-                        ctx.scalar_value(1, "negative_slope", &slope_is_integral));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(2, "out"));
+  ETNS_ASSIGN_OR_RETURN(const double slope, ctx.scalar_value(kNegativeSlope, &slope_is_integral));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
 
-  if (!runtime::is_floating_point(self->dtype)) {
-    return ctx.fail(Error::InvalidArgument, "self dtype %s, expected a floating type",
-                    runtime::to_string(self->dtype));
-  }
+  // The contract has checked both are floating types.
   ETNS_TRY(kernels::check_dtype(ctx, *out, "out", self->dtype));
   if (self->dtype != ScalarType::Float) {
     return ctx.fail(Error::NotSupported, "self dtype %s, only float32 is implemented",
@@ -59,8 +60,8 @@ Error leaky_relu_prepare(runtime::PrepareContext& ctx) {
 
 Error leaky_relu_run(const runtime::RunContext& ctx) {
   const LeakyReluParams& params = ctx.state<LeakyReluParams>();
-  const Tensor& self = ctx.tensor(0);
-  const Tensor& out = ctx.tensor(2);
+  const Tensor& self = ctx.tensor(kSelf);
+  const Tensor& out = ctx.tensor(kOut);
   leaky_relu_f32(self.data_as<const float>(), out.data_as<float>(), out.numel, params.slope);
   return Error::Ok;
 }

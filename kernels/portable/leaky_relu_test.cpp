@@ -19,7 +19,10 @@ using testing::KernelCall;
 using testing::bits;
 using testing::logged;
 
-const runtime::KernelEntry kEntry{"aten::leaky_relu.out", 3, &leaky_relu_prepare, &leaky_relu_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kLeakyReluContract, &leaky_relu_prepare, &leaky_relu_run);
+constexpr runtime::Arg kSelf = kLeakyReluContract.arg("self");
+constexpr runtime::Arg kOut = kLeakyReluContract.out();
 const std::vector<int32_t> kTier1Sizes{1, 16, 32, 32};
 const std::vector<uint8_t> kChannelsLast{0, 2, 3, 1};
 
@@ -28,9 +31,9 @@ std::vector<float> run_leaky(const std::vector<float>& in, double slope) {
   const int32_t n = static_cast<int32_t>(in.size());
   call.tensor(ScalarType::Float, {n}).double_value(slope).tensor(ScalarType::Float, {n});
   EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<float>(0, in);
+  call.fill<float>(kSelf, in);
   EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<float>(2);
+  return call.read<float>(kOut);
 }
 
 // tier1_arm c0i7: leaky_relu(c0i6, 0.125) on the NHWC trunk, bit for bit.
@@ -47,11 +50,11 @@ TEST(LeakyRelu, MatchesTier1Goldens) {
         .double_value(0.125)
         .tensor(ScalarType::Float, kTier1Sizes, kChannelsLast);
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    ASSERT_EQ(self.size(), call.tensor_at(0).nbytes);
-    ASSERT_EQ(want.size(), call.tensor_at(2).nbytes);
-    std::memcpy(call.data<uint8_t>(0), self.data(), self.size());
+    ASSERT_EQ(self.size(), call.tensor_at(kSelf).nbytes);
+    ASSERT_EQ(want.size(), call.tensor_at(kOut).nbytes);
+    std::memcpy(call.data<uint8_t>(kSelf), self.data(), self.size());
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(std::memcmp(call.data<uint8_t>(2), want.data(), want.size()), 0);
+    EXPECT_EQ(std::memcmp(call.data<uint8_t>(kOut), want.data(), want.size()), 0);
   }
 }
 
@@ -83,26 +86,28 @@ TEST(LeakyRelu, IntSlope) {
   KernelCall call;
   call.tensor(ScalarType::Float, {3}).int_value(-2).tensor(ScalarType::Float, {3});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<float>(0, {-1.5f, 0.0f, 4.0f});
+  call.fill<float>(kSelf, {-1.5f, 0.0f, 4.0f});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<float>(2), (std::vector<float>{3.0f, 0.0f, 4.0f}));
+  EXPECT_EQ(call.read<float>(kOut), (std::vector<float>{3.0f, 0.0f, 4.0f}));
 }
 
 TEST(LeakyRelu, InPlace) {
   KernelCall call;
   call.tensor(ScalarType::Float, {4}).double_value(0.5).tensor(ScalarType::Float, {4});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok);
-  call.fill<float>(0, {-4.0f, -1.0f, 1.0f, 2.0f});
-  call.tensor_at(2).data = call.tensor_at(0).data;  // out aliases self
+  call.fill<float>(kSelf, {-4.0f, -1.0f, 1.0f, 2.0f});
+  call.tensor_at(kOut).data = call.tensor_at(kSelf).data;  // out aliases self
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<float>(0), (std::vector<float>{-2.0f, -0.5f, 1.0f, 2.0f}));
+  EXPECT_EQ(call.read<float>(kSelf), (std::vector<float>{-2.0f, -0.5f, 1.0f, 2.0f}));
 }
 
 TEST(LeakyRelu, RejectsIntegerSelf) {
   KernelCall call;
   call.tensor(ScalarType::Char, {4}).double_value(0.125).tensor(ScalarType::Char, {4});
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
-  EXPECT_TRUE(logged(call, "c0i0 aten::leaky_relu.out: self dtype int8, expected a floating type"));
+  EXPECT_TRUE(logged(call,
+                     "c0i0 aten::leaky_relu.out: self dtype int8, expected float16, float32, "
+                     "float64 or bfloat16"));
 }
 
 TEST(LeakyRelu, RejectsOutDtypeDifferentFromSelf) {
@@ -146,7 +151,7 @@ TEST(LeakyRelu, RejectsNonScalarSlope) {
   KernelCall call;
   call.tensor(ScalarType::Float, {4}).null().tensor(ScalarType::Float, {4});
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidProgram);
-  EXPECT_TRUE(logged(call, "argument 1 (negative_slope) is Null"));
+  EXPECT_TRUE(logged(call, "(negative_slope) is Null, expected Scalar (Int, Double or Bool)"));
 }
 
 }  // namespace

@@ -15,6 +15,13 @@ using runtime::kMaxTensorRank;
 using runtime::ScalarType;
 using runtime::Tensor;
 
+constexpr const runtime::OperatorContract& kContract = kMeanContract;
+constexpr runtime::Arg kSelf = kContract.arg("self");
+constexpr runtime::Arg kDim = kContract.arg("dim");
+constexpr runtime::Arg kKeepdim = kContract.arg("keepdim");
+constexpr runtime::Arg kDtype = kContract.arg("dtype");
+constexpr runtime::Arg kOut = kContract.out();
+
 // Dims of size 1 are dropped and neighbouring dims of one kind (kept or
 // reduced) are merged, so kept and reduced dims alternate: each needs at most
 // half the rank, rounded up.
@@ -131,19 +138,16 @@ void mean_f32(const MeanParams& p, const float* in, float* out, size_t out_numel
 }  // namespace
 
 Error mean_prepare(runtime::PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(0, "self"));
-  const bool all_dims = ctx.is_null(1);
-  runtime::IntList dims;
-  if (!all_dims) {
-    ETNS_ASSIGN_OR_RETURN(dims, ctx.int_list(1, "dim"));
-  }
-  ETNS_ASSIGN_OR_RETURN(const bool keepdim, ctx.bool_value(2, "keepdim"));
-  const bool has_dtype = !ctx.is_null(3);
+  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(kSelf));
+  const bool all_dims = ctx.is_null(kDim);
+  ETNS_ASSIGN_OR_RETURN(const runtime::IntList dims, ctx.int_list(kDim));  // Null: empty
+  ETNS_ASSIGN_OR_RETURN(const bool keepdim, ctx.bool_value(kKeepdim));
+  const bool has_dtype = !ctx.is_null(kDtype);
   int64_t dtype_value = 0;
   if (has_dtype) {
-    ETNS_ASSIGN_OR_RETURN(dtype_value, ctx.int_value(3, "dtype"));
+    ETNS_ASSIGN_OR_RETURN(dtype_value, ctx.int_value(kDtype));
   }
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(4, "out"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
 
   // ExecuTorch check_reduction_args: dims in [-rank, rank) (0 or -1 for a 0-d
   // tensor), normalised before the duplicate check; none or an empty list
@@ -175,7 +179,8 @@ Error mean_prepare(runtime::PrepareContext& ctx) {
   }
 
   // check_mean_dim_args: an explicit dtype must be floating and equal out's;
-  // without one, self and out must both be floating.
+  // without one, self and out must both be floating (the contract has
+  // checked out's).
   if (has_dtype) {
     if (dtype_value < 0 || dtype_value > INT8_MAX ||
         !runtime::is_valid(static_cast<ScalarType>(dtype_value))) {
@@ -196,28 +201,10 @@ Error mean_prepare(runtime::PrepareContext& ctx) {
       return ctx.fail(Error::InvalidArgument, "self dtype %s, expected a floating type",
                       runtime::to_string(self->dtype));
     }
-    if (!is_floating_point(out->dtype)) {
-      return ctx.fail(Error::InvalidArgument, "out dtype %s, expected a floating type",
-                      runtime::to_string(out->dtype));
-    }
   }
   if (self->dtype != ScalarType::Float || out->dtype != ScalarType::Float) {
     return ctx.fail(Error::NotSupported, "self dtype %s, out dtype %s; only float32 is implemented",
                     runtime::to_string(self->dtype), runtime::to_string(out->dtype));
-  }
-
-  // Upstream accepts contiguous or channels_last, the same for both, then
-  // requires a contiguous input (its reduction indexes the default layout).
-  if (!self->is_contiguous() && !self->is_channels_last()) {
-    return ctx.fail(Error::InvalidArgument,
-                    "self dim order is neither contiguous nor channels_last");
-  }
-  if (self->is_contiguous() != out->is_contiguous() ||
-      self->is_channels_last() != out->is_channels_last()) {
-    return ctx.fail(Error::InvalidArgument, "self and out have different dim orders");
-  }
-  if (!self->is_contiguous()) {
-    return ctx.fail(Error::InvalidArgument, "self is channels_last, expected contiguous");
   }
 
   int32_t expected[kMaxTensorRank] = {};
@@ -242,7 +229,8 @@ Error mean_prepare(runtime::PrepareContext& ctx) {
     return ctx.fail(Error::NotSupported, "self has %zu elements, more than 2^32 - 1", self->numel);
   }
 
-  // Row-major element strides of the contiguous input.
+  // Row-major element strides of the input (the contract has checked its
+  // memory is row-major, as upstream's reduction indexes it).
   uint32_t strides[kMaxTensorRank] = {};
   uint32_t stride = 1;
   for (size_t d = rank; d-- > 0;) {
@@ -273,8 +261,8 @@ Error mean_prepare(runtime::PrepareContext& ctx) {
 
 Error mean_run(const runtime::RunContext& ctx) {
   const MeanParams& params = ctx.state<MeanParams>();
-  const Tensor& out = ctx.tensor(4);
-  mean_f32(params, ctx.tensor(0).data_as<const float>(), out.data_as<float>(), out.numel);
+  const Tensor& out = ctx.tensor(kOut);
+  mean_f32(params, ctx.tensor(kSelf).data_as<const float>(), out.data_as<float>(), out.numel);
   return Error::Ok;
 }
 

@@ -19,7 +19,10 @@ using testing::KernelCall;
 using testing::bits;
 using testing::logged;
 
-const runtime::KernelEntry kEntry{"aten::mean.out", 5, &mean_prepare, &mean_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kMeanContract, &mean_prepare, &mean_run);
+constexpr runtime::Arg kSelf = kMeanContract.arg("self");
+constexpr runtime::Arg kOut = kMeanContract.out();
 const std::vector<int32_t> kTier1Sizes{1, 16, 32, 32};
 const std::vector<uint8_t> kChannelsLast{0, 2, 3, 1};
 constexpr uint64_t kSeed = 0x3ea4;
@@ -47,9 +50,9 @@ std::vector<float> run_mean(const std::vector<int32_t>& sizes, const std::vector
       .null()
       .tensor(ScalarType::Float, out_sizes);
   EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<float>(0, in);
+  call.fill<float>(kSelf, in);
   EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<float>(4);
+  return call.read<float>(kOut);
 }
 
 // The §4.4 definition, the slow obvious way: walking the input in memory order
@@ -98,11 +101,11 @@ TEST(Mean, MatchesTier1MeanGoldens) {
         .null()
         .tensor(ScalarType::Float, {1, 16, 1, 1});
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    ASSERT_EQ(self.size(), call.tensor_at(0).nbytes);
-    ASSERT_EQ(want.size(), call.tensor_at(4).nbytes);
-    std::memcpy(call.data<uint8_t>(0), self.data(), self.size());
+    ASSERT_EQ(self.size(), call.tensor_at(kSelf).nbytes);
+    ASSERT_EQ(want.size(), call.tensor_at(kOut).nbytes);
+    std::memcpy(call.data<uint8_t>(kSelf), self.data(), self.size());
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(std::memcmp(call.data<uint8_t>(4), want.data(), want.size()), 0);
+    EXPECT_EQ(std::memcmp(call.data<uint8_t>(kOut), want.data(), want.size()), 0);
   }
 }
 
@@ -192,9 +195,9 @@ TEST(Mean, NullOrEmptyDimsReduceEverything) {
       .null()
       .tensor(ScalarType::Float, {1, 1});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<float>(0, in);
+  call.fill<float>(kSelf, in);
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<float>(4), std::vector<float>{3.5f});
+  EXPECT_EQ(call.read<float>(kOut), std::vector<float>{3.5f});
 
   EXPECT_EQ(run_mean({2, 3}, in, {}, false, {}), std::vector<float>{3.5f});
 }
@@ -207,9 +210,9 @@ TEST(Mean, ExplicitFloat32Dtype) {
       .int_value(6)
       .tensor(ScalarType::Float, {2});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<float>(0, {1.0f, 2.0f, -3.0f, -5.0f});
+  call.fill<float>(kSelf, {1.0f, 2.0f, -3.0f, -5.0f});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<float>(4), (std::vector<float>{1.5f, -4.0f}));
+  EXPECT_EQ(call.read<float>(kOut), (std::vector<float>{1.5f, -4.0f}));
 }
 
 TEST(Mean, ZeroDimTensor) {
@@ -220,9 +223,9 @@ TEST(Mean, ZeroDimTensor) {
       .null()
       .tensor(ScalarType::Float, {});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<float>(0, {-2.5f});
+  call.fill<float>(kSelf, {-2.5f});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<float>(4), std::vector<float>{-2.5f});
+  EXPECT_EQ(call.read<float>(kOut), std::vector<float>{-2.5f});
 }
 
 TEST(Mean, EmptyReductionIsNan) {
@@ -234,7 +237,7 @@ TEST(Mean, EmptyReductionIsNan) {
       .tensor(ScalarType::Float, {2});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
   ASSERT_EQ(call.run(), Error::Ok);
-  for (float v : call.read<float>(4)) EXPECT_TRUE(std::isnan(v));
+  for (float v : call.read<float>(kOut)) EXPECT_TRUE(std::isnan(v));
 }
 
 TEST(Mean, RejectsDuplicateDims) {
@@ -276,18 +279,40 @@ TEST(Mean, RejectsChannelsLastInput) {
       .null()
       .tensor(ScalarType::Float, {1, 16, 1, 1}, kChannelsLast);
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
-  EXPECT_TRUE(logged(call, "self is channels_last, expected contiguous"));
+  EXPECT_TRUE(logged(call, "self must be contiguous (row-major in memory)"));
 }
 
-TEST(Mean, RejectsMismatchedDimOrders) {
+// Upstream wants self and out in the default dim order; an out whose size-1
+// dims sit elsewhere ([1, 16, 1, 1] channels_last) holds the same bytes, so it
+// is taken and gets the contiguous call's values.
+TEST(Mean, TakesRowMajorOutInAnyDimOrder) {
+  std::vector<float> in(16 * 32 * 32);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 97) * 0.25f - 7.0f;
+  std::vector<float> want;
+  for (const std::vector<uint8_t>& order : {std::vector<uint8_t>{}, kChannelsLast}) {
+    KernelCall call;
+    call.tensor(ScalarType::Float, kTier1Sizes)
+        .int_list({2, 3})
+        .bool_value(true)
+        .null()
+        .tensor(ScalarType::Float, {1, 16, 1, 1}, order);
+    ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+    call.fill<float>(kSelf, in);
+    ASSERT_EQ(call.run(), Error::Ok);
+    if (want.empty()) want = call.read<float>(kOut);
+    EXPECT_EQ(call.read<float>(kOut), want);
+  }
+}
+
+TEST(Mean, RejectsOutNotRowMajor) {
   KernelCall call;
-  call.tensor(ScalarType::Float, kTier1Sizes)
-      .int_list({2, 3})
-      .bool_value(true)
+  call.tensor(ScalarType::Float, {2, 3, 4})
+      .int_list({2})
+      .bool_value(false)
       .null()
-      .tensor(ScalarType::Float, {1, 16, 1, 1}, kChannelsLast);
+      .tensor(ScalarType::Float, {2, 3}, {1, 0});
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
-  EXPECT_TRUE(logged(call, "self and out have different dim orders"));
+  EXPECT_TRUE(logged(call, "out must be contiguous (row-major in memory)"));
 }
 
 TEST(Mean, RejectsWrongOutShape) {
@@ -309,7 +334,15 @@ TEST(Mean, RejectsNonFloatingDtypeArgument) {
       .int_value(1)
       .tensor(ScalarType::Char, {});
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
-  EXPECT_TRUE(logged(call, "dtype int8, expected a floating type"));
+  EXPECT_TRUE(logged(call, "out dtype int8, expected float16, float32, float64 or bfloat16"));
+  KernelCall float_out;
+  float_out.tensor(ScalarType::Float, {4})
+      .int_list({0})
+      .bool_value(false)
+      .int_value(1)
+      .tensor(ScalarType::Float, {});
+  EXPECT_EQ(float_out.prepare(kEntry), Error::InvalidArgument);
+  EXPECT_TRUE(logged(float_out, "dtype int8, expected a floating type"));
 }
 
 TEST(Mean, RejectsDtypeDifferentFromOut) {
@@ -364,7 +397,7 @@ TEST(Mean, RejectsNonBoolKeepdim) {
       .null()
       .tensor(ScalarType::Float, {});
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidProgram);
-  EXPECT_TRUE(logged(call, "argument 2 (keepdim) is Int, expected Bool"));
+  EXPECT_TRUE(logged(call, "(keepdim) is Int, expected Bool"));
 }
 
 }  // namespace

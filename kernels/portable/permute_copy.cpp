@@ -7,10 +7,19 @@ namespace etns::portable {
 using runtime::Error;
 using runtime::Tensor;
 
+namespace {
+
+constexpr const runtime::OperatorContract& kContract = kPermuteCopyContract;
+constexpr runtime::Arg kSelf = kContract.arg("self");
+constexpr runtime::Arg kDims = kContract.arg("dims");
+constexpr runtime::Arg kOut = kContract.out();
+
+}  // namespace
+
 Error permute_copy_prepare(runtime::PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(0, "self"));
-  ETNS_ASSIGN_OR_RETURN(const runtime::IntList dims, ctx.int_list(1, "dims"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(2, "out"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(kSelf));
+  ETNS_ASSIGN_OR_RETURN(const runtime::IntList dims, ctx.int_list(kDims));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
   ETNS_TRY(kernels::check_dtype(ctx, *out, "out", self->dtype));
   if (dims.size != self->rank || out->rank != self->rank) {
     return ctx.fail(Error::InvalidArgument, "dims has %u entries, self rank %u, out rank %u",
@@ -41,8 +50,11 @@ Error permute_copy_prepare(runtime::PrepareContext& ctx) {
 }
 
 Error permute_copy_run(const runtime::RunContext& ctx) {
-  const Tensor& out = ctx.tensor(2);
-  if (out.numel > 0) kernels::run_strided_copy(ctx.state<kernels::StridedCopyPlan>(), ctx.tensor(0).data, out.data);
+  const Tensor& out = ctx.tensor(kOut);
+  if (out.numel > 0) {
+    kernels::run_strided_copy(ctx.state<kernels::StridedCopyPlan>(), ctx.tensor(kSelf).data,
+                              out.data);
+  }
   return Error::Ok;
 }
 

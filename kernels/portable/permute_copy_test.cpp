@@ -17,7 +17,10 @@ using testing::KernelCall;
 using testing::logged;
 using testing::Rng;
 
-const runtime::KernelEntry kEntry{"aten::permute_copy.out", 3, &permute_copy_prepare, &permute_copy_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kPermuteCopyContract, &permute_copy_prepare, &permute_copy_run);
+constexpr runtime::Arg kSelf = kPermuteCopyContract.arg("self");
+constexpr runtime::Arg kOut = kPermuteCopyContract.out();
 
 // Memory offset of logical coordinate `at` in a tensor of `sizes` laid out in `order`.
 size_t offset_of(const std::vector<int32_t>& sizes, const std::vector<uint8_t>& order, const std::vector<size_t>& at) {
@@ -73,11 +76,11 @@ void check_random_permutations(ScalarType dtype, uint64_t seed) {
     KernelCall call;
     call.tensor(dtype, self_sizes, self_order).int_list(dims_arg).tensor(dtype, out_sizes, out_order);
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    std::vector<T> self(call.tensor_at(0).numel);
+    std::vector<T> self(call.tensor_at(kSelf).numel);
     for (T& v : self) v = static_cast<T>(rng.uniform(-100000, 100000));
-    call.fill<T>(0, self);
+    call.fill<T>(kSelf, self);
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(call.read<T>(2), permute_by_coordinates(self, self_sizes, self_order, dims, out_sizes, out_order));
+    EXPECT_EQ(call.read<T>(kOut), permute_by_coordinates(self, self_sizes, self_order, dims, out_sizes, out_order));
   }
 }
 
@@ -93,9 +96,9 @@ TEST(PermuteCopy, NchwToNhwcByHand) {
   KernelCall call;
   call.tensor(ScalarType::Char, {1, 2, 2, 3}).int_list({0, 2, 3, 1}).tensor(ScalarType::Char, {1, 2, 3, 2});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15});
+  call.fill<int8_t>(kSelf, {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<int8_t>(2), (std::vector<int8_t>{0, 10, 1, 11, 2, 12, 3, 13, 4, 14, 5, 15}));
+  EXPECT_EQ(call.read<int8_t>(kOut), (std::vector<int8_t>{0, 10, 1, 11, 2, 12, 3, 13, 4, 14, 5, 15}));
 }
 
 TEST(PermuteCopy, RefusesWhatIsNotAPermutation) {

@@ -16,6 +16,12 @@ using runtime::ScalarType;
 using runtime::Tensor;
 using runtime::ValueKind;
 
+constexpr const runtime::OperatorContract& kContract = kSubContract;
+constexpr runtime::Arg kSelf = kContract.arg("self");
+constexpr runtime::Arg kOther = kContract.arg("other");
+constexpr runtime::Arg kAlpha = kContract.arg("alpha");
+constexpr runtime::Arg kOut = kContract.out();
+
 // Broadcast walks are merged (size-1 dims dropped, runs of dims that advance
 // together fused), so real shapes need two or three dims; six bounds the state.
 constexpr size_t kMaxWalkDims = 6;
@@ -133,14 +139,16 @@ void sub_f32(const SubParams& p, const float* a, const float* b, float* out) {
 }  // namespace
 
 Error sub_prepare(runtime::PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(0, "self"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* other, ctx.tensor(1, "other"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(3, "out"));
-  if (ctx.argument(2).kind == ValueKind::Bool) {
+  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(kSelf));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* other, ctx.tensor(kOther));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
+  // The schema's Scalar admits a Bool; upstream's sub refuses it (InvalidArgument,
+  // where scalar_value would call the program malformed).
+  if (ctx.value(kAlpha).kind == ValueKind::Bool) {
     return ctx.fail(Error::InvalidArgument, "alpha is Bool, expected Int or Double");
   }
   bool alpha_is_integral = false;
-  ETNS_ASSIGN_OR_RETURN(const double alpha, ctx.scalar_value(2, "alpha", &alpha_is_integral));
+  ETNS_ASSIGN_OR_RETURN(const double alpha, ctx.scalar_value(kAlpha, &alpha_is_integral));
 
   ETNS_TRY(check_float32_operand(ctx, *self, "self"));
   ETNS_TRY(check_float32_operand(ctx, *other, "other"));
@@ -207,10 +215,10 @@ Error sub_prepare(runtime::PrepareContext& ctx) {
 
 Error sub_run(const runtime::RunContext& ctx) {
   const SubParams& params = ctx.state<SubParams>();
-  const Tensor& out = ctx.tensor(3);
+  const Tensor& out = ctx.tensor(kOut);
   if (out.numel == 0) return Error::Ok;
-  sub_f32(params, ctx.tensor(0).data_as<const float>(), ctx.tensor(1).data_as<const float>(),
-          out.data_as<float>());
+  sub_f32(params, ctx.tensor(kSelf).data_as<const float>(),
+          ctx.tensor(kOther).data_as<const float>(), out.data_as<float>());
   return Error::Ok;
 }
 

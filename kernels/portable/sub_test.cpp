@@ -20,7 +20,11 @@ using testing::KernelCall;
 using testing::bits;
 using testing::logged;
 
-const runtime::KernelEntry kEntry{"aten::sub.out", 4, &sub_prepare, &sub_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kSubContract, &sub_prepare, &sub_run);
+constexpr runtime::Arg kSelf = kSubContract.arg("self");
+constexpr runtime::Arg kOther = kSubContract.arg("other");
+constexpr runtime::Arg kOut = kSubContract.out();
 const std::vector<int32_t> kTier1Sizes{1, 16, 32, 32};
 const std::vector<uint8_t> kChannelsLast{0, 2, 3, 1};
 constexpr uint64_t kSeed = 0x5eed5b;
@@ -85,13 +89,13 @@ TEST(Sub, MatchesTier1Goldens) {
         .int_value(1)
         .tensor(ScalarType::Float, kTier1Sizes, kChannelsLast);
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    ASSERT_EQ(self.size(), call.tensor_at(0).nbytes);
-    ASSERT_EQ(other.size(), call.tensor_at(1).nbytes);
-    ASSERT_EQ(want.size(), call.tensor_at(3).nbytes);
-    std::memcpy(call.data<uint8_t>(0), self.data(), self.size());
-    std::memcpy(call.data<uint8_t>(1), other.data(), other.size());
+    ASSERT_EQ(self.size(), call.tensor_at(kSelf).nbytes);
+    ASSERT_EQ(other.size(), call.tensor_at(kOther).nbytes);
+    ASSERT_EQ(want.size(), call.tensor_at(kOut).nbytes);
+    std::memcpy(call.data<uint8_t>(kSelf), self.data(), self.size());
+    std::memcpy(call.data<uint8_t>(kOther), other.data(), other.size());
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(std::memcmp(call.data<uint8_t>(3), want.data(), want.size()), 0);
+    EXPECT_EQ(std::memcmp(call.data<uint8_t>(kOut), want.data(), want.size()), 0);
   }
 }
 
@@ -105,10 +109,10 @@ TEST(Sub, ProductIsRoundedBeforeTheSubtraction) {
       .tensor(ScalarType::Float, {1});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
   const float third = 1.0f / 3.0f;
-  call.fill<float>(0, {1.0f});
-  call.fill<float>(1, {third});
+  call.fill<float>(kSelf, {1.0f});
+  call.fill<float>(kOther, {third});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(bits(call.read<float>(3)[0]), bits(0.0f));
+  EXPECT_EQ(bits(call.read<float>(kOut)[0]), bits(0.0f));
   EXPECT_NE(std::fma(-3.0f, third, 1.0f), 0.0f);  // the case does tell the two apart
 }
 
@@ -121,10 +125,10 @@ TEST(Sub, SpecialValues) {
       .int_value(1)
       .tensor(ScalarType::Float, {5});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok);
-  call.fill<float>(0, {-0.0f, 0.0f, inf, nan, 1.0f});
-  call.fill<float>(1, {0.0f, 0.0f, inf, 1.0f, -inf});
+  call.fill<float>(kSelf, {-0.0f, 0.0f, inf, nan, 1.0f});
+  call.fill<float>(kOther, {0.0f, 0.0f, inf, 1.0f, -inf});
   ASSERT_EQ(call.run(), Error::Ok);
-  const std::vector<float> got = call.read<float>(3);
+  const std::vector<float> got = call.read<float>(kOut);
   EXPECT_EQ(bits(got[0]), bits(-0.0f));  // -0 - (1 * +0) = -0
   EXPECT_EQ(bits(got[1]), bits(0.0f));
   EXPECT_TRUE(std::isnan(got[2]));
@@ -142,10 +146,10 @@ TEST(Sub, DoubleAlphaIsRoundedToFloat) {
       .double_value(0.3)
       .tensor(ScalarType::Float, {37});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<float>(0, a);
-  call.fill<float>(1, b);
+  call.fill<float>(kSelf, a);
+  call.fill<float>(kOther, b);
   ASSERT_EQ(call.run(), Error::Ok);
-  const std::vector<float> got = call.read<float>(3);
+  const std::vector<float> got = call.read<float>(kOut);
   for (size_t i = 0; i < a.size(); ++i) {
     EXPECT_EQ(bits(got[i]), bits(sub_rounded(a[i], b[i], static_cast<float>(0.3)))) << i;
   }
@@ -181,10 +185,10 @@ TEST(Sub, BroadcastsContiguousTensors) {
         .double_value(1.5)
         .tensor(ScalarType::Float, c.out);
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    call.fill<float>(0, a);
-    call.fill<float>(1, b);
+    call.fill<float>(kSelf, a);
+    call.fill<float>(kOther, b);
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(call.read<float>(3), broadcast_reference(a, c.a, b, c.b, c.out, 1.5f));
+    EXPECT_EQ(call.read<float>(kOut), broadcast_reference(a, c.a, b, c.b, c.out, 1.5f));
   }
 }
 

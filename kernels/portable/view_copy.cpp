@@ -8,13 +8,22 @@ namespace etns::portable {
 using runtime::Error;
 using runtime::Tensor;
 
+namespace {
+
+constexpr const runtime::OperatorContract& kContract = kViewCopyContract;
+constexpr runtime::Arg kSelf = kContract.arg("self");
+constexpr runtime::Arg kSize = kContract.arg("size");
+constexpr runtime::Arg kOut = kContract.out();
+
+}  // namespace
+
+// The contract has checked that self and out are row-major in memory, so
+// out's bytes are self's.
 Error view_copy_prepare(runtime::PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(0, "self"));
-  ETNS_ASSIGN_OR_RETURN(const runtime::IntList size, ctx.int_list(1, "size"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(2, "out"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(kSelf));
+  ETNS_ASSIGN_OR_RETURN(const runtime::IntList size, ctx.int_list(kSize));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
   ETNS_TRY(kernels::check_dtype(ctx, *out, "out", self->dtype));
-  if (!self->is_contiguous()) return ctx.fail(Error::InvalidArgument, "self is not contiguous (dim order)");
-  if (!out->is_contiguous()) return ctx.fail(Error::InvalidArgument, "out is not contiguous (dim order)");
   if (size.size != out->rank) {
     return ctx.fail(Error::InvalidArgument, "size has %u entries, out has rank %u", static_cast<unsigned>(size.size),
                     static_cast<unsigned>(out->rank));
@@ -48,8 +57,8 @@ Error view_copy_prepare(runtime::PrepareContext& ctx) {
 }
 
 Error view_copy_run(const runtime::RunContext& ctx) {
-  const Tensor& self = ctx.tensor(0);
-  const Tensor& out = ctx.tensor(2);
+  const Tensor& self = ctx.tensor(kSelf);
+  const Tensor& out = ctx.tensor(kOut);
   // memmove: a hostile program may plan self and out overlapping.
   if (self.nbytes > 0 && self.data != out.data) std::memmove(out.data, self.data, self.nbytes);
   return Error::Ok;

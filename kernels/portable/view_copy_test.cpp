@@ -14,7 +14,10 @@ using runtime::ScalarType;
 using testing::KernelCall;
 using testing::logged;
 
-const runtime::KernelEntry kEntry{"aten::view_copy.out", 3, &view_copy_prepare, &view_copy_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kViewCopyContract, &view_copy_prepare, &view_copy_run);
+constexpr runtime::Arg kSelf = kViewCopyContract.arg("self");
+constexpr runtime::Arg kOut = kViewCopyContract.out();
 const std::vector<uint8_t> kChannelsLast{0, 2, 3, 1};
 
 TEST(ViewCopy, FlattensAndKeepsEveryByte) {
@@ -24,18 +27,40 @@ TEST(ViewCopy, FlattensAndKeepsEveryByte) {
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
   std::vector<int8_t> in(64);
   std::iota(in.begin(), in.end(), int8_t{-32});
-  call.fill<int8_t>(0, in);
+  call.fill<int8_t>(kSelf, in);
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<int8_t>(2), in);
+  EXPECT_EQ(call.read<int8_t>(kOut), in);
 }
 
 TEST(ViewCopy, MovesAnyDtype) {
   KernelCall call;
   call.tensor(ScalarType::Float, {2, 3}).int_list({3, 2}).tensor(ScalarType::Float, {3, 2});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<float>(0, {1.5f, -2.0f, 3.25f, 0.0f, -0.0f, 7.0f});
+  call.fill<float>(kSelf, {1.5f, -2.0f, 3.25f, 0.0f, -0.0f, 7.0f});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<float>(2), (std::vector<float>{1.5f, -2.0f, 3.25f, 0.0f, -0.0f, 7.0f}));
+  EXPECT_EQ(call.read<float>(kOut), (std::vector<float>{1.5f, -2.0f, 3.25f, 0.0f, -0.0f, 7.0f}));
+}
+
+// Upstream wants self in the default dim order; a global pool's channels_last
+// [1, 64, 1, 1] output holds the same bytes, so it is flattened as it is.
+TEST(ViewCopy, TakesRowMajorSelfInAnyDimOrder) {
+  KernelCall call;
+  call.tensor(ScalarType::Char, {1, 64, 1, 1}, kChannelsLast)
+      .int_list({1, 64})
+      .tensor(ScalarType::Char, {1, 64});
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  std::vector<int8_t> in(64);
+  std::iota(in.begin(), in.end(), int8_t{-32});
+  call.fill<int8_t>(kSelf, in);
+  ASSERT_EQ(call.run(), Error::Ok);
+  EXPECT_EQ(call.read<int8_t>(kOut), in);
+}
+
+TEST(ViewCopy, RefusesOutNotRowMajor) {
+  KernelCall call;
+  call.tensor(ScalarType::Char, {16}).int_list({4, 4}).tensor(ScalarType::Char, {4, 4}, {1, 0});
+  EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+  EXPECT_TRUE(logged(call, "out must be contiguous (row-major in memory)")) << call.log();
 }
 
 TEST(ViewCopy, RefusesWhatUpstreamRefuses) {
@@ -48,7 +73,8 @@ TEST(ViewCopy, RefusesWhatUpstreamRefuses) {
     const char* message;
   };
   const Case cases[] = {
-      {{1, 4, 2, 2}, kChannelsLast, {1, 16}, {1, 16}, ScalarType::Char, "self is not contiguous"},
+      {{1, 4, 2, 2}, kChannelsLast, {1, 16}, {1, 16}, ScalarType::Char,
+       "self must be contiguous (row-major in memory)"},
       {{2, 8}, {}, {4, 4}, {4, 4}, ScalarType::Float, "out dtype"},
       {{2, 8}, {}, {4, 5}, {4, 5}, ScalarType::Char, "self [2, 8] has 16 elements, size asks for 20"},
       {{2, 8}, {}, {-1, -1}, {4, 4}, ScalarType::Char, "size[1] = -1"},

@@ -9,7 +9,7 @@
 #include "runtime/core/format.h"
 
 // The one shared tester of kernel variants: every compiled variant of an
-// operator (kernels/variants.h) must write exactly the reference's bytes.
+// operator (its k<Op>Variants, in its header) must write exactly the reference's bytes.
 namespace etns::kernels::testing {
 
 using kernels::Variant;

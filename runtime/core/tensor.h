@@ -53,6 +53,25 @@ struct Tensor {
     return true;
   }
 
+  // Row-major in memory: the dim order is 0, 1, ... once size-1 dims (which
+  // take no room) are skipped.
+  bool is_row_major_in_memory() const {
+    int previous = -1;
+    for (uint8_t i = 0; i < rank; ++i) {
+      const uint8_t dim = dim_order[i];
+      if (sizes[dim] == 1) continue;
+      if (static_cast<int>(dim) < previous) return false;
+      previous = dim;
+    }
+    return true;
+  }
+  // A 4-D tensor held in N, H, W, C order: channels_last, or contiguous where C
+  // or H * W is 1 (upstream accepts any dim order there).
+  bool is_nhwc_in_memory() const {
+    if (is_channels_last()) return true;
+    return rank == 4 && is_contiguous() && (sizes[1] == 1 || (sizes[2] == 1 && sizes[3] == 1));
+  }
+
   template <typename T>
   T* data_as() const {
     return static_cast<T*>(data);

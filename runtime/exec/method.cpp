@@ -242,6 +242,191 @@ const char* instruction_kind_name(fb::InstructionArguments kind) {
   }
 }
 
+// The load, step by step (Method::load_impl runs them in this order).
+
+// What the plan must hold before anything is parsed.
+Error check_plan(const fb::ExecutionPlan& plan, const char* name) {
+  ETNS_RETURN_IF(plan.values() == nullptr, Error::InvalidProgram, "method '%s' has no values", name);
+  ETNS_RETURN_IF(plan.delegates() == nullptr, Error::InvalidProgram,
+                 "method '%s' has no delegates vector", name);
+  ETNS_RETURN_IF(plan.delegates()->size() != 0, Error::NotSupported,
+                 "method '%s' has %u backend delegates; delegates are not supported", name,
+                 static_cast<unsigned>(plan.delegates()->size()));
+  ETNS_RETURN_IF(plan.chains() == nullptr || plan.chains()->size() == 0, Error::InvalidProgram,
+                 "method '%s' has no chains", name);
+  return Error::Ok;
+}
+
+// A bound method needs one buffer per planned memory id, each as large as planned.
+Error check_planned_memory(const MethodMeta& meta, Span<Span<uint8_t>> planned, const char* name) {
+  ETNS_RETURN_IF(planned.size() != meta.planned_buffer_count, Error::InvalidArgument,
+                 "method '%s' plans %zu buffers, %zu given", name, meta.planned_buffer_count, planned.size());
+  for (size_t k = 0; k < meta.planned_buffer_count; ++k) {
+    ETNS_RETURN_IF(planned[k].size() < meta.planned_buffer_bytes[k], Error::OutOfMemory,
+                   "planned buffer %zu: need %zu bytes, %zu given", k + 1, meta.planned_buffer_bytes[k],
+                   planned[k].size());
+  }
+  return Error::Ok;
+}
+
+// The value table, in the method arena, every value parsed and checked.
+Result<Span<EValue>> load_values(const Program& program, const fb::ExecutionPlan& plan, const MethodMeta& meta,
+                                 Span<Span<uint8_t>> planned, Arena& arena) {
+  const uint32_t value_count = plan.values()->size();
+  ETNS_ASSIGN_OR_RETURN(EValue * values, arena.allocate_array<EValue>(value_count));
+  for (uint32_t i = 0; i < value_count; ++i) new (&values[i]) EValue();
+  const Span<EValue> table(values, value_count);
+  ETNS_TRY(parse_values(program, plan, meta, planned, table));
+  return table;
+}
+
+// Operator `k`'s key, "name.overload", copied into the method arena.
+Result<const char*> operator_key(const fb::Operator& op, uint32_t k, Arena& arena) {
+  ETNS_RETURN_IF(op.name() == nullptr, Error::InvalidProgram, "operator %" PRIu32 " has no name", k);
+  const size_t name_bytes = op.name()->size();
+  const size_t overload_bytes = op.overload() != nullptr ? op.overload()->size() : 0;
+  const size_t total = name_bytes + (overload_bytes > 0 ? 1 + overload_bytes : 0);
+  ETNS_RETURN_IF(total >= kMaxOperatorNameBytes, Error::InvalidProgram,
+                 "operator %" PRIu32 ": name of %zu bytes, at most %zu", k, total, kMaxOperatorNameBytes - 1);
+  // Keys are C strings printed in every message: a NUL would make the key
+  // name another (real) operator, a control byte would reach the terminal.
+  for (const flatbuffers::String* part : {op.name(), op.overload()}) {
+    if (part == nullptr || is_printable(part->c_str(), part->size())) continue;
+    char escaped[kMaxEscapedBytes];
+    ETNS_LOG_ERROR("operator %" PRIu32 ": name \"%s\" holds a byte outside printable ASCII", k,
+                   escape_text(escaped, sizeof(escaped), part->c_str(), part->size()));
+    return Error::InvalidProgram;
+  }
+  ETNS_ASSIGN_OR_RETURN(void* memory_for_name, arena.allocate(total + 1, 1));
+  char* key = static_cast<char*>(memory_for_name);
+  std::memcpy(key, op.name()->c_str(), name_bytes);
+  if (overload_bytes > 0) {
+    key[name_bytes] = '.';
+    std::memcpy(key + name_bytes + 1, op.overload()->c_str(), overload_bytes);
+  }
+  key[total] = '\0';
+  return static_cast<const char*>(key);
+}
+
+// Every operator's key, kept in the method arena.
+Result<Span<const char*>> read_operator_names(const fb::ExecutionPlan& plan, Arena& arena) {
+  const auto* operators = plan.operators();
+  const uint32_t operator_count = operators != nullptr ? operators->size() : 0;
+  ETNS_ASSIGN_OR_RETURN(const char** names, arena.allocate_array<const char*>(operator_count));
+  for (uint32_t k = 0; k < operator_count; ++k) {
+    ETNS_ASSIGN_OR_RETURN(names[k], operator_key(*operators->Get(k), k, arena));
+  }
+  return Span<const char*>(names, operator_count);
+}
+
+// Decodes one instruction into `instruction` (its id already set): a kernel
+// call whose operator and argument indices are checked.
+Error decode_instruction(const fb::Instruction& source, Span<const char*> operator_names, Span<EValue> values,
+                         Arena& arena, Instruction& instruction) {
+  const fb::InstructionArguments kind = source.instr_args_type();
+  ETNS_RETURN_IF(kind == fb::InstructionArguments::NONE ||
+                     static_cast<uint8_t>(kind) > static_cast<uint8_t>(fb::InstructionArguments::MAX),
+                 Error::InvalidProgram, "%s: instruction type tag %u, expected 1..5", instruction.id,
+                 static_cast<unsigned>(kind));
+  ETNS_RETURN_IF(kind != fb::InstructionArguments::KernelCall, Error::NotSupported,
+                 "%s: %s instructions are not supported", instruction.id, instruction_kind_name(kind));
+  const fb::KernelCall* call = source.instr_args_as_KernelCall();
+  ETNS_RETURN_IF(call == nullptr, Error::InvalidProgram, "%s: KernelCall has no payload", instruction.id);
+  const int32_t op_index = call->op_index();
+  const uint32_t operator_count = static_cast<uint32_t>(operator_names.size());
+  ETNS_RETURN_IF(op_index < 0 || static_cast<uint32_t>(op_index) >= operator_count, Error::InvalidProgram,
+                 "%s: op_index %" PRId32 ", expected < %" PRIu32, instruction.id, op_index, operator_count);
+  instruction.op_index = static_cast<uint32_t>(op_index);
+  instruction.operator_name = operator_names[instruction.op_index];
+  const auto* args = call->args();
+  ETNS_RETURN_IF(args == nullptr || args->size() == 0, Error::InvalidProgram,
+                 "%s %s: KernelCall has no arguments", instruction.id, instruction.operator_name);
+  ETNS_ASSIGN_OR_RETURN(EValue * *arg_values, arena.allocate_array<EValue*>(args->size()));
+  const uint32_t value_count = static_cast<uint32_t>(values.size());
+  for (uint32_t a = 0; a < args->size(); ++a) {
+    const int32_t value_index = args->Get(a);
+    ETNS_RETURN_IF(value_index < 0 || static_cast<uint32_t>(value_index) >= value_count, Error::InvalidProgram,
+                   "%s %s: argument %" PRIu32 " = value index %" PRId32 ", expected < %" PRIu32,
+                   instruction.id, instruction.operator_name, a, value_index, value_count);
+    arg_values[a] = &values[static_cast<size_t>(value_index)];
+  }
+  instruction.args = Span<EValue* const>(arg_values, args->size());
+  return Error::Ok;
+}
+
+// Every instruction of every chain, in order, in the method arena.
+Result<Span<Instruction>> decode_instructions(const fb::ExecutionPlan& plan, const char* name,
+                                              Span<const char*> operator_names, Span<EValue> values,
+                                              Arena& arena) {
+  size_t instruction_total = 0;
+  for (const fb::Chain* chain : *plan.chains()) {
+    ETNS_RETURN_IF(chain->instructions() == nullptr, Error::InvalidProgram,
+                   "method '%s': a chain has no instructions vector", name);
+    instruction_total += chain->instructions()->size();
+  }
+  ETNS_ASSIGN_OR_RETURN(Instruction * instructions, arena.allocate_array<Instruction>(instruction_total));
+  size_t flat = 0;
+  for (uint32_t c = 0; c < plan.chains()->size(); ++c) {
+    const auto* chain_instructions = plan.chains()->Get(c)->instructions();
+    for (uint32_t i = 0; i < chain_instructions->size(); ++i, ++flat) {
+      Instruction& instruction = *new (&instructions[flat]) Instruction();
+      format_text(instruction.id, sizeof(instruction.id), "c%" PRIu32 "i%" PRIu32, c, i);
+      ETNS_TRY(decode_instruction(*chain_instructions->Get(i), operator_names, values, arena, instruction));
+    }
+  }
+  return Span<Instruction>(instructions, instruction_total);
+}
+
+// Every operator the instructions use must be in the registry; each missing
+// one is named once, and nothing is prepared.
+Error check_operators_registered(Span<const Instruction> instructions, Span<const char*> operator_names,
+                                 const KernelRegistry& registry, const char* name) {
+  size_t missing = 0;
+  for (uint32_t k = 0; k < operator_names.size(); ++k) {
+    bool used = false;
+    for (const Instruction& instruction : instructions) used |= instruction.op_index == k;
+    if (used && registry.find(operator_names[k]) == nullptr) {
+      ETNS_LOG_ERROR("missing operator [%" PRIu32 "] %s", k, operator_names[k]);
+      ++missing;
+    }
+  }
+  ETNS_RETURN_IF(missing > 0, Error::OperatorMissing,
+                 "method '%s': %zu operator(s) missing from provider '%s'; nothing was prepared", name, missing,
+                 registry.provider);
+  return Error::Ok;
+}
+
+// Binds and prepares each kernel: argument validation happens here, once.
+// Returns the largest scratch request.
+Result<size_t> bind_kernels(Span<Instruction> instructions, const KernelRegistry& registry, Arena& arena) {
+  size_t max_scratch_bytes = 0;
+  for (Instruction& instruction : instructions) {
+    const KernelEntry* kernel = registry.find(instruction.operator_name);
+    PrepareContext context(instruction.id, instruction.operator_name, *kernel->contract, instruction.args,
+                           arena);
+    ETNS_TRY(context.check_arguments());
+    const size_t last = instruction.args.size() - 1;
+    ETNS_RETURN_IF(instruction.args[last] != instruction.args[last - 1], Error::InvalidProgram,
+                   "%s %s: the return slot names another value than out", instruction.id,
+                   instruction.operator_name);
+    ETNS_TRY(kernel->prepare(context));
+    instruction.kernel = kernel;
+    instruction.state = context.state();
+    instruction.scratch_bytes = context.scratch_bytes();
+    if (instruction.scratch_bytes > max_scratch_bytes) max_scratch_bytes = instruction.scratch_bytes;
+  }
+  return max_scratch_bytes;
+}
+
+// Scratch is 16-byte aligned; the worst instruction's request must fit.
+Error check_scratch_fits(size_t max_scratch_bytes, const Arena& temporary) {
+  const size_t worst = max_scratch_bytes > 0 ? max_scratch_bytes + 15 : 0;
+  ETNS_RETURN_IF(worst > temporary.capacity_bytes(), Error::OutOfMemory,
+                 "arena '%s': need %zu bytes of kernel scratch, %zu available", temporary.name(), worst,
+                 temporary.capacity_bytes());
+  return Error::Ok;
+}
+
 }  // namespace
 
 Result<MethodMeta> method_meta(const Program& program, const char* name) {
@@ -278,168 +463,30 @@ Result<Method> Method::load_impl(const Program& program, const char* name,
                  "method '%s': MethodMemory needs a method and a temporary arena", name);
   ETNS_ASSIGN_OR_RETURN(const fb::ExecutionPlan* plan, program.plan(name));
   ETNS_ASSIGN_OR_RETURN(const MethodMeta meta, method_meta(program, name));
-  ETNS_RETURN_IF(plan->values() == nullptr, Error::InvalidProgram, "method '%s' has no values", name);
-  ETNS_RETURN_IF(plan->delegates() == nullptr, Error::InvalidProgram,
-                 "method '%s' has no delegates vector", name);
-  ETNS_RETURN_IF(plan->delegates()->size() != 0, Error::NotSupported,
-                 "method '%s' has %u backend delegates; delegates are not supported", name,
-                 static_cast<unsigned>(plan->delegates()->size()));
-  ETNS_RETURN_IF(plan->chains() == nullptr || plan->chains()->size() == 0, Error::InvalidProgram,
-                 "method '%s' has no chains", name);
-
+  ETNS_TRY(check_plan(*plan, name));
   // Unbound methods (inspection) need no planned memory; bound ones need all of it.
   if (registry != nullptr) {
-    ETNS_RETURN_IF(memory.planned.size() != meta.planned_buffer_count, Error::InvalidArgument,
-                   "method '%s' plans %zu buffers, %zu given", name, meta.planned_buffer_count,
-                   memory.planned.size());
-    for (size_t k = 0; k < meta.planned_buffer_count; ++k) {
-      ETNS_RETURN_IF(memory.planned[k].size() < meta.planned_buffer_bytes[k], Error::OutOfMemory,
-                     "planned buffer %zu: need %zu bytes, %zu given", k + 1,
-                     meta.planned_buffer_bytes[k], memory.planned[k].size());
-    }
+    ETNS_TRY(check_planned_memory(meta, memory.planned, name));
   }
+  const Span<Span<uint8_t>> planned = registry != nullptr ? memory.planned : Span<Span<uint8_t>>();
 
   Method method;
   method.meta_ = meta;
   method.temporary_ = memory.temporary;
   Arena& arena = *memory.method;
-
-  const uint32_t value_count = plan->values()->size();
-  ETNS_ASSIGN_OR_RETURN(EValue * values, arena.allocate_array<EValue>(value_count));
-  for (uint32_t i = 0; i < value_count; ++i) new (&values[i]) EValue();
-  method.values_ = Span<EValue>(values, value_count);
-  const Span<Span<uint8_t>> planned = registry != nullptr ? memory.planned : Span<Span<uint8_t>>();
-  ETNS_TRY(parse_values(program, *plan, meta, planned, method.values_));
-
+  ETNS_ASSIGN_OR_RETURN(method.values_, load_values(program, *plan, meta, planned, arena));
   ETNS_TRY(check_io("input", plan->inputs(), method.values_));
   ETNS_TRY(check_io("output", plan->outputs(), method.values_));
   method.inputs_ = Span<const int32_t>(plan->inputs()->data(), plan->inputs()->size());
   method.outputs_ = Span<const int32_t>(plan->outputs()->data(), plan->outputs()->size());
-
-  // Operator keys, "name.overload", kept in the method arena.
-  const auto* operators = plan->operators();
-  const uint32_t operator_count = operators != nullptr ? operators->size() : 0;
-  ETNS_ASSIGN_OR_RETURN(const char** names, arena.allocate_array<const char*>(operator_count));
-  for (uint32_t k = 0; k < operator_count; ++k) {
-    const fb::Operator* op = operators->Get(k);
-    ETNS_RETURN_IF(op->name() == nullptr, Error::InvalidProgram, "operator %" PRIu32 " has no name", k);
-    const size_t name_bytes = op->name()->size();
-    const size_t overload_bytes = op->overload() != nullptr ? op->overload()->size() : 0;
-    const size_t total = name_bytes + (overload_bytes > 0 ? 1 + overload_bytes : 0);
-    ETNS_RETURN_IF(total >= kMaxOperatorNameBytes, Error::InvalidProgram,
-                   "operator %" PRIu32 ": name of %zu bytes, at most %zu", k, total,
-                   kMaxOperatorNameBytes - 1);
-    // Keys are C strings printed in every message: a NUL would make the key
-    // name another (real) operator, a control byte would reach the terminal.
-    for (const flatbuffers::String* part : {op->name(), op->overload()}) {
-      if (part == nullptr || is_printable(part->c_str(), part->size())) continue;
-      char escaped[kMaxEscapedBytes];
-      ETNS_LOG_ERROR("operator %" PRIu32 ": name \"%s\" holds a byte outside printable ASCII", k,
-                     escape_text(escaped, sizeof(escaped), part->c_str(), part->size()));
-      return Error::InvalidProgram;
-    }
-    ETNS_ASSIGN_OR_RETURN(void* memory_for_name, arena.allocate(total + 1, 1));
-    char* key = static_cast<char*>(memory_for_name);
-    std::memcpy(key, op->name()->c_str(), name_bytes);
-    if (overload_bytes > 0) {
-      key[name_bytes] = '.';
-      std::memcpy(key + name_bytes + 1, op->overload()->c_str(), overload_bytes);
-    }
-    key[total] = '\0';
-    names[k] = key;
-  }
-  method.operator_names_ = Span<const char*>(names, operator_count);
-
-  // Decode every instruction of every chain; check its indices.
-  size_t instruction_total = 0;
-  for (const fb::Chain* chain : *plan->chains()) {
-    ETNS_RETURN_IF(chain->instructions() == nullptr, Error::InvalidProgram,
-                   "method '%s': a chain has no instructions vector", name);
-    instruction_total += chain->instructions()->size();
-  }
-  ETNS_ASSIGN_OR_RETURN(Instruction * instructions, arena.allocate_array<Instruction>(instruction_total));
-  size_t flat = 0;
-  for (uint32_t c = 0; c < plan->chains()->size(); ++c) {
-    const auto* chain_instructions = plan->chains()->Get(c)->instructions();
-    for (uint32_t i = 0; i < chain_instructions->size(); ++i, ++flat) {
-      Instruction& instruction = *new (&instructions[flat]) Instruction();
-      format_text(instruction.id, sizeof(instruction.id), "c%" PRIu32 "i%" PRIu32, c, i);
-      const fb::Instruction* source = chain_instructions->Get(i);
-      const fb::InstructionArguments kind = source->instr_args_type();
-      ETNS_RETURN_IF(kind == fb::InstructionArguments::NONE ||
-                         static_cast<uint8_t>(kind) > static_cast<uint8_t>(fb::InstructionArguments::MAX),
-                     Error::InvalidProgram, "%s: instruction type tag %u, expected 1..5",
-                     instruction.id, static_cast<unsigned>(kind));
-      ETNS_RETURN_IF(kind != fb::InstructionArguments::KernelCall, Error::NotSupported,
-                     "%s: %s instructions are not supported", instruction.id,
-                     instruction_kind_name(kind));
-      const fb::KernelCall* call = source->instr_args_as_KernelCall();
-      ETNS_RETURN_IF(call == nullptr, Error::InvalidProgram, "%s: KernelCall has no payload",
-                     instruction.id);
-      const int32_t op_index = call->op_index();
-      ETNS_RETURN_IF(op_index < 0 || static_cast<uint32_t>(op_index) >= operator_count,
-                     Error::InvalidProgram, "%s: op_index %" PRId32 ", expected < %" PRIu32,
-                     instruction.id, op_index, operator_count);
-      instruction.op_index = static_cast<uint32_t>(op_index);
-      instruction.operator_name = names[op_index];
-      const auto* args = call->args();
-      ETNS_RETURN_IF(args == nullptr || args->size() == 0, Error::InvalidProgram,
-                     "%s %s: KernelCall has no arguments", instruction.id, instruction.operator_name);
-      ETNS_ASSIGN_OR_RETURN(EValue * *arg_values, arena.allocate_array<EValue*>(args->size()));
-      for (uint32_t a = 0; a < args->size(); ++a) {
-        const int32_t value_index = args->Get(a);
-        ETNS_RETURN_IF(value_index < 0 || static_cast<uint32_t>(value_index) >= value_count,
-                       Error::InvalidProgram,
-                       "%s %s: argument %" PRIu32 " = value index %" PRId32 ", expected < %" PRIu32,
-                       instruction.id, instruction.operator_name, a, value_index, value_count);
-        arg_values[a] = &values[value_index];
-      }
-      instruction.args = Span<EValue* const>(arg_values, args->size());
-    }
-  }
-  method.instructions_ = Span<Instruction>(instructions, instruction_total);
+  ETNS_ASSIGN_OR_RETURN(method.operator_names_, read_operator_names(*plan, arena));
+  ETNS_ASSIGN_OR_RETURN(method.instructions_,
+                        decode_instructions(*plan, name, method.operator_names_, method.values_, arena));
   if (registry == nullptr) return method;
 
-  // Resolve every operator the instructions use; name each missing one once.
-  size_t missing = 0;
-  for (uint32_t k = 0; k < operator_count; ++k) {
-    bool used = false;
-    for (const Instruction& instruction : method.instructions_) used |= instruction.op_index == k;
-    if (used && registry->find(names[k]) == nullptr) {
-      ETNS_LOG_ERROR("missing operator [%" PRIu32 "] %s", k, names[k]);
-      ++missing;
-    }
-  }
-  ETNS_RETURN_IF(missing > 0, Error::OperatorMissing,
-                 "method '%s': %zu operator(s) missing from provider '%s'; nothing was prepared",
-                 name, missing, registry->provider);
-
-  // Bind and prepare each kernel: argument validation happens here, once.
-  for (Instruction& instruction : method.instructions_) {
-    const KernelEntry* kernel = registry->find(instruction.operator_name);
-    const size_t expected = size_t{kernel->argument_count} + 1;
-    ETNS_RETURN_IF(instruction.args.size() != expected, Error::InvalidProgram,
-                   "%s %s: %zu arguments, expected %zu (%u schema arguments and the return slot)",
-                   instruction.id, instruction.operator_name, instruction.args.size(), expected,
-                   static_cast<unsigned>(kernel->argument_count));
-    const size_t last = instruction.args.size() - 1;
-    ETNS_RETURN_IF(instruction.args[last] != instruction.args[last - 1], Error::InvalidProgram,
-                   "%s %s: the return slot names another value than out", instruction.id,
-                   instruction.operator_name);
-    PrepareContext context(instruction.id, instruction.operator_name, instruction.args, arena);
-    ETNS_TRY(kernel->prepare(context));
-    instruction.kernel = kernel;
-    instruction.state = context.state();
-    instruction.scratch_bytes = context.scratch_bytes();
-    if (instruction.scratch_bytes > method.max_scratch_bytes_) {
-      method.max_scratch_bytes_ = instruction.scratch_bytes;
-    }
-  }
-  // Scratch is 16-byte aligned; make sure the worst instruction fits.
-  const size_t worst = method.max_scratch_bytes_ > 0 ? method.max_scratch_bytes_ + 15 : 0;
-  ETNS_RETURN_IF(worst > memory.temporary->capacity_bytes(), Error::OutOfMemory,
-                 "arena '%s': need %zu bytes of kernel scratch, %zu available",
-                 memory.temporary->name(), worst, memory.temporary->capacity_bytes());
+  ETNS_TRY(check_operators_registered(method.instructions_, method.operator_names_, *registry, name));
+  ETNS_ASSIGN_OR_RETURN(method.max_scratch_bytes_, bind_kernels(method.instructions_, *registry, arena));
+  ETNS_TRY(check_scratch_fits(method.max_scratch_bytes_, *memory.temporary));
   method.bound_ = true;
   return method;
 }

@@ -100,7 +100,7 @@ inline std::vector<float> run_graph(const tools::QuantizedGraph& g, const std::v
     EXPECT_EQ(prepared, runtime::Error::Ok) << call.log();
     if (prepared != runtime::Error::Ok) return {};
     EXPECT_EQ(call.run(), runtime::Error::Ok);
-    const size_t out = op.args.size() - 1;
+    const runtime::Arg out = entry->contract->out();
     const uint8_t* p = call.data<uint8_t>(out);
     values[op.out_tensor()] = std::vector<uint8_t>(p, p + call.tensor_at(out).nbytes);
   }

@@ -95,10 +95,12 @@ runtime::Error KernelCall::prepare(const runtime::KernelEntry& entry) {
   entry_ = &entry;
   args_.push_back(args_.back());  // the return slot
   LogCapture log;
-  runtime::PrepareContext context("c0i0", entry.name,
+  runtime::PrepareContext context("c0i0", entry.name, *entry.contract,
                                   runtime::Span<EValue* const>(args_.data(), args_.size()),
                                   *method_arena_);
-  const runtime::Error error = entry.prepare(context);
+  // As the loader does: the contract's checks, then the kernel's own.
+  runtime::Error error = context.check_arguments();
+  if (error == runtime::Error::Ok) error = entry.prepare(context);
   log_ = log.text();
   state_ = context.state();
   scratch_memory_.assign(context.scratch_bytes() + 16, 0);

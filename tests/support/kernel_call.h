@@ -34,13 +34,28 @@ class KernelCall {
   KernelCall& null();
   KernelCall& int_list(std::vector<int64_t> items);
 
-  // Adds the return slot (a copy of the last argument, as programs do) and
-  // runs the entry's prepare. Lines the kernel logs are kept in log().
+  // Adds the return slot (a copy of the last argument, as programs do), checks
+  // the arguments against the entry's contract and runs its prepare, as the
+  // loader does. Lines logged are kept in log().
   runtime::Error prepare(const runtime::KernelEntry& entry);
   // Runs the prepared kernel once.
   runtime::Error run();
 
   runtime::Tensor& tensor_at(size_t i) { return values_[i].tensor; }
+  // The same, by the contract's argument (kContract.arg("out")).
+  runtime::Tensor& tensor_at(runtime::Arg a) { return values_[a.index].tensor; }
+  template <typename T>
+  T* data(runtime::Arg a) {
+    return data<T>(a.index);
+  }
+  template <typename T>
+  void fill(runtime::Arg a, const std::vector<T>& contents) {
+    fill<T>(a.index, contents);
+  }
+  template <typename T>
+  std::vector<T> read(runtime::Arg a) {
+    return read<T>(a.index);
+  }
   template <typename T>
   T* data(size_t i) {
     return static_cast<T*>(values_[i].tensor.data);

@@ -4,6 +4,13 @@
 #include <cmath>
 #include <optional>
 
+#include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/quantize/quantize.h"
+#include "kernels/cortex_m_ns/leaky_relu/leaky_relu.h"
+#include "kernels/cortex_m_ns/mean/mean.h"
+#include "kernels/cortex_m_ns/relu/relu.h"
+#include "kernels/cortex_m_ns/sub/sub.h"
+#include "kernels/portable/portable.h"
 #include "tools/common/failure.h"
 #include "tools/export/seeded_random.h"
 
@@ -14,8 +21,8 @@ using runtime::ScalarType;
 namespace {
 
 constexpr int32_t kCalibrationSamples = 16;
-constexpr const char* kQuantize = "cortex_m::quantize_per_tensor";
-constexpr const char* kDequantize = "cortex_m::dequantize_per_tensor";
+constexpr const runtime::OperatorContract& kQuantize = cortex_m::kQuantizeContract;
+constexpr const runtime::OperatorContract& kDequantize = cortex_m::kDequantizeContract;
 
 enum class Kind : uint8_t { Clamp, LeakyRelu, SubChannel, Mean };
 
@@ -266,44 +273,60 @@ QuantizedGraph build_coverage_graph(const std::string& name, Provider provider, 
   };
 
   if (provider == Provider::Arm && r.kind == Kind::Clamp) {
-    g.op("aten::clamp", {GraphArg::of_tensor(xq), optional_bound(r.bound_min, q_x), optional_bound(r.bound_max, q_x),
-                         GraphArg::of_tensor(yq)});
+    g.call(portable::kClampContract, {{"self", GraphArg::of_tensor(xq)},
+                                      {"min", optional_bound(r.bound_min, q_x)},
+                                      {"max", optional_bound(r.bound_max, q_x)},
+                                      {"out", GraphArg::of_tensor(yq)}});
   } else if (provider == Provider::Arm) {
     // The float island: dequantize → op → quantize.
     const int32_t x_f = g.f32("input_dq", m.input_sizes, in_order);
     g.per_tensor(kDequantize, xq, q_x, x_f);
     const int32_t y_f = g.f32(name + "_out_f", m.output_sizes, out_order);
     if (r.kind == Kind::LeakyRelu) {
-      g.op("aten::leaky_relu", {GraphArg::of_tensor(x_f), GraphArg::real(r.slope), GraphArg::of_tensor(y_f)});
+      g.call(portable::kLeakyReluContract, {{"self", GraphArg::of_tensor(x_f)},
+                                            {"negative_slope", GraphArg::real(r.slope)},
+                                            {"out", GraphArg::of_tensor(y_f)}});
     } else if (r.kind == Kind::SubChannel) {
       const auto [cq, q_c] = add_channel_constant();
       const std::vector<int32_t> c_sizes{1, m.input_sizes[1], 1, 1};
       const int32_t c_f = g.f32("constant_dq", c_sizes, constant_order);
       g.per_tensor(kDequantize, cq, q_c, c_f);
-      g.op("aten::sub", {GraphArg::of_tensor(x_f), GraphArg::of_tensor(c_f), GraphArg::integer(1),
-                         GraphArg::of_tensor(y_f)});
+      g.call(portable::kSubContract, {{"self", GraphArg::of_tensor(x_f)},
+                                      {"other", GraphArg::of_tensor(c_f)},
+                                      {"alpha", GraphArg::integer(1)},
+                                      {"out", GraphArg::of_tensor(y_f)}});
     } else {
-      g.op("aten::mean", {GraphArg::of_tensor(x_f), GraphArg::list(r.dims), GraphArg::boolean(r.keepdim),
-                          GraphArg::null(), GraphArg::of_tensor(y_f)});
+      g.call(portable::kMeanContract, {{"self", GraphArg::of_tensor(x_f)},
+                                       {"dim", GraphArg::list(r.dims)},
+                                       {"keepdim", GraphArg::boolean(r.keepdim)},
+                                       {"dtype", GraphArg::null()},
+                                       {"out", GraphArg::of_tensor(y_f)}});
     }
     g.per_tensor(kQuantize, y_f, q_y, yq);
   } else if (r.kind == Kind::Clamp) {
     const Requant rq = same_qparams(q_x, q_y) ? kIdentityRequant : quantize_multiplier(q_x.scale / q_y.scale, where + "relu");
     const int32_t lo = r.bound_min ? quantize_activation_bound(*r.bound_min, q_y) : -128;
     const int32_t hi = r.bound_max ? quantize_activation_bound(*r.bound_max, q_y) : 127;
-    g.op("cortex_m_ns::quantized_relu",
-         concat(std::vector<GraphArg>{GraphArg::of_tensor(xq), GraphArg::integer(q_x.zero_point),
-                                      GraphArg::integer(q_y.zero_point)},
-                requant_args(rq),
-                std::vector<GraphArg>{GraphArg::integer(lo), GraphArg::integer(hi), GraphArg::of_tensor(yq)}));
+    g.call(cortex_m_ns::kReluContract, {{"self", GraphArg::of_tensor(xq)},
+                                        {"input_zero_point", GraphArg::integer(q_x.zero_point)},
+                                        {"output_zero_point", GraphArg::integer(q_y.zero_point)},
+                                        {"output_multiplier", GraphArg::integer(rq.multiplier)},
+                                        {"output_shift", GraphArg::integer(rq.shift)},
+                                        {"activation_min", GraphArg::integer(lo)},
+                                        {"activation_max", GraphArg::integer(hi)},
+                                        {"out", GraphArg::of_tensor(yq)}});
   } else if (r.kind == Kind::LeakyRelu) {
     const Requant alpha = quantize_multiplier(q_x.scale * r.slope / q_y.scale, where + "alpha");
     const Requant identity =
         same_qparams(q_x, q_y) ? kIdentityRequant : quantize_multiplier(q_x.scale / q_y.scale, where + "identity");
-    g.op("cortex_m_ns::quantized_leaky_relu",
-         concat(std::vector<GraphArg>{GraphArg::of_tensor(xq), GraphArg::integer(q_x.zero_point),
-                                      GraphArg::integer(q_y.zero_point)},
-                requant_args(alpha), requant_args(identity), std::vector<GraphArg>{GraphArg::of_tensor(yq)}));
+    g.call(cortex_m_ns::kLeakyReluContract, {{"self", GraphArg::of_tensor(xq)},
+                                             {"input_zero_point", GraphArg::integer(q_x.zero_point)},
+                                             {"output_zero_point", GraphArg::integer(q_y.zero_point)},
+                                             {"alpha_multiplier", GraphArg::integer(alpha.multiplier)},
+                                             {"alpha_shift", GraphArg::integer(alpha.shift)},
+                                             {"identity_multiplier", GraphArg::integer(identity.multiplier)},
+                                             {"identity_shift", GraphArg::integer(identity.shift)},
+                                             {"out", GraphArg::of_tensor(yq)}});
   } else if (r.kind == Kind::SubChannel) {
     const auto [cq, q_c] = add_channel_constant();
     // Stock quantized_add's recipe (operators.md §3.3).
@@ -311,12 +334,20 @@ QuantizedGraph build_coverage_graph(const std::string& name, Provider provider, 
     const Requant self_r = quantize_multiplier(q_x.scale / m2, where + "self");
     const Requant other_r = quantize_multiplier(q_c.scale / m2, where + "other");
     const Requant out_r = quantize_multiplier(m2 / (q_y.scale * 1048576.0), where + "output");
-    g.op("cortex_m_ns::quantized_sub",
-         concat(std::vector<GraphArg>{GraphArg::of_tensor(xq), GraphArg::integer(q_x.zero_point)},
-                requant_args(self_r),
-                std::vector<GraphArg>{GraphArg::of_tensor(cq), GraphArg::integer(q_c.zero_point)},
-                requant_args(other_r), std::vector<GraphArg>{GraphArg::integer(q_y.zero_point)}, requant_args(out_r),
-                std::vector<GraphArg>{GraphArg::integer(-128), GraphArg::integer(127), GraphArg::of_tensor(yq)}));
+    g.call(cortex_m_ns::kSubContract, {{"self", GraphArg::of_tensor(xq)},
+                                       {"self_zero_point", GraphArg::integer(q_x.zero_point)},
+                                       {"self_multiplier", GraphArg::integer(self_r.multiplier)},
+                                       {"self_shift", GraphArg::integer(self_r.shift)},
+                                       {"other", GraphArg::of_tensor(cq)},
+                                       {"other_zero_point", GraphArg::integer(q_c.zero_point)},
+                                       {"other_multiplier", GraphArg::integer(other_r.multiplier)},
+                                       {"other_shift", GraphArg::integer(other_r.shift)},
+                                       {"output_zero_point", GraphArg::integer(q_y.zero_point)},
+                                       {"output_multiplier", GraphArg::integer(out_r.multiplier)},
+                                       {"output_shift", GraphArg::integer(out_r.shift)},
+                                       {"activation_min", GraphArg::integer(-128)},
+                                       {"activation_max", GraphArg::integer(127)},
+                                       {"out", GraphArg::of_tensor(yq)}});
   } else {  // Mean: the mask right-aligned into four positions (operators.md §3.5)
     const size_t rank = m.input_sizes.size();
     std::vector<int64_t> mask(4, 0);
@@ -328,11 +359,14 @@ QuantizedGraph build_coverage_graph(const std::string& name, Provider provider, 
     }
     const Requant rq =
         quantize_multiplier(q_x.scale / (q_y.scale * static_cast<double>(count)), where + "mean");
-    g.op("cortex_m_ns::quantized_mean",
-         concat(std::vector<GraphArg>{GraphArg::of_tensor(xq), GraphArg::integer(q_x.zero_point),
-                                      GraphArg::list(mask), GraphArg::boolean(r.keepdim),
-                                      GraphArg::integer(q_y.zero_point)},
-                requant_args(rq), std::vector<GraphArg>{GraphArg::of_tensor(yq)}));
+    g.call(cortex_m_ns::kMeanContract, {{"self", GraphArg::of_tensor(xq)},
+                                        {"input_zero_point", GraphArg::integer(q_x.zero_point)},
+                                        {"axis_mask", GraphArg::list(mask)},
+                                        {"keepdim", GraphArg::boolean(r.keepdim)},
+                                        {"output_zero_point", GraphArg::integer(q_y.zero_point)},
+                                        {"output_multiplier", GraphArg::integer(rq.multiplier)},
+                                        {"output_shift", GraphArg::integer(rq.shift)},
+                                        {"out", GraphArg::of_tensor(yq)}});
   }
   const int32_t out = g.f32("output", m.output_sizes, out_order, Role::Output);
   g.per_tensor(kDequantize, yq, q_y, out);

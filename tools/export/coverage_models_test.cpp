@@ -8,6 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/quantize/quantize.h"
+#include "kernels/cortex_m_ns/mean/mean.h"
+#include "kernels/cortex_m_ns/relu/relu.h"
+#include "kernels/cortex_m_ns/sub/sub.h"
+#include "kernels/portable/portable.h"
 #include "kernels/registry.h"
 #include "tests/support/graph_reference.h"
 #include "tests/support/kernel_call.h"
@@ -102,7 +108,7 @@ TEST(CoverageModels, EveryCallPassesTheKernelsPrepare) {
         SCOPED_TRACE(label(m.name, p) + " op " + std::to_string(k) + " " + g.ops[k].full_name());
         const runtime::KernelEntry* entry = testing::graph_registry(p).find(g.ops[k].full_name().c_str());
         ASSERT_NE(entry, nullptr);
-        EXPECT_EQ(entry->argument_count, g.ops[k].args.size());
+        EXPECT_EQ(entry->argument_count(), g.ops[k].args.size());
         KernelCall call;
         testing::build_call(call, g, g.ops[k], {});
         EXPECT_EQ(call.prepare(*entry), Error::Ok) << call.log();
@@ -113,45 +119,58 @@ TEST(CoverageModels, EveryCallPassesTheKernelsPrepare) {
 TEST(CoverageModels, ActivationParametersFollowTheNsLowering) {
   // relu6 on ns: the output grid spans [0, 6] exactly, so 0 is -128 and 6 is 127.
   const GraphOp& relu6 = only_op(graph("relu6", Provider::Ns), "cortex_m_ns::quantized_relu");
-  EXPECT_EQ(relu6.args[2].int_value, -128);  // output zero point
-  EXPECT_EQ(relu6.args[5].int_value, -128);  // activation_min
-  EXPECT_EQ(relu6.args[6].int_value, 127);   // activation_max
-  EXPECT_NE(relu6.args[3].int_value, int64_t{1} << 30) << "the output is requantised, not the identity path";
+  using cortex_m_ns::kReluContract;
+  EXPECT_EQ(relu6.arg(kReluContract, "output_zero_point").int_value, -128);
+  EXPECT_EQ(relu6.arg(kReluContract, "activation_min").int_value, -128);
+  EXPECT_EQ(relu6.arg(kReluContract, "activation_max").int_value, 127);
+  EXPECT_NE(relu6.arg(kReluContract, "output_multiplier").int_value, int64_t{1} << 30)
+      << "the output is requantised, not the identity path";
   // clamp_min has no upper bound: activation_max is qmax.
-  EXPECT_EQ(only_op(graph("clamp_min", Provider::Ns), "cortex_m_ns::quantized_relu").args[6].int_value, 127);
+  EXPECT_EQ(only_op(graph("clamp_min", Provider::Ns), "cortex_m_ns::quantized_relu")
+                .arg(kReluContract, "activation_max")
+                .int_value,
+            127);
   // arm: aten::clamp with Int bounds on the input grid; no upper bound is Null.
   const QuantizedGraph& arm = graph("relu6", Provider::Arm);
   const GraphOp& q = arm.ops[0];
   const GraphOp& clamp = only_op(arm, "aten::clamp");
-  const Qparams qx{q.args[1].double_value, static_cast<int32_t>(q.args[2].int_value)};
-  EXPECT_EQ(clamp.args[1].kind, runtime::ValueKind::Int);
-  EXPECT_EQ(clamp.args[1].int_value, quantize_value(0.0, qx));
-  EXPECT_EQ(clamp.args[2].int_value, quantize_value(6.0, qx));
-  EXPECT_EQ(only_op(graph("clamp_min", Provider::Arm), "aten::clamp").args[2].kind, runtime::ValueKind::Null);
+  const Qparams qx{q.arg(cortex_m::kQuantizeContract, "scale").double_value,
+                   static_cast<int32_t>(q.arg(cortex_m::kQuantizeContract, "zero_point").int_value)};
+  using portable::kClampContract;
+  EXPECT_EQ(clamp.arg(kClampContract, "min").kind, runtime::ValueKind::Int);
+  EXPECT_EQ(clamp.arg(kClampContract, "min").int_value, quantize_value(0.0, qx));
+  EXPECT_EQ(clamp.arg(kClampContract, "max").int_value, quantize_value(6.0, qx));
+  EXPECT_EQ(only_op(graph("clamp_min", Provider::Arm), "aten::clamp").arg(kClampContract, "max").kind,
+            runtime::ValueKind::Null);
   // leaky_relu carries the Python slope as a double on arm.
-  EXPECT_EQ(only_op(graph("leaky_relu_0p01", Provider::Arm), "aten::leaky_relu").args[1].double_value, 0.01);
+  EXPECT_EQ(only_op(graph("leaky_relu_0p01", Provider::Arm), "aten::leaky_relu")
+                .arg(portable::kLeakyReluContract, "negative_slope")
+                .double_value,
+            0.01);
 }
 
 TEST(CoverageModels, MeanMasksAreRightAligned) {
   const GraphOp& c = only_op(graph("mean_c", Provider::Ns), "cortex_m_ns::quantized_mean");
-  EXPECT_EQ(c.args[2].int_list, (std::vector<int64_t>{0, 1, 0, 0}));
-  EXPECT_TRUE(c.args[3].bool_value);
+  using cortex_m_ns::kMeanContract;
+  EXPECT_EQ(c.arg(kMeanContract, "axis_mask").int_list, (std::vector<int64_t>{0, 1, 0, 0}));
+  EXPECT_TRUE(c.arg(kMeanContract, "keepdim").bool_value);
   const GraphOp& last = only_op(graph("mean_last", Provider::Ns), "cortex_m_ns::quantized_mean");
-  EXPECT_EQ(last.args[2].int_list, (std::vector<int64_t>{0, 0, 0, 1}));
-  EXPECT_FALSE(last.args[3].bool_value);
+  EXPECT_EQ(last.arg(kMeanContract, "axis_mask").int_list, (std::vector<int64_t>{0, 0, 0, 1}));
+  EXPECT_FALSE(last.arg(kMeanContract, "keepdim").bool_value);
   // (M, S) folds the 1/count in: QM(s_in / (s_out * count)).
   const QuantizedGraph& g = graph("mean_last", Provider::Ns);
-  const double s_in = g.ops[0].args[1].double_value, s_out = g.ops[2].args[1].double_value;
+  const double s_in = g.ops[0].arg(cortex_m::kQuantizeContract, "scale").double_value;
+  const double s_out = g.ops[2].arg(cortex_m::kDequantizeContract, "scale").double_value;
   const Requant want = quantize_multiplier(s_in / (s_out * 40.0), "test");
-  EXPECT_EQ(last.args[5].int_value, want.multiplier);
-  EXPECT_EQ(last.args[6].int_value, want.shift);
+  EXPECT_EQ(last.arg(kMeanContract, "output_multiplier").int_value, want.multiplier);
+  EXPECT_EQ(last.arg(kMeanContract, "output_shift").int_value, want.shift);
 }
 
 TEST(CoverageModels, SubChannelBroadcastsAChannelVector) {
   const QuantizedGraph& ns = graph("sub_channel", Provider::Ns);
   const GraphOp& sub = only_op(ns, "cortex_m_ns::quantized_sub");
-  const GraphTensor& self = ns.tensors[sub.args[0].tensor];
-  const GraphTensor& other = ns.tensors[sub.args[4].tensor];
+  const GraphTensor& self = ns.tensors[sub.arg(cortex_m_ns::kSubContract, "self").tensor];
+  const GraphTensor& other = ns.tensors[sub.arg(cortex_m_ns::kSubContract, "other").tensor];
   EXPECT_EQ(self.dim_order, kChannelsLastOrder);
   EXPECT_EQ(other.sizes, (std::vector<int32_t>{1, 16, 1, 1}));
   EXPECT_EQ(other.role, GraphTensor::Role::Constant);
@@ -173,8 +192,8 @@ TEST(CoverageModels, EndToEndAgainstTheFloatModel) {
       SCOPED_TRACE(label(m.name, p));
       const QuantizedGraph& g = graph(m.name, p);
       const GraphOp& quantize = g.ops.front();
-      const double scale = quantize.args[1].double_value;
-      const double zp = static_cast<double>(quantize.args[2].int_value);
+      const double scale = quantize.arg(cortex_m::kQuantizeContract, "scale").double_value;
+      const double zp = static_cast<double>(quantize.arg(cortex_m::kQuantizeContract, "zero_point").int_value);
       std::vector<float> clipped = x;
       for (float& v : clipped) {
         v = static_cast<float>(std::clamp(static_cast<double>(v), (-128 - zp) * scale, (127 - zp) * scale));
@@ -183,8 +202,8 @@ TEST(CoverageModels, EndToEndAgainstTheFloatModel) {
       const std::vector<float> got = testing::run_graph(g, in_memory_order(x, g.tensors[g.input]));
       const std::vector<float> want = in_memory_order(want_logical, g.tensors[g.output]);
       ASSERT_EQ(got.size(), want.size());
-      const double s_in = g.ops.front().args[1].double_value;
-      const double s_out = g.ops.back().args[1].double_value;
+      const double s_in = quantize.arg(cortex_m::kQuantizeContract, "scale").double_value;
+      const double s_out = g.ops.back().arg(cortex_m::kDequantizeContract, "scale").double_value;
       double worst = 0;
       for (size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::fabs(double(got[i]) - double(want[i])));
       EXPECT_LE(worst, s_in + s_out) << "s_in " << s_in << " s_out " << s_out;

@@ -4,6 +4,14 @@
 #include <cmath>
 #include <string>
 
+#include "kernels/cortex_m/avg_pool2d/avg_pool2d.h"
+#include "kernels/cortex_m/conv2d/conv2d.h"
+#include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
+#include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/linear/linear.h"
+#include "kernels/cortex_m/quantize/quantize.h"
+#include "kernels/cortex_m/softmax/softmax.h"
+#include "kernels/portable/portable.h"
 #include "tools/export/seeded_random.h"
 
 namespace etns::tools {
@@ -184,12 +192,6 @@ ConvConstants conv_constants(const Layer& layer, bool depthwise, const Qparams& 
   return c;
 }
 
-std::vector<GraphArg> ints(std::initializer_list<int64_t> values) {
-  std::vector<GraphArg> args;
-  for (int64_t v : values) args.push_back(GraphArg::integer(v));
-  return args;
-}
-
 }  // namespace
 
 std::vector<float> dscnn_example_input(uint64_t seed) {
@@ -209,72 +211,73 @@ QuantizedGraph build_dscnn_graph(Provider provider, uint64_t seed) {
 
   const int32_t x = g.f32("x", kInputSizes, nhwc, GraphTensor::Role::Input);
   const int32_t xq = g.s8("x_q", kInputSizes, nhwc);
-  g.per_tensor("cortex_m::quantize_per_tensor", x, q.x, xq);
+  g.per_tensor(cortex_m::kQuantizeContract, x, q.x, xq);
 
-  // conv1 + ReLU (activation_min = the output zero point).
+  // A convolution's constants and quantisation, by the contract's names.
+  const auto conv_args = [&](const std::string& name, int32_t input, std::vector<int32_t> weight_sizes,
+                             const ConvConstants& c, const Qparams& in, const Qparams& out, int64_t pad_h,
+                             int64_t pad_w, int64_t stride, int32_t output) {
+    return std::vector<NamedArg>{
+        {"input", GraphArg::of_tensor(input)},
+        {"weight", GraphArg::of_tensor(g.tensor(name + "_weight", ScalarType::Char, weight_sizes, contiguous_order(4),
+                                                GraphTensor::Role::Constant, c.weight))},
+        {"bias", GraphArg::of_tensor(g.int32_vector(name + "_bias", c.bias))},
+        {"stride", GraphArg::list({stride, stride})},
+        {"padding", GraphArg::list({pad_h, pad_w})},
+        {"dilation", GraphArg::list({1, 1})},
+        {"input_offset", GraphArg::integer(-in.zero_point)},
+        {"output_offset", GraphArg::integer(out.zero_point)},
+        {"requantize_multipliers", GraphArg::of_tensor(g.int32_vector(name + "_multipliers", c.multipliers))},
+        {"requantize_shifts", GraphArg::of_tensor(g.int32_vector(name + "_shifts", c.shifts))},
+        // ReLU: activation_min is the output zero point.
+        {"activation_min", GraphArg::integer(out.zero_point)},
+        {"activation_max", GraphArg::integer(127)},
+        {"out", GraphArg::of_tensor(output)}};
+  };
+
+  // conv1 + ReLU.
   const ConvConstants c1 = conv_constants(w.conv1, false, q.x, q.conv1, "conv1");
   const int32_t c1_out = g.s8("conv1_out", {1, kC1, kH, kW}, nhwc);
-  g.op("cortex_m::quantized_conv2d",
-       concat(std::vector<GraphArg>{GraphArg::of_tensor(xq),
-                                    GraphArg::of_tensor(g.tensor("conv1_weight", ScalarType::Char, {kC1, kK1H, kK1W, 1},
-                                                                 contiguous_order(4), GraphTensor::Role::Constant,
-                                                                 c1.weight)),
-                                    GraphArg::of_tensor(g.int32_vector("conv1_bias", c1.bias)),
-                                    GraphArg::list({kStride1, kStride1}), GraphArg::list({kPad1H, kPad1W}),
-                                    GraphArg::list({1, 1})},
-              ints({-q.x.zero_point, q.conv1.zero_point}),
-              std::vector<GraphArg>{GraphArg::of_tensor(g.int32_vector("conv1_multipliers", c1.multipliers)),
-                                    GraphArg::of_tensor(g.int32_vector("conv1_shifts", c1.shifts))},
-              ints({q.conv1.zero_point, 127}), std::vector<GraphArg>{GraphArg::of_tensor(c1_out)}));
+  g.call(cortex_m::kConv2dContract,
+         conv_args("conv1", xq, {kC1, kK1H, kK1W, 1}, c1, q.x, q.conv1, kPad1H, kPad1W, kStride1, c1_out));
 
   // Depthwise 3x3 + ReLU: weight [1, 3, 3, C] (IHWO), depth multiplier 1.
   const ConvConstants dw = conv_constants(w.depthwise, true, q.conv1, q.depthwise, "depthwise");
   const int32_t dw_out = g.s8("depthwise_out", {1, kC1, kH, kW}, nhwc);
-  g.op("cortex_m::quantized_depthwise_conv2d",
-       concat(std::vector<GraphArg>{GraphArg::of_tensor(c1_out),
-                                    GraphArg::of_tensor(g.tensor("depthwise_weight", ScalarType::Char, {1, 3, 3, kC1},
-                                                                 contiguous_order(4), GraphTensor::Role::Constant,
-                                                                 dw.weight)),
-                                    GraphArg::of_tensor(g.int32_vector("depthwise_bias", dw.bias)),
-                                    GraphArg::list({1, 1}), GraphArg::list({1, 1}), GraphArg::list({1, 1})},
-              ints({1, -q.conv1.zero_point, q.depthwise.zero_point}),
-              std::vector<GraphArg>{GraphArg::of_tensor(g.int32_vector("depthwise_multipliers", dw.multipliers)),
-                                    GraphArg::of_tensor(g.int32_vector("depthwise_shifts", dw.shifts))},
-              ints({q.depthwise.zero_point, 127}), std::vector<GraphArg>{GraphArg::of_tensor(dw_out)}));
+  std::vector<NamedArg> dw_args = conv_args("depthwise", c1_out, {1, 3, 3, kC1}, dw, q.conv1, q.depthwise, 1, 1, 1, dw_out);
+  dw_args.push_back({"depth_multiplier", GraphArg::integer(1)});
+  g.call(cortex_m::kDepthwiseConv2dContract, dw_args);
 
   // Pointwise 1x1 conv + ReLU.
   const ConvConstants pw = conv_constants(w.pointwise, false, q.depthwise, q.pointwise, "pointwise");
   const int32_t pw_out = g.s8("pointwise_out", {1, kC2, kH, kW}, nhwc);
-  g.op("cortex_m::quantized_conv2d",
-       concat(std::vector<GraphArg>{GraphArg::of_tensor(dw_out),
-                                    GraphArg::of_tensor(g.tensor("pointwise_weight", ScalarType::Char, {kC2, 1, 1, kC1},
-                                                                 contiguous_order(4), GraphTensor::Role::Constant,
-                                                                 pw.weight)),
-                                    GraphArg::of_tensor(g.int32_vector("pointwise_bias", pw.bias)),
-                                    GraphArg::list({1, 1}), GraphArg::list({0, 0}), GraphArg::list({1, 1})},
-              ints({-q.depthwise.zero_point, q.pointwise.zero_point}),
-              std::vector<GraphArg>{GraphArg::of_tensor(g.int32_vector("pointwise_multipliers", pw.multipliers)),
-                                    GraphArg::of_tensor(g.int32_vector("pointwise_shifts", pw.shifts))},
-              ints({q.pointwise.zero_point, 127}), std::vector<GraphArg>{GraphArg::of_tensor(pw_out)}));
+  g.call(cortex_m::kConv2dContract,
+         conv_args("pointwise", dw_out, {kC2, 1, 1, kC1}, pw, q.depthwise, q.pointwise, 0, 0, 1, pw_out));
 
   // Global average pool: the output keeps the input's quantisation; the
   // backend passes the zero point and the QM of the input scale, which the
   // kernel does not read.
   const int32_t pooled = g.s8("pooled", {1, kC2, 1, 1}, nhwc);
   const Requant pool_requant = quantize_multiplier(q.pointwise.scale, "export dscnn: average pool scale");
-  g.op("cortex_m::quantized_avg_pool2d",
-       concat(std::vector<GraphArg>{GraphArg::of_tensor(pw_out), GraphArg::list({kH, kW}), GraphArg::list({kH, kW}),
-                                    GraphArg::list({0, 0})},
-              ints({q.pointwise.zero_point, pool_requant.multiplier, pool_requant.shift}),
-              std::vector<GraphArg>{GraphArg::of_tensor(pooled)}));
+  g.call(cortex_m::kAvgPool2dContract, {{"input", GraphArg::of_tensor(pw_out)},
+                                        {"kernel_size", GraphArg::list({kH, kW})},
+                                        {"stride", GraphArg::list({kH, kW})},
+                                        {"padding", GraphArg::list({0, 0})},
+                                        {"zero_point", GraphArg::integer(q.pointwise.zero_point)},
+                                        {"multiplier", GraphArg::integer(pool_requant.multiplier)},
+                                        {"shift", GraphArg::integer(pool_requant.shift)},
+                                        {"out", GraphArg::of_tensor(pooled)}});
 
   // Flatten: to the contiguous order, then the view.
   const int32_t pooled_nchw = g.s8("pooled_contiguous", {1, kC2, 1, 1}, contiguous_order(4));
-  g.op("dim_order_ops::_to_dim_order_copy",
-       {GraphArg::of_tensor(pooled), GraphArg::boolean(false), GraphArg::list({0, 1, 2, 3}),
-        GraphArg::of_tensor(pooled_nchw)});
+  g.call(portable::kToDimOrderCopyContract, {{"self", GraphArg::of_tensor(pooled)},
+                                             {"non_blocking", GraphArg::boolean(false)},
+                                             {"dim_order", GraphArg::list({0, 1, 2, 3})},
+                                             {"out", GraphArg::of_tensor(pooled_nchw)}});
   const int32_t flat = g.s8("flat", {1, kC2}, contiguous_order(2));
-  g.op("aten::view_copy", {GraphArg::of_tensor(pooled_nchw), GraphArg::list({1, kC2}), GraphArg::of_tensor(flat)});
+  g.call(portable::kViewCopyContract, {{"self", GraphArg::of_tensor(pooled_nchw)},
+                                       {"size", GraphArg::list({1, kC2})},
+                                       {"out", GraphArg::of_tensor(flat)}});
 
   // Linear, per-tensor weights (zero point 0), the bias folded into kernel_sum.
   const float fc_scale = symmetric_scale(w.fc.weight.data(), w.fc.weight.size());
@@ -293,15 +296,20 @@ QuantizedGraph build_dscnn_graph(Provider provider, uint64_t seed) {
   }
   const Requant fc_requant = quantize_multiplier(fc_bias_scale / q.logits.scale, "export dscnn: linear requantization");
   const int32_t logits = g.s8("logits", {1, kClasses}, contiguous_order(2));
-  g.op("cortex_m::quantized_linear",
-       concat(std::vector<GraphArg>{GraphArg::of_tensor(flat),
-                                    GraphArg::of_tensor(g.tensor("fc_weight", ScalarType::Char, {kClasses, kC2},
-                                                                 contiguous_order(2), GraphTensor::Role::Constant,
-                                                                 fc_weight)),
-                                    GraphArg::null(), GraphArg::of_tensor(g.int32_vector("fc_kernel_sum", kernel_sum))},
-              ints({-q.pointwise.zero_point, 0, q.logits.zero_point}),
-              std::vector<GraphArg>{GraphArg::list({fc_requant.multiplier}), GraphArg::list({fc_requant.shift})},
-              ints({127, -128}), std::vector<GraphArg>{GraphArg::of_tensor(logits)}));
+  // As ExecuTorch's exporter writes it: bias None, kernel_sum [1, out].
+  g.call(cortex_m::kLinearContract,
+         {{"input", GraphArg::of_tensor(flat)},
+          {"weights", GraphArg::of_tensor(g.tensor("fc_weight", ScalarType::Char, {kClasses, kC2}, contiguous_order(2),
+                                                   GraphTensor::Role::Constant, fc_weight))},
+          {"kernel_sum", GraphArg::of_tensor(g.int32_vector("fc_kernel_sum", kernel_sum, {1, kClasses}))},
+          {"input_offset", GraphArg::integer(-q.pointwise.zero_point)},
+          {"filter_offset", GraphArg::integer(0)},
+          {"output_offset", GraphArg::integer(q.logits.zero_point)},
+          {"requantize_multipliers", GraphArg::list({fc_requant.multiplier})},
+          {"requantize_shifts", GraphArg::list({fc_requant.shift})},
+          {"activation_max", GraphArg::integer(127)},
+          {"activation_min", GraphArg::integer(-128)},
+          {"out", GraphArg::of_tensor(logits)}});
 
   // Softmax into 1/256, -128, with the backend's parameters for 5 integer
   // bits: QM of min(scale * 2^26, 2^31 - 1), diff_min = -floor(31 * 2^26 / 2^shift).
@@ -310,14 +318,17 @@ QuantizedGraph build_dscnn_graph(Provider provider, uint64_t seed) {
                                                       "export dscnn: softmax input multiplier");
   const int64_t diff_min = -static_cast<int64_t>(std::floor(31.0 * std::ldexp(1.0, 26) / std::ldexp(1.0, softmax_requant.shift)));
   const int32_t probabilities_q = g.s8("probabilities_q", {1, kClasses}, contiguous_order(2));
-  g.op("cortex_m::softmax",
-       concat(std::vector<GraphArg>{GraphArg::of_tensor(logits)},
-              ints({-1, q.logits.zero_point, probabilities.zero_point, softmax_requant.multiplier, softmax_requant.shift,
-                    diff_min}),
-              std::vector<GraphArg>{GraphArg::of_tensor(probabilities_q)}));
+  g.call(cortex_m::kSoftmaxContract, {{"input", GraphArg::of_tensor(logits)},
+                                      {"dim", GraphArg::integer(-1)},
+                                      {"input_zero_point", GraphArg::integer(q.logits.zero_point)},
+                                      {"output_zero_point", GraphArg::integer(probabilities.zero_point)},
+                                      {"input_multiplier", GraphArg::integer(softmax_requant.multiplier)},
+                                      {"input_shift", GraphArg::integer(softmax_requant.shift)},
+                                      {"diff_min", GraphArg::integer(diff_min)},
+                                      {"out", GraphArg::of_tensor(probabilities_q)}});
 
   const int32_t y = g.f32("y", {1, kClasses}, contiguous_order(2), GraphTensor::Role::Output);
-  g.per_tensor("cortex_m::dequantize_per_tensor", probabilities_q, probabilities, y);
+  g.per_tensor(cortex_m::kDequantizeContract, probabilities_q, probabilities, y);
   return g.take();
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cortex_m_ns/mean/mean.h"
 #include "tests/support/graph_reference.h"
 #include "tools/common/failure.h"
 #include "tools/export/export_test_util.h"
@@ -159,7 +160,7 @@ TEST(GraphToProgram, ProgramsRunLikeTheReferenceExecutor) {
 
 TEST(GraphToProgram, RejectsABrokenGraph) {
   QuantizedGraph g = graph(Tier1Model::Tier1Mean, Provider::Ns);
-  g.ops[1].args[0].tensor = 99;
+  g.ops[1].arg(cortex_m_ns::kMeanContract, "self").tensor = 99;
   try {
     graph_to_program(g);
     FAIL() << "expected a Failure";

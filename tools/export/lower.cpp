@@ -26,9 +26,9 @@ void Lowerer::check_argument_counts() const {
     const std::string name = op_name(i);
     const runtime::KernelEntry* entry = kernels::registry_ns().find(name.c_str());
     if (entry == nullptr || m_.instructions[i].args.empty()) continue;
-    if (schema_args(i) != entry->argument_count) {
+    if (schema_args(i) != entry->argument_count()) {
       throw Failure("lower: " + label(i) + " passes " + std::to_string(schema_args(i)) +
-                    " arguments, the operator takes " + std::to_string(entry->argument_count));
+                    " arguments, the operator takes " + std::to_string(entry->argument_count()));
     }
   }
 }
@@ -106,11 +106,16 @@ std::vector<size_t> Lowerer::live_readers(int32_t v) const {
 
 // A quantize/dequantize with int8 range and dtype; returns (scale, zp).
 std::optional<std::pair<double, int64_t>> Lowerer::qdq_params(size_t i, std::string* why) const {
-  const auto scale = double_arg(i, 1);
-  const auto zp = int_arg(i, 2);
-  const auto qmin = int_arg(i, 3);
-  const auto qmax = int_arg(i, 4);
-  const auto dtype = int_arg(i, 5);
+  const OperatorContract& c = calls(i, kQuantize) ? kQuantize : kDequantize;
+  if (!calls(i, c)) {
+    *why = label(i) + " is not a quantize or dequantize";
+    return std::nullopt;
+  }
+  const auto scale = double_arg(i, c.arg("scale"));
+  const auto zp = int_arg(i, c.arg("zero_point"));
+  const auto qmin = int_arg(i, c.arg("quant_min"));
+  const auto qmax = int_arg(i, c.arg("quant_max"));
+  const auto dtype = int_arg(i, c.arg("dtype"));
   if (!scale || !zp || !qmin || !qmax || !dtype || *scale <= 0) {
     *why = label(i) + " has non-constant or invalid quantisation arguments";
     return std::nullopt;
@@ -125,36 +130,38 @@ std::optional<std::pair<double, int64_t>> Lowerer::qdq_params(size_t i, std::str
 // ---- hardswish: minimum(x, c) + quantized_mul(x, min) ------------------
 void Lowerer::lower_hardswish(LoweringResult& result) {
   for (size_t i = 0; i < m_.instructions.size(); ++i) {
-    if (op_name(i) != "cortex_m::minimum.out" || removed_[i]) continue;
+    if (!calls(i, cortex_m::kMinimumContract) || removed_[i]) continue;
     std::string why = try_hardswish(i, result);
     if (!why.empty()) result.kept.push_back({label(i), why});
   }
 }
 
 std::string Lowerer::try_hardswish(size_t minimum, LoweringResult& result) {
-  const int32_t x = arg(minimum, 0);
-  const int32_t c = arg(minimum, 1);
-  const int32_t t = arg(minimum, 2);
+  constexpr const OperatorContract& kMin = cortex_m::kMinimumContract;
+  constexpr const OperatorContract& kMul = cortex_m::kMulContract;
+  const int32_t x = arg(minimum, kMin.arg("self"));
+  const int32_t c = arg(minimum, kMin.arg("other"));
+  const int32_t t = arg(minimum, kMin.out());
   const ModelTensor* ct = tensor(c);
   if (!ct || ct->storage != TensorStorage::Constant || ct->numel() != 1 || ct->dtype != ScalarType::Char) {
     return "not the hardswish decomposition: the minimum's other operand is not a one-element int8 constant";
   }
   const int64_t c_value = static_cast<int8_t>(ct->data.at(0));
   const std::vector<size_t> t_readers = live_readers(t);
-  if (t_readers.size() != 1 || is_program_output(t) || op_name(t_readers[0]) != "cortex_m::quantized_mul.out") {
+  if (t_readers.size() != 1 || is_program_output(t) || !calls(t_readers[0], kMul)) {
     return "not the hardswish decomposition: the minimum's output is not read by exactly one quantized_mul";
   }
   const size_t mul = t_readers[0];
-  const int32_t self = arg(mul, 0);
-  const int32_t other = arg(mul, 2);
+  const int32_t self = arg(mul, kMul.arg("self"));
+  const int32_t other = arg(mul, kMul.arg("other"));
   if (!((self == x && other == t) || (self == t && other == x))) {
     return "not the hardswish decomposition: " + label(mul) + " does not multiply x by min(x, c)";
   }
-  const auto zp_self = int_arg(mul, 1);
-  const auto zp_other = int_arg(mul, 3);
-  const auto zp_out = int_arg(mul, 4);
-  const auto mult = int_arg(mul, 5);
-  const auto shift = int_arg(mul, 6);
+  const auto zp_self = int_arg(mul, kMul.arg("self_zero_point"));
+  const auto zp_other = int_arg(mul, kMul.arg("other_zero_point"));
+  const auto zp_out = int_arg(mul, kMul.arg("output_zero_point"));
+  const auto mult = int_arg(mul, kMul.arg("output_multiplier"));
+  const auto shift = int_arg(mul, kMul.arg("output_shift"));
   if (!zp_self || !zp_other || !zp_out || !mult || !shift) return label(mul) + " has non-constant arguments";
   const int64_t zp_x = self == x ? *zp_self : *zp_other;
   const int64_t zp_t = self == x ? *zp_other : *zp_self;
@@ -167,8 +174,9 @@ std::string Lowerer::try_hardswish(size_t minimum, LoweringResult& result) {
   // every code of x must satisfy q - zp_t >= 0, as quantized_hardswish's clamp at 0 assumes.
   int64_t lowest_x = -128;
   auto w = writer_.find(x);
-  if (w != writer_.end() && op_name(w->second) == "cortex_m::quantized_conv2d.out") {
-    if (auto act_min = int_arg(w->second, 10)) lowest_x = std::max(lowest_x, *act_min);
+  if (w != writer_.end() && calls(w->second, cortex_m::kConv2dContract)) {
+    const Arg activation_min = cortex_m::kConv2dContract.arg("activation_min");
+    if (auto act_min = int_arg(w->second, activation_min)) lowest_x = std::max(lowest_x, *act_min);
   }
   if (lowest_x < zp_t) {
     return "not lowerable: x can go below -3 (codes below " + std::to_string(zp_t) +
@@ -179,11 +187,17 @@ std::string Lowerer::try_hardswish(size_t minimum, LoweringResult& result) {
   if (!xt || !out_t || xt->sizes != out_t->sizes || xt->dim_order != out_t->dim_order) {
     return "not lowerable: " + label(mul) + " broadcasts";
   }
-  KernelCall call;
-  call.op_index = m_.add_operator("cortex_m_ns::quantized_hardswish", "out");
   const int32_t out = out_arg(mul);
-  call.args = {x, new_int(zp_x), new_int(*zp_out), new_int(*mult), new_int(*shift),
-               new_int(q3), new_int(2 * q3), new_int(0), out, out};
+  const KernelCall call = m_.call(cortex_m_ns::kHardswishContract,
+                                    {{"self", x},
+                                     {"input_zero_point", new_int(zp_x)},
+                                     {"output_zero_point", new_int(*zp_out)},
+                                     {"output_multiplier", new_int(*mult)},
+                                     {"output_shift", new_int(*shift)},
+                                     {"relu_q3", new_int(q3)},
+                                     {"relu_q6", new_int(2 * q3)},
+                                     {"prescale", new_int(0)},
+                                     {"out", out}});
   LoweringRewrite rewrite;
   rewrite.op = "cortex_m_ns::quantized_hardswish.out";
   rewrite.replaced = {label(minimum), label(mul)};
@@ -197,7 +211,7 @@ std::string Lowerer::try_hardswish(size_t minimum, LoweringResult& result) {
       "bit-exact";
   // s_out from a dequantize of the product, when there is one: then s_in too.
   for (size_t r : live_readers(out)) {
-    if (op_name(r) != kDequantize) continue;
+    if (!calls(r, kDequantize)) continue;
     std::string ignored;
     if (auto q = qdq_params(r, &ignored)) {
       const double s_out = q->first;
@@ -218,37 +232,26 @@ std::string Lowerer::try_hardswish(size_t minimum, LoweringResult& result) {
 
 // ---- int8 clamp → quantized_relu (identity requantisation) ---------------
 std::optional<int64_t> Lowerer::output_zero_point_of(int32_t v) const {
-  // Operators that move or select int8 values keep their input's zero point:
-  // follow them back to the producer that sets one (a bounded walk, as a
-  // hostile program may chain writers in a cycle).
-  static const std::set<std::string> kKeepsZeroPoint = {
-      "cortex_m::transpose",       "cortex_m::pad",          "cortex_m::maximum",
-      "cortex_m::minimum",         "aten::view_copy",        "aten::permute_copy",
-      "aten::clone",               "dim_order_ops::_to_dim_order_copy",
-      "aten::_to_dim_order_copy"};
-  // The argument holding the output zero point (spec: operators-cortex-m.md).
-  static const std::map<std::string, size_t> kZeroPointArg = {
-      {"cortex_m::quantize_per_tensor", 2},       {"cortex_m::quantized_conv2d", 7},
-      {"cortex_m::quantized_mul", 4},             {"cortex_m::quantized_add", 8},
-      {"cortex_m::quantized_linear", 6},          {"cortex_m::softmax", 3},
-      {"cortex_m::quantized_depthwise_conv2d", 8}, {"cortex_m::quantized_transpose_conv2d", 8},
-      {"cortex_m::quantized_avg_pool2d", 4},      {"cortex_m::quantized_max_pool2d", 7},
-      {"cortex_m::quantized_batch_matmul", 4},    {"cortex_m_ns::quantized_sub", 8},
-      {"cortex_m_ns::quantized_hardswish", 2},    {"cortex_m_ns::quantized_leaky_relu", 2},
-      {"cortex_m_ns::quantized_relu", 2},         {"cortex_m_ns::quantized_mean", 4}};
+  // The producer's contract says which argument holds its output zero point,
+  // or that it keeps its first argument's (data movement, selection): follow
+  // those back to a producer that sets one (a bounded walk, as a hostile
+  // program may chain writers in a cycle).
   for (int hops = 0; hops < 64; ++hops) {
     auto w = writer_.find(v);
     if (w == writer_.end()) return std::nullopt;
     const size_t i = w->second;
     const KernelCall& call = replacement_[i] ? *replacement_[i] : m_.instructions[i];
-    const std::string& name = m_.operators.at(call.op_index).name;
-    if (kKeepsZeroPoint.count(name) != 0 && !call.args.empty()) {
+    const ModelOperator& op = m_.operators.at(call.op_index);
+    const std::string name = op.overload.empty() ? op.name : op.name + "." + op.overload;
+    const runtime::KernelEntry* entry = kernels::registry_ns().find(name.c_str());
+    if (entry == nullptr || call.args.size() != size_t{entry->argument_count()} + 1) return std::nullopt;
+    const OperatorContract& contract = *entry->contract;
+    if (contract.keeps_zero_point) {
       v = call.args.front();
       continue;
     }
-    const auto z = kZeroPointArg.find(name);
-    if (z == kZeroPointArg.end() || z->second >= call.args.size()) return std::nullopt;
-    const ModelValue& zp = value(call.args.at(z->second));
+    if (contract.output_zero_point == nullptr) return std::nullopt;
+    const ModelValue& zp = value(call.args.at(contract.arg(contract.output_zero_point).index));
     if (zp.kind != ValueKind::Int) return std::nullopt;
     return zp.int_value;
   }
@@ -257,17 +260,18 @@ std::optional<int64_t> Lowerer::output_zero_point_of(int32_t v) const {
 
 void Lowerer::lower_int8_clamps(LoweringResult& result) {
   for (size_t i = 0; i < m_.instructions.size(); ++i) {
-    if (removed_[i] || replacement_[i] || op_name(i) != "aten::clamp.out") continue;
-    const ModelTensor* in = tensor(arg(i, 0));
+    constexpr const OperatorContract& kClamp = portable::kClampContract;
+    if (removed_[i] || replacement_[i] || !calls(i, kClamp)) continue;
+    const ModelTensor* in = tensor(arg(i, kClamp.arg("self")));
     const ModelTensor* out = tensor(out_arg(i));
     if (!in || in->dtype != ScalarType::Char) continue;  // float clamps: the islands
     std::string why;
     int64_t bounds[2] = {-128, 127};
-    for (size_t p : {size_t{1}, size_t{2}}) {
-      const ModelValue& b = value(arg(i, p));
+    for (size_t k = 0; k < 2; ++k) {
+      const ModelValue& b = value(arg(i, kClamp.arg(k == 0 ? "min" : "max")));
       if (b.kind == ValueKind::Int) {
         if (b.int_value < -128 || b.int_value > 127) why = "a bound is outside int8";
-        bounds[p - 1] = b.int_value;
+        bounds[k] = b.int_value;
       } else if (b.kind != ValueKind::Null) {
         why = "a bound is not an Int (it would promote the int8 clamp to float)";
       }
@@ -279,13 +283,17 @@ void Lowerer::lower_int8_clamps(LoweringResult& result) {
       result.kept.push_back({label(i), why});
       continue;
     }
-    const std::optional<int64_t> zp = output_zero_point_of(arg(i, 0));
+    const std::optional<int64_t> zp = output_zero_point_of(arg(i, kClamp.arg("self")));
     const int64_t z = zp.value_or(0);
-    KernelCall call;
-    call.op_index = m_.add_operator("cortex_m_ns::quantized_relu", "out");
-    const int32_t o = out_arg(i);
-    call.args = {arg(i, 0), new_int(z), new_int(z), new_int(kIdentityRequant.multiplier), new_int(kIdentityRequant.shift),
-                 new_int(bounds[0]), new_int(bounds[1]), o, o};
+    const KernelCall call = m_.call(cortex_m_ns::kReluContract,
+                                      {{"self", arg(i, kClamp.arg("self"))},
+                                       {"input_zero_point", new_int(z)},
+                                       {"output_zero_point", new_int(z)},
+                                       {"output_multiplier", new_int(kIdentityRequant.multiplier)},
+                                       {"output_shift", new_int(kIdentityRequant.shift)},
+                                       {"activation_min", new_int(bounds[0])},
+                                       {"activation_max", new_int(bounds[1])},
+                                       {"out", out_arg(i)}});
     LoweringRewrite rewrite;
     rewrite.op = "cortex_m_ns::quantized_relu.out";
     rewrite.replaced = {label(i)};
@@ -326,9 +334,11 @@ void Lowerer::remove_unread_dequantizes(LoweringResult& result) {
     }
     for (size_t i = 0; i < m_.instructions.size(); ++i) {
       const KernelCall& call = m_.instructions[i];
-      const std::string name = m_.operators.at(call.op_index).name;
-      if (name != "cortex_m::dequantize_per_tensor") continue;
-      const int32_t out = call.args.at(call.args.size() - 2);
+      const ModelOperator& op = m_.operators.at(call.op_index);
+      if (op.name + "." + op.overload != kDequantize.name || call.args.size() != kDequantize.count + 1u) {
+        continue;
+      }
+      const int32_t out = call.args.at(kDequantize.out().index);
       if (read.count(out) || is_program_output(out)) continue;
       m_.instructions.erase(m_.instructions.begin() + static_cast<std::ptrdiff_t>(i));
       changed = true;
@@ -361,8 +371,11 @@ OutputDifference compare_lowered(const std::string& original_pte, const std::str
     lsb = 0;
     for (const KernelCall& call : original.instructions) {
       const ModelOperator& op = original.operators.at(call.op_index);
-      if (op.name == "cortex_m::dequantize_per_tensor" && call.args.at(call.args.size() - 2) == output) {
-        lsb = original.values.at(static_cast<size_t>(call.args.at(1))).double_value;
+      const bool dequantize = op.name + "." + op.overload == lowering::kDequantize.name &&
+                              call.args.size() == lowering::kDequantize.count + 1u;
+      if (dequantize && call.args.at(lowering::kDequantize.out().index) == output) {
+        lsb = original.values.at(static_cast<size_t>(call.args.at(lowering::kDequantize.arg("scale").index)))
+                  .double_value;
       }
     }
     if (lsb <= 0) throw Failure(original_pte + ": the float output is not written by a dequantize; no LSB to measure in");

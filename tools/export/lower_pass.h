@@ -9,12 +9,25 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "kernels/cortex_m/conv2d/conv2d.h"
+#include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/minimum/minimum.h"
+#include "kernels/cortex_m/mul/mul.h"
+#include "kernels/cortex_m/quantize/quantize.h"
+#include "kernels/cortex_m_ns/hardswish/hardswish.h"
+#include "kernels/cortex_m_ns/leaky_relu/leaky_relu.h"
+#include "kernels/cortex_m_ns/mean/mean.h"
+#include "kernels/cortex_m_ns/relu/relu.h"
+#include "kernels/cortex_m_ns/sub/sub.h"
+#include "kernels/portable/portable.h"
+#include "runtime/exec/operator_contract.h"
 #include "tools/export/lower.h"
 #include "tools/export/program_model.h"
 
@@ -23,8 +36,23 @@ namespace etns::tools::lowering {
 using runtime::ScalarType;
 using runtime::ValueKind;
 
-inline constexpr const char* kQuantize = "cortex_m::quantize_per_tensor.out";
-inline constexpr const char* kDequantize = "cortex_m::dequantize_per_tensor.out";
+using runtime::Arg;
+using runtime::OperatorContract;
+
+inline constexpr const OperatorContract& kQuantize = cortex_m::kQuantizeContract;
+inline constexpr const OperatorContract& kDequantize = cortex_m::kDequantizeContract;
+
+// Float operators lower turns into int8 ones although etns runs no kernel for
+// them (ExecuTorch's portable schemas).
+inline constexpr runtime::ArgSpec kAtenHardtanhArgs[] = {
+    runtime::tensor_arg("self", runtime::kAnyDtype), runtime::scalar_arg("min_val"),
+    runtime::scalar_arg("max_val"), runtime::tensor_arg("out", runtime::kAnyDtype)};
+inline constexpr OperatorContract kAtenHardtanhContract =
+    runtime::make_contract("aten::hardtanh.out", kAtenHardtanhArgs);
+inline constexpr runtime::ArgSpec kAtenReluArgs[] = {
+    runtime::tensor_arg("self", runtime::kAnyDtype), runtime::tensor_arg("out", runtime::kAnyDtype)};
+inline constexpr OperatorContract kAtenReluContract =
+    runtime::make_contract("aten::relu.out", kAtenReluArgs);
 
 inline double multiplier_factor(int64_t multiplier, int64_t shift) {
   return std::ldexp(static_cast<double>(multiplier), static_cast<int>(shift) - 31);
@@ -55,6 +83,7 @@ struct Plan {
   double slope = 0;
   std::optional<double> bound_min, bound_max;
   std::vector<int64_t> dims;
+  int32_t keepdim = -1;  // mean: the value holding keepdim
 };
 
 class Lowerer {
@@ -81,20 +110,25 @@ class Lowerer {
     const ModelValue& v = value(index);
     return v.kind == ValueKind::Tensor ? &v.tensor : nullptr;
   }
-  int32_t arg(size_t i, size_t position) const { return m_.instructions[i].args.at(position); }
+  // Instruction i calls the operator of `contract` (with its argument count).
+  bool calls(size_t i, const OperatorContract& contract) const {
+    return op_name(i) == contract.name && schema_args(i) == contract.count;
+  }
+  // Argument `a` of instruction i, which calls a's operator (calls()).
+  int32_t arg(size_t i, Arg a) const { return m_.instructions[i].args.at(a.index); }
   // The schema arguments of a .out call (the return slot removed).
   size_t schema_args(size_t i) const { return m_.instructions[i].args.size() - 1; }
-  int32_t out_arg(size_t i) const { return arg(i, schema_args(i) - 1); }
+  int32_t out_arg(size_t i) const { return m_.instructions[i].args.at(schema_args(i) - 1); }
   bool is_program_output(int32_t v) const {
     return std::find(m_.outputs.begin(), m_.outputs.end(), v) != m_.outputs.end();
   }
-  std::optional<int64_t> int_arg(size_t i, size_t position) const {
-    const ModelValue& v = value(arg(i, position));
+  std::optional<int64_t> int_arg(size_t i, Arg a) const {
+    const ModelValue& v = value(arg(i, a));
     if (v.kind != ValueKind::Int) return std::nullopt;
     return v.int_value;
   }
-  std::optional<double> double_arg(size_t i, size_t position) const {
-    const ModelValue& v = value(arg(i, position));
+  std::optional<double> double_arg(size_t i, Arg a) const {
+    const ModelValue& v = value(arg(i, a));
     if (v.kind == ValueKind::Double) return v.double_value;
     if (v.kind == ValueKind::Int) return static_cast<double>(v.int_value);
     return std::nullopt;
@@ -115,11 +149,25 @@ class Lowerer {
   // Checks one candidate op's constant arguments and layout; fills plan.kind etc.
   std::string check_float_op(size_t i, Plan& plan);
 
-  static bool is_float_candidate(const std::string& name);
+  // The contract of a float operator the islands may lower, or nullptr.
+  static const OperatorContract* float_candidate(const std::string& name);
 
   void output_range(Plan& plan, const std::vector<Quant>& inputs) const;
 
+  // The float islands: dequantize -> float ops -> quantize chains whose ops
+  // all have a cortex_m_ns operator become int8 end to end.
+  struct IslandState {
+    std::map<int32_t, Quant> quant;           // float value → its quantisation
+    std::map<int32_t, size_t> dequantize_of;  // float value → the dequantize writing it
+    std::map<size_t, Plan> plans;             // by instruction
+    std::map<size_t, std::string> refused;    // candidate instructions kept, why
+  };
   void lower_float_islands(LoweringResult& result);
+  void plan_float_ops(IslandState& state);
+  void keep_whole_islands(IslandState& state);
+  void rewrite_float_op(size_t i, Plan& plan, IslandState& state, LoweringResult& result);
+  KernelCall island_call(const Plan& plan, const std::vector<Quant>& inputs, const Quant& out,
+                         const std::string& where, std::ostringstream& parameters);
 
   std::optional<int64_t> output_zero_point_of(int32_t v) const;
 

@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/pad/pad.h"
+#include "kernels/cortex_m/quantize/quantize.h"
+#include "kernels/portable/portable.h"
 #include "tests/support/shared_data.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
@@ -202,7 +206,8 @@ TEST(Lower, ChannelsLastMeanStaysAndIsReported) {
     if (instruction_op(model, i) == "aten::mean") mean = i;
   }
   ASSERT_LT(mean, model.instructions.size());
-  ModelTensor& in = model.values.at(static_cast<size_t>(model.instructions[mean].args[0])).tensor;
+  const size_t self = portable::kMeanContract.arg("self").index;
+  ModelTensor& in = model.values.at(static_cast<size_t>(model.instructions[mean].args[self])).tensor;
   ASSERT_EQ(in.sizes.size(), 4u);
   in.dim_order = {0, 2, 3, 1};
   const ProgramModel before = model;
@@ -224,7 +229,8 @@ TEST(Lower, SubWithAlphaTwoKeepsTheIslandButLowersTheRest) {
     if (instruction_op(model, i) == "aten::sub") sub = i;
   }
   ASSERT_LT(sub, model.instructions.size());
-  model.instructions[sub].args[2] = model.add_value(ModelValue::integer(2));
+  model.instructions[sub].args[portable::kSubContract.arg("alpha").index] =
+      model.add_value(ModelValue::integer(2));
   const LoweringResult result = lower_to_ns(model);
   // Hardswish and the int8 clamp still lower; leaky_relu feeds the float sub, so it stays too.
   ASSERT_EQ(result.rewrites.size(), 2u);
@@ -250,12 +256,18 @@ TEST(Lower, AnInt8ClampTakesItsZeroPointThroughDataMovement) {
   const int32_t p = g.tensor("p", runtime::ScalarType::Char, {4, 5}, order2, GraphTensor::Role::Activation);
   const int32_t y = g.tensor("y", runtime::ScalarType::Char, {4, 5}, order2, GraphTensor::Role::Output);
   using A = GraphArg;
-  g.op("cortex_m::quantize_per_tensor", {A::of_tensor(x), A::real(0.05), A::integer(-7), A::integer(-128),
-                                          A::integer(127), A::integer(1), A::of_tensor(q)});
-  g.op("aten::view_copy", {A::of_tensor(q), A::list({4, 4}), A::of_tensor(v)});
-  g.op("cortex_m::pad", {A::of_tensor(v), A::list({0, 0, 0, 0}), A::list({0, 0, 0, 1}), A::integer(-7),
-                         A::of_tensor(p)});
-  g.op("aten::clamp", {A::of_tensor(p), A::integer(-100), A::integer(100), A::of_tensor(y)});
+  g.per_tensor(cortex_m::kQuantizeContract, x, Qparams{0.05, -7}, q);
+  g.call(portable::kViewCopyContract,
+         {{"self", A::of_tensor(q)}, {"size", A::list({4, 4})}, {"out", A::of_tensor(v)}});
+  g.call(cortex_m::kPadContract, {{"input", A::of_tensor(v)},
+                                  {"pre_pad", A::list({0, 0, 0, 0})},
+                                  {"post_pad", A::list({0, 0, 0, 1})},
+                                  {"pad_value", A::integer(-7)},
+                                  {"out", A::of_tensor(p)}});
+  g.call(portable::kClampContract, {{"self", A::of_tensor(p)},
+                                    {"min", A::integer(-100)},
+                                    {"max", A::integer(100)},
+                                    {"out", A::of_tensor(y)}});
   ProgramModel model = read_program(graph_to_pte(g.take()), "clamp_after_movement");
   const LoweringResult result = lower_to_ns(model);
   ASSERT_EQ(result.rewrites.size(), 1u);
@@ -278,7 +290,8 @@ TEST(Lower, ACallWithTheWrongArgumentCountIsRefusedNamingIt) {
     }
     ASSERT_LT(dequantize, model.instructions.size());
     std::vector<int32_t>& args = model.instructions[dequantize].args;
-    args.erase(args.begin() + 3);  // drop quant_min: 6 schema arguments instead of 7
+    // Drop quant_min: 6 schema arguments instead of 7.
+    args.erase(args.begin() + cortex_m::kDequantizeContract.arg("quant_min").index);
     try {
       lower_to_ns(model);
       FAIL() << "lowered a call with a missing argument";

@@ -118,6 +118,30 @@ uint32_t ProgramModel::add_operator(const std::string& name, const std::string& 
   return static_cast<uint32_t>(operators.size() - 1);
 }
 
+KernelCall ProgramModel::call(const runtime::OperatorContract& contract,
+                              const std::vector<std::pair<const char*, int32_t>>& named) {
+  std::vector<int32_t> args(contract.count, -1);
+  for (const auto& [name, v] : named) {
+    const int position = contract.find(name);
+    if (position < 0 || args[static_cast<size_t>(position)] >= 0) {
+      throw Failure(std::string(contract.name) + ": argument '" + name + "' unknown or given twice");
+    }
+    args[static_cast<size_t>(position)] = v;
+  }
+  for (uint8_t k = 0; k < contract.count; ++k) {
+    if (args[k] < 0) {
+      throw Failure(std::string(contract.name) + ": argument '" + contract.args[k].name + "' is missing");
+    }
+  }
+  args.push_back(args.back());  // the return slot
+  const std::string full = contract.name;
+  const size_t dot = full.rfind('.');
+  KernelCall call;
+  call.op_index = add_operator(full.substr(0, dot), dot == std::string::npos ? "" : full.substr(dot + 1));
+  call.args = std::move(args);
+  return call;
+}
+
 bool ProgramModel::operator==(const ProgramModel& o) const {
   return version == o.version && method_name == o.method_name && values == o.values &&
          inputs == o.inputs && outputs == o.outputs && operators == o.operators &&

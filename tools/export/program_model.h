@@ -7,6 +7,7 @@
 
 #include "runtime/core/evalue.h"
 #include "runtime/core/scalar_type.h"
+#include "runtime/exec/operator_contract.h"
 
 namespace etns::tools {
 
@@ -111,6 +112,12 @@ struct ProgramModel {
   int32_t add_value(ModelValue value);
   // The index of operator name.overload, appended when not yet in the table.
   uint32_t add_operator(const std::string& name, const std::string& overload);
+  // A call of `contract`'s operator (added to the table) with the value
+  // indices given by argument name, each argument named once, and the return
+  // slot after out. Throws Failure naming an unknown, repeated or missing
+  // argument.
+  KernelCall call(const runtime::OperatorContract& contract,
+                  const std::vector<std::pair<const char*, int32_t>>& named);
 
   bool operator==(const ProgramModel& other) const;
   bool operator!=(const ProgramModel& other) const { return !(*this == other); }

@@ -4,6 +4,9 @@
 
 #include <cstring>
 
+#include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/minimum/minimum.h"
+#include "kernels/cortex_m/quantize/quantize.h"
 #include "runtime/pte/program_generated.h"
 #include "tests/support/shared_data.h"
 #include "tools/common/failure.h"
@@ -34,9 +37,6 @@ ModelTensor tensor(ScalarType dtype, std::vector<int32_t> sizes) {
 // with the int8 constant 50 -> dequantize, on [1,2,2,2].
 ProgramModel minimum_program() {
   ProgramModel m;
-  const uint32_t quantize = m.add_operator("cortex_m::quantize_per_tensor", "out");
-  const uint32_t minimum = m.add_operator("cortex_m::minimum", "out");
-  const uint32_t dequantize = m.add_operator("cortex_m::dequantize_per_tensor", "out");
   const int32_t x = m.add_value(ModelValue::tensor_value(tensor(ScalarType::Float, {1, 2, 2, 2})));
   const int32_t scale = m.add_value(ModelValue::real(0.5));
   const int32_t zero_point = m.add_value(ModelValue::integer(0));
@@ -52,9 +52,19 @@ ProgramModel minimum_program() {
   const int32_t y = m.add_value(ModelValue::tensor_value(tensor(ScalarType::Float, {1, 2, 2, 2})));
   m.inputs = {x};
   m.outputs = {y};
-  m.instructions.push_back({quantize, {x, scale, zero_point, qmin, qmax, dtype, q, q}});
-  m.instructions.push_back({minimum, {q, limit, low, low}});
-  m.instructions.push_back({dequantize, {low, scale, zero_point, qmin, qmax, dtype, y, y}});
+  const auto per_tensor = [&](const runtime::OperatorContract& contract, int32_t in, int32_t out) {
+    return m.call(contract, {{"input", in},
+                             {"scale", scale},
+                             {"zero_point", zero_point},
+                             {"quant_min", qmin},
+                             {"quant_max", qmax},
+                             {"dtype", dtype},
+                             {"out", out}});
+  };
+  m.instructions.push_back(per_tensor(cortex_m::kQuantizeContract, x, q));
+  m.instructions.push_back(
+      m.call(cortex_m::kMinimumContract, {{"self", q}, {"other", limit}, {"out", low}}));
+  m.instructions.push_back(per_tensor(cortex_m::kDequantizeContract, low, y));
   replan_memory(m);
   return m;
 }
@@ -150,7 +160,9 @@ TEST(WriteProgram, WithoutConstantsWritesNoHeader) {
   // Replace the constant by a planned tensor filled... it cannot be filled, so
   // drop the minimum: quantize -> dequantize.
   model.instructions.erase(model.instructions.begin() + 1);
-  model.instructions[1].args[0] = model.instructions[0].args[6];
+  // The dequantize (now instruction 1) reads the quantize's out.
+  model.instructions[1].args[cortex_m::kDequantizeContract.arg("input").index] =
+      model.instructions[0].args[cortex_m::kQuantizeContract.out().index];
   replan_memory(model);  // drops the constant and the minimum's output
   const std::vector<uint8_t> file = write_program(model);
   EXPECT_EQ(std::memcmp(file.data() + 4, "ET12", 4), 0);

@@ -47,6 +47,18 @@ bool GraphArg::operator==(const GraphArg& o) const {
          bool_value == o.bool_value && int_list == o.int_list;
 }
 
+const GraphArg& GraphOp::arg(const runtime::OperatorContract& contract, const char* name) const {
+  const int position = contract.find(name);
+  if (full_name() != contract.name || args.size() != contract.count || position < 0) {
+    throw Failure("graph op " + full_name() + " has no argument '" + name + "' of " + contract.name);
+  }
+  return args[static_cast<size_t>(position)];
+}
+
+GraphArg& GraphOp::arg(const runtime::OperatorContract& contract, const char* name) {
+  return const_cast<GraphArg&>(static_cast<const GraphOp&>(*this).arg(contract, name));
+}
+
 bool GraphOp::operator==(const GraphOp& o) const {
   return op == o.op && overload == o.overload && args == o.args;
 }
@@ -121,10 +133,6 @@ int32_t quantize_activation_bound(double bound, const Qparams& q) {
 // ---------------------------------------------------------------------------
 // Building graphs
 
-std::vector<GraphArg> requant_args(const Requant& r) {
-  return {GraphArg::integer(r.multiplier), GraphArg::integer(r.shift)};
-}
-
 std::vector<uint8_t> contiguous_order(size_t rank) {
   std::vector<uint8_t> order(rank);
   for (size_t d = 0; d < rank; ++d) order[d] = static_cast<uint8_t>(d);
@@ -152,27 +160,66 @@ int32_t GraphBuilder::tensor(std::string name, ScalarType dtype, std::vector<int
   return index;
 }
 
-int32_t GraphBuilder::int32_vector(std::string name, const std::vector<int32_t>& values) {
+int32_t GraphBuilder::int32_vector(std::string name, const std::vector<int32_t>& values,
+                                   std::vector<int32_t> sizes) {
   std::vector<uint8_t> bytes;
   for (int32_t v : values) {
     const uint32_t u = static_cast<uint32_t>(v);
     for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<uint8_t>(u >> (8 * i)));
   }
-  return tensor(std::move(name), ScalarType::Int, {static_cast<int32_t>(values.size())}, {0},
+  if (sizes.empty()) sizes = {static_cast<int32_t>(values.size())};
+  std::vector<uint8_t> order = contiguous_order(sizes.size());
+  return tensor(std::move(name), ScalarType::Int, std::move(sizes), std::move(order),
                 GraphTensor::Role::Constant, std::move(bytes));
 }
 
-void GraphBuilder::op(std::string name, std::vector<GraphArg> args) {
+std::vector<GraphArg> arguments_by_name(const runtime::OperatorContract& contract,
+                                        const std::vector<NamedArg>& named) {
+  const std::string op = contract.name;
+  std::vector<GraphArg> args(contract.count);
+  std::vector<bool> given(contract.count, false);
+  for (const NamedArg& a : named) {
+    const int position = contract.find(a.name);
+    if (position < 0) throw Failure(op + ": no argument called '" + a.name + "'");
+    const runtime::ArgSpec& spec = contract.args[position];
+    if (given[static_cast<size_t>(position)]) {
+      throw Failure(op + ": argument '" + a.name + "' given twice");
+    }
+    if (!runtime::kind_accepts(spec.kind, a.value.kind)) {
+      throw Failure(op + ": argument '" + a.name + "' is " + runtime::to_string(a.value.kind) +
+                    ", expected " + runtime::to_string(spec.kind));
+    }
+    args[static_cast<size_t>(position)] = a.value;
+    given[static_cast<size_t>(position)] = true;
+  }
+  for (uint8_t k = 0; k < contract.count; ++k) {
+    if (given[k] || runtime::kind_accepts(contract.args[k].kind, ValueKind::Null)) continue;
+    throw Failure(op + ": argument '" + contract.args[k].name + "' is missing");
+  }
+  return args;
+}
+
+void GraphBuilder::call(const runtime::OperatorContract& contract,
+                        const std::vector<NamedArg>& named) {
+  const std::string full = contract.name;
+  const size_t dot = full.rfind('.');
   GraphOp o;
-  o.op = std::move(name);
-  o.args = std::move(args);
+  o.op = full.substr(0, dot);
+  o.overload = dot == std::string::npos ? "" : full.substr(dot + 1);
+  o.args = arguments_by_name(contract, named);
   graph_.ops.push_back(std::move(o));
 }
 
-void GraphBuilder::per_tensor(const char* name, int32_t in, const Qparams& q, int32_t out) {
-  op(name, {GraphArg::of_tensor(in), GraphArg::real(q.scale), GraphArg::integer(q.zero_point),
-            GraphArg::integer(-128), GraphArg::integer(127),
-            GraphArg::integer(static_cast<int64_t>(ScalarType::Char)), GraphArg::of_tensor(out)});
+void GraphBuilder::per_tensor(const runtime::OperatorContract& contract, int32_t in,
+                              const Qparams& q, int32_t out) {
+  // quantize_per_tensor and dequantize_per_tensor name their arguments alike.
+  call(contract, {{"input", GraphArg::of_tensor(in)},
+                  {"scale", GraphArg::real(q.scale)},
+                  {"zero_point", GraphArg::integer(q.zero_point)},
+                  {"quant_min", GraphArg::integer(-128)},
+                  {"quant_max", GraphArg::integer(127)},
+                  {"dtype", GraphArg::integer(static_cast<int64_t>(ScalarType::Char))},
+                  {"out", GraphArg::of_tensor(out)}});
 }
 
 }  // namespace etns::tools

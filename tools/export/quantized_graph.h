@@ -8,6 +8,7 @@
 
 #include "protocol/provider.h"
 #include "runtime/core/evalue.h"
+#include "runtime/exec/operator_contract.h"
 #include "runtime/core/scalar_type.h"
 
 // A quantized graph as etns's exporter builds it: tensors, and the ordered
@@ -94,6 +95,10 @@ struct GraphOp {
   std::vector<GraphArg> args;
   std::string full_name() const { return op + "." + overload; }
   int32_t out_tensor() const { return args.back().tensor; }
+  // The argument `name` of this call, which must call `contract`'s operator
+  // with its argument count (else Failure names both).
+  const GraphArg& arg(const runtime::OperatorContract& contract, const char* name) const;
+  GraphArg& arg(const runtime::OperatorContract& contract, const char* name);
   bool operator==(const GraphOp& other) const;
 };
 
@@ -152,14 +157,19 @@ int32_t quantize_activation_bound(double bound, const Qparams& q);
 
 // ---- Building graphs ----
 
-std::vector<GraphArg> requant_args(const Requant& r);
+// One argument of a call built by name (GraphBuilder::call).
+struct NamedArg {
+  const char* name;
+  GraphArg value;
+};
 
-template <typename... Parts>
-std::vector<GraphArg> concat(Parts&&... parts) {
-  std::vector<GraphArg> all;
-  (all.insert(all.end(), parts.begin(), parts.end()), ...);
-  return all;
-}
+// The call's schema arguments in the contract's order, from arguments given
+// by name. Optional arguments (Tensor or Null, IntList or Null, Scalar or
+// Null, dtype or Null) not given are Null. Throws Failure naming the operator
+// and the argument for a name the contract lacks, a name given twice, a
+// required argument missing, or a value of the wrong kind.
+std::vector<GraphArg> arguments_by_name(const runtime::OperatorContract& contract,
+                                        const std::vector<NamedArg>& named);
 
 class GraphBuilder {
  public:
@@ -169,7 +179,10 @@ class GraphBuilder {
   int32_t tensor(std::string name, runtime::ScalarType dtype, std::vector<int32_t> sizes,
                  std::vector<uint8_t> dim_order, GraphTensor::Role role = GraphTensor::Role::Activation,
                  std::vector<uint8_t> data = {});
-  int32_t int32_vector(std::string name, const std::vector<int32_t>& values);
+  // A constant int32 vector, [N] unless `sizes` says otherwise (ExecuTorch's
+  // exporter writes linear's kernel_sum as [1, N]).
+  int32_t int32_vector(std::string name, const std::vector<int32_t>& values,
+                       std::vector<int32_t> sizes = {});
   int32_t s8(std::string name, std::vector<int32_t> sizes, std::vector<uint8_t> dim_order) {
     return tensor(std::move(name), runtime::ScalarType::Char, std::move(sizes), std::move(dim_order));
   }
@@ -178,9 +191,12 @@ class GraphBuilder {
     return tensor(std::move(name), runtime::ScalarType::Float, std::move(sizes), std::move(dim_order), role);
   }
 
-  void op(std::string name, std::vector<GraphArg> args);
+  // A call of the operator `contract` names, its arguments given by name
+  // (arguments_by_name).
+  void call(const runtime::OperatorContract& contract, const std::vector<NamedArg>& named);
   // cortex_m::quantize_per_tensor or dequantize_per_tensor (same arguments): int8, full range.
-  void per_tensor(const char* name, int32_t in, const Qparams& q, int32_t out);
+  void per_tensor(const runtime::OperatorContract& contract, int32_t in, const Qparams& q,
+                  int32_t out);
 
   QuantizedGraph take() { return std::move(graph_); }
 

@@ -7,6 +7,17 @@
 #include <limits>
 #include <utility>
 
+#include "kernels/cortex_m/conv2d/conv2d.h"
+#include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/minimum/minimum.h"
+#include "kernels/cortex_m/mul/mul.h"
+#include "kernels/cortex_m/quantize/quantize.h"
+#include "kernels/cortex_m_ns/hardswish/hardswish.h"
+#include "kernels/cortex_m_ns/leaky_relu/leaky_relu.h"
+#include "kernels/cortex_m_ns/mean/mean.h"
+#include "kernels/cortex_m_ns/relu/relu.h"
+#include "kernels/cortex_m_ns/sub/sub.h"
+#include "kernels/portable/portable.h"
 #include "tools/common/failure.h"
 #include "tools/export/seeded_random.h"
 
@@ -213,12 +224,19 @@ class Tier1Builder : public GraphBuilder {
     const int32_t bias_t = int32_vector(name + "_bias", bias_q);
     const int32_t mult_t = int32_vector(name + "_multipliers", multipliers);
     const int32_t shift_t = int32_vector(name + "_shifts", shifts);
-    op("cortex_m::quantized_conv2d",
-       {GraphArg::of_tensor(in), GraphArg::of_tensor(weight), GraphArg::of_tensor(bias_t),
-        GraphArg::list({1, 1}), GraphArg::list({1, 1}), GraphArg::list({1, 1}),
-        GraphArg::integer(-q_in.zero_point), GraphArg::integer(q_out.zero_point),
-        GraphArg::of_tensor(mult_t), GraphArg::of_tensor(shift_t), GraphArg::integer(-128),
-        GraphArg::integer(127), GraphArg::of_tensor(out)});
+    call(cortex_m::kConv2dContract, {{"input", GraphArg::of_tensor(in)},
+                                     {"weight", GraphArg::of_tensor(weight)},
+                                     {"bias", GraphArg::of_tensor(bias_t)},
+                                     {"stride", GraphArg::list({1, 1})},
+                                     {"padding", GraphArg::list({1, 1})},
+                                     {"dilation", GraphArg::list({1, 1})},
+                                     {"input_offset", GraphArg::integer(-q_in.zero_point)},
+                                     {"output_offset", GraphArg::integer(q_out.zero_point)},
+                                     {"requantize_multipliers", GraphArg::of_tensor(mult_t)},
+                                     {"requantize_shifts", GraphArg::of_tensor(shift_t)},
+                                     {"activation_min", GraphArg::integer(-128)},
+                                     {"activation_max", GraphArg::integer(127)},
+                                     {"out", GraphArg::of_tensor(out)}});
   }
 
   int32_t s8(std::string name, const std::vector<int32_t>& sizes = kSampleSizes,
@@ -271,7 +289,7 @@ QuantizedGraph build_tier1(Provider provider, uint64_t seed) {
 
   const int32_t input = g.f32("input", kSampleSizes, kChannelsLast, Role::Input);
   const int32_t xq = g.s8("input_q");
-  g.per_tensor("cortex_m::quantize_per_tensor", input, cal.x, xq);
+  g.per_tensor(cortex_m::kQuantizeContract, input, cal.x, xq);
 
   if (provider == Provider::Arm) {
     // 12 instructions: hardswish as minimum + mul, the rest a float island.
@@ -289,39 +307,47 @@ QuantizedGraph build_tier1(Provider provider, uint64_t seed) {
     const int32_t three = g.tensor("three_q", ScalarType::Char, {}, {}, Role::Constant,
                                    {static_cast<uint8_t>(static_cast<int8_t>(q3))});
     const int32_t min_out = g.s8("minimum_out");
-    g.op("cortex_m::minimum",
-         {GraphArg::of_tensor(c1), GraphArg::of_tensor(three), GraphArg::of_tensor(min_out)});
+    g.call(cortex_m::kMinimumContract, {{"self", GraphArg::of_tensor(c1)},
+                                        {"other", GraphArg::of_tensor(three)},
+                                        {"out", GraphArg::of_tensor(min_out)}});
 
     // x * (min(x, 3) + 3) / 6: the "+3" is the shifted zero point of `other`,
     // the "/6" part of the output factor.
     const Requant mul = quantize_multiplier(q1.scale * q1.scale / (6.0 * cal.a.scale), "export tier1: hardswish mul");
     const int32_t a = g.s8("hardswish_out");
-    g.op("cortex_m::quantized_mul",
-         concat(std::vector<GraphArg>{GraphArg::of_tensor(c1), GraphArg::integer(q1.zero_point),
-                                      GraphArg::of_tensor(min_out), GraphArg::integer(shifted_zp),
-                                      GraphArg::integer(cal.a.zero_point)},
-                requant_args(mul), std::vector<GraphArg>{GraphArg::of_tensor(a)}));
+    g.call(cortex_m::kMulContract, {{"self", GraphArg::of_tensor(c1)},
+                                    {"self_zero_point", GraphArg::integer(q1.zero_point)},
+                                    {"other", GraphArg::of_tensor(min_out)},
+                                    {"other_zero_point", GraphArg::integer(shifted_zp)},
+                                    {"output_zero_point", GraphArg::integer(cal.a.zero_point)},
+                                    {"output_multiplier", GraphArg::integer(mul.multiplier)},
+                                    {"output_shift", GraphArg::integer(mul.shift)},
+                                    {"out", GraphArg::of_tensor(a)}});
 
     const int32_t a_f = g.f32("hardswish_out_f");
-    g.per_tensor("cortex_m::dequantize_per_tensor", a, cal.a, a_f);
+    g.per_tensor(cortex_m::kDequantizeContract, a, cal.a, a_f);
     const int32_t c2 = g.s8("conv2_out");
     g.conv("conv2", a, cal.a, w.conv2, w.bias2, cal.c2, c2);
     const int32_t c2_f = g.f32("conv2_out_f");
-    g.per_tensor("cortex_m::dequantize_per_tensor", c2, cal.c2, c2_f);
+    g.per_tensor(cortex_m::kDequantizeContract, c2, cal.c2, c2_f);
     const int32_t b_f = g.f32("leaky_relu_out_f");
-    g.op("aten::leaky_relu", {GraphArg::of_tensor(c2_f), GraphArg::real(kLeakySlope),
-                              GraphArg::of_tensor(b_f)});
+    g.call(portable::kLeakyReluContract, {{"self", GraphArg::of_tensor(c2_f)},
+                                          {"negative_slope", GraphArg::real(kLeakySlope)},
+                                          {"out", GraphArg::of_tensor(b_f)}});
     const int32_t d_f = g.f32("sub_out_f");
-    g.op("aten::sub", {GraphArg::of_tensor(b_f), GraphArg::of_tensor(a_f), GraphArg::integer(1),
-                       GraphArg::of_tensor(d_f)});
+    g.call(portable::kSubContract, {{"self", GraphArg::of_tensor(b_f)},
+                                    {"other", GraphArg::of_tensor(a_f)},
+                                    {"alpha", GraphArg::integer(1)},
+                                    {"out", GraphArg::of_tensor(d_f)}});
     const int32_t d = g.s8("sub_out");
-    g.per_tensor("cortex_m::quantize_per_tensor", d_f, cal.d, d);
+    g.per_tensor(cortex_m::kQuantizeContract, d_f, cal.d, d);
     // relu stays int8 with sub's quantisation: a clamp at the zero point.
     const int32_t y = g.s8("relu_out");
-    g.op("aten::clamp", {GraphArg::of_tensor(d), GraphArg::integer(cal.d.zero_point),
-                         GraphArg::null(), GraphArg::of_tensor(y)});
+    g.call(portable::kClampContract, {{"self", GraphArg::of_tensor(d)},
+                                      {"min", GraphArg::integer(cal.d.zero_point)},
+                                      {"out", GraphArg::of_tensor(y)}});
     const int32_t out = g.f32("output", kSampleSizes, kChannelsLast, Role::Output);
-    g.per_tensor("cortex_m::dequantize_per_tensor", y, cal.d, out);
+    g.per_tensor(cortex_m::kDequantizeContract, y, cal.d, out);
     return g.take();
   }
 
@@ -336,13 +362,16 @@ QuantizedGraph build_tier1(Provider provider, uint64_t seed) {
   }
   const Requant hs = quantize_multiplier(cal.c1.scale * cal.c1.scale / (6.0 * cal.a.scale), "export tier1: hardswish");
   const int32_t a = g.s8("hardswish_out");
-  g.op("cortex_m_ns::quantized_hardswish",
-       concat(std::vector<GraphArg>{GraphArg::of_tensor(c1), GraphArg::integer(cal.c1.zero_point),
-                                    GraphArg::integer(cal.a.zero_point)},
-              requant_args(hs),
-              std::vector<GraphArg>{GraphArg::integer(static_cast<int64_t>(relu_q3)),
-                                    GraphArg::integer(static_cast<int64_t>(relu_q6)),
-                                    GraphArg::integer(0), GraphArg::of_tensor(a)}));
+  g.call(cortex_m_ns::kHardswishContract,
+         {{"self", GraphArg::of_tensor(c1)},
+          {"input_zero_point", GraphArg::integer(cal.c1.zero_point)},
+          {"output_zero_point", GraphArg::integer(cal.a.zero_point)},
+          {"output_multiplier", GraphArg::integer(hs.multiplier)},
+          {"output_shift", GraphArg::integer(hs.shift)},
+          {"relu_q3", GraphArg::integer(static_cast<int64_t>(relu_q3))},
+          {"relu_q6", GraphArg::integer(static_cast<int64_t>(relu_q6))},
+          {"prescale", GraphArg::integer(0)},
+          {"out", GraphArg::of_tensor(a)}});
 
   const int32_t c2 = g.s8("conv2_out");
   g.conv("conv2", a, cal.a, w.conv2, w.bias2, cal.c2, c2);
@@ -351,11 +380,15 @@ QuantizedGraph build_tier1(Provider provider, uint64_t seed) {
   const Requant identity =
       same_qparams(cal.c2, cal.b) ? kIdentityRequant : quantize_multiplier(cal.c2.scale / cal.b.scale, "export tier1: leaky_relu identity");
   const int32_t b = g.s8("leaky_relu_out");
-  g.op("cortex_m_ns::quantized_leaky_relu",
-       concat(std::vector<GraphArg>{GraphArg::of_tensor(c2), GraphArg::integer(cal.c2.zero_point),
-                                    GraphArg::integer(cal.b.zero_point)},
-              requant_args(alpha), requant_args(identity),
-              std::vector<GraphArg>{GraphArg::of_tensor(b)}));
+  g.call(cortex_m_ns::kLeakyReluContract,
+         {{"self", GraphArg::of_tensor(c2)},
+          {"input_zero_point", GraphArg::integer(cal.c2.zero_point)},
+          {"output_zero_point", GraphArg::integer(cal.b.zero_point)},
+          {"alpha_multiplier", GraphArg::integer(alpha.multiplier)},
+          {"alpha_shift", GraphArg::integer(alpha.shift)},
+          {"identity_multiplier", GraphArg::integer(identity.multiplier)},
+          {"identity_shift", GraphArg::integer(identity.shift)},
+          {"out", GraphArg::of_tensor(b)}});
 
   // Stock quantized_add's recipe (operators.md §3.3).
   const double m2 = 2.0 * std::max(cal.b.scale, cal.a.scale);
@@ -363,26 +396,34 @@ QuantizedGraph build_tier1(Provider provider, uint64_t seed) {
   const Requant other_r = quantize_multiplier(cal.a.scale / m2, "export tier1: sub other");
   const Requant out_r = quantize_multiplier(m2 / (cal.d.scale * 1048576.0), "export tier1: sub output");
   const int32_t d = g.s8("sub_out");
-  g.op("cortex_m_ns::quantized_sub",
-       concat(std::vector<GraphArg>{GraphArg::of_tensor(b), GraphArg::integer(cal.b.zero_point)},
-              requant_args(self_r),
-              std::vector<GraphArg>{GraphArg::of_tensor(a), GraphArg::integer(cal.a.zero_point)},
-              requant_args(other_r), std::vector<GraphArg>{GraphArg::integer(cal.d.zero_point)},
-              requant_args(out_r),
-              std::vector<GraphArg>{GraphArg::integer(-128), GraphArg::integer(127),
-                                    GraphArg::of_tensor(d)}));
+  g.call(cortex_m_ns::kSubContract, {{"self", GraphArg::of_tensor(b)},
+                                     {"self_zero_point", GraphArg::integer(cal.b.zero_point)},
+                                     {"self_multiplier", GraphArg::integer(self_r.multiplier)},
+                                     {"self_shift", GraphArg::integer(self_r.shift)},
+                                     {"other", GraphArg::of_tensor(a)},
+                                     {"other_zero_point", GraphArg::integer(cal.a.zero_point)},
+                                     {"other_multiplier", GraphArg::integer(other_r.multiplier)},
+                                     {"other_shift", GraphArg::integer(other_r.shift)},
+                                     {"output_zero_point", GraphArg::integer(cal.d.zero_point)},
+                                     {"output_multiplier", GraphArg::integer(out_r.multiplier)},
+                                     {"output_shift", GraphArg::integer(out_r.shift)},
+                                     {"activation_min", GraphArg::integer(-128)},
+                                     {"activation_max", GraphArg::integer(127)},
+                                     {"out", GraphArg::of_tensor(d)}});
 
   const Requant relu_r =
       same_qparams(cal.d, cal.y) ? kIdentityRequant : quantize_multiplier(cal.d.scale / cal.y.scale, "export tier1: relu");
   const int32_t y = g.s8("relu_out");
-  g.op("cortex_m_ns::quantized_relu",
-       concat(std::vector<GraphArg>{GraphArg::of_tensor(d), GraphArg::integer(cal.d.zero_point),
-                                    GraphArg::integer(cal.y.zero_point)},
-              requant_args(relu_r),
-              std::vector<GraphArg>{GraphArg::integer(quantize_value(0.0, cal.y)),
-                                    GraphArg::integer(127), GraphArg::of_tensor(y)}));
+  g.call(cortex_m_ns::kReluContract, {{"self", GraphArg::of_tensor(d)},
+                                      {"input_zero_point", GraphArg::integer(cal.d.zero_point)},
+                                      {"output_zero_point", GraphArg::integer(cal.y.zero_point)},
+                                      {"output_multiplier", GraphArg::integer(relu_r.multiplier)},
+                                      {"output_shift", GraphArg::integer(relu_r.shift)},
+                                      {"activation_min", GraphArg::integer(quantize_value(0.0, cal.y))},
+                                      {"activation_max", GraphArg::integer(127)},
+                                      {"out", GraphArg::of_tensor(y)}});
   const int32_t out = g.f32("output", kSampleSizes, kChannelsLast, Role::Output);
-  g.per_tensor("cortex_m::dequantize_per_tensor", y, cal.y, out);
+  g.per_tensor(cortex_m::kDequantizeContract, y, cal.y, out);
   return g.take();
 }
 
@@ -399,26 +440,32 @@ QuantizedGraph build_tier1mean(Provider provider, uint64_t seed) {
   using Role = GraphTensor::Role;
   const int32_t input = g.f32("input", kSampleSizes, kContiguous, Role::Input);
   const int32_t xq = g.s8("input_q", kSampleSizes, kContiguous);
-  g.per_tensor("cortex_m::quantize_per_tensor", input, q_x, xq);
+  g.per_tensor(cortex_m::kQuantizeContract, input, q_x, xq);
   const int32_t mq = g.s8("mean_out", mean_sizes, kContiguous);
   if (provider == Provider::Arm) {
     const int32_t x_f = g.f32("input_dq", kSampleSizes, kContiguous);
-    g.per_tensor("cortex_m::dequantize_per_tensor", xq, q_x, x_f);
+    g.per_tensor(cortex_m::kDequantizeContract, xq, q_x, x_f);
     const int32_t m_f = g.f32("mean_out_f", mean_sizes, kContiguous);
-    g.op("aten::mean", {GraphArg::of_tensor(x_f), GraphArg::list({2, 3}), GraphArg::boolean(true),
-                        GraphArg::null(), GraphArg::of_tensor(m_f)});
-    g.per_tensor("cortex_m::quantize_per_tensor", m_f, q_m, mq);
+    g.call(portable::kMeanContract, {{"self", GraphArg::of_tensor(x_f)},
+                                     {"dim", GraphArg::list({2, 3})},
+                                     {"keepdim", GraphArg::boolean(true)},
+                                     {"dtype", GraphArg::null()},
+                                     {"out", GraphArg::of_tensor(m_f)}});
+    g.per_tensor(cortex_m::kQuantizeContract, m_f, q_m, mq);
   } else {
     const Requant r = quantize_multiplier(
         q_x.scale / (q_m.scale * static_cast<double>(kHeight * kWidth)), "export tier1mean: mean");
-    g.op("cortex_m_ns::quantized_mean",
-         concat(std::vector<GraphArg>{GraphArg::of_tensor(xq), GraphArg::integer(q_x.zero_point),
-                                      GraphArg::list({0, 0, 1, 1}), GraphArg::boolean(true),
-                                      GraphArg::integer(q_m.zero_point)},
-                requant_args(r), std::vector<GraphArg>{GraphArg::of_tensor(mq)}));
+    g.call(cortex_m_ns::kMeanContract, {{"self", GraphArg::of_tensor(xq)},
+                                        {"input_zero_point", GraphArg::integer(q_x.zero_point)},
+                                        {"axis_mask", GraphArg::list({0, 0, 1, 1})},
+                                        {"keepdim", GraphArg::boolean(true)},
+                                        {"output_zero_point", GraphArg::integer(q_m.zero_point)},
+                                        {"output_multiplier", GraphArg::integer(r.multiplier)},
+                                        {"output_shift", GraphArg::integer(r.shift)},
+                                        {"out", GraphArg::of_tensor(mq)}});
   }
   const int32_t out = g.f32("output", mean_sizes, kContiguous, Role::Output);
-  g.per_tensor("cortex_m::dequantize_per_tensor", mq, q_m, out);
+  g.per_tensor(cortex_m::kDequantizeContract, mq, q_m, out);
   return g.take();
 }
 

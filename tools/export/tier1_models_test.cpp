@@ -10,6 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cortex_m/conv2d/conv2d.h"
+#include "kernels/cortex_m/dequantize/dequantize.h"
+#include "kernels/cortex_m/minimum/minimum.h"
+#include "kernels/cortex_m/mul/mul.h"
+#include "kernels/cortex_m/quantize/quantize.h"
+#include "kernels/cortex_m_ns/hardswish/hardswish.h"
+#include "kernels/cortex_m_ns/mean/mean.h"
+#include "kernels/cortex_m_ns/sub/sub.h"
 #include "kernels/registry.h"
 #include "tests/support/graph_reference.h"
 #include "tests/support/kernel_call.h"
@@ -45,7 +53,12 @@ using testing::run_graph;
 double output_scale(const QuantizedGraph& g) {
   const GraphOp& last = g.ops.back();
   EXPECT_EQ(last.op, "cortex_m::dequantize_per_tensor");
-  return last.args[1].double_value;
+  return last.arg(cortex_m::kDequantizeContract, "scale").double_value;
+}
+
+// The contract of a quantize or dequantize call (both have the same arguments).
+const runtime::OperatorContract& per_tensor_contract(const GraphOp& op) {
+  return op.op == "cortex_m::quantize_per_tensor" ? cortex_m::kQuantizeContract : cortex_m::kDequantizeContract;
 }
 
 // ---------------------------------------------------------------------------
@@ -83,30 +96,34 @@ TEST(Tier1Models, PinnedQuantisation) {
   // first weight bytes, per model and provider.
   const QuantizedGraph& arm = graph(Tier1Model::Tier1, Provider::Arm);
   const QuantizedGraph& ns = graph(Tier1Model::Tier1, Provider::Ns);
-  EXPECT_EQ(float_bits(static_cast<float>(arm.ops[0].args[1].double_value)), 0x3d112288u);
-  EXPECT_EQ(arm.ops[0].args[2].int_value, 1);
-  const GraphTensor& w = arm.tensors.at(arm.ops[1].args[1].tensor);
+  using cortex_m::kConv2dContract;
+  using cortex_m::kDequantizeContract;
+  using cortex_m::kQuantizeContract;
+  EXPECT_EQ(float_bits(static_cast<float>(arm.ops[0].arg(kQuantizeContract, "scale").double_value)), 0x3d112288u);
+  EXPECT_EQ(arm.ops[0].arg(kQuantizeContract, "zero_point").int_value, 1);
+  const GraphTensor& w = arm.tensors.at(arm.ops[1].arg(kConv2dContract, "weight").tensor);
   EXPECT_EQ(std::vector<uint8_t>(w.data.begin(), w.data.begin() + 8), (std::vector<uint8_t>{12, 216, 0, 31, 9, 23, 32, 253}));
-  EXPECT_EQ(ns.tensors.at(ns.ops[1].args[1].tensor).data, w.data);
+  EXPECT_EQ(ns.tensors.at(ns.ops[1].arg(kConv2dContract, "weight").tensor).data, w.data);
   // Calibration-dependent facts: arm's conv1 output zero point (range folded
   // at -3) and the hardswish mul factor; ns's hardswish and sub parameters;
   // both output quantisations; tier1mean's mean factor.
-  EXPECT_EQ(arm.ops[1].args[7].int_value, -46);
-  EXPECT_EQ(arm.ops[3].args[5].int_value, 1167819633);
-  EXPECT_EQ(arm.ops[3].args[6].int_value, -6);
-  EXPECT_EQ(float_bits(static_cast<float>(arm.ops[11].args[1].double_value)), 0x3d4d2701u);
+  EXPECT_EQ(arm.ops[1].arg(kConv2dContract, "output_offset").int_value, -46);
+  EXPECT_EQ(arm.ops[3].arg(cortex_m::kMulContract, "output_multiplier").int_value, 1167819633);
+  EXPECT_EQ(arm.ops[3].arg(cortex_m::kMulContract, "output_shift").int_value, -6);
+  EXPECT_EQ(float_bits(static_cast<float>(arm.ops[11].arg(kDequantizeContract, "scale").double_value)), 0x3d4d2701u);
   const GraphOp& hs = ns.ops[2];
-  EXPECT_EQ(hs.args[3].int_value, 1081552626);
-  EXPECT_EQ(hs.args[4].int_value, -5);
-  EXPECT_EQ(hs.args[5].int_value, 60);
-  EXPECT_EQ(hs.args[6].int_value, 120);
-  EXPECT_EQ(ns.ops[5].args[9].int_value, 1135178762);
-  EXPECT_EQ(ns.ops[5].args[10].int_value, -19);
-  EXPECT_EQ(float_bits(static_cast<float>(ns.ops[7].args[1].double_value)), 0x3ccb7decu);
-  EXPECT_EQ(ns.ops[7].args[2].int_value, -128);
+  using cortex_m_ns::kHardswishContract;
+  EXPECT_EQ(hs.arg(kHardswishContract, "output_multiplier").int_value, 1081552626);
+  EXPECT_EQ(hs.arg(kHardswishContract, "output_shift").int_value, -5);
+  EXPECT_EQ(hs.arg(kHardswishContract, "relu_q3").int_value, 60);
+  EXPECT_EQ(hs.arg(kHardswishContract, "relu_q6").int_value, 120);
+  EXPECT_EQ(ns.ops[5].arg(cortex_m_ns::kSubContract, "output_multiplier").int_value, 1135178762);
+  EXPECT_EQ(ns.ops[5].arg(cortex_m_ns::kSubContract, "output_shift").int_value, -19);
+  EXPECT_EQ(float_bits(static_cast<float>(ns.ops[7].arg(kDequantizeContract, "scale").double_value)), 0x3ccb7decu);
+  EXPECT_EQ(ns.ops[7].arg(kDequantizeContract, "zero_point").int_value, -128);
   const GraphOp& mean = graph(Tier1Model::Tier1Mean, Provider::Ns).ops[1];
-  EXPECT_EQ(mean.args[5].int_value, 1564978992);
-  EXPECT_EQ(mean.args[6].int_value, -4);
+  EXPECT_EQ(mean.arg(cortex_m_ns::kMeanContract, "output_multiplier").int_value, 1564978992);
+  EXPECT_EQ(mean.arg(cortex_m_ns::kMeanContract, "output_shift").int_value, -4);
 }
 
 TEST(Tier1Models, InstructionSequencesMatchUpstream) {
@@ -194,16 +211,17 @@ TEST(Tier1Models, QuantisationParametersAreWellFormed) {
       SCOPED_TRACE(label(m, p));
       for (const GraphOp& op : graph(m, p).ops) {
         if (op.op == "cortex_m::quantize_per_tensor" || op.op == "cortex_m::dequantize_per_tensor") {
-          const double s = op.args[1].double_value;
+          const double s = op.arg(per_tensor_contract(op), "scale").double_value;
           EXPECT_EQ(static_cast<double>(static_cast<float>(s)), s) << "scale is a float32 value";
           EXPECT_GT(s, 0.0);
-          EXPECT_GE(op.args[2].int_value, -128);
-          EXPECT_LE(op.args[2].int_value, 127);
+          const int64_t zero_point = op.arg(per_tensor_contract(op), "zero_point").int_value;
+          EXPECT_GE(zero_point, -128);
+          EXPECT_LE(zero_point, 127);
         }
         if (op.op == "cortex_m::quantized_conv2d") {
           const QuantizedGraph& g = graph(m, p);
-          const GraphTensor& mult = g.tensors.at(op.args[8].tensor);
-          const GraphTensor& shift = g.tensors.at(op.args[9].tensor);
+          const GraphTensor& mult = g.tensors.at(op.arg(cortex_m::kConv2dContract, "requantize_multipliers").tensor);
+          const GraphTensor& shift = g.tensors.at(op.arg(cortex_m::kConv2dContract, "requantize_shifts").tensor);
           for (size_t c = 0; c < 16; ++c) {
             int32_t mv, sv;
             std::memcpy(&mv, mult.data.data() + 4 * c, 4);
@@ -213,7 +231,7 @@ TEST(Tier1Models, QuantisationParametersAreWellFormed) {
             EXPECT_LE(sv, 30);
           }
           // Symmetric per-channel weights use the full range: each channel reaches +-127 or -128.
-          const GraphTensor& w = g.tensors.at(op.args[1].tensor);
+          const GraphTensor& w = g.tensors.at(op.arg(cortex_m::kConv2dContract, "weight").tensor);
           for (size_t oc = 0; oc < 16; ++oc) {
             int peak = 0;
             for (size_t i = 0; i < 144; ++i) peak = std::max(peak, std::abs(int(int8_t(w.data[oc * 144 + i]))));
@@ -231,17 +249,20 @@ TEST(Tier1Models, ArmHardswishDecomposition) {
   const QuantizedGraph& g = graph(Tier1Model::Tier1, Provider::Arm);
   const GraphOp& conv1 = g.ops[1];
   const GraphOp& mul = g.ops[3];
-  const int64_t zp1 = conv1.args[7].int_value;
-  EXPECT_EQ(mul.args[1].int_value, zp1);
-  EXPECT_EQ(mul.args[3].int_value, -128);
-  const GraphTensor& three = g.tensors.at(g.ops[2].args[1].tensor);
+  using cortex_m::kMulContract;
+  const int64_t zp1 = conv1.arg(cortex_m::kConv2dContract, "output_offset").int_value;
+  EXPECT_EQ(mul.arg(kMulContract, "self_zero_point").int_value, zp1);
+  const int64_t other_zp = mul.arg(kMulContract, "other_zero_point").int_value;
+  EXPECT_EQ(other_zp, -128);
+  const GraphTensor& three = g.tensors.at(g.ops[2].arg(cortex_m::kMinimumContract, "other").tensor);
   ASSERT_TRUE(three.sizes.empty());
   ASSERT_EQ(three.data.size(), 1u);
   const int64_t q3 = int8_t(three.data[0]);
-  EXPECT_EQ(q3 - zp1, zp1 - mul.args[3].int_value);  // both round(3 / s1)
+  EXPECT_EQ(q3 - zp1, zp1 - other_zp);  // both round(3 / s1)
   // Recover s1 from the mul factor s1^2 / (6 s_a) and the hardswish scale.
-  const double factor = static_cast<double>(mul.args[5].int_value) * std::ldexp(1.0, int(mul.args[6].int_value) - 31);
-  const double s_a = g.ops[4].args[1].double_value;
+  const double factor = static_cast<double>(mul.arg(kMulContract, "output_multiplier").int_value) *
+                        std::ldexp(1.0, int(mul.arg(kMulContract, "output_shift").int_value) - 31);
+  const double s_a = g.ops[4].arg(cortex_m::kDequantizeContract, "scale").double_value;
   const double s1 = std::sqrt(factor * 6.0 * s_a);
   EXPECT_NEAR(s1 * static_cast<double>(-128 - zp1), -3.0, s1);
 }
@@ -254,7 +275,7 @@ TEST(Tier1Models, EveryCallPassesTheKernelsPrepare) {
         SCOPED_TRACE(label(m, p) + " op " + std::to_string(k) + " " + g.ops[k].full_name());
         const runtime::KernelEntry* entry = registry(p).find(g.ops[k].full_name().c_str());
         ASSERT_NE(entry, nullptr);
-        EXPECT_EQ(entry->argument_count, g.ops[k].args.size());
+        EXPECT_EQ(entry->argument_count(), g.ops[k].args.size());
         KernelCall call;
         build_call(call, g, g.ops[k], {});
         EXPECT_EQ(call.prepare(*entry), Error::Ok) << call.log();

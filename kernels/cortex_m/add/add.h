@@ -4,9 +4,11 @@
 #include <cstdint>
 
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "kernels/common/requantize.h"
 #include "runtime/core/target_layout.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/exec/operator_contract.h"
 
 namespace etns::cortex_m {
 
@@ -51,20 +53,50 @@ void add_s8_ref(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* ou
 // each requantisation computed exactly.
 void add_s8_mve(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
 #endif
-// The build's choice, the last of kernels/variants.h's kAddVariants.
+// The build's choice, the last of kAddVariants (below).
 void add_s8(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
 
-// Arguments: self, self_zero_point, self_multiplier, self_shift, other,
-// other_zero_point, other_multiplier, other_shift, output_zero_point,
-// output_multiplier, output_shift, activation_min, activation_max, out.
-// prepare returns InvalidArgument for a tensor that is not int8, a zero point
-// outside [-128, 127], a multiplier outside [0, 2^31), a shift outside
-// [-31, 30], an activation range not within [-128, 127] with min <= max, or
-// shapes that are neither identical nor a channel broadcast (both 4-D, same C,
-// one of them C elements; kernels/common/channel_broadcast.h); NotSupported
-// for a channel broadcast whose full-size tensors are not channels_last;
-// InvalidProgram for a wrong kind of argument.
+// The contract (operators-cortex-m.md). self, other and out are int8 in any
+// layout; kernels/common/channel_broadcast.h checks how they pair.
+inline constexpr runtime::ArgSpec kAddArgs[] = {
+    runtime::tensor_arg("self", runtime::kInt8),
+    runtime::int_arg("self_zero_point"),
+    runtime::int_arg("self_multiplier"),
+    runtime::int_arg("self_shift"),
+    runtime::tensor_arg("other", runtime::kInt8),
+    runtime::int_arg("other_zero_point"),
+    runtime::int_arg("other_multiplier"),
+    runtime::int_arg("other_shift"),
+    runtime::int_arg("output_zero_point"),
+    runtime::int_arg("output_multiplier"),
+    runtime::int_arg("output_shift"),
+    runtime::int_arg("activation_min"),
+    runtime::int_arg("activation_max"),
+    runtime::tensor_arg("out", runtime::kInt8),
+};
+inline constexpr runtime::OperatorContract kAddContract =
+    runtime::make_contract("cortex_m::quantized_add.out", kAddArgs, "output_zero_point");
+
+// prepare returns InvalidArgument for a zero point outside [-128, 127], a
+// multiplier outside [0, 2^31) (0 is legal), a shift outside [-31, 30], an
+// activation range not within [-128, 127] with min <= max, or shapes that are
+// neither identical nor a channel broadcast (both 4-D, same C, one of them C
+// elements; kernels/common/channel_broadcast.h); NotSupported for a channel
+// broadcast whose full-size tensors are not channels_last (the contract's
+// kinds and dtypes are checked before it runs).
 runtime::Error add_prepare(runtime::PrepareContext& ctx);
 runtime::Error add_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<cortex_m::AddFn> kAddVariants[] = {
+    {"ref", &cortex_m::add_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::add_s8_mve)
+};
+
+}  // namespace etns::kernels

@@ -15,7 +15,10 @@ using etns::testing::KernelCall;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::quantized_add.out", 14, &add_prepare, &add_run};
+const runtime::KernelEntry kEntry = runtime::kernel_entry(kAddContract, &add_prepare, &add_run);
+constexpr runtime::Arg kSelf = kAddContract.arg("self");
+constexpr runtime::Arg kOther = kAddContract.arg("other");
+constexpr runtime::Arg kOut = kAddContract.out();
 const std::vector<uint8_t> kNhwc = {0, 2, 3, 1};
 
 // Inputs scaled by 1/2 (M = 2^30, S = 0: a' = (a - zp) * 2^19 exactly) and the
@@ -62,10 +65,10 @@ std::vector<int8_t> add(const Args& a, const std::vector<int8_t>& self,
   KernelCall call;
   add_arguments(call, a, {n}, {n}, {n});
   EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, self);
-  call.fill<int8_t>(4, other);
+  call.fill<int8_t>(kSelf, self);
+  call.fill<int8_t>(kOther, other);
   EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(13);
+  return call.read<int8_t>(kOut);
 }
 
 // out = (a - 2) + (b + 1) + 3, clamped to int8.
@@ -109,13 +112,40 @@ TEST(AddS8, ChannelBroadcastEitherSideByHand) {
     add_arguments(call, a, vector_is_self ? vector : full, vector_is_self ? full : vector, full,
                   kNhwc);
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    const size_t full_index = vector_is_self ? 4 : 0;
-    call.fill<int8_t>(full_index, {12, 22, 32, 42, 52, 62});  // NHWC: two pixels of 3 channels
-    call.fill<int8_t>(vector_is_self ? 0 : 4, {1, -1, 100});
+    const runtime::Arg full_arg = vector_is_self ? kOther : kSelf;
+    call.fill<int8_t>(full_arg, {12, 22, 32, 42, 52, 62});  // NHWC: two pixels of 3 channels
+    call.fill<int8_t>(vector_is_self ? kSelf : kOther, {1, -1, 100});
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(call.read<int8_t>(13), (std::vector<int8_t>{11, 19, 127, 41, 49, 127}))
+    EXPECT_EQ(call.read<int8_t>(kOut), (std::vector<int8_t>{11, 19, 127, 41, 49, 127}))
         << "vector_is_self = " << vector_is_self;
   }
+}
+
+// TFLite flushes an effective scale below 2^-32 to multiplier 0 (shift 0),
+// and real models hold shifts down to -31: both are accepted and computed.
+// With the default other and output quantization, out = (b + 1) + 3 once
+// self's term vanishes; a vanishing output factor leaves the zero point.
+TEST(AddS8, TakesMultiplierZeroAndShiftMinus31) {
+  const std::vector<int8_t> self = {127, -128, 50, -50, 0, 1};
+  const std::vector<int8_t> other = {10, -10, 100, -100, 0, 123};
+  const std::vector<int8_t> other_only = {14, -6, 104, -96, 4, 127};
+  Args a;
+  a.self_multiplier = 0;
+  EXPECT_EQ(add(a, self, other), other_only);
+  a = Args{};
+  a.self_multiplier = INT32_MAX;
+  a.self_shift = -31;  // |(a - zp) * 2^20| < 2^28: rounds to 0 at 2^31
+  EXPECT_EQ(add(a, self, other), other_only);
+  a = Args{};
+  a.out_multiplier = 0;
+  EXPECT_EQ(add(a, self, other), std::vector<int8_t>(6, 3));
+  a = Args{};
+  a.out_shift = -31;
+  EXPECT_EQ(add(a, self, other), std::vector<int8_t>(6, 3));
+  a.out_multiplier = 0;
+  a.self_multiplier = 0;
+  a.other_shift = -31;
+  EXPECT_EQ(add(a, self, other), std::vector<int8_t>(6, 3));
 }
 
 // Batches and channel counts around the tile, identical shapes: the exact-sum
@@ -128,13 +158,13 @@ TEST(AddS8, IdenticalShapesAreElementwise) {
     Args a;
     add_arguments(call, a, sizes, sizes, sizes, kNhwc);
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    const size_t n = call.tensor_at(0).numel;
+    const size_t n = call.tensor_at(kSelf).numel;
     const std::vector<int8_t> x = etns::testing::random_s8(rng, n);
     const std::vector<int8_t> y = etns::testing::random_s8(rng, n);
-    call.fill<int8_t>(0, x);
-    call.fill<int8_t>(4, y);
+    call.fill<int8_t>(kSelf, x);
+    call.fill<int8_t>(kOther, y);
     ASSERT_EQ(call.run(), Error::Ok);
-    const std::vector<int8_t> got = call.read<int8_t>(13);
+    const std::vector<int8_t> got = call.read<int8_t>(kOut);
     for (size_t i = 0; i < n; ++i) {
       int v = (x[i] - 2) + (y[i] + 1) + 3;
       v = v < -128 ? -128 : (v > 127 ? 127 : v);

@@ -1,13 +1,21 @@
 #include "kernels/cortex_m/avg_pool2d/avg_pool2d.h"
 
-#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 
 using runtime::Error;
 
 namespace {
+
+constexpr const runtime::OperatorContract& kContract = kAvgPool2dContract;
+constexpr runtime::Arg kInput = kContract.arg("input");
+constexpr runtime::Arg kKernelSize = kContract.arg("kernel_size");
+constexpr runtime::Arg kStride = kContract.arg("stride");
+constexpr runtime::Arg kPadding = kContract.arg("padding");
+constexpr runtime::Arg kOut = kContract.out();
+
 constexpr int64_t kMaxTaps = int64_t{1} << 23;
+
 }  // namespace
 
 void avg_pool2d_s8(const AvgPool2dParams& p, const int8_t* input, int8_t* out) {
@@ -15,7 +23,9 @@ void avg_pool2d_s8(const AvgPool2dParams& p, const int8_t* input, int8_t* out) {
 }
 
 Error avg_pool2d_prepare(runtime::PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const AvgPool2dParams p, kernels::read_pool2d_shape(ctx, {0, 1, 2, 3, 7}));
+  ETNS_ASSIGN_OR_RETURN(const AvgPool2dParams p,
+                        kernels::read_pool2d_shape(
+                            ctx, {kInput, kKernelSize, kStride, kPadding, kOut}));
   // The int32 sum of a window, |sum| + n/2, stays below 2^31 up to 2^23 taps.
   const int64_t taps = static_cast<int64_t>(p.kernel_h < p.input_h ? p.kernel_h : p.input_h) *
                        (p.kernel_w < p.input_w ? p.kernel_w : p.input_w);
@@ -26,18 +36,16 @@ Error avg_pool2d_prepare(runtime::PrepareContext& ctx) {
                     static_cast<int>(p.kernel_h), static_cast<int>(p.kernel_w),
                     static_cast<long long>(taps));
   }
-  // Passed by the exporter, not read by arm_avgpool_s8; only their kind is checked.
-  ETNS_TRY(ctx.int_value(4, "zero_point").error());
-  ETNS_TRY(ctx.int_value(5, "multiplier").error());
-  ETNS_TRY(ctx.int_value(6, "shift").error());
+  // zero_point, multiplier and shift are passed by the exporter but not read by
+  // arm_avgpool_s8: the contract has checked they are Ints, and that is all.
   ETNS_ASSIGN_OR_RETURN(AvgPool2dParams * params, ctx.make_state<AvgPool2dParams>());
   *params = p;
   return Error::Ok;
 }
 
 Error avg_pool2d_run(const runtime::RunContext& ctx) {
-  avg_pool2d_s8(ctx.state<AvgPool2dParams>(), ctx.tensor(0).data_as<const int8_t>(),
-                ctx.tensor(7).data_as<int8_t>());
+  avg_pool2d_s8(ctx.state<AvgPool2dParams>(), ctx.tensor(kInput).data_as<const int8_t>(),
+                ctx.tensor(kOut).data_as<int8_t>());
   return Error::Ok;
 }
 

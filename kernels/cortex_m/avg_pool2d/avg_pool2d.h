@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "kernels/common/pool2d.h"
 #include "runtime/exec/kernel.h"
 
@@ -28,17 +29,45 @@ void avg_pool2d_s8_ref(const AvgPool2dParams& p, const int8_t* input, int8_t* ou
 // by a reciprocal (docs/numerics.md#avg_pool2d).
 void avg_pool2d_s8_mve(const AvgPool2dParams& p, const int8_t* input, int8_t* out);
 #endif
-// The build's choice, the last of kernels/variants.h's kAvgPool2dVariants.
+// The build's choice, the last of kAvgPool2dVariants (below).
 void avg_pool2d_s8(const AvgPool2dParams& p, const int8_t* input, int8_t* out);
 
-// Arguments: input, kernel_size, stride, padding, zero_point, multiplier,
-// shift, out. zero_point, multiplier and shift are read as integers and
-// otherwise ignored, as upstream does (an average needs no requantization
-// when input and out share quantization). Checks as kernels::read_pool2d_shape
-// (InvalidArgument; InvalidProgram for a wrong kind of argument); NotSupported
-// for a window of more than 2^23 taps, whose int32 sum could overflow. No scratch:
-// CMSIS-NN's Helium path asks for none, and neither variant here needs any.
+// The contract (operators-cortex-m.md). input and out are int8 NHWC in memory
+// (channels_last). zero_point, multiplier and shift are Ints passed by the
+// exporter and otherwise ignored, as upstream does (an average needs no
+// requantization when input and out share quantization), so any values,
+// multiplier 0 or shift -31 among them, are accepted.
+inline constexpr runtime::ArgSpec kAvgPool2dArgs[] = {
+    runtime::tensor_arg("input", runtime::kInt8, runtime::Shape::Nhwc),
+    runtime::int_list_arg("kernel_size"),
+    runtime::int_list_arg("stride"),
+    runtime::int_list_arg("padding"),
+    runtime::int_arg("zero_point"),
+    runtime::int_arg("multiplier"),
+    runtime::int_arg("shift"),
+    runtime::tensor_arg("out", runtime::kInt8, runtime::Shape::Nhwc),
+};
+inline constexpr runtime::OperatorContract kAvgPool2dContract =
+    runtime::make_contract("cortex_m::quantized_avg_pool2d.out", kAvgPool2dArgs, "zero_point");
+
+// prepare checks as kernels::read_pool2d_shape (InvalidArgument), and returns
+// NotSupported for a window of more than 2^23 taps, whose int32 sum could
+// overflow. The contract's kinds, dtypes and layouts are checked before it
+// runs. No scratch: CMSIS-NN's Helium path asks for none, and neither variant
+// here needs any.
 runtime::Error avg_pool2d_prepare(runtime::PrepareContext& ctx);
 runtime::Error avg_pool2d_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<cortex_m::AvgPool2dFn> kAvgPool2dVariants[] = {
+    {"ref", &cortex_m::avg_pool2d_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::avg_pool2d_s8_mve)
+};
+
+}  // namespace etns::kernels

@@ -18,9 +18,12 @@ using etns::testing::PoolCase;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::quantized_avg_pool2d.out", 8, &avg_pool2d_prepare,
-                                  &avg_pool2d_run};
+const runtime::KernelEntry kEntry = runtime::kernel_entry(kAvgPool2dContract, &avg_pool2d_prepare,
+                                                           &avg_pool2d_run);
 const std::vector<uint8_t> kNhwc = {0, 2, 3, 1};
+
+constexpr runtime::Arg kInput = kAvgPool2dContract.arg("input");
+constexpr runtime::Arg kOut = kAvgPool2dContract.out();
 
 // The mean rounded half away from zero, computed in double (exact here):
 // the definition CMSIS-NN's (sum +- n/2) / n implements.
@@ -31,25 +34,33 @@ int8_t rounded_mean(const std::vector<int8_t>& taps) {
       std::round(static_cast<double>(sum) / static_cast<double>(taps.size())));
 }
 
-// Sets up the call (NHWC tensors, zero point 0, multiplier and shift unused).
-void add_arguments(KernelCall& call, const PoolCase& s) {
+// zero_point, multiplier and shift: passed, not read by the kernel.
+struct Unread {
+  int64_t zero_point = -3;
+  int64_t multiplier = 1 << 30;
+  int64_t shift = -1;
+};
+
+// Sets up the call (NHWC tensors).
+void add_arguments(KernelCall& call, const PoolCase& s, const Unread& u = {}) {
   call.tensor(ScalarType::Char, {s.n, s.c, s.h, s.w}, kNhwc)
       .int_list({s.kh, s.kw})
       .int_list({s.sh, s.sw})
       .int_list({s.ph, s.pw})
-      .int_value(-3)
-      .int_value(1 << 30)
-      .int_value(-1)
+      .int_value(u.zero_point)
+      .int_value(u.multiplier)
+      .int_value(u.shift)
       .tensor(ScalarType::Char, {s.n, s.c, s.oh, s.ow}, kNhwc);
 }
 
-std::vector<int8_t> run(const PoolCase& s, const std::vector<int8_t>& input) {
+std::vector<int8_t> run(const PoolCase& s, const std::vector<int8_t>& input,
+                        const Unread& u = {}) {
   KernelCall call;
-  add_arguments(call, s);
+  add_arguments(call, s, u);
   EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, input);
+  call.fill<int8_t>(kInput, input);
   EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(7);
+  return call.read<int8_t>(kOut);
 }
 
 // 2x2 window over one channel: means 2.5, -2.5, -0.25 and -0.5 round half
@@ -189,9 +200,111 @@ TEST(AvgPool2dPrepare, RejectsBadShapesAndLists) {
         .int_value(0)
         .int_value(0)
         .tensor(ScalarType::Char, {1, 3, 2, 2}, kNhwc);
-    EXPECT_EQ(call.prepare(kEntry), Error::InvalidProgram);
-    EXPECT_NE(call.log().find("argument 4 (zero_point) is Double, expected Int"), std::string::npos)
-        << call.log();
+      EXPECT_EQ(call.prepare(kEntry), Error::InvalidProgram);
+    const std::string message = "argument " +
+                                std::to_string(kAvgPool2dContract.arg("zero_point").index) +
+                                " (zero_point) is Double, expected Int";
+    EXPECT_NE(call.log().find(message), std::string::npos) << call.log();
+  }
+}
+
+TEST(AvgPool2dPrepare, RejectsWrongRanksLayoutsAndEmptyTensors) {
+  {
+    KernelCall call;
+    call.tensor(ScalarType::Char, {3, 4, 4})
+        .int_list({2, 2})
+        .int_list({2, 2})
+        .int_list({0, 0})
+        .int_value(0)
+        .int_value(0)
+        .int_value(0)
+        .tensor(ScalarType::Char, {1, 3, 2, 2}, kNhwc);
+    expect_rejected(call, Error::InvalidArgument, "input has rank 3, expected 4 ([N, C, H, W])");
+  }
+  {
+    KernelCall call;
+    call.tensor(ScalarType::Char, {1, 3, 4, 4}, kNhwc)
+        .int_list({2, 2})
+        .int_list({2, 2})
+        .int_list({0, 0})
+        .int_value(0)
+        .int_value(0)
+        .int_value(0)
+        .tensor(ScalarType::Char, {1, 3, 2, 2});
+    expect_rejected(call, Error::InvalidArgument,
+                    "out must be channels_last (dim order [0, 2, 3, 1])");
+  }
+  {
+    KernelCall call;
+    add_arguments(call, PoolCase{1, 0, 4, 3, 1, 2, 2, 2, 2, 2, 0, 0});
+    expect_rejected(call, Error::InvalidArgument,
+                    "input [1, 3, 0, 4] is empty but out [1, 3, 1, 2] is not (its windows would "
+                    "hold no input tap)");
+  }
+}
+
+// An empty out (no batches, channels, rows or columns) is nothing to compute.
+TEST(AvgPool2dPrepare, AcceptsAnEmptyOut) {
+  for (const PoolCase& s : {PoolCase{0, 4, 4, 3, 2, 2, 2, 2, 2, 2, 0, 0},
+                            PoolCase{1, 4, 4, 0, 2, 2, 2, 2, 2, 2, 0, 0},
+                            PoolCase{1, 4, 4, 3, 0, 2, 2, 2, 2, 2, 0, 0},
+                            PoolCase{1, 0, 0, 3, 2, 0, 2, 2, 2, 2, 1, 1}}) {
+    KernelCall call;
+    add_arguments(call, s);
+    EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+    EXPECT_EQ(call.run(), Error::Ok);
+  }
+}
+
+TEST(AvgPool2dPrepare, RejectsBadListsAndIndicesBeyondInt32) {
+  const PoolCase ok{1, 4, 4, 3, 2, 2, 2, 2, 2, 2, 0, 0};
+  {
+    KernelCall call;
+    PoolCase s = ok;
+    s.kh = 0;
+    add_arguments(call, s);
+    expect_rejected(call, Error::InvalidArgument, "kernel_size[0] = 0, expected [1, 2147483647]");
+  }
+  {
+    KernelCall call;
+    PoolCase s = ok;
+    s.ph = -1;
+    add_arguments(call, s);
+    expect_rejected(call, Error::InvalidArgument, "padding[0] = -1, expected [0, 2147483647]");
+  }
+  {
+    // Both windows hold the one input row (the second starts at 2^30 - 2^30
+    // = 0), but the kernel's index (out - 1) * stride + kernel = 2^31 + 1
+    // leaves int32.
+    KernelCall call;
+    add_arguments(call,
+                  PoolCase{1, 1, 1, 1, 2, 1, (1 << 30) + 1, 1, 1 << 30, 1, 1 << 30, 0});
+    expect_rejected(call, Error::InvalidArgument,
+                    "height: out 2 with stride 1073741824 leaves int32");
+  }
+}
+
+// arm_avgpool_s8 sums a window in int32: |sum| + n/2 stays below 2^31 up to
+// 2^23 taps, and no further.
+TEST(AvgPool2dPrepare, RefusesWindowsWhoseSumCouldOverflowInt32) {
+  KernelCall call;
+  add_arguments(call, PoolCase{1, 4097, 2048, 1, 1, 1, 4097, 2048, 1, 1, 0, 0});
+  expect_rejected(call, Error::NotSupported,
+                  "kernel_size [4097, 2048] pools up to 8390656 taps, expected at most 2^23");
+  KernelCall largest;
+  add_arguments(largest, PoolCase{1, 4096, 2048, 1, 1, 1, 4096, 2048, 1, 1, 0, 0});
+  EXPECT_EQ(largest.prepare(kEntry), Error::Ok) << largest.log();
+}
+
+// Upstream's kernel reads none of zero_point, multiplier and shift, so any
+// Int values are accepted, the exporter's multiplier 0 and shift -31 among
+// them, and the result does not change.
+TEST(AvgPool2dPrepare, AcceptsAnyZeroPointMultiplierAndShift) {
+  const PoolCase s{1, 2, 2, 1, 1, 1, 2, 2, 1, 1, 0, 0};
+  for (const Unread& u : {Unread{0, 0, 0}, Unread{0, 0, -31}, Unread{127, INT32_MAX, 30},
+                          Unread{-128, 0, 31}, Unread{1000, -1, -100}}) {
+    EXPECT_EQ(run(s, {1, 2, 3, 4}, u), std::vector<int8_t>{3})
+        << u.zero_point << " " << u.multiplier << " " << u.shift;
   }
 }
 

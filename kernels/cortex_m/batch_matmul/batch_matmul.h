@@ -4,9 +4,11 @@
 #include <cstdint>
 
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "kernels/common/requantize.h"
 #include "runtime/core/target_layout.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/exec/operator_contract.h"
 
 namespace etns::cortex_m {
 
@@ -50,22 +52,49 @@ void batch_matmul_s8_ref(const BatchMatmulParams& p, const int8_t* lhs, const in
 void batch_matmul_s8_mve(const BatchMatmulParams& p, const int8_t* lhs, const int8_t* rhs,
                          int8_t* out, int32_t* scratch);
 #endif
-// The build's choice, the last of kernels/variants.h's kBatchMatmulVariants.
+// The build's choice, the last of kBatchMatmulVariants (below).
 void batch_matmul_s8(const BatchMatmulParams& p, const int8_t* lhs, const int8_t* rhs,
                      int8_t* out, int32_t* scratch);
 // Scratch for any variant: the Helium variant's per-column offset terms and
 // one row of dot products, 4 * (cols + cols rounded up to 4) bytes.
 size_t batch_matmul_scratch_bytes(const BatchMatmulParams& p);
 
-// Arguments: lhs, lhs_zero_point, rhs_transposed, rhs_zero_point,
-// output_zero_point, output_multiplier, output_shift, out. lhs_zero_point and
-// rhs_zero_point are offsets (the negated zero points) in [-127, 128];
-// output_zero_point is in [-128, 127]. prepare returns InvalidArgument for a
-// dtype other than int8, a rank other than 3, batches or depths that differ,
-// an out other than [batches, rows, cols], an offset, multiplier or shift out
-// of range; NotSupported for a tensor not stored contiguously; InvalidProgram
-// for a wrong kind of argument.
+// The contract (operators-cortex-m.md): lhs [B, M, K], rhs_transposed
+// [B, N, K] and out [B, M, N], int8 and row-major in memory (upstream's
+// arm_batch_matmul_s8 reads and writes row-major buffers). Despite their names
+// lhs_zero_point and rhs_zero_point are offsets (the negated zero points);
+// output_zero_point is out's zero point.
+inline constexpr runtime::ArgSpec kBatchMatmulArgs[] = {
+    runtime::tensor_arg("lhs", runtime::kInt8, runtime::Shape::RowMajor),
+    runtime::int_arg("lhs_zero_point"),
+    runtime::tensor_arg("rhs_transposed", runtime::kInt8, runtime::Shape::RowMajor),
+    runtime::int_arg("rhs_zero_point"),
+    runtime::int_arg("output_zero_point"),
+    runtime::int_arg("output_multiplier"),
+    runtime::int_arg("output_shift"),
+    runtime::tensor_arg("out", runtime::kInt8, runtime::Shape::RowMajor),
+};
+inline constexpr runtime::OperatorContract kBatchMatmulContract = runtime::make_contract(
+    "cortex_m::quantized_batch_matmul.out", kBatchMatmulArgs, "output_zero_point");
+
+// prepare returns InvalidArgument for a rank other than 3, batches or depths
+// that differ, an out other than [batches, rows, cols], an offset outside
+// [-127, 128], an output zero point outside [-128, 127], a multiplier outside
+// [0, 2^31) (0 is legal) or a shift outside [-31, 30] (the contract's kinds,
+// dtypes and layouts are checked before it runs).
 runtime::Error batch_matmul_prepare(runtime::PrepareContext& ctx);
 runtime::Error batch_matmul_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<cortex_m::BatchMatmulFn> kBatchMatmulVariants[] = {
+    {"ref", &cortex_m::batch_matmul_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::batch_matmul_s8_mve)
+};
+
+}  // namespace etns::kernels

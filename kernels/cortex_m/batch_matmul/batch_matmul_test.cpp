@@ -15,8 +15,11 @@ using etns::testing::logged;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::quantized_batch_matmul.out", 8, &batch_matmul_prepare,
-                                  &batch_matmul_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kBatchMatmulContract, &batch_matmul_prepare, &batch_matmul_run);
+constexpr runtime::Arg kLhs = kBatchMatmulContract.arg("lhs");
+constexpr runtime::Arg kRhs = kBatchMatmulContract.arg("rhs_transposed");
+constexpr runtime::Arg kOut = kBatchMatmulContract.out();
 
 // A real factor of exactly 1: M = 2^30, S = 1 (2^30 * 2 / 2^31).
 constexpr int64_t kOne = int64_t{1} << 30;
@@ -39,10 +42,10 @@ std::vector<int8_t> run(const Args& a, const std::vector<int8_t>& lhs,
       .int_value(a.shift)
       .tensor(ScalarType::Char, {a.batches, a.rows, a.cols});
   EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, lhs);
-  call.fill<int8_t>(2, rhs);
+  call.fill<int8_t>(kLhs, lhs);
+  call.fill<int8_t>(kRhs, rhs);
   EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(7);
+  return call.read<int8_t>(kOut);
 }
 
 // --- Hand-worked cases ---
@@ -132,6 +135,26 @@ TEST(BatchMatmulS8, DepthsAroundTheTileAndOddShapes) {
   }
 }
 
+// TFLite flushes an effective scale below 2^-32 to multiplier 0 (shift 0),
+// and real models hold shifts down to -31: both are accepted and computed.
+TEST(BatchMatmulS8, TakesMultiplierZeroAndShiftMinus31) {
+  // Multiplier 0 leaves the output zero point, whatever the shift.
+  EXPECT_EQ(run({1, 1, 2, 2, 0, 0, 7, 0, 0}, {127, 127}, {127, 127, -128, -128}),
+            (std::vector<int8_t>{7, 7}));
+  EXPECT_EQ(run({1, 1, 2, 2, 0, 0, -7, 0, 30}, {127, 127}, {127, 127, -128, -128}),
+            (std::vector<int8_t>{-7, -7}));
+  // Shift -31 with M = 2^31 - 1: acc / 2^31 rounded, 0 for any sum this small.
+  EXPECT_EQ(run({1, 1, 2, 2, 128, 128, 3, INT32_MAX, -31}, {127, 127}, {127, 127, -128, -128}),
+            (std::vector<int8_t>{3, 3}));
+  // Sums that wrap int32 reach +-1 at 2^31: K = 33,100 of 255 * 255 is
+  // 2,152,327,500 (wraps to -2,142,639,796), half of it rounds to -1.
+  const int32_t depth = 33100;
+  const Args big{1, 1, 1, depth, 128, 128, 0, INT32_MAX, -31};
+  const std::vector<int8_t> lhs(static_cast<size_t>(depth), 127);
+  EXPECT_EQ(run(big, lhs, lhs), expected(big, lhs, lhs));
+  EXPECT_EQ(run(big, lhs, lhs), (std::vector<int8_t>{-1}));
+}
+
 TEST(BatchMatmulS8, EmptyShapes) {
   EXPECT_EQ(run({1, 0, 3, 4}, {}, std::vector<int8_t>(12, 1)), (std::vector<int8_t>{}));
   // Depth 0: every sum is 0, out is the zero point.
@@ -150,6 +173,8 @@ struct Bad {
 };
 
 TEST(BatchMatmulS8, RejectsBadArguments) {
+  Args shift_low = Args{1, 2, 3, 4};
+  shift_low.shift = -32;
   const Args ok{1, 2, 3, 4};
   Args lhs_offset = ok;
   lhs_offset.lhs_offset = 129;
@@ -177,8 +202,9 @@ TEST(BatchMatmulS8, RejectsBadArguments) {
       {{1, 2, 4}, {1, 3, 4}, {1, 2, 3}, multiplier,
        "output_multiplier = -1, expected [0, 2147483647]"},
       {{1, 2, 4}, {1, 3, 4}, {1, 2, 3}, shift, "output_shift = 31, expected [-31, 30]"},
-      {{2, 2, 4}, {2, 3, 4}, {2, 2, 3}, ok, "lhs [2, 2, 4] is not stored contiguously",
-       Error::NotSupported, ScalarType::Char, {0, 2, 1}},
+      {{1, 2, 4}, {1, 3, 4}, {1, 2, 3}, shift_low, "output_shift = -32, expected [-31, 30]"},
+      {{2, 2, 4}, {2, 3, 4}, {2, 2, 3}, ok, "lhs must be contiguous (row-major in memory)",
+       Error::InvalidArgument, ScalarType::Char, {0, 2, 1}},
   };
   for (const Bad& c : cases) {
     KernelCall call;

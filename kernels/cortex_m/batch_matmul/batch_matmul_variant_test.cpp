@@ -4,7 +4,6 @@
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
-#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 namespace {
@@ -86,6 +85,41 @@ ETNS_KERNEL_TEST(BatchMatmulVariants, ExtremeValues) {
     for (size_t i = 0; i < lhs_n; ++i) lhs[i] = rng.coin() ? 127 : -128;
     for (size_t i = 0; i < rhs_n; ++i) rhs[i] = rng.coin() ? 127 : -128;
     check_case(p, lhs, rhs, "extreme values");
+    ETNS_RETURN_IF_FAILED();
+  }
+}
+
+// Every shift prepare accepts with the edge multipliers (0 is what TFLite
+// writes for a tiny factor; -31 occurs in real models): on extreme bytes,
+// then for the rounding shifts on sums that wrap int32, so that even shift
+// -31 rounds to -1, 0 or 1.
+void check_edge_requant(Rng& rng, int32_t cols, int32_t depth, int32_t shift,
+                        const int8_t* lhs, const int8_t* rhs) {
+  for (int32_t multiplier : {int32_t{0}, int32_t{1}, int32_t{1} << 30, int32_t{INT32_MAX}}) {
+    BatchMatmulParams p = random_params(rng, 1, 1, cols, depth);
+    p.lhs_offset = 128;
+    p.rhs_offset = rng.coin() ? 128 : -127;
+    p.out.multiplier = multiplier;
+    p.out.shift = shift;
+    check_case(p, lhs, rhs, "edge multiplier and shift");
+    ETNS_RETURN_IF_FAILED();
+  }
+}
+
+ETNS_KERNEL_TEST(BatchMatmulVariants, EdgeMultipliersAndEveryShift) {
+  Rng rng(kSeed + 3);
+  const int32_t cols = 5;
+  const int32_t depth = 34000;  // K * 255 * 255 > 2^31: the sums wrap
+  int8_t* lhs = ETNS_TEST_ARRAY(int8_t, depth);
+  int8_t* rhs = ETNS_TEST_ARRAY(int8_t, cols * depth);
+  for (int32_t k = 0; k < depth; ++k) lhs[k] = static_cast<int8_t>(k % 7 == 0 ? -128 : 127);
+  for (int32_t k = 0; k < cols * depth; ++k) rhs[k] = rng.coin() ? 127 : -128;
+  for (int32_t shift = -31; shift <= 30; ++shift) {
+    check_edge_requant(rng, cols, 37, shift, lhs, rhs);
+    ETNS_RETURN_IF_FAILED();
+  }
+  for (int32_t shift : {-31, -30, -16, -1}) {
+    check_edge_requant(rng, 2, depth, shift, lhs, rhs);
     ETNS_RETURN_IF_FAILED();
   }
 }

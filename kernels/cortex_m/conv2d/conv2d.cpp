@@ -2,26 +2,40 @@
 
 #include "kernels/common/checks.h"
 #include "kernels/common/conv_checks.h"
-#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 
-using kernels::check_dtype;
 using kernels::check_out_extent;
 using kernels::check_per_channel;
 using kernels::check_per_channel_values;
 using kernels::check_rank;
 using kernels::format_sizes;
-using kernels::is_nhwc_in_memory;
-using kernels::read_pair;
 using kernels::read_int_in_range;
+using kernels::read_pair;
 using runtime::Error;
 using runtime::IntList;
 using runtime::PrepareContext;
 using runtime::RunContext;
-using runtime::ScalarType;
 using runtime::Tensor;
-using runtime::ValueKind;
+
+namespace {
+
+constexpr const runtime::OperatorContract& kContract = kConv2dContract;
+constexpr runtime::Arg kInput = kContract.arg("input");
+constexpr runtime::Arg kWeight = kContract.arg("weight");
+constexpr runtime::Arg kBias = kContract.arg("bias");
+constexpr runtime::Arg kStride = kContract.arg("stride");
+constexpr runtime::Arg kPadding = kContract.arg("padding");
+constexpr runtime::Arg kDilation = kContract.arg("dilation");
+constexpr runtime::Arg kInputOffset = kContract.arg("input_offset");
+constexpr runtime::Arg kOutputOffset = kContract.arg("output_offset");
+constexpr runtime::Arg kMultipliers = kContract.arg("requantize_multipliers");
+constexpr runtime::Arg kShifts = kContract.arg("requantize_shifts");
+constexpr runtime::Arg kActivationMin = kContract.arg("activation_min");
+constexpr runtime::Arg kActivationMax = kContract.arg("activation_max");
+constexpr runtime::Arg kOut = kContract.out();
+
+}  // namespace
 
 void conv2d_s8(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
                const int32_t* bias, int8_t* out, uint8_t* scratch) {
@@ -39,43 +53,28 @@ size_t conv2d_scratch_bytes(const Conv2dParams& p) {
 }
 
 Error conv2d_prepare(PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(0, "input"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* weight, ctx.tensor(1, "weight"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* bias, ctx.optional_tensor(2, "bias"));
-  ETNS_ASSIGN_OR_RETURN(const IntList stride, ctx.int_list(3, "stride"));
-  ETNS_ASSIGN_OR_RETURN(const IntList padding, ctx.int_list(4, "padding"));
-  ETNS_ASSIGN_OR_RETURN(const IntList dilation, ctx.int_list(5, "dilation"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(kInput));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* weight, ctx.tensor(kWeight));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* bias, ctx.optional_tensor(kBias));
+  ETNS_ASSIGN_OR_RETURN(const IntList stride, ctx.int_list(kStride));
+  ETNS_ASSIGN_OR_RETURN(const IntList padding, ctx.int_list(kPadding));
+  ETNS_ASSIGN_OR_RETURN(const IntList dilation, ctx.int_list(kDilation));
   // input_offset is minus an int8 zero point, output_offset an int8 zero point.
   ETNS_ASSIGN_OR_RETURN(const int32_t input_offset,
-                        read_int_in_range(ctx, 6, "input_offset", -INT8_MAX, -INT8_MIN));
+                        read_int_in_range(ctx, kInputOffset, -INT8_MAX, -INT8_MIN));
   ETNS_ASSIGN_OR_RETURN(const int32_t output_offset,
-                        read_int_in_range(ctx, 7, "output_offset", INT8_MIN, INT8_MAX));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* multipliers, ctx.tensor(8, "requantize_multipliers"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* shifts, ctx.tensor(9, "requantize_shifts"));
+                        read_int_in_range(ctx, kOutputOffset, INT8_MIN, INT8_MAX));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* multipliers, ctx.tensor(kMultipliers));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* shifts, ctx.tensor(kShifts));
   ETNS_ASSIGN_OR_RETURN(const int32_t activation_min,
-                        read_int_in_range(ctx, 10, "activation_min", INT8_MIN, INT8_MAX));
+                        read_int_in_range(ctx, kActivationMin, INT8_MIN, INT8_MAX));
   ETNS_ASSIGN_OR_RETURN(const int32_t activation_max,
-                        read_int_in_range(ctx, 11, "activation_max", activation_min, INT8_MAX));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(12, "out"));
-
-  ETNS_TRY(check_dtype(ctx, *input, "input", ScalarType::Char));
-  ETNS_TRY(check_dtype(ctx, *weight, "weight", ScalarType::Char));
-  ETNS_TRY(check_dtype(ctx, *out, "out", ScalarType::Char));
-  ETNS_TRY(check_rank(ctx, *input, "input", 4));
-  ETNS_TRY(check_rank(ctx, *weight, "weight", 4));
-  ETNS_TRY(check_rank(ctx, *out, "out", 4));
-  // The kernel reads input and writes out as NHWC and reads weight as OHWI.
-  // Upstream checks the input twice instead of out (a bug); we check both.
-  if (!is_nhwc_in_memory(*input)) {
-    return ctx.fail(Error::InvalidArgument, "input must be channels_last (dim order [0, 2, 3, 1])");
-  }
-  if (!is_nhwc_in_memory(*out)) {
-    return ctx.fail(Error::InvalidArgument, "out must be channels_last (dim order [0, 2, 3, 1])");
-  }
-  if (!weight->is_contiguous()) {
-    return ctx.fail(Error::InvalidArgument,
-                    "weight must be contiguous ([Cout, KH, KW, Cin], OHWI in memory)");
-  }
+                        read_int_in_range(ctx, kActivationMax, activation_min, INT8_MAX));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
+  // The contract has checked input and out are NHWC in memory and weight
+  // row-major; weight must also be 4-D (OHWI). Upstream checks the input's
+  // layout twice instead of out's (a bug); the contract checks both.
+  ETNS_TRY(check_rank(ctx, *weight, kWeight.name(), 4));
 
   Conv2dParams p;
   p.batches = input->size(0);
@@ -110,15 +109,20 @@ Error conv2d_prepare(PrepareContext& ctx) {
                     static_cast<int>(out->size(0)), static_cast<int>(out->size(1)),
                     static_cast<int>(p.batches), static_cast<int>(p.output_c));
   }
-  if (bias != nullptr) ETNS_TRY(check_per_channel(ctx, *bias, "bias", p.output_c, false));
-  ETNS_TRY(check_per_channel(ctx, *multipliers, "requantize_multipliers", p.output_c, true));
-  ETNS_TRY(check_per_channel(ctx, *shifts, "requantize_shifts", p.output_c, true));
-  ETNS_TRY(check_per_channel_values(ctx, *multipliers, "requantize_multipliers", 0, INT32_MAX));
-  ETNS_TRY(check_per_channel_values(ctx, *shifts, "requantize_shifts", -31, 30));
+  if (bias != nullptr) {
+    ETNS_TRY(check_per_channel(ctx, *bias, kBias.name(), p.output_c, false));
+  }
+  ETNS_TRY(check_per_channel(ctx, *multipliers, kMultipliers.name(), p.output_c, true));
+  ETNS_TRY(check_per_channel(ctx, *shifts, kShifts.name(), p.output_c, true));
+  // Multiplier 0 (TFLite's flush of a tiny effective scale) and shift -31 are
+  // legal; shift 31 would shift left by 31 before the multiply.
+  ETNS_TRY(check_per_channel_values(ctx, *multipliers, kMultipliers.name(), 0, INT32_MAX));
+  ETNS_TRY(check_per_channel_values(ctx, *shifts, kShifts.name(), -31, 30));
 
-  ETNS_TRY(read_pair(ctx, stride, "stride", 1, INT32_MAX, &p.stride_h, &p.stride_w));
-  ETNS_TRY(read_pair(ctx, padding, "padding", 0, INT32_MAX, &p.pad_h, &p.pad_w));
-  ETNS_TRY(read_pair(ctx, dilation, "dilation", 1, INT32_MAX, &p.dilation_h, &p.dilation_w));
+  ETNS_TRY(read_pair(ctx, stride, kStride.name(), 1, INT32_MAX, &p.stride_h, &p.stride_w));
+  ETNS_TRY(read_pair(ctx, padding, kPadding.name(), 0, INT32_MAX, &p.pad_h, &p.pad_w));
+  ETNS_TRY(read_pair(ctx, dilation, kDilation.name(), 1, INT32_MAX, &p.dilation_h,
+                     &p.dilation_w));
   ETNS_TRY(check_out_extent(ctx, "height", p.filter_h, p.stride_h, p.dilation_h, p.output_h));
   ETNS_TRY(check_out_extent(ctx, "width", p.filter_w, p.stride_w, p.dilation_w, p.output_w));
 
@@ -135,11 +139,9 @@ Error conv2d_prepare(PrepareContext& ctx) {
 }
 
 Error conv2d_run(const RunContext& ctx) {
-  const bool has_bias = ctx.args[2]->is(ValueKind::Tensor);
-  conv2d_s8(ctx.state<Conv2dParams>(), ctx.tensor(0).data_as<const int8_t>(),
-            ctx.tensor(1).data_as<const int8_t>(),
-            has_bias ? ctx.tensor(2).data_as<const int32_t>() : nullptr,
-            ctx.tensor(12).data_as<int8_t>(), ctx.scratch.data());
+  conv2d_s8(ctx.state<Conv2dParams>(), ctx.tensor(kInput).data_as<const int8_t>(),
+            ctx.tensor(kWeight).data_as<const int8_t>(), ctx.data_or_null<const int32_t>(kBias),
+            ctx.tensor(kOut).data_as<int8_t>(), ctx.scratch.data());
   return Error::Ok;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "runtime/exec/kernel.h"
 #include "runtime/core/target_layout.h"
 
@@ -62,22 +63,54 @@ void conv2d_s8(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
                const int32_t* bias, int8_t* out, uint8_t* scratch);
 size_t conv2d_scratch_bytes(const Conv2dParams& p);
 
-// Arguments: input, weight, bias (or Null), stride, padding, dilation,
-// input_offset, output_offset, requantize_multipliers, requantize_shifts,
-// activation_min, activation_max, out. out's spatial sizes are trusted
-// (operators.md §2.3.1): any out height/width >= 1 is accepted, so uneven
-// (TF "SAME") padding works; taps beyond either edge of the input count as
-// padding. prepare returns InvalidArgument for a wrong dtype or rank, input or
-// out not in NHWC memory order (channels_last), weight not contiguous,
+// The contract (operators.md §2.3; activation_min before activation_max).
+// input and out are int8 NHWC in memory (channels_last), weight int8
+// [Cout, KH, KW, Cin] row-major (OHWI). bias, requantize_multipliers and
+// requantize_shifts hold one int32 per output channel in any shape ([C],
+// [1, C], [C, 1, 1, 1]). out's spatial sizes are trusted (operators.md
+// §2.3.1): any out height/width >= 1 is accepted, so uneven (TF "SAME")
+// padding works; taps beyond either edge of the input count as padding.
+inline constexpr runtime::ArgSpec kConv2dArgs[] = {
+    runtime::tensor_arg("input", runtime::kInt8, runtime::Shape::Nhwc),
+    runtime::tensor_arg("weight", runtime::kInt8, runtime::Shape::RowMajor),
+    runtime::optional_tensor_arg("bias", runtime::kInt32, runtime::Shape::Vector),
+    runtime::int_list_arg("stride"),
+    runtime::int_list_arg("padding"),
+    runtime::int_list_arg("dilation"),
+    runtime::int_arg("input_offset"),
+    runtime::int_arg("output_offset"),
+    runtime::tensor_arg("requantize_multipliers", runtime::kInt32, runtime::Shape::Vector),
+    runtime::tensor_arg("requantize_shifts", runtime::kInt32, runtime::Shape::Vector),
+    runtime::int_arg("activation_min"),
+    runtime::int_arg("activation_max"),
+    runtime::tensor_arg("out", runtime::kInt8, runtime::Shape::Nhwc),
+};
+inline constexpr runtime::OperatorContract kConv2dContract =
+    runtime::make_contract("cortex_m::quantized_conv2d.out", kConv2dArgs, "output_offset");
+
+// prepare returns InvalidArgument for a weight not of rank 4 or with an empty
+// dimension, input channels not a multiple of the weight's, output channels
+// not a multiple of the groups, out's batch or channels not the input's and
+// weight's, per-channel tensors without one value per output channel,
 // stride/padding/dilation not two values >= 1 (padding >= 0), offsets,
 // activation range, multipliers ([0, 2^31)) or shifts ([-31, 30]) out of
-// range, per-channel tensors not one value per output channel, input channels
-// not a multiple of the weight's, out's batch or channels not the input's and
-// weight's, an empty out, or an index the kernel forms leaving int32;
+// range, an empty out, or an index the kernel forms leaving int32;
 // NotSupported when the multipliers or shifts are not constants (their values
-// are checked here); InvalidProgram for a wrong kind of argument. It requests
-// conv2d_scratch_bytes of temporary memory.
+// are checked here). The contract's kinds, dtypes and layouts are checked
+// before it runs. It requests conv2d_scratch_bytes of temporary memory.
 runtime::Error conv2d_prepare(runtime::PrepareContext& ctx);
 runtime::Error conv2d_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<cortex_m::Conv2dFn> kConv2dVariants[] = {
+    {"ref", &cortex_m::conv2d_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::conv2d_s8_mve)
+};
+
+}  // namespace etns::kernels

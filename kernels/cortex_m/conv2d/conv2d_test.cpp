@@ -21,13 +21,17 @@ using etns::testing::KernelCall;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::quantized_conv2d.out", 13, &conv2d_prepare,
-                                  &conv2d_run};
+const runtime::KernelEntry kEntry = runtime::kernel_entry(kConv2dContract, &conv2d_prepare,
+                                                           &conv2d_run);
 
 const std::vector<uint8_t> kNhwc = {0, 2, 3, 1};
 
-// Argument positions.
-constexpr size_t kInput = 0, kWeight = 1, kBias = 2, kMultipliers = 8, kShifts = 9, kOut = 12;
+constexpr runtime::Arg kInput = kConv2dContract.arg("input");
+constexpr runtime::Arg kWeight = kConv2dContract.arg("weight");
+constexpr runtime::Arg kBias = kConv2dContract.arg("bias");
+constexpr runtime::Arg kMultipliers = kConv2dContract.arg("requantize_multipliers");
+constexpr runtime::Arg kShifts = kConv2dContract.arg("requantize_shifts");
+constexpr runtime::Arg kOut = kConv2dContract.out();
 
 // One call's arguments; sizes are PyTorch's ([N, C, H, W], weight [Cout, KH, KW, Cin]).
 struct ConvArgs {
@@ -38,7 +42,7 @@ struct ConvArgs {
   std::vector<uint8_t> weight_dim_order = {};
   ScalarType weight_dtype = ScalarType::Char;
   bool has_bias = true;
-  int32_t bias_size = -1;  // -1: one per output channel
+  std::vector<int32_t> bias_sizes = {};  // empty: [Cout]
   ScalarType bias_dtype = ScalarType::Int;
   std::vector<int64_t> stride = {1, 1};
   std::vector<int64_t> padding = {1, 1};
@@ -47,8 +51,11 @@ struct ConvArgs {
   int64_t output_offset = -39;
   std::vector<int32_t> multipliers = {1 << 30, 1 << 30};
   std::vector<int32_t> shifts = {1, 1};
+  std::vector<int32_t> requant_sizes = {};  // empty: [number of values], for both
+  std::vector<uint8_t> requant_dim_order = {};
   ScalarType multipliers_dtype = ScalarType::Int;
   bool constant_requant = true;
+  bool constant_shifts = true;
   int64_t activation_min = -128;
   int64_t activation_max = 127;
   std::vector<int32_t> out_sizes = {1, 2, 5, 5};
@@ -60,17 +67,22 @@ void add_arguments(KernelCall& call, const ConvArgs& a) {
   call.tensor(a.input_dtype, a.input_sizes, a.input_dim_order)
       .tensor(a.weight_dtype, a.weight_sizes, a.weight_dim_order);
   if (a.has_bias) {
-    call.tensor(a.bias_dtype, {a.bias_size >= 0 ? a.bias_size : a.weight_sizes[0]});
+    call.tensor(a.bias_dtype,
+                a.bias_sizes.empty() ? std::vector<int32_t>{a.weight_sizes[0]} : a.bias_sizes);
   } else {
     call.null();
   }
+  const auto requant_sizes = [&](size_t count) {
+    return a.requant_sizes.empty() ? std::vector<int32_t>{static_cast<int32_t>(count)}
+                                   : a.requant_sizes;
+  };
   call.int_list(a.stride)
       .int_list(a.padding)
       .int_list(a.dilation)
       .int_value(a.input_offset)
       .int_value(a.output_offset)
-      .tensor(a.multipliers_dtype, {static_cast<int32_t>(a.multipliers.size())})
-      .tensor(ScalarType::Int, {static_cast<int32_t>(a.shifts.size())})
+      .tensor(a.multipliers_dtype, requant_sizes(a.multipliers.size()), a.requant_dim_order)
+      .tensor(ScalarType::Int, requant_sizes(a.shifts.size()), a.requant_dim_order)
       .int_value(a.activation_min)
       .int_value(a.activation_max)
       .tensor(a.out_dtype, a.out_sizes, a.out_dim_order);
@@ -78,7 +90,7 @@ void add_arguments(KernelCall& call, const ConvArgs& a) {
   if (a.multipliers_dtype == ScalarType::Int) call.fill<int32_t>(kMultipliers, a.multipliers);
   call.fill<int32_t>(kShifts, a.shifts);
   call.tensor_at(kMultipliers).is_constant = a.constant_requant;
-  call.tensor_at(kShifts).is_constant = a.constant_requant;
+  call.tensor_at(kShifts).is_constant = a.constant_requant && a.constant_shifts;
 }
 
 // --- Reference against goldens and hand-worked cases ---
@@ -486,6 +498,84 @@ TEST(Conv2dS8, MatchesUpstreamGoldens) {
   }
 }
 
+// --- Requantisation extremes and per-channel vector shapes ---
+
+// One output channel per (multiplier, shift, bias) row: a 1x1 input of 0 with
+// input_offset 0 and a 1x1 kernel leave acc = bias, so out = RQ(bias, M, S) + 3.
+// Multiplier 0 is what TFLite writes for an effective scale below 2^-32, and
+// real models hold shifts down to -31; RQ at shift -31 is +-1 only from
+// |DHM| >= 2^30, ties away from zero.
+struct ExtremeChannel {
+  int32_t multiplier, shift, bias;
+  int8_t want;
+};
+const ExtremeChannel kExtremeChannels[] = {
+    {0, 0, INT32_MAX, 3},              // multiplier 0: RQ = 0
+    {0, -31, INT32_MIN, 3},            // multiplier 0 at the lowest shift
+    {0, 30, 12345, 3},                 // multiplier 0 after a left shift that wraps
+    {1 << 30, -31, INT32_MAX, 4},      // DHM = 2^30, the tie, rounds away to 1
+    {1 << 30, -31, INT32_MAX - 2, 3},  // DHM = 2^30 - 1: 0
+    {1 << 30, -31, INT32_MIN, 2},      // DHM = -2^30, the tie, rounds away to -1
+    {INT32_MAX, -31, -(1 << 30), 3},   // DHM = -2^30 + 1: 0
+    {INT32_MAX, -31, INT32_MIN, 2},    // DHM = -2^31 + 1: -1
+};
+constexpr int32_t kExtremeCount = 8;
+
+// The extreme channels as a [1, 1, 1, 1] -> [1, 8, 1, 1] convolution with the
+// per-channel vectors in `sizes` (empty: [8]).
+std::vector<int8_t> run_extremes(const std::vector<int32_t>& sizes) {
+  ConvArgs a;
+  a.input_sizes = {1, 1, 1, 1};
+  a.weight_sizes = {kExtremeCount, 1, 1, 1};
+  a.padding = {0, 0};
+  a.input_offset = 0;
+  a.output_offset = 3;
+  a.bias_sizes = sizes;
+  a.requant_sizes = sizes;
+  a.multipliers.clear();
+  a.shifts.clear();
+  std::vector<int32_t> bias;
+  for (const ExtremeChannel& c : kExtremeChannels) {
+    a.multipliers.push_back(c.multiplier);
+    a.shifts.push_back(c.shift);
+    bias.push_back(c.bias);
+  }
+  a.out_sizes = {1, kExtremeCount, 1, 1};
+  KernelCall call;
+  add_arguments(call, a);
+  EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  call.fill<int8_t>(kInput, {0});
+  call.fill<int8_t>(kWeight, std::vector<int8_t>(kExtremeCount, 5));
+  call.fill<int32_t>(kBias, bias);
+  EXPECT_EQ(call.run(), Error::Ok);
+  return call.read<int8_t>(kOut);
+}
+
+std::vector<int8_t> extremes_wanted() {
+  std::vector<int8_t> want;
+  for (const ExtremeChannel& c : kExtremeChannels) {
+    EXPECT_EQ(kernels::requantize(c.bias, {c.multiplier, c.shift}) + 3, c.want) << c.bias;
+    want.push_back(c.want);
+  }
+  return want;
+}
+
+TEST(Conv2dS8, RequantizesMultiplierZeroAndShiftMinus31) {
+  EXPECT_EQ(run_extremes({}), extremes_wanted());
+}
+
+// ExecuTorch and TFLite-derived exporters write per-channel tensors as [C],
+// [1, C] or [C, 1, 1, 1]: any shape holding one int32 per output channel is
+// accepted for bias, multipliers and shifts, and computes the same.
+TEST(Conv2dPrepare, TakesPerChannelVectorsInAnyShape) {
+  const std::vector<int8_t> want = extremes_wanted();
+  for (const std::vector<int32_t>& sizes :
+       {std::vector<int32_t>{kExtremeCount}, {1, kExtremeCount}, {kExtremeCount, 1},
+        {kExtremeCount, 1, 1, 1}, {1, 1, 1, kExtremeCount}}) {
+    EXPECT_EQ(run_extremes(sizes), want) << "rank " << sizes.size();
+  }
+}
+
 // --- prepare rejects what the kernel does not accept ---
 
 void expect_rejected(const ConvArgs& a, Error code, const std::string& message) {
@@ -540,8 +630,10 @@ TEST(Conv2dPrepare, RejectsWrongKindOfArgument) {
       .int_value(127)
       .tensor(ScalarType::Char, {1, 1, 3, 3});
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidProgram);
-  EXPECT_NE(call.log().find("argument 3 (stride) is Int, expected IntList"), std::string::npos)
-      << call.log();
+  const std::string message = "argument " +
+                              std::to_string(kConv2dContract.arg("stride").index) +
+                              " (stride) is Int, expected IntList";
+  EXPECT_NE(call.log().find(message), std::string::npos) << call.log();
 }
 
 TEST(Conv2dPrepare, RejectsWrongRanksAndLayouts) {
@@ -557,7 +649,29 @@ TEST(Conv2dPrepare, RejectsWrongRanksAndLayouts) {
   expect_rejected(a, Error::InvalidArgument, "out must be channels_last");
   a = ConvArgs{};
   a.weight_dim_order = {0, 2, 3, 1};
-  expect_rejected(a, Error::InvalidArgument, "weight must be contiguous");
+  expect_rejected(a, Error::InvalidArgument, "weight must be contiguous (row-major in memory)");
+  a = ConvArgs{};
+  a.weight_sizes = {2, 3, 12};
+  expect_rejected(a, Error::InvalidArgument, "weight has rank 3, expected 4");
+  // A per-channel vector may have any shape, but its values must be in order.
+  a = ConvArgs{};
+  a.weight_sizes = {4, 3, 3, 4};
+  a.out_sizes = {1, 4, 5, 5};
+  a.multipliers = {1 << 30, 1 << 30, 1 << 30, 1 << 30};
+  a.shifts = {1, 1, 1, 1};
+  a.requant_sizes = {2, 2};
+  a.requant_dim_order = {1, 0};
+  expect_rejected(a, Error::InvalidArgument,
+                  "requantize_multipliers must be contiguous (row-major in memory)");
+}
+
+TEST(Conv2dPrepare, RejectsAWeightWithAnEmptyDimension) {
+  ConvArgs a;
+  a.weight_sizes = {2, 0, 3, 4};
+  expect_rejected(a, Error::InvalidArgument, "weight [2, 0, 3, 4] has an empty dimension");
+  a = ConvArgs{};
+  a.weight_sizes = {2, 3, 3, 0};  // no input channels: no group size
+  expect_rejected(a, Error::InvalidArgument, "weight [2, 3, 3, 0] has an empty dimension");
 }
 
 TEST(Conv2dPrepare, RejectsBadStridePaddingAndDilation) {
@@ -607,19 +721,26 @@ TEST(Conv2dPrepare, RejectsOutOfRangeRequantizationNamingTheChannel) {
   a = ConvArgs{};
   a.constant_requant = false;
   expect_rejected(a, Error::NotSupported, "requantize_multipliers is not a constant tensor");
+  a = ConvArgs{};
+  a.constant_shifts = false;
+  expect_rejected(a, Error::NotSupported, "requantize_shifts is not a constant tensor");
 }
 
 TEST(Conv2dPrepare, RejectsPerChannelTensorsOfTheWrongLength) {
   ConvArgs a;
   a.multipliers = {1 << 30};
   expect_rejected(a, Error::InvalidArgument,
-                  "requantize_multipliers has 1 values, expected 2 (one per output channel)");
+                  "requantize_multipliers [1] has 1 values, expected 2 (one per output channel)");
   a = ConvArgs{};
   a.shifts = {0, 0, 0};
-  expect_rejected(a, Error::InvalidArgument, "requantize_shifts has 3 values, expected 2");
+  expect_rejected(a, Error::InvalidArgument, "requantize_shifts [3] has 3 values, expected 2");
   a = ConvArgs{};
-  a.bias_size = 3;
-  expect_rejected(a, Error::InvalidArgument, "bias has 3 values, expected 2");
+  a.bias_sizes = {3};
+  expect_rejected(a, Error::InvalidArgument, "bias [3] has 3 values, expected 2");
+  a = ConvArgs{};
+  a.bias_sizes = {2, 2};
+  expect_rejected(a, Error::InvalidArgument,
+                  "bias [2, 2] has 4 values, expected 2 (one per output channel)");
 }
 
 TEST(Conv2dPrepare, RejectsInconsistentShapes) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "runtime/exec/kernel.h"
 #include "runtime/core/target_layout.h"
 
@@ -70,24 +71,57 @@ void depthwise_conv2d_s8(const DepthwiseConv2dParams& p, const int8_t* input,
                          uint8_t* scratch);
 size_t depthwise_conv2d_scratch_bytes(const DepthwiseConv2dParams& p);
 
-// Arguments: input, weight, bias (or Null), stride, padding, dilation,
-// depth_multiplier, input_offset, output_offset, requantize_multipliers,
-// requantize_shifts, activation_min, activation_max, out. out's spatial sizes
-// are trusted (any height/width >= 1, so uneven "SAME" padding works; taps
-// beyond either edge count as padding). Batches > 1 are computed one after
-// the other (upstream's op refuses them; CMSIS-NN's generic kernel loops).
-// prepare returns InvalidArgument for a wrong dtype or rank, input or out not
-// in NHWC memory order (channels_last), weight not contiguous or not
-// [1, KH, KW, Cout], depth_multiplier < 1, out's channels not input channels
+// The contract (operators-cortex-m.md; activation_min before activation_max).
+// input and out are int8 NHWC in memory (channels_last), weight int8
+// [1, KH, KW, Cout] row-major (IHWO). bias, requantize_multipliers and
+// requantize_shifts hold one int32 per output channel in any shape ([C],
+// [1, C], [C, 1, 1, 1]). out's spatial sizes are trusted (any height/width
+// >= 1, so uneven "SAME" padding works; taps beyond either edge count as
+// padding). Batches > 1 are computed one after the other (upstream's op
+// refuses them; CMSIS-NN's generic kernel loops).
+inline constexpr runtime::ArgSpec kDepthwiseConv2dArgs[] = {
+    runtime::tensor_arg("input", runtime::kInt8, runtime::Shape::Nhwc),
+    runtime::tensor_arg("weight", runtime::kInt8, runtime::Shape::RowMajor),
+    runtime::optional_tensor_arg("bias", runtime::kInt32, runtime::Shape::Vector),
+    runtime::int_list_arg("stride"),
+    runtime::int_list_arg("padding"),
+    runtime::int_list_arg("dilation"),
+    runtime::int_arg("depth_multiplier"),
+    runtime::int_arg("input_offset"),
+    runtime::int_arg("output_offset"),
+    runtime::tensor_arg("requantize_multipliers", runtime::kInt32, runtime::Shape::Vector),
+    runtime::tensor_arg("requantize_shifts", runtime::kInt32, runtime::Shape::Vector),
+    runtime::int_arg("activation_min"),
+    runtime::int_arg("activation_max"),
+    runtime::tensor_arg("out", runtime::kInt8, runtime::Shape::Nhwc),
+};
+inline constexpr runtime::OperatorContract kDepthwiseConv2dContract = runtime::make_contract(
+    "cortex_m::quantized_depthwise_conv2d.out", kDepthwiseConv2dArgs, "output_offset");
+
+// prepare returns InvalidArgument for a weight not [1, KH, KW, Cout] or with
+// an empty dimension, depth_multiplier < 1, out's channels not input channels
 // times depth_multiplier or not weight's, out's batch not input's,
+// per-channel tensors without one value per output channel,
 // stride/padding/dilation not two values >= 1 (padding >= 0), offsets,
 // activation range, multipliers ([0, 2^31)) or shifts ([-31, 30]) out of
-// range, per-channel tensors not one value per output channel, an empty out
-// or input, or an index the kernel forms leaving int32; NotSupported when the
-// multipliers or shifts are not constants (their values are checked here);
-// InvalidProgram for a wrong kind of argument. It requests
-// depthwise_conv2d_scratch_bytes of temporary memory.
+// range, an empty out, or an index the kernel forms leaving int32;
+// NotSupported when the multipliers or shifts are not constants (their values
+// are checked here). The contract's kinds, dtypes and layouts are checked
+// before it runs. It requests depthwise_conv2d_scratch_bytes of temporary
+// memory.
 runtime::Error depthwise_conv2d_prepare(runtime::PrepareContext& ctx);
 runtime::Error depthwise_conv2d_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<cortex_m::DepthwiseConv2dFn> kDepthwiseConv2dVariants[] = {
+    {"ref", &cortex_m::depthwise_conv2d_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::depthwise_conv2d_s8_mve)
+};
+
+}  // namespace etns::kernels

@@ -1,7 +1,6 @@
 #include "kernels/cortex_m/dequantize/dequantize.h"
 
 #include "kernels/common/checks.h"
-#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 
@@ -16,6 +15,19 @@ using runtime::RunContext;
 using runtime::ScalarType;
 using runtime::Tensor;
 
+namespace {
+
+constexpr const runtime::OperatorContract& kContract = kDequantizeContract;
+constexpr runtime::Arg kInput = kContract.arg("input");
+constexpr runtime::Arg kScale = kContract.arg("scale");
+constexpr runtime::Arg kZeroPoint = kContract.arg("zero_point");
+constexpr runtime::Arg kQuantMin = kContract.arg("quant_min");
+constexpr runtime::Arg kQuantMax = kContract.arg("quant_max");
+constexpr runtime::Arg kDtype = kContract.arg("dtype");
+constexpr runtime::Arg kOut = kContract.out();
+
+}  // namespace
+
 void dequantize_s8_f32(const DequantizeParams& p, const int8_t* in, float* out, size_t n) {
   kernels::fastest(kernels::kDequantizeS8Variants)(p, in, out, n);
 }
@@ -25,21 +37,21 @@ void dequantize_s16_f32(const DequantizeParams& p, const int16_t* in, float* out
 }
 
 Error dequantize_prepare(PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(0, "input"));
-  ETNS_ASSIGN_OR_RETURN(const float scale, kernels::read_scale(ctx, 1, "scale"));
-  ETNS_ASSIGN_OR_RETURN(const int64_t zero_point, ctx.int_value(2, "zero_point"));
-  ETNS_ASSIGN_OR_RETURN(const int64_t quant_min, ctx.int_value(3, "quant_min"));
-  ETNS_ASSIGN_OR_RETURN(const int64_t quant_max, ctx.int_value(4, "quant_max"));
-  ETNS_ASSIGN_OR_RETURN(const ScalarType dtype, read_quantized_dtype(ctx, 5));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(6, "out"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(kInput));
+  ETNS_ASSIGN_OR_RETURN(const float scale, kernels::read_scale(ctx, kScale));
+  ETNS_ASSIGN_OR_RETURN(const int64_t zero_point, ctx.int_value(kZeroPoint));
+  ETNS_ASSIGN_OR_RETURN(const int64_t quant_min, ctx.int_value(kQuantMin));
+  ETNS_ASSIGN_OR_RETURN(const int64_t quant_max, ctx.int_value(kQuantMax));
+  ETNS_ASSIGN_OR_RETURN(const ScalarType dtype, read_quantized_dtype(ctx, kDtype));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
 
+  // The contract takes int8 or int16 for input; it must be the one dtype names.
   ETNS_TRY(check_dtype(ctx, *input, "input", dtype));
-  ETNS_TRY(check_dtype(ctx, *out, "out", ScalarType::Float));
   const int64_t type_min = dtype == ScalarType::Char ? INT8_MIN : INT16_MIN;
   const int64_t type_max = dtype == ScalarType::Char ? INT8_MAX : INT16_MAX;
-  ETNS_TRY(check_range(ctx, "quant_min", quant_min, type_min, type_max));
-  ETNS_TRY(check_range(ctx, "quant_max", quant_max, quant_min, type_max));
-  ETNS_TRY(check_range(ctx, "zero_point", zero_point, quant_min, quant_max));
+  ETNS_TRY(check_range(ctx, kQuantMin.name(), quant_min, type_min, type_max));
+  ETNS_TRY(check_range(ctx, kQuantMax.name(), quant_max, quant_min, type_max));
+  ETNS_TRY(check_range(ctx, kZeroPoint.name(), zero_point, quant_min, quant_max));
   ETNS_TRY(check_same_sizes(ctx, *input, "input", *out, "out"));
   // The kernel walks memory order, which is only the same element order when
   // both tensors share a dim order.
@@ -54,8 +66,8 @@ Error dequantize_prepare(PrepareContext& ctx) {
 
 Error dequantize_run(const RunContext& ctx) {
   const DequantizeParams& p = ctx.state<DequantizeParams>();
-  const Tensor& input = ctx.tensor(0);
-  const Tensor& out = ctx.tensor(6);
+  const Tensor& input = ctx.tensor(kInput);
+  const Tensor& out = ctx.tensor(kOut);
   if (p.in_dtype == ScalarType::Short) {
     dequantize_s16_f32(p, input.data_as<const int16_t>(), out.data_as<float>(), out.numel);
   } else {

@@ -4,9 +4,11 @@
 #include <cstdint>
 
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "runtime/core/scalar_type.h"
-#include "runtime/exec/kernel.h"
 #include "runtime/core/target_layout.h"
+#include "runtime/exec/kernel.h"
+#include "runtime/exec/operator_contract.h"
 
 namespace etns::cortex_m {
 
@@ -34,17 +36,50 @@ void dequantize_s16_f32_ref(const DequantizeParams& p, const int16_t* in, float*
 void dequantize_s8_f32_mve(const DequantizeParams& p, const int8_t* in, float* out, size_t n);
 void dequantize_s16_f32_mve(const DequantizeParams& p, const int16_t* in, float* out, size_t n);
 #endif
-// The build's choice, the last of kernels/variants.h's kDequantizeS8Variants / kDequantizeS16Variants.
+// The build's choice, the last of kDequantizeS8Variants / kDequantizeS16Variants (below).
 void dequantize_s8_f32(const DequantizeParams& p, const int8_t* in, float* out, size_t n);
 void dequantize_s16_f32(const DequantizeParams& p, const int16_t* in, float* out, size_t n);
 
-// Arguments: input (int8 or int16), scale, zero_point, quant_min, quant_max, dtype, out.
-// prepare returns InvalidArgument for a dtype other than int8/int16 or differing
-// from input's, out not float32, a quant range outside the type or inverted, a
-// zero point outside the quant range, or input and out differing in sizes or
-// dim order; InvalidProgram for a wrong kind of argument. The scale is used as
-// given (upstream checks nothing either).
+// The contract (operators.md §2.2): input int8 or int16 in any layout, out
+// float32 of input's sizes and dim order (the kernel walks both in memory
+// order); dtype is a ScalarType code.
+inline constexpr runtime::ArgSpec kDequantizeArgs[] = {
+    runtime::tensor_arg("input", runtime::kInt8 | runtime::kInt16),
+    runtime::double_arg("scale"),
+    runtime::int_arg("zero_point"),
+    runtime::int_arg("quant_min"),
+    runtime::int_arg("quant_max"),
+    runtime::int_arg("dtype"),
+    runtime::tensor_arg("out", runtime::kFloat32),
+};
+inline constexpr runtime::OperatorContract kDequantizeContract =
+    runtime::make_contract("cortex_m::dequantize_per_tensor.out", kDequantizeArgs);
+
+// prepare returns InvalidArgument for a dtype code other than int8/int16 or
+// differing from input's, a quant range outside the type or inverted, a zero
+// point outside the quant range (upstream refuses these too), a scale that
+// quantize would refuse (not finite and positive with a finite float32
+// inverse; kernels::read_scale, stricter than upstream), or input and out
+// differing in sizes or dim order (the contract's kinds and dtypes are
+// checked before it runs).
 runtime::Error dequantize_prepare(runtime::PrepareContext& ctx);
 runtime::Error dequantize_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<decltype(&cortex_m::dequantize_s8_f32_ref)> kDequantizeS8Variants[] = {
+    {"ref", &cortex_m::dequantize_s8_f32_ref},
+    ETNS_MVE_VARIANT(&cortex_m::dequantize_s8_f32_mve)
+};
+
+inline constexpr Variant<decltype(&cortex_m::dequantize_s16_f32_ref)> kDequantizeS16Variants[] = {
+    {"ref", &cortex_m::dequantize_s16_f32_ref},
+    ETNS_MVE_VARIANT(&cortex_m::dequantize_s16_f32_mve)
+};
+
+}  // namespace etns::kernels

@@ -19,8 +19,11 @@ using etns::testing::KernelCall;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::dequantize_per_tensor.out", 7, &dequantize_prepare,
-                                  &dequantize_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kDequantizeContract, &dequantize_prepare, &dequantize_run);
+
+constexpr runtime::Arg kInput = kDequantizeContract.arg("input");
+constexpr runtime::Arg kOut = kDequantizeContract.out();
 
 // --- Reference against goldens and hand-worked cases ---
 
@@ -34,9 +37,9 @@ TEST(DequantizeS8, HandWorkedValues) {
       .int_value(1)
       .tensor(ScalarType::Float, {6});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, {-3, -2, -4, 127, -128, 0});
+  call.fill<int8_t>(kInput, {-3, -2, -4, 127, -128, 0});
   ASSERT_EQ(call.run(), Error::Ok);
-  const std::vector<float> got = call.read<float>(6);
+  const std::vector<float> got = call.read<float>(kOut);
   EXPECT_EQ(got, (std::vector<float>{0.0f, 0.5f, -0.5f, 65.0f, -62.5f, 1.5f}));
   EXPECT_FALSE(std::signbit(got[0])) << "q == zero_point gives +0.0";
 }
@@ -66,9 +69,9 @@ TEST(DequantizeS16, FullInt16Range) {
       .int_value(2)
       .tensor(ScalarType::Float, {3});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int16_t>(0, {-32768, 32767, 0});
+  call.fill<int16_t>(kInput, {-32768, 32767, 0});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<float>(6), (std::vector<float>{0.0f, 65535.0f * 0.25f, 8192.0f}));
+  EXPECT_EQ(call.read<float>(kOut), (std::vector<float>{0.0f, 65535.0f * 0.25f, 8192.0f}));
 }
 
 struct GoldenCase {
@@ -107,11 +110,11 @@ TEST(DequantizeS8, MatchesUpstreamGoldens) {
           .int_value(1)
           .tensor(ScalarType::Float, c.sizes, c.dim_order);
       ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-      ASSERT_EQ(input.size(), call.tensor_at(0).nbytes);
-      ASSERT_EQ(want.size(), call.tensor_at(6).nbytes);
-      std::memcpy(call.data<int8_t>(0), input.data(), input.size());
+      ASSERT_EQ(input.size(), call.tensor_at(kInput).nbytes);
+      ASSERT_EQ(want.size(), call.tensor_at(kOut).nbytes);
+      std::memcpy(call.data<int8_t>(kInput), input.data(), input.size());
       ASSERT_EQ(call.run(), Error::Ok);
-      EXPECT_EQ(std::memcmp(call.data<float>(6), want.data(), want.size()), 0)
+      EXPECT_EQ(std::memcmp(call.data<float>(kOut), want.data(), want.size()), 0)
           << c.pte << "." << id << "." << c.output;
     }
   }
@@ -156,6 +159,9 @@ TEST(DequantizePrepare, RejectsWrongDtypes) {
   c = Call{};
   c.out_dtype = ScalarType::Char;
   expect_rejected(c, Error::InvalidArgument, "out dtype int8, expected float32");
+  c = Call{};
+  c.input_dtype = ScalarType::Float;
+  expect_rejected(c, Error::InvalidArgument, "input dtype float32, expected int8 or int16");
 }
 
 TEST(DequantizePrepare, RejectsWrongKindOfArgument) {

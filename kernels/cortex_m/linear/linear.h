@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "kernels/common/requantize.h"
 #include "runtime/core/target_layout.h"
 #include "runtime/exec/kernel.h"
@@ -55,26 +56,55 @@ void linear_s8_mve(const LinearParams& p, const int8_t* input, const int8_t* wei
                    const int32_t* bias, const int32_t* kernel_sum, int8_t* out,
                    uint8_t* scratch);
 #endif
-// The build's choice, the last of kernels/variants.h's kLinearVariants.
+// The build's choice, the last of kLinearVariants (below).
 void linear_s8(const LinearParams& p, const int8_t* input, const int8_t* weight,
                const int32_t* bias, const int32_t* kernel_sum, int8_t* out, uint8_t* scratch);
 // The most scratch any compiled variant needs: the Helium variant keeps the
 // derived kernel sums there when kernel_sum is absent.
 size_t linear_scratch_bytes(const LinearParams& p, bool has_kernel_sum);
 
-// Arguments: input, weights, bias (or Null), kernel_sum (or Null),
-// input_offset, filter_offset, output_offset, requantize_multipliers,
-// requantize_shifts, activation_max, activation_min, out. input may have any
-// rank >= 1 ([..., in_features], leading dims flattened into batches, as
-// upstream does); out has input's leading dims and out_features last. Only the
-// first multiplier and shift are read (per-tensor, as upstream). prepare
-// returns InvalidArgument for a wrong dtype or rank, tensors not row-major in
-// memory, sizes that do not fit together, bias or kernel_sum not one int32 per
-// output feature, an empty multiplier or shift list, offsets, multiplier
-// ([0, 2^31)), shift ([-31, 30]) or activation bounds out of range, or
-// activation_min above activation_max; InvalidProgram for a wrong kind of
-// argument. It requests linear_scratch_bytes of temporary memory.
+// The contract (operators-cortex-m.md; note activation_max before
+// activation_min). input may have any rank >= 1 ([..., in_features], leading
+// dims flattened into batches, as upstream does); out has input's leading dims
+// and out_features last. bias and kernel_sum hold one int32 per output feature
+// in any shape (ExecuTorch's exporter stores kernel_sum as [1, out]). Only the
+// first multiplier and shift are read (per-tensor, as upstream).
+inline constexpr runtime::ArgSpec kLinearArgs[] = {
+    runtime::tensor_arg("input", runtime::kInt8, runtime::Shape::RowMajor),
+    runtime::tensor_arg("weights", runtime::kInt8, runtime::Shape::RowMajor),
+    runtime::optional_tensor_arg("bias", runtime::kInt32, runtime::Shape::Vector),
+    runtime::optional_tensor_arg("kernel_sum", runtime::kInt32, runtime::Shape::Vector),
+    runtime::int_arg("input_offset"),
+    runtime::int_arg("filter_offset"),
+    runtime::int_arg("output_offset"),
+    runtime::int_list_arg("requantize_multipliers"),
+    runtime::int_list_arg("requantize_shifts"),
+    runtime::int_arg("activation_max"),
+    runtime::int_arg("activation_min"),
+    runtime::tensor_arg("out", runtime::kInt8, runtime::Shape::RowMajor),
+};
+inline constexpr runtime::OperatorContract kLinearContract =
+    runtime::make_contract("cortex_m::quantized_linear.out", kLinearArgs, "output_offset");
+
+// prepare returns InvalidArgument for sizes that do not fit together, bias or
+// kernel_sum without one value per output feature, an empty multiplier or
+// shift list, offsets, multiplier ([0, 2^31)), shift ([-31, 30]) or activation
+// bounds out of range, or activation_min above activation_max (the contract's
+// kinds, dtypes and layouts are checked before it runs). It requests
+// linear_scratch_bytes of temporary memory.
 runtime::Error linear_prepare(runtime::PrepareContext& ctx);
 runtime::Error linear_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<cortex_m::LinearFn> kLinearVariants[] = {
+    {"ref", &cortex_m::linear_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::linear_s8_mve)
+};
+
+}  // namespace etns::kernels

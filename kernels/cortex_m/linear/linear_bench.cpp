@@ -5,7 +5,6 @@
 #include "kernels/testing/kernel_bench.h"
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
-#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 namespace {

@@ -16,11 +16,14 @@ using etns::testing::KernelCall;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::quantized_linear.out", 12, &linear_prepare,
-                                  &linear_run};
+const runtime::KernelEntry kEntry = runtime::kernel_entry(kLinearContract, &linear_prepare,
+                                                           &linear_run);
 
-// Argument positions.
-constexpr size_t kInput = 0, kWeights = 1, kBias = 2, kKernelSum = 3, kOut = 11;
+constexpr runtime::Arg kInput = kLinearContract.arg("input");
+constexpr runtime::Arg kWeights = kLinearContract.arg("weights");
+constexpr runtime::Arg kBias = kLinearContract.arg("bias");
+constexpr runtime::Arg kKernelSum = kLinearContract.arg("kernel_sum");
+constexpr runtime::Arg kOut = kLinearContract.out();
 
 // One call's arguments.
 struct LinearArgs {
@@ -298,11 +301,35 @@ TEST(LinearPrepare, RejectsShapesThatDoNotFit) {
   a = LinearArgs{};
   a.kernel_sum_sizes = {3};
   expect_rejected(a, Error::InvalidArgument,
-                  "kernel_sum has 3 values, expected 2 (one per output feature)");
+                  "kernel_sum [3] has 3 values, expected 2 (one per output feature)");
+  a = LinearArgs{};
+  a.kernel_sum_sizes = {1, 3};
+  expect_rejected(a, Error::InvalidArgument,
+                  "kernel_sum [1, 3] has 3 values, expected 2 (one per output feature)");
   a = LinearArgs{};
   a.has_bias = true;
-  a.bias_sizes = {1, 2};
-  expect_rejected(a, Error::InvalidArgument, "bias has rank 2, expected 1");
+  a.bias_sizes = {2, 2};
+  expect_rejected(a, Error::InvalidArgument,
+                  "bias [2, 2] has 4 values, expected 2 (one per output feature)");
+}
+
+// ExecuTorch's exporter stores kernel_sum as [1, out]; a per-feature vector is
+// accepted in any shape holding one value per output feature.
+TEST(LinearPrepare, TakesPerFeatureVectorsInAnyShape) {
+  for (const std::vector<int32_t>& sizes :
+       {std::vector<int32_t>{2}, {1, 2}, {2, 1}, {1, 1, 2}, {2, 1, 1, 1}}) {
+    LinearArgs a;
+    a.kernel_sum_sizes = sizes;
+    a.output_offset = -3;
+    EXPECT_EQ(linear(a, kSmall), (std::vector<int8_t>{5, 0})) << sizes.size();
+    a.has_bias = true;
+    a.has_kernel_sum = false;
+    a.bias_sizes = sizes;
+    a.input_offset = 2;
+    a.filter_offset = 1;
+    a.output_offset = 0;
+    EXPECT_EQ(linear(a, kSmall), (std::vector<int8_t>{63, -37})) << sizes.size();
+  }
 }
 
 TEST(LinearPrepare, RejectsTensorsNotRowMajorInMemory) {

@@ -8,7 +8,6 @@
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
-#include "kernels/variants.h"
 #include "runtime/core/arena.h"
 
 namespace etns::cortex_m {
@@ -220,41 +219,46 @@ void check_front_door(Rng& rng, int32_t batches, int32_t in, int32_t rows, Sums 
   set_int(items[0], c.p.out.multiplier);
   set_int(items[1], c.p.out.shift);
   const int64_t item_indices[2] = {0, 1};
-  EValue values[12];
-  set_tensor(values[0], ScalarType::Char, 2, input_sizes, order, c.input, 1);
-  set_tensor(values[1], ScalarType::Char, 2, weight_sizes, order, c.weight, 1);
-  values[2].kind = runtime::ValueKind::Null;
-  values[3].kind = runtime::ValueKind::Null;
+  constexpr const runtime::OperatorContract& k = kLinearContract;
+  EValue values[k.count];
+  set_tensor(values[k.arg("input").index], ScalarType::Char, 2, input_sizes, order, c.input, 1);
+  set_tensor(values[k.arg("weights").index], ScalarType::Char, 2, weight_sizes, order, c.weight,
+             1);
+  values[k.arg("bias").index].kind = runtime::ValueKind::Null;
+  values[k.arg("kernel_sum").index].kind = runtime::ValueKind::Null;
   if (c.bias != nullptr) {
-    set_tensor(values[2], ScalarType::Int, 1, feature_sizes, order, c.bias, 4);
+    set_tensor(values[k.arg("bias").index], ScalarType::Int, 1, feature_sizes, order, c.bias, 4);
   }
   if (c.kernel_sum != nullptr) {
-    set_tensor(values[3], ScalarType::Int, 1, feature_sizes, order, c.kernel_sum, 4);
+    set_tensor(values[k.arg("kernel_sum").index], ScalarType::Int, 1, feature_sizes, order,
+               c.kernel_sum, 4);
   }
-  set_int(values[4], c.p.input_offset);
-  set_int(values[5], c.p.filter_offset);
-  set_int(values[6], c.p.output_offset);
-  values[7].kind = runtime::ValueKind::IntList;
-  values[7].int_list = runtime::IntList{&item_indices[0], 1, items};
-  values[8].kind = runtime::ValueKind::IntList;
-  values[8].int_list = runtime::IntList{&item_indices[1], 1, items};
-  set_int(values[9], c.p.activation_max);
-  set_int(values[10], c.p.activation_min);
-  set_tensor(values[11], ScalarType::Char, 2, out_sizes, order, got, 1);
-  EValue* args[13];
-  for (size_t i = 0; i < 12; ++i) args[i] = &values[i];
-  args[12] = &values[11];  // the program's return slot
+  set_int(values[k.arg("input_offset").index], c.p.input_offset);
+  set_int(values[k.arg("filter_offset").index], c.p.filter_offset);
+  set_int(values[k.arg("output_offset").index], c.p.output_offset);
+  values[k.arg("requantize_multipliers").index].kind = runtime::ValueKind::IntList;
+  values[k.arg("requantize_multipliers").index].int_list =
+      runtime::IntList{&item_indices[0], 1, items};
+  values[k.arg("requantize_shifts").index].kind = runtime::ValueKind::IntList;
+  values[k.arg("requantize_shifts").index].int_list = runtime::IntList{&item_indices[1], 1, items};
+  set_int(values[k.arg("activation_max").index], c.p.activation_max);
+  set_int(values[k.arg("activation_min").index], c.p.activation_min);
+  set_tensor(values[k.out().index], ScalarType::Char, 2, out_sizes, order, got, 1);
+  EValue* args[k.count + 1];
+  for (size_t i = 0; i < k.count; ++i) args[i] = &values[i];
+  args[k.count] = &values[k.out().index];  // the program's return slot
 
   uint8_t* method_memory = ETNS_TEST_ARRAY(uint8_t, 256);
   runtime::Arena method("method", runtime::Span<uint8_t>(method_memory, 256));
-  runtime::PrepareContext prepare("c0i0", "cortex_m::quantized_linear.out",
-                                  runtime::Span<EValue* const>(args, 13), method);
+  runtime::PrepareContext prepare("c0i0", k.name, k, runtime::Span<EValue* const>(args, k.count + 1),
+                                  method);
+  ETNS_CHECK(prepare.check_arguments() == runtime::Error::Ok, "contract check failed");
   ETNS_CHECK(linear_prepare(prepare) == runtime::Error::Ok, "prepare failed, %d x %d -> %d",
              static_cast<int>(batches), static_cast<int>(in), static_cast<int>(rows));
   // The runtime hands run exactly the bytes prepare requested, 16-byte aligned.
   const size_t scratch_bytes = prepare.scratch_bytes();
   uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, scratch_bytes + 1);
-  const runtime::RunContext run{runtime::Span<EValue* const>(args, 13), prepare.state(),
+  const runtime::RunContext run{runtime::Span<EValue* const>(args, k.count + 1), prepare.state(),
                                 runtime::Span<uint8_t>(scratch, scratch_bytes)};
   ETNS_CHECK(linear_run(run) == runtime::Error::Ok, "run failed");
   for (size_t i = 0; i < out_bytes; ++i) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "kernels/common/pool2d.h"
 #include "runtime/core/target_layout.h"
 #include "runtime/exec/kernel.h"
@@ -33,18 +34,46 @@ void max_pool2d_s8_ref(const MaxPool2dParams& p, const int8_t* input, int8_t* ou
 // the clamp, one predicated store.
 void max_pool2d_s8_mve(const MaxPool2dParams& p, const int8_t* input, int8_t* out);
 #endif
-// The build's choice, the last of kernels/variants.h's kMaxPool2dVariants.
+// The build's choice, the last of kMaxPool2dVariants (below).
 void max_pool2d_s8(const MaxPool2dParams& p, const int8_t* input, int8_t* out);
 
-// Arguments: input, kernel_size, stride, padding, dilation, ceil_mode,
-// input_zero_point, output_zero_point, activation_min, activation_max, out.
-// Checks as kernels::read_pool2d_shape, and InvalidArgument for dilation not
-// two values >= 1, a zero point outside [-128, 127], or an activation range
-// not within [-128, 127] with min <= max (upstream's Helium clamp truncates
-// wider bounds to int8); NotSupported for what upstream refuses: dilation
-// other than 1, ceil_mode true, or zero points that differ; InvalidProgram
-// for a wrong kind of argument.
+// The contract (operators-cortex-m.md). input and out are int8 NHWC in memory
+// (channels_last).
+inline constexpr runtime::ArgSpec kMaxPool2dArgs[] = {
+    runtime::tensor_arg("input", runtime::kInt8, runtime::Shape::Nhwc),
+    runtime::int_list_arg("kernel_size"),
+    runtime::int_list_arg("stride"),
+    runtime::int_list_arg("padding"),
+    runtime::int_list_arg("dilation"),
+    runtime::bool_arg("ceil_mode"),
+    runtime::int_arg("input_zero_point"),
+    runtime::int_arg("output_zero_point"),
+    runtime::int_arg("activation_min"),
+    runtime::int_arg("activation_max"),
+    runtime::tensor_arg("out", runtime::kInt8, runtime::Shape::Nhwc),
+};
+inline constexpr runtime::OperatorContract kMaxPool2dContract = runtime::make_contract(
+    "cortex_m::quantized_max_pool2d.out", kMaxPool2dArgs, "output_zero_point");
+
+// prepare checks as kernels::read_pool2d_shape, and returns InvalidArgument
+// for dilation not two values >= 1, a zero point outside [-128, 127], or an
+// activation range not within [-128, 127] with min <= max (upstream's Helium
+// clamp truncates wider bounds to int8); NotSupported for what upstream
+// refuses: dilation other than 1, ceil_mode true, or zero points that differ.
+// The contract's kinds, dtypes and layouts are checked before it runs.
 runtime::Error max_pool2d_prepare(runtime::PrepareContext& ctx);
 runtime::Error max_pool2d_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<cortex_m::MaxPool2dFn> kMaxPool2dVariants[] = {
+    {"ref", &cortex_m::max_pool2d_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::max_pool2d_s8_mve)
+};
+
+}  // namespace etns::kernels

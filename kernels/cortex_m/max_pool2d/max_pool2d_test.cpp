@@ -18,9 +18,12 @@ using etns::testing::PoolCase;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::quantized_max_pool2d.out", 11, &max_pool2d_prepare,
-                                  &max_pool2d_run};
+const runtime::KernelEntry kEntry = runtime::kernel_entry(kMaxPool2dContract, &max_pool2d_prepare,
+                                                           &max_pool2d_run);
 const std::vector<uint8_t> kNhwc = {0, 2, 3, 1};
+
+constexpr runtime::Arg kInput = kMaxPool2dContract.arg("input");
+constexpr runtime::Arg kOut = kMaxPool2dContract.out();
 
 // The arguments a call may vary; the rest as the exporter passes them.
 struct Extras {
@@ -50,9 +53,9 @@ std::vector<int8_t> run(const PoolCase& s, const std::vector<int8_t>& input, con
   KernelCall call;
   add_arguments(call, s, e);
   EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, input);
+  call.fill<int8_t>(kInput, input);
   EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(10);
+  return call.read<int8_t>(kOut);
 }
 
 int8_t largest(const std::vector<int8_t>& taps) {
@@ -148,6 +151,73 @@ TEST(MaxPool2dPrepare, RejectsBadArguments) {
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
   EXPECT_NE(call.log().find("height: a window holds no input tap"), std::string::npos)
       << call.log();
+}
+
+// An empty out (no batches, channels, rows or columns) is nothing to compute.
+TEST(MaxPool2dPrepare, AcceptsAnEmptyOut) {
+  for (const PoolCase& s : {PoolCase{0, 4, 4, 3, 2, 2, 2, 2, 2, 2, 0, 0},
+                            PoolCase{1, 4, 4, 0, 2, 2, 2, 2, 2, 2, 0, 0},
+                            PoolCase{1, 4, 4, 3, 2, 0, 2, 2, 2, 2, 0, 0}}) {
+    KernelCall call;
+    add_arguments(call, s);
+    EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+    EXPECT_EQ(call.run(), Error::Ok);
+  }
+}
+
+TEST(MaxPool2dPrepare, RejectsWhatTheContractAndThePoolingShapeRefuse) {
+  {
+    KernelCall call;
+    call.tensor(ScalarType::Char, {1, 3, 4, 4})  // contiguous, C = 3
+        .int_list({2, 2})
+        .int_list({2, 2})
+        .int_list({0, 0})
+        .int_list({1, 1})
+        .bool_value(false)
+        .int_value(0)
+        .int_value(0)
+        .int_value(-128)
+        .int_value(127)
+        .tensor(ScalarType::Char, {1, 3, 2, 2}, kNhwc);
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(
+        etns::testing::logged(call, "input must be channels_last (dim order [0, 2, 3, 1])"));
+  }
+  {
+    KernelCall call;
+    call.tensor(ScalarType::Char, {1, 3, 4, 4}, kNhwc)
+        .int_list({2, 2})
+        .int_list({2, 2})
+        .int_list({0, 0})
+        .int_list({1, 1})
+        .int_value(0)  // ceil_mode must be a Bool
+        .int_value(0)
+        .int_value(0)
+        .int_value(-128)
+        .int_value(127)
+        .tensor(ScalarType::Char, {1, 3, 2, 2}, kNhwc);
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidProgram);
+    const std::string message = "argument " +
+                                std::to_string(kMaxPool2dContract.arg("ceil_mode").index) +
+                                " (ceil_mode) is Int, expected Bool";
+    EXPECT_TRUE(etns::testing::logged(call, message.c_str()));
+  }
+  {
+    KernelCall call;
+    add_arguments(call, PoolCase{1, 4, 0, 3, 2, 1, 2, 2, 2, 2, 0, 0});
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(etns::testing::logged(
+        call, "input [1, 3, 4, 0] is empty but out [1, 3, 2, 1] is not (its windows would hold "
+              "no input tap)"));
+  }
+  {
+    KernelCall call;
+    PoolCase s{1, 4, 4, 3, 2, 2, 2, 2, 2, 2, 0, 0};
+    s.sh = 0;
+    add_arguments(call, s);
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(etns::testing::logged(call, "stride[0] = 0, expected [1, 2147483647]"));
+  }
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 #include "kernels/testing/pool_shapes.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
-#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 namespace {

@@ -2,7 +2,6 @@
 // against a scalar) and two same-shape tensors, every variant (kernel_bench.h).
 #include "kernels/cortex_m/maximum/maximum.h"
 #include "kernels/testing/broadcast_checks.h"
-#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 namespace {

@@ -21,7 +21,11 @@ using etns::testing::KernelCall;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::maximum.out", 3, &maximum_prepare, &maximum_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kMaximumContract, &maximum_prepare, &maximum_run);
+constexpr runtime::Arg kSelf = kMaximumContract.arg("self");
+constexpr runtime::Arg kOther = kMaximumContract.arg("other");
+constexpr runtime::Arg kOut = kMaximumContract.out();
 
 TEST(MaximumS8, IdenticalShapesByHand) {
   KernelCall call;
@@ -29,10 +33,10 @@ TEST(MaximumS8, IdenticalShapesByHand) {
       .tensor(ScalarType::Char, {2, 3})
       .tensor(ScalarType::Char, {2, 3});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, {-128, 127, 0, 5, -5, -128});
-  call.fill<int8_t>(1, {127, -128, 0, -5, 5, -128});
+  call.fill<int8_t>(kSelf, {-128, 127, 0, 5, -5, -128});
+  call.fill<int8_t>(kOther, {127, -128, 0, -5, 5, -128});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<int8_t>(2), (std::vector<int8_t>{127, 127, 0, 5, 5, -128}));
+  EXPECT_EQ(call.read<int8_t>(kOut), (std::vector<int8_t>{127, 127, 0, 5, 5, -128}));
 }
 
 TEST(MaximumS8, AScalarOnEitherSideByHand) {
@@ -45,10 +49,10 @@ TEST(MaximumS8, AScalarOnEitherSideByHand) {
     }
     call.tensor(ScalarType::Char, {1, 4, 1, 1});
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    call.fill<int8_t>(scalar_is_self ? 0 : 1, {-3});
-    call.fill<int8_t>(scalar_is_self ? 1 : 0, {-128, -4, -3, 127});
+    call.fill<int8_t>(scalar_is_self ? kSelf : kOther, {-3});
+    call.fill<int8_t>(scalar_is_self ? kOther : kSelf, {-128, -4, -3, 127});
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(call.read<int8_t>(2), (std::vector<int8_t>{-3, -3, -3, 127}))
+    EXPECT_EQ(call.read<int8_t>(kOut), (std::vector<int8_t>{-3, -3, -3, 127}))
         << "scalar_is_self = " << scalar_is_self;
   }
 }
@@ -60,10 +64,10 @@ TEST(MaximumS8, BroadcastsBothOperandsByHand) {
       .tensor(ScalarType::Char, {1, 3})
       .tensor(ScalarType::Char, {2, 3});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, {0, -100});
-  call.fill<int8_t>(1, {-5, 5, 127});
+  call.fill<int8_t>(kSelf, {0, -100});
+  call.fill<int8_t>(kOther, {-5, 5, 127});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<int8_t>(2), (std::vector<int8_t>{0, 5, 127, -5, 5, 127}));
+  EXPECT_EQ(call.read<int8_t>(kOut), (std::vector<int8_t>{0, 5, 127, -5, 5, 127}));
 }
 
 // Channel counts around the 16-lane tile, batch 2, and broadcasts of each dim.
@@ -90,12 +94,12 @@ TEST(MaximumS8, MatchesTheBroadcastDefinition) {
         .tensor(ScalarType::Char, c.other)
         .tensor(ScalarType::Char, c.out);
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    const std::vector<int8_t> a = etns::testing::random_s8(rng, call.tensor_at(0).numel);
-    const std::vector<int8_t> b = etns::testing::random_s8(rng, call.tensor_at(1).numel);
-    call.fill<int8_t>(0, a);
-    call.fill<int8_t>(1, b);
+    const std::vector<int8_t> a = etns::testing::random_s8(rng, call.tensor_at(kSelf).numel);
+    const std::vector<int8_t> b = etns::testing::random_s8(rng, call.tensor_at(kOther).numel);
+    call.fill<int8_t>(kSelf, a);
+    call.fill<int8_t>(kOther, b);
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(call.read<int8_t>(2),
+    EXPECT_EQ(call.read<int8_t>(kOut),
               etns::testing::broadcast_apply(c.self, a, c.other, b, c.out,
                                              [](int8_t x, int8_t y) { return std::max(x, y); }))
         << format_sizes(c.self) << " vs " << format_sizes(c.other);

@@ -3,7 +3,6 @@
 #include "kernels/cortex_m/maximum/maximum.h"
 #include "kernels/testing/broadcast_checks.h"
 #include "kernels/testing/kernel_test.h"
-#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 namespace {

@@ -5,7 +5,9 @@
 
 #include "kernels/common/broadcast_walk.h"
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/exec/operator_contract.h"
 
 namespace etns::cortex_m {
 
@@ -27,20 +29,42 @@ void minimum_s8_ref(const MinimumParams& p, const int8_t* self, const int8_t* ot
 // repeated as a scalar); other strides fall back to the reference.
 void minimum_s8_mve(const MinimumParams& p, const int8_t* self, const int8_t* other, int8_t* out);
 #endif
-// The build's choice, the last of kernels/variants.h's kMinimumVariants.
+// The build's choice, the last of kMinimumVariants (below).
 void minimum_s8(const MinimumParams& p, const int8_t* self, const int8_t* other, int8_t* out);
 
-// Arguments: self, other, out (all int8). out must have the broadcast shape of
-// self and other (sizes right-aligned, size-1 dims broadcast). prepare returns
-// InvalidArgument for another dtype, shapes that do not broadcast, an out of
-// another shape, a rank above 5 (upstream's broadcast limit), or operands of
-// one shape (or a one-element operand) whose memory order differs from out's;
-// NotSupported where upstream's arm_minimum_s8 would compute something else
-// than the broadcast minimum: general broadcasting of a tensor whose memory
-// order is not its logical order (e.g. channels_last with C > 1), rank 5 with
-// a leading dim other than 1, and the row-scalar walk that skips elements
-// (docs/numerics.md#minimum); InvalidProgram for a wrong kind of argument.
+// The contract (operators.md §2.4): self, other and out, all int8 in any
+// layout. out holds self's values (or other's) on their shared grid.
+inline constexpr runtime::ArgSpec kMinimumArgs[] = {
+    runtime::tensor_arg("self", runtime::kInt8),
+    runtime::tensor_arg("other", runtime::kInt8),
+    runtime::tensor_arg("out", runtime::kInt8),
+};
+inline constexpr runtime::OperatorContract kMinimumContract =
+    runtime::make_contract("cortex_m::minimum.out", kMinimumArgs, nullptr, true);
+
+// out must have the broadcast shape of self and other (sizes right-aligned,
+// size-1 dims broadcast). prepare returns InvalidArgument for shapes that do
+// not broadcast, an out of another shape, a rank above 5 (upstream's broadcast
+// limit), or operands of one shape (or a one-element operand) whose memory
+// order differs from out's; NotSupported where upstream's arm_minimum_s8 would
+// compute something else than the broadcast minimum: general broadcasting of
+// a tensor whose memory order is not its logical order (e.g. channels_last
+// with C > 1), rank 5 with a leading dim other than 1, and the row-scalar walk
+// that skips elements (docs/numerics.md#minimum). The contract's kinds and
+// dtypes are checked before it runs.
 runtime::Error minimum_prepare(runtime::PrepareContext& ctx);
 runtime::Error minimum_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<cortex_m::MinimumFn> kMinimumVariants[] = {
+    {"ref", &cortex_m::minimum_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::minimum_s8_mve)
+};
+
+}  // namespace etns::kernels

@@ -20,7 +20,11 @@ using etns::testing::KernelCall;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::minimum.out", 3, &minimum_prepare, &minimum_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kMinimumContract, &minimum_prepare, &minimum_run);
+constexpr runtime::Arg kSelf = kMinimumContract.arg("self");
+constexpr runtime::Arg kOther = kMinimumContract.arg("other");
+constexpr runtime::Arg kOut = kMinimumContract.out();
 
 const std::vector<int32_t> kImage = {1, 16, 32, 32};
 
@@ -34,10 +38,10 @@ TEST(MinimumS8, IdenticalShapes) {
       .tensor(ScalarType::Char, {2, 3})
       .tensor(ScalarType::Char, {2, 3});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, {-128, 127, 0, 5, -5, 127});
-  call.fill<int8_t>(1, {127, -128, 0, -5, 5, 127});
+  call.fill<int8_t>(kSelf, {-128, 127, 0, 5, -5, 127});
+  call.fill<int8_t>(kOther, {127, -128, 0, -5, 5, 127});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<int8_t>(2), (std::vector<int8_t>{-128, -128, 0, -5, -5, 127}));
+  EXPECT_EQ(call.read<int8_t>(kOut), (std::vector<int8_t>{-128, -128, 0, -5, -5, 127}));
 }
 
 TEST(MinimumS8, BroadcastsAOneElementOperandEitherSide) {
@@ -50,10 +54,10 @@ TEST(MinimumS8, BroadcastsAOneElementOperandEitherSide) {
     }
     call.tensor(ScalarType::Char, {1, 4, 1, 1});
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    call.fill<int8_t>(scalar_is_self ? 0 : 1, {50});
-    call.fill<int8_t>(scalar_is_self ? 1 : 0, {-128, 49, 50, 127});
+    call.fill<int8_t>(scalar_is_self ? kSelf : kOther, {50});
+    call.fill<int8_t>(scalar_is_self ? kOther : kSelf, {-128, 49, 50, 127});
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(call.read<int8_t>(2), (std::vector<int8_t>{-128, 49, 50, 50}))
+    EXPECT_EQ(call.read<int8_t>(kOut), (std::vector<int8_t>{-128, 49, 50, 50}))
         << "scalar_is_self = " << scalar_is_self;
   }
 }
@@ -78,10 +82,10 @@ TEST(MinimumS8, BroadcastsBothOperandsByHand) {
       .tensor(ScalarType::Char, {1, 3})
       .tensor(ScalarType::Char, {2, 3});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, {0, -100});
-  call.fill<int8_t>(1, {-5, 5, -128});
+  call.fill<int8_t>(kSelf, {0, -100});
+  call.fill<int8_t>(kOther, {-5, 5, -128});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<int8_t>(2), (std::vector<int8_t>{-5, 0, -128, -100, -100, -128}));
+  EXPECT_EQ(call.read<int8_t>(kOut), (std::vector<int8_t>{-5, 0, -128, -100, -100, -128}));
 }
 
 // min over the broadcast shape by logical index (tests/support/broadcast_reference.h).
@@ -123,12 +127,12 @@ TEST(MinimumS8, BroadcastsSizeOneDims) {
         .tensor(ScalarType::Char, c.other)
         .tensor(ScalarType::Char, c.out);
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    const std::vector<int8_t> a = etns::testing::random_s8(rng, call.tensor_at(0).numel);
-    const std::vector<int8_t> b = etns::testing::random_s8(rng, call.tensor_at(1).numel);
-    call.fill<int8_t>(0, a);
-    call.fill<int8_t>(1, b);
+    const std::vector<int8_t> a = etns::testing::random_s8(rng, call.tensor_at(kSelf).numel);
+    const std::vector<int8_t> b = etns::testing::random_s8(rng, call.tensor_at(kOther).numel);
+    call.fill<int8_t>(kSelf, a);
+    call.fill<int8_t>(kOther, b);
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(call.read<int8_t>(2), broadcast_min(c.self, a, c.other, b, c.out))
+    EXPECT_EQ(call.read<int8_t>(kOut), broadcast_min(c.self, a, c.other, b, c.out))
         << format_sizes(c.self) << " vs " << format_sizes(c.other);
   }
 }
@@ -170,12 +174,12 @@ TEST(MinimumS8, ScalarsAndZeroDimTensors) {
         .tensor(ScalarType::Char, c.other)
         .tensor(ScalarType::Char, c.out);
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    const std::vector<int8_t> a = etns::testing::random_s8(rng, call.tensor_at(0).numel);
-    const std::vector<int8_t> b = etns::testing::random_s8(rng, call.tensor_at(1).numel);
-    call.fill<int8_t>(0, a);
-    call.fill<int8_t>(1, b);
+    const std::vector<int8_t> a = etns::testing::random_s8(rng, call.tensor_at(kSelf).numel);
+    const std::vector<int8_t> b = etns::testing::random_s8(rng, call.tensor_at(kOther).numel);
+    call.fill<int8_t>(kSelf, a);
+    call.fill<int8_t>(kOther, b);
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(call.read<int8_t>(2), broadcast_min(c.self, a, c.other, b, c.out))
+    EXPECT_EQ(call.read<int8_t>(kOut), broadcast_min(c.self, a, c.other, b, c.out))
         << format_sizes(c.self) << " vs " << format_sizes(c.other);
   }
 }
@@ -188,10 +192,10 @@ TEST(MinimumS8, AcceptsEquivalentMemoryOrders) {
       .tensor(ScalarType::Char, {1, 1, 2, 3})
       .tensor(ScalarType::Char, {1, 1, 2, 3}, kNhwc);
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, {1, 2, 3, 4, 5, 6});
-  call.fill<int8_t>(1, {6, 5, 4, 3, 2, 1});
+  call.fill<int8_t>(kSelf, {1, 2, 3, 4, 5, 6});
+  call.fill<int8_t>(kOther, {6, 5, 4, 3, 2, 1});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<int8_t>(2), (std::vector<int8_t>{1, 2, 3, 3, 2, 1}));
+  EXPECT_EQ(call.read<int8_t>(kOut), (std::vector<int8_t>{1, 2, 3, 3, 2, 1}));
 }
 
 // tier1_arm c0i2: min(conv1 output, 0-dim constant 50), channels_last.
@@ -206,12 +210,12 @@ TEST(MinimumS8, MatchesUpstreamGoldens) {
         .tensor(ScalarType::Char, {})
         .tensor(ScalarType::Char, kImage, kNhwc);
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    ASSERT_EQ(input.size(), call.tensor_at(0).nbytes);
-    ASSERT_EQ(want.size(), call.tensor_at(2).nbytes);
-    std::memcpy(call.data<int8_t>(0), input.data(), input.size());
-    call.fill<int8_t>(1, {50});
+    ASSERT_EQ(input.size(), call.tensor_at(kSelf).nbytes);
+    ASSERT_EQ(want.size(), call.tensor_at(kOut).nbytes);
+    std::memcpy(call.data<int8_t>(kSelf), input.data(), input.size());
+    call.fill<int8_t>(kOther, {50});
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(std::memcmp(call.data<int8_t>(2), want.data(), want.size()), 0) << id;
+    EXPECT_EQ(std::memcmp(call.data<int8_t>(kOut), want.data(), want.size()), 0) << id;
   }
 }
 

@@ -2,7 +2,6 @@
 
 #include "kernels/common/channel_broadcast.h"
 #include "kernels/common/checks.h"
-#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 
@@ -13,20 +12,33 @@ using runtime::PrepareContext;
 using runtime::RunContext;
 using runtime::Tensor;
 
+namespace {
+
+constexpr const runtime::OperatorContract& kContract = kMulContract;
+constexpr runtime::Arg kSelf = kContract.arg("self");
+constexpr runtime::Arg kSelfZeroPoint = kContract.arg("self_zero_point");
+constexpr runtime::Arg kOther = kContract.arg("other");
+constexpr runtime::Arg kOtherZeroPoint = kContract.arg("other_zero_point");
+constexpr runtime::Arg kOutputZeroPoint = kContract.arg("output_zero_point");
+constexpr runtime::Arg kOutputMultiplier = kContract.arg("output_multiplier");
+constexpr runtime::Arg kOutputShift = kContract.arg("output_shift");
+constexpr runtime::Arg kOut = kContract.out();
+
+}  // namespace
+
 void mul_s8(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n) {
   kernels::fastest(kernels::kMulVariants)(p, a, b, out, n);
 }
 
 Error mul_prepare(PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(0, "self"));
-  ETNS_ASSIGN_OR_RETURN(const int32_t self_zero_point, read_zero_point(ctx, 1, "self_zero_point"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* other, ctx.tensor(2, "other"));
-  ETNS_ASSIGN_OR_RETURN(const int32_t other_zero_point,
-                        read_zero_point(ctx, 3, "other_zero_point"));
-  ETNS_ASSIGN_OR_RETURN(const int32_t out_zero_point, read_zero_point(ctx, 4, "output_zero_point"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(kSelf));
+  ETNS_ASSIGN_OR_RETURN(const int32_t self_zero_point, read_zero_point(ctx, kSelfZeroPoint));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* other, ctx.tensor(kOther));
+  ETNS_ASSIGN_OR_RETURN(const int32_t other_zero_point, read_zero_point(ctx, kOtherZeroPoint));
+  ETNS_ASSIGN_OR_RETURN(const int32_t out_zero_point, read_zero_point(ctx, kOutputZeroPoint));
   ETNS_ASSIGN_OR_RETURN(const kernels::Requant requant,
-                        read_requant(ctx, 5, "output_multiplier", 6, "output_shift"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(7, "out"));
+                        read_requant(ctx, kOutputMultiplier, kOutputShift));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
   ETNS_ASSIGN_OR_RETURN(const kernels::ChannelBroadcast plan,
                         kernels::plan_channel_broadcast(ctx, *self, *other, *out));
 
@@ -45,9 +57,9 @@ Error mul_prepare(PrepareContext& ctx) {
 
 Error mul_run(const RunContext& ctx) {
   const MulParams& p = ctx.state<MulParams>();
-  const Tensor& self = ctx.tensor(0);
-  const Tensor& other = ctx.tensor(2);
-  const Tensor& out = ctx.tensor(7);
+  const Tensor& self = ctx.tensor(kSelf);
+  const Tensor& other = ctx.tensor(kOther);
+  const Tensor& out = ctx.tensor(kOut);
   const Tensor& a = p.a_is_other ? other : self;
   const Tensor& b = p.a_is_other ? self : other;
   mul_s8(p, a.data_as<const int8_t>(), b.data_as<const int8_t>(), out.data_as<int8_t>(), out.numel);

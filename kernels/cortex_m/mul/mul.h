@@ -4,8 +4,10 @@
 #include <cstdint>
 
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/exec/operator_contract.h"
 #include "runtime/core/target_layout.h"
 
 namespace etns::cortex_m {
@@ -42,17 +44,44 @@ void mul_s8_ref(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* ou
 // Helium: eight 16-bit lanes a step, the requantisation computed exactly.
 void mul_s8_mve(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
 #endif
-// The build's choice, the last of kernels/variants.h's kMulVariants.
+// The build's choice, the last of kMulVariants (below).
 void mul_s8(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
 
-// Arguments: self, self_zero_point, other, other_zero_point, output_zero_point,
-// output_multiplier, output_shift, out. prepare returns InvalidArgument for a
-// tensor that is not int8, a zero point outside [-128, 127], a multiplier
-// outside [0, 2^31), a shift outside [-31, 30], or shapes that are neither
-// identical nor a channel broadcast (both 4-D, same C, one of them C elements);
-// NotSupported for a channel broadcast whose full-size tensors are not
-// channels_last; InvalidProgram for a wrong kind of argument.
+// The contract (operators.md §2.5). self, other and out are int8 in any
+// layout; kernels/common/channel_broadcast.h checks how they pair.
+inline constexpr runtime::ArgSpec kMulArgs[] = {
+    runtime::tensor_arg("self", runtime::kInt8),
+    runtime::int_arg("self_zero_point"),
+    runtime::tensor_arg("other", runtime::kInt8),
+    runtime::int_arg("other_zero_point"),
+    runtime::int_arg("output_zero_point"),
+    runtime::int_arg("output_multiplier"),
+    runtime::int_arg("output_shift"),
+    runtime::tensor_arg("out", runtime::kInt8),
+};
+inline constexpr runtime::OperatorContract kMulContract =
+    runtime::make_contract("cortex_m::quantized_mul.out", kMulArgs, "output_zero_point");
+
+// prepare returns InvalidArgument for a zero point outside [-128, 127], a
+// multiplier outside [0, 2^31) (0 is legal), a shift outside [-31, 30]
+// (operators.md §7: 31 is refused although upstream passes it on), or shapes
+// that are neither identical nor a channel broadcast (both 4-D, same C, one of
+// them C elements); NotSupported for a channel broadcast whose full-size
+// tensors are not channels_last (the contract's kinds and dtypes are checked
+// before it runs).
 runtime::Error mul_prepare(runtime::PrepareContext& ctx);
 runtime::Error mul_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<cortex_m::MulFn> kMulVariants[] = {
+    {"ref", &cortex_m::mul_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::mul_s8_mve)
+};
+
+}  // namespace etns::kernels

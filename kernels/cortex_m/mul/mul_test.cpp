@@ -18,7 +18,10 @@ using etns::testing::KernelCall;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::quantized_mul.out", 8, &mul_prepare, &mul_run};
+const runtime::KernelEntry kEntry = runtime::kernel_entry(kMulContract, &mul_prepare, &mul_run);
+constexpr runtime::Arg kSelf = kMulContract.arg("self");
+constexpr runtime::Arg kOther = kMulContract.arg("other");
+constexpr runtime::Arg kOut = kMulContract.out();
 
 const std::vector<int32_t> kImage = {1, 16, 32, 32};
 const std::vector<uint8_t> kNhwc = {0, 2, 3, 1};
@@ -55,10 +58,10 @@ std::vector<int8_t> mul(const Args& a, const std::vector<int8_t>& self,
   KernelCall call;
   add_arguments(call, a, {n}, {n}, {n});
   EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, self);
-  call.fill<int8_t>(2, other);
+  call.fill<int8_t>(kSelf, self);
+  call.fill<int8_t>(kOther, other);
   EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(7);
+  return call.read<int8_t>(kOut);
 }
 
 // --- Reference against goldens and hand-worked cases ---
@@ -152,12 +155,12 @@ TEST(MulS8, ChannelBroadcastOnEitherSide) {
       add_arguments(call, a, full_sizes, small_sizes, full_sizes, kNhwc, {}, kNhwc);
     }
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    call.fill<int8_t>(small_is_self ? 0 : 2, small);
-    call.fill<int8_t>(small_is_self ? 2 : 0, full);
+    call.fill<int8_t>(small_is_self ? kSelf : kOther, small);
+    call.fill<int8_t>(small_is_self ? kOther : kSelf, full);
     ASSERT_EQ(call.run(), Error::Ok);
     const std::vector<int8_t> want =
         small_is_self ? mul(a, small_repeated, full) : mul(a, full, small_repeated);
-    EXPECT_EQ(call.read<int8_t>(7), want) << "small_is_self = " << small_is_self;
+    EXPECT_EQ(call.read<int8_t>(kOut), want) << "small_is_self = " << small_is_self;
   }
 }
 
@@ -172,13 +175,13 @@ TEST(MulS8, MatchesUpstreamGoldens) {
     KernelCall call;
     add_arguments(call, Args{}, kImage, kImage, kImage, kNhwc, kNhwc, kNhwc);
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    ASSERT_EQ(self.size(), call.tensor_at(0).nbytes);
-    ASSERT_EQ(other.size(), call.tensor_at(2).nbytes);
-    ASSERT_EQ(want.size(), call.tensor_at(7).nbytes);
-    std::memcpy(call.data<int8_t>(0), self.data(), self.size());
-    std::memcpy(call.data<int8_t>(2), other.data(), other.size());
+    ASSERT_EQ(self.size(), call.tensor_at(kSelf).nbytes);
+    ASSERT_EQ(other.size(), call.tensor_at(kOther).nbytes);
+    ASSERT_EQ(want.size(), call.tensor_at(kOut).nbytes);
+    std::memcpy(call.data<int8_t>(kSelf), self.data(), self.size());
+    std::memcpy(call.data<int8_t>(kOther), other.data(), other.size());
     ASSERT_EQ(call.run(), Error::Ok);
-    EXPECT_EQ(std::memcmp(call.data<int8_t>(7), want.data(), want.size()), 0) << id;
+    EXPECT_EQ(std::memcmp(call.data<int8_t>(kOut), want.data(), want.size()), 0) << id;
   }
 }
 
@@ -241,20 +244,20 @@ TEST(MulPrepare, RejectsWrongKindOfArgument) {
 }
 
 TEST(MulPrepare, RejectsWrongDtypes) {
-  for (int wrong : {0, 2, 7}) {
+  for (const runtime::Arg wrong : {kSelf, kOther, kOut}) {
     KernelCall call;
     const std::vector<int32_t> sizes = {4};
-    call.tensor(wrong == 0 ? ScalarType::Short : ScalarType::Char, sizes)
+    call.tensor(wrong.index == kSelf.index ? ScalarType::Short : ScalarType::Char, sizes)
         .int_value(0)
-        .tensor(wrong == 2 ? ScalarType::Byte : ScalarType::Char, sizes)
+        .tensor(wrong.index == kOther.index ? ScalarType::Byte : ScalarType::Char, sizes)
         .int_value(0)
         .int_value(0)
         .int_value(1 << 30)
         .int_value(0)
-        .tensor(wrong == 7 ? ScalarType::Float : ScalarType::Char, sizes);
-    const char* message = wrong == 0   ? "self dtype int16, expected int8"
-                          : wrong == 2 ? "other dtype uint8, expected int8"
-                                       : "out dtype float32, expected int8";
+        .tensor(wrong.index == kOut.index ? ScalarType::Float : ScalarType::Char, sizes);
+    const char* message = wrong.index == kSelf.index    ? "self dtype int16, expected int8"
+                          : wrong.index == kOther.index ? "other dtype uint8, expected int8"
+                                                        : "out dtype float32, expected int8";
     expect_rejected(call, Error::InvalidArgument, message);
   }
 }

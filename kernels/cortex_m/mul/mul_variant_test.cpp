@@ -8,7 +8,6 @@
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
-#include "kernels/variants.h"
 #include "runtime/core/arena.h"
 #include "runtime/core/crc32.h"
 
@@ -248,25 +247,31 @@ void check_broadcast(const MulParams& p, size_t channels, size_t pixels, bool se
   Shape4d small_shape{{1, c, 1, 1}, {0, 1, 2, 3}};
   Shape4d big_shape{{1, c, 1, static_cast<int32_t>(pixels)}, {0, 2, 3, 1}};
   Shape4d out_shape = big_shape;
-  runtime::EValue values[9];
-  set_s8_tensor(values[0], self_small ? small_shape : big_shape, self_small ? small : big);
-  set_int(values[1], p.a_zero_point);
-  set_s8_tensor(values[2], self_small ? big_shape : small_shape, self_small ? big : small);
-  set_int(values[3], p.b_zero_point);
-  set_int(values[4], p.out_zero_point);
-  set_int(values[5], p.out.multiplier);
-  set_int(values[6], p.out.shift);
-  set_s8_tensor(values[7], out_shape, got);
-  runtime::EValue* args[9];
-  for (size_t i = 0; i < 9; ++i) args[i] = &values[i];
+  constexpr const runtime::OperatorContract& k = kMulContract;
+  runtime::EValue values[k.count];
+  set_s8_tensor(values[k.arg("self").index], self_small ? small_shape : big_shape,
+                self_small ? small : big);
+  set_int(values[k.arg("self_zero_point").index], p.a_zero_point);
+  set_s8_tensor(values[k.arg("other").index], self_small ? big_shape : small_shape,
+                self_small ? big : small);
+  set_int(values[k.arg("other_zero_point").index], p.b_zero_point);
+  set_int(values[k.arg("output_zero_point").index], p.out_zero_point);
+  set_int(values[k.arg("output_multiplier").index], p.out.multiplier);
+  set_int(values[k.arg("output_shift").index], p.out.shift);
+  set_s8_tensor(values[k.out().index], out_shape, got);
+  runtime::EValue* args[k.count + 1];
+  for (size_t i = 0; i < k.count; ++i) args[i] = &values[i];
+  args[k.count] = &values[k.out().index];  // the program's return slot
 
   uint8_t* method_memory = ETNS_TEST_ARRAY(uint8_t, 256);
   runtime::Arena method("method", runtime::Span<uint8_t>(method_memory, 256));
-  runtime::PrepareContext prepare("c0i0", "cortex_m::quantized_mul.out",
-                                  runtime::Span<runtime::EValue* const>(args, 9), method);
+  runtime::PrepareContext prepare("c0i0", k.name, k,
+                                  runtime::Span<runtime::EValue* const>(args, k.count + 1), method);
+  ETNS_CHECK(prepare.check_arguments() == runtime::Error::Ok, "contract check failed, C %zu",
+             channels);
   ETNS_CHECK(mul_prepare(prepare) == runtime::Error::Ok, "prepare failed, C %zu", channels);
-  const runtime::RunContext run{runtime::Span<runtime::EValue* const>(args, 9), prepare.state(),
-                                {}};
+  const runtime::RunContext run{runtime::Span<runtime::EValue* const>(args, k.count + 1),
+                                prepare.state(), {}};
   ETNS_CHECK(mul_run(run) == runtime::Error::Ok, "run failed, C %zu", channels);
   for (size_t i = 0; i < n; ++i) {
     ETNS_CHECK(got[i] == want[i], "%s small, C %zu, byte %zu: got %d, want %d",

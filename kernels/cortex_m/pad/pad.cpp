@@ -3,18 +3,22 @@
 #include <cstring>
 
 #include "kernels/common/checks.h"
-#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 namespace {
 
-using kernels::check_dtype;
 using kernels::format_sizes;
 using runtime::Error;
 using runtime::PrepareContext;
 using runtime::RunContext;
-using runtime::ScalarType;
 using runtime::Tensor;
+
+constexpr const runtime::OperatorContract& kContract = kPadContract;
+constexpr runtime::Arg kInput = kContract.arg("input");
+constexpr runtime::Arg kPrePad = kContract.arg("pre_pad");
+constexpr runtime::Arg kPostPad = kContract.arg("post_pad");
+constexpr runtime::Arg kPadValue = kContract.arg("pad_value");
+constexpr runtime::Arg kOut = kContract.out();
 
 // arm_pad_s8 works on 4 dims; upstream takes ranks 1 to 4 and pads of length 4.
 constexpr uint8_t kRank = 4;
@@ -37,8 +41,9 @@ bool is_channels_last(const Tensor& t) {
 }
 
 // Reads pre_pad or post_pad: 4 entries, each in [0, 2^31 - 1].
-Error read_pads(const PrepareContext& ctx, size_t index, const char* name, int32_t pads[kRank]) {
-  ETNS_ASSIGN_OR_RETURN(const runtime::IntList list, ctx.int_list(index, name));
+Error read_pads(const PrepareContext& ctx, runtime::Arg arg, int32_t pads[kRank]) {
+  const char* name = arg.name();
+  ETNS_ASSIGN_OR_RETURN(const runtime::IntList list, ctx.int_list(arg));
   if (list.size != kRank) {
     return ctx.fail(Error::InvalidArgument,
                     "%s has %u entries, expected 4 (physical n, h, w, c)", name,
@@ -62,14 +67,12 @@ void pad_s8(const PadParams& p, const int8_t* input, int8_t* out) {
 }
 
 Error pad_prepare(PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(0, "input"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(kInput));
   PadParams p;
-  ETNS_TRY(read_pads(ctx, 1, "pre_pad", p.pre));
-  ETNS_TRY(read_pads(ctx, 2, "post_pad", p.post));
-  ETNS_ASSIGN_OR_RETURN(p.pad_value, kernels::read_int_in_range(ctx, 3, "pad_value", -128, 127));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(4, "out"));
-  ETNS_TRY(check_dtype(ctx, *input, "input", ScalarType::Char));
-  ETNS_TRY(check_dtype(ctx, *out, "out", ScalarType::Char));
+  ETNS_TRY(read_pads(ctx, kPrePad, p.pre));
+  ETNS_TRY(read_pads(ctx, kPostPad, p.post));
+  ETNS_ASSIGN_OR_RETURN(p.pad_value, kernels::read_int_in_range(ctx, kPadValue, -128, 127));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
   const uint8_t rank = input->rank;
   if (rank < 1 || rank > kRank) {
     return ctx.fail(Error::InvalidArgument, "input %s has rank %u, expected 1 to 4",
@@ -125,8 +128,8 @@ Error pad_prepare(PrepareContext& ctx) {
 }
 
 Error pad_run(const RunContext& ctx) {
-  pad_s8(ctx.state<PadParams>(), ctx.tensor(0).data_as<const int8_t>(),
-         ctx.tensor(4).data_as<int8_t>());
+  pad_s8(ctx.state<PadParams>(), ctx.tensor(kInput).data_as<const int8_t>(),
+         ctx.tensor(kOut).data_as<int8_t>());
   return Error::Ok;
 }
 

@@ -16,7 +16,9 @@ using etns::testing::logged;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::pad.out", 5, &pad_prepare, &pad_run};
+const runtime::KernelEntry kEntry = runtime::kernel_entry(kPadContract, &pad_prepare, &pad_run);
+constexpr runtime::Arg kInput = kPadContract.arg("input");
+constexpr runtime::Arg kOut = kPadContract.out();
 const std::vector<uint8_t> kNhwc = {0, 2, 3, 1};
 
 // Padding by physical index: in is a row-major [n, h, w, c] block, out the
@@ -65,9 +67,9 @@ std::vector<int8_t> run(const Case& c, const std::vector<int8_t>& in, int64_t va
   if (error) *error = e;
   EXPECT_EQ(e, Error::Ok) << call.log();
   if (e != Error::Ok) return {};
-  call.fill<int8_t>(0, in);
+  call.fill<int8_t>(kInput, in);
   EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(4);
+  return call.read<int8_t>(kOut);
 }
 
 // --- Hand-worked cases ---

@@ -4,9 +4,11 @@
 #include <cstdint>
 
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "runtime/core/scalar_type.h"
-#include "runtime/exec/kernel.h"
 #include "runtime/core/target_layout.h"
+#include "runtime/exec/kernel.h"
+#include "runtime/exec/operator_contract.h"
 
 namespace etns::cortex_m {
 
@@ -39,16 +41,48 @@ void quantize_f32_s16_ref(const QuantizeParams& p, const float* in, int16_t* out
 void quantize_f32_s8_mve(const QuantizeParams& p, const float* in, int8_t* out, size_t n);
 void quantize_f32_s16_mve(const QuantizeParams& p, const float* in, int16_t* out, size_t n);
 #endif
-// The build's choice, the last of kernels/variants.h's kQuantizeS8Variants / kQuantizeS16Variants.
+// The build's choice, the last of kQuantizeS8Variants / kQuantizeS16Variants (below).
 void quantize_f32_s8(const QuantizeParams& p, const float* in, int8_t* out, size_t n);
 void quantize_f32_s16(const QuantizeParams& p, const float* in, int16_t* out, size_t n);
 
-// Arguments: input (float32), scale, zero_point, quant_min, quant_max, dtype, out.
-// prepare returns InvalidArgument for a dtype other than int8/int16 or differing
-// from out's, a quant range outside the type or inverted, a zero point outside
-// the quant range, a scale that is not finite and positive, or input and out
-// differing in sizes or dim order; InvalidProgram for a wrong kind of argument.
+// The contract (operators.md §2.1): input float32 in any layout, out int8 or
+// int16 of input's sizes and dim order (the kernel walks both in memory
+// order); dtype is a ScalarType code.
+inline constexpr runtime::ArgSpec kQuantizeArgs[] = {
+    runtime::tensor_arg("input", runtime::kFloat32),
+    runtime::double_arg("scale"),
+    runtime::int_arg("zero_point"),
+    runtime::int_arg("quant_min"),
+    runtime::int_arg("quant_max"),
+    runtime::int_arg("dtype"),
+    runtime::tensor_arg("out", runtime::kInt8 | runtime::kInt16),
+};
+inline constexpr runtime::OperatorContract kQuantizeContract =
+    runtime::make_contract("cortex_m::quantize_per_tensor.out", kQuantizeArgs, "zero_point");
+
+// prepare returns InvalidArgument for a dtype code other than int8/int16 or
+// differing from out's, a quant range outside the type or inverted, a zero
+// point outside the quant range, a scale that is not finite and positive, or
+// input and out differing in sizes or dim order (the contract's kinds and
+// dtypes are checked before it runs).
 runtime::Error quantize_prepare(runtime::PrepareContext& ctx);
 runtime::Error quantize_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<decltype(&cortex_m::quantize_f32_s8_ref)> kQuantizeS8Variants[] = {
+    {"ref", &cortex_m::quantize_f32_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::quantize_f32_s8_mve)
+};
+
+inline constexpr Variant<decltype(&cortex_m::quantize_f32_s16_ref)> kQuantizeS16Variants[] = {
+    {"ref", &cortex_m::quantize_f32_s16_ref},
+    ETNS_MVE_VARIANT(&cortex_m::quantize_f32_s16_mve)
+};
+
+}  // namespace etns::kernels

@@ -18,8 +18,11 @@ using etns::testing::KernelCall;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::quantize_per_tensor.out", 7, &quantize_prepare,
-                                  &quantize_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kQuantizeContract, &quantize_prepare, &quantize_run);
+
+constexpr runtime::Arg kInput = kQuantizeContract.arg("input");
+constexpr runtime::Arg kOut = kQuantizeContract.out();
 
 // tier1's model input quantization (float32 bits 0x3cfaf28f), zero point 1.
 constexpr double kInputScale = 0.030633239075541496;
@@ -44,9 +47,9 @@ std::vector<int8_t> quantize_s8(const std::vector<float>& x, double scale, int64
       .int_value(1)
       .tensor(ScalarType::Char, {n});
   EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<float>(0, x);
+  call.fill<float>(kInput, x);
   EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(6);
+  return call.read<int8_t>(kOut);
 }
 
 // --- Reference against goldens and hand-worked cases ---
@@ -112,10 +115,10 @@ TEST(QuantizeS16, FullInt16RangeSaturates) {
       .int_value(2)
       .tensor(ScalarType::Short, {6});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<float>(0, x);
+  call.fill<float>(kInput, x);
   ASSERT_EQ(call.run(), Error::Ok);
   // 32.644 -> 33; 32644.28 -> 32644; 32774.9 and -32774.9 leave int16.
-  EXPECT_EQ(call.read<int16_t>(6), (std::vector<int16_t>{38, 32649, 32767, -32768, 5, -32768}));
+  EXPECT_EQ(call.read<int16_t>(kOut), (std::vector<int16_t>{38, 32649, 32767, -32768, 5, -32768}));
 }
 
 struct GoldenCase {
@@ -151,11 +154,11 @@ TEST(QuantizeS8, MatchesUpstreamGoldens) {
           .int_value(1)
           .tensor(ScalarType::Char, c.sizes, c.dim_order);
       ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-      ASSERT_EQ(input.size(), call.tensor_at(0).nbytes);
-      ASSERT_EQ(want.size(), call.tensor_at(6).nbytes);
-      std::memcpy(call.data<float>(0), input.data(), input.size());
+      ASSERT_EQ(input.size(), call.tensor_at(kInput).nbytes);
+      ASSERT_EQ(want.size(), call.tensor_at(kOut).nbytes);
+      std::memcpy(call.data<float>(kInput), input.data(), input.size());
       ASSERT_EQ(call.run(), Error::Ok);
-      EXPECT_EQ(std::memcmp(call.data<int8_t>(6), want.data(), want.size()), 0)
+      EXPECT_EQ(std::memcmp(call.data<int8_t>(kOut), want.data(), want.size()), 0)
           << c.pte << "." << id << "." << c.output;
     }
   }
@@ -213,6 +216,12 @@ TEST(QuantizePrepare, RejectsWrongDtypes) {
   c = Call{};
   c.out_dtype = ScalarType::Short;
   expect_rejected(c, Error::InvalidArgument, "out dtype int16, expected int8");
+  c = Call{};
+  c.out_dtype = ScalarType::Float;
+  expect_rejected(c, Error::InvalidArgument, "out dtype float32, expected int8 or int16");
+  c = Call{};
+  c.dtype = 2;
+  expect_rejected(c, Error::InvalidArgument, "out dtype int8, expected int16");
 }
 
 TEST(QuantizePrepare, RejectsWrongKindOfArgument) {

@@ -8,7 +8,6 @@
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
-#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 namespace {

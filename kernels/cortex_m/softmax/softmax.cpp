@@ -1,12 +1,9 @@
 #include "kernels/cortex_m/softmax/softmax.h"
 
 #include "kernels/common/checks.h"
-#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 
-using kernels::check_dtype;
-using kernels::check_row_major;
 using kernels::check_same_sizes;
 using kernels::format_sizes;
 using kernels::read_int_in_range;
@@ -14,15 +11,22 @@ using kernels::read_zero_point;
 using runtime::Error;
 using runtime::PrepareContext;
 using runtime::RunContext;
-using runtime::ScalarType;
 using runtime::Tensor;
 
 namespace {
 
-constexpr size_t kInput = 0, kOut = 7;
+constexpr const runtime::OperatorContract& kContract = kSoftmaxContract;
+constexpr runtime::Arg kInput = kContract.arg("input");
+constexpr runtime::Arg kDim = kContract.arg("dim");
+constexpr runtime::Arg kInputZeroPoint = kContract.arg("input_zero_point");
+constexpr runtime::Arg kOutputZeroPoint = kContract.arg("output_zero_point");
+constexpr runtime::Arg kInputMultiplier = kContract.arg("input_multiplier");
+constexpr runtime::Arg kInputShift = kContract.arg("input_shift");
+constexpr runtime::Arg kDiffMin = kContract.arg("diff_min");
+constexpr runtime::Arg kOut = kContract.out();
 
 // CMSIS-NN's int8 softmax writes probabilities on the grid p = (q + 128) / 256.
-constexpr int32_t kOutputZeroPoint = -128;
+constexpr int32_t kSoftmaxOutputZeroPoint = -128;
 
 }  // namespace
 
@@ -41,29 +45,26 @@ void softmax_s8(const SoftmaxParams& p, const int8_t* input, int8_t* out) {
 }
 
 Error softmax_prepare(PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(kInput, "input"));
-  ETNS_ASSIGN_OR_RETURN(const int64_t dim, ctx.int_value(1, "dim"));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(kInput));
+  ETNS_ASSIGN_OR_RETURN(const int64_t dim, ctx.int_value(kDim));
   // Read and range-checked, but not used: softmax works on differences of codes.
-  ETNS_ASSIGN_OR_RETURN(const int32_t input_zero_point,
-                        read_zero_point(ctx, 2, "input_zero_point"));
+  ETNS_ASSIGN_OR_RETURN(const int32_t input_zero_point, read_zero_point(ctx, kInputZeroPoint));
   static_cast<void>(input_zero_point);
-  ETNS_ASSIGN_OR_RETURN(const int64_t output_zero_point, ctx.int_value(3, "output_zero_point"));
+  ETNS_ASSIGN_OR_RETURN(const int64_t output_zero_point, ctx.int_value(kOutputZeroPoint));
   ETNS_ASSIGN_OR_RETURN(const int32_t multiplier,
-                        read_int_in_range(ctx, 4, "input_multiplier", 0, INT32_MAX));
-  // CMSIS-NN's documented range; the kernel forms 2^shift.
-  ETNS_ASSIGN_OR_RETURN(const int32_t shift, read_int_in_range(ctx, 5, "input_shift", 0, 31));
+                        read_int_in_range(ctx, kInputMultiplier, 0, INT32_MAX));
+  // CMSIS-NN's documented range; the kernel forms 2^shift (1 << shift in
+  // upstream's C, undefined for a negative shift).
+  ETNS_ASSIGN_OR_RETURN(const int32_t shift, read_int_in_range(ctx, kInputShift, 0, 31));
   // The row's maximum has difference 0; a positive diff_min would drop every element.
-  ETNS_ASSIGN_OR_RETURN(const int32_t diff_min,
-                        read_int_in_range(ctx, 6, "diff_min", INT32_MIN, 0));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut, "out"));
-  if (output_zero_point != kOutputZeroPoint) {
+  ETNS_ASSIGN_OR_RETURN(const int32_t diff_min, read_int_in_range(ctx, kDiffMin, INT32_MIN, 0));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
+  if (output_zero_point != kSoftmaxOutputZeroPoint) {
     return ctx.fail(Error::InvalidArgument,
                     "output_zero_point = %lld, expected -128 (CMSIS-NN's int8 softmax output)",
                     static_cast<long long>(output_zero_point));
   }
 
-  ETNS_TRY(check_dtype(ctx, *input, "input", ScalarType::Char));
-  ETNS_TRY(check_dtype(ctx, *out, "out", ScalarType::Char));
   if (input->rank < 1) {
     return ctx.fail(Error::InvalidArgument, "input has rank 0, expected at least 1");
   }
@@ -82,8 +83,6 @@ Error softmax_prepare(PrepareContext& ctx) {
   if (input->numel == 0) {
     return ctx.fail(Error::InvalidArgument, "input %s is empty", format_sizes(*input).text);
   }
-  ETNS_TRY(check_row_major(ctx, *input, "input"));
-  ETNS_TRY(check_row_major(ctx, *out, "out"));
   const int32_t row_size = input->size(static_cast<size_t>(rank - 1));
   const size_t rows = input->numel / static_cast<size_t>(row_size);
   if (rows > static_cast<size_t>(INT32_MAX)) {

@@ -4,8 +4,10 @@
 #include <cstdint>
 
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "runtime/core/target_layout.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/exec/operator_contract.h"
 
 namespace etns::cortex_m {
 
@@ -62,19 +64,45 @@ void softmax_s8_ref(const SoftmaxParams& p, const int8_t* input, int8_t* out);
 // with exp_table gathered by difference; the reciprocal is scalar, once per row.
 void softmax_s8_mve(const SoftmaxParams& p, const int8_t* input, int8_t* out);
 #endif
-// The build's choice, the last of kernels/variants.h's kSoftmaxVariants.
+// The build's choice, the last of kSoftmaxVariants (below).
 void softmax_s8(const SoftmaxParams& p, const int8_t* input, int8_t* out);
 
-// Arguments: input, dim, input_zero_point, output_zero_point, input_multiplier,
-// input_shift, diff_min, out. prepare returns InvalidArgument for a tensor
-// that is not int8, input of rank 0 or empty, out not of input's shape, either
-// not row-major in memory, dim outside [-rank, rank), an input zero point
-// outside [-128, 127], an output zero point other than -128 (CMSIS-NN's
-// softmax writes that grid only), a multiplier outside [0, 2^31), a shift
-// outside [0, 31] or diff_min > 0; NotSupported for a dim other than the last;
-// InvalidProgram for a wrong kind of argument. The parameters (1 KiB with the
-// table) live in the method arena.
+// The contract (operators-cortex-m.md): input and out int8, row-major in
+// memory (the kernel walks rows of the last dim).
+inline constexpr runtime::ArgSpec kSoftmaxArgs[] = {
+    runtime::tensor_arg("input", runtime::kInt8, runtime::Shape::RowMajor),
+    runtime::int_arg("dim"),
+    runtime::int_arg("input_zero_point"),
+    runtime::int_arg("output_zero_point"),
+    runtime::int_arg("input_multiplier"),
+    runtime::int_arg("input_shift"),
+    runtime::int_arg("diff_min"),
+    runtime::tensor_arg("out", runtime::kInt8, runtime::Shape::RowMajor),
+};
+inline constexpr runtime::OperatorContract kSoftmaxContract =
+    runtime::make_contract("cortex_m::softmax.out", kSoftmaxArgs, "output_zero_point");
+
+// prepare returns InvalidArgument for an input of rank 0 or empty, out not of
+// input's shape, dim outside [-rank, rank), an input zero point outside
+// [-128, 127], an output zero point other than -128 (CMSIS-NN's softmax writes
+// that grid only), a multiplier outside [0, 2^31) (0 is legal), a shift
+// outside [0, 31] (arm_softmax_s8 forms 1 << shift, undefined for a negative
+// one) or diff_min > 0; NotSupported for a dim other than the last (the
+// contract's kinds, dtypes and layouts are checked before it runs). The
+// parameters (1 KiB with the table) live in the method arena.
 runtime::Error softmax_prepare(runtime::PrepareContext& ctx);
 runtime::Error softmax_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<cortex_m::SoftmaxFn> kSoftmaxVariants[] = {
+    {"ref", &cortex_m::softmax_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::softmax_s8_mve)
+};
+
+}  // namespace etns::kernels

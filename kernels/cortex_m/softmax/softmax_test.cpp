@@ -17,9 +17,11 @@ using etns::testing::KernelCall;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::softmax.out", 8, &softmax_prepare, &softmax_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kSoftmaxContract, &softmax_prepare, &softmax_run);
 
-constexpr size_t kInput = 0, kOut = 7;
+constexpr runtime::Arg kInput = kSoftmaxContract.arg("input");
+constexpr runtime::Arg kOut = kSoftmaxContract.out();
 
 // The exporter's (TFLite's) parameters for beta 1 and an input scale:
 // multiplier and left shift of scale * 2^26 (5 integer bits), and diff_min =

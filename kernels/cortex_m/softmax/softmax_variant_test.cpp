@@ -9,7 +9,6 @@
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
-#include "kernels/variants.h"
 #include "runtime/core/arena.h"
 
 namespace etns::cortex_m {
@@ -155,36 +154,40 @@ ETNS_KERNEL_TEST(SoftmaxVariants, FrontDoorRank3) {
   softmax_init_params(*p, 6, 19, multiplier, shift, diff_min);
   softmax_s8_ref(*p, input, want);
 
-  EValue values[8];
-  for (int i : {0, 7}) {
-    values[i].kind = runtime::ValueKind::Tensor;
-    values[i].tensor = runtime::Tensor{};
-    values[i].tensor.dtype = runtime::ScalarType::Char;
-    values[i].tensor.rank = 3;
-    values[i].tensor.sizes = sizes;
-    values[i].tensor.dim_order = order;
-    values[i].tensor.numel = bytes;
-    values[i].tensor.nbytes = bytes;
+  constexpr const runtime::OperatorContract& k = kSoftmaxContract;
+  EValue values[k.count];
+  for (const runtime::Arg a : {k.arg("input"), k.out()}) {
+    EValue& v = values[a.index];
+    v.kind = runtime::ValueKind::Tensor;
+    v.tensor = runtime::Tensor{};
+    v.tensor.dtype = runtime::ScalarType::Char;
+    v.tensor.rank = 3;
+    v.tensor.sizes = sizes;
+    v.tensor.dim_order = order;
+    v.tensor.numel = bytes;
+    v.tensor.nbytes = bytes;
   }
-  values[0].tensor.data = input;
-  values[7].tensor.data = got;
-  set_int(values[1], -1);
-  set_int(values[2], 3);
-  set_int(values[3], -128);
-  set_int(values[4], multiplier);
-  set_int(values[5], shift);
-  set_int(values[6], diff_min);
-  EValue* args[9];
-  for (size_t i = 0; i < 8; ++i) args[i] = &values[i];
-  args[8] = &values[7];  // the program's return slot
+  values[k.arg("input").index].tensor.data = input;
+  values[k.out().index].tensor.data = got;
+  set_int(values[k.arg("dim").index], -1);
+  set_int(values[k.arg("input_zero_point").index], 3);
+  set_int(values[k.arg("output_zero_point").index], -128);
+  set_int(values[k.arg("input_multiplier").index], multiplier);
+  set_int(values[k.arg("input_shift").index], shift);
+  set_int(values[k.arg("diff_min").index], diff_min);
+  EValue* args[k.count + 1];
+  for (size_t i = 0; i < k.count; ++i) args[i] = &values[i];
+  args[k.count] = &values[k.out().index];  // the program's return slot
 
   constexpr size_t kMethodBytes = 2048;
   uint8_t* method_memory = ETNS_TEST_ARRAY(uint8_t, kMethodBytes);
   runtime::Arena method("method", runtime::Span<uint8_t>(method_memory, kMethodBytes));
-  runtime::PrepareContext prepare("c0i0", "cortex_m::softmax.out",
-                                  runtime::Span<EValue* const>(args, 9), method);
+  runtime::PrepareContext prepare("c0i0", k.name, k,
+                                  runtime::Span<EValue* const>(args, k.count + 1), method);
+  ETNS_CHECK(prepare.check_arguments() == runtime::Error::Ok, "contract check failed");
   ETNS_CHECK(softmax_prepare(prepare) == runtime::Error::Ok, "prepare failed");
-  const runtime::RunContext run{runtime::Span<EValue* const>(args, 9), prepare.state(), {}};
+  const runtime::RunContext run{runtime::Span<EValue* const>(args, k.count + 1), prepare.state(),
+                                {}};
   ETNS_CHECK(softmax_run(run) == runtime::Error::Ok, "run failed");
   for (size_t i = 0; i < bytes; ++i) {
     ETNS_CHECK(got[i] == want[i], "byte %zu: got %d, want %d", i, got[i], want[i]);

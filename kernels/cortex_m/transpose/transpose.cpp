@@ -1,34 +1,23 @@
 #include "kernels/cortex_m/transpose/transpose.h"
 
 #include "kernels/common/checks.h"
-#include "kernels/variants.h"
 
 namespace etns::cortex_m {
 namespace {
 
-using kernels::check_dtype;
 using kernels::format_sizes;
 using runtime::Error;
 using runtime::PrepareContext;
 using runtime::RunContext;
-using runtime::ScalarType;
 using runtime::Tensor;
 
 // arm_transpose_s8 takes at most 4 dims (upstream's kMaxSupportedDims).
 constexpr uint8_t kMaxRank = 4;
 
-// True when t's elements lie in logical (row-major) order: its dims larger
-// than 1 appear in dim_order in increasing order. Size-1 dims move nothing.
-bool stored_in_logical_order(const Tensor& t) {
-  int last = -1;
-  for (uint8_t i = 0; i < t.rank; ++i) {
-    const uint8_t d = t.dim_order[i];
-    if (t.size(d) == 1) continue;
-    if (static_cast<int>(d) < last) return false;
-    last = d;
-  }
-  return true;
-}
+constexpr const runtime::OperatorContract& kContract = kTransposeContract;
+constexpr runtime::Arg kInput = kContract.arg("input");
+constexpr runtime::Arg kPerm = kContract.arg("perm");
+constexpr runtime::Arg kOut = kContract.out();
 
 }  // namespace
 
@@ -37,11 +26,9 @@ void transpose_s8(const TransposeParams& p, const int8_t* input, int8_t* out) {
 }
 
 Error transpose_prepare(PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(0, "input"));
-  ETNS_ASSIGN_OR_RETURN(const runtime::IntList perm, ctx.int_list(1, "perm"));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(2, "out"));
-  ETNS_TRY(check_dtype(ctx, *input, "input", ScalarType::Char));
-  ETNS_TRY(check_dtype(ctx, *out, "out", ScalarType::Char));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(kInput));
+  ETNS_ASSIGN_OR_RETURN(const runtime::IntList perm, ctx.int_list(kPerm));
+  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
   const int64_t rank = input->rank;
   if (rank < 1 || rank > kMaxRank) {
     return ctx.fail(Error::InvalidArgument, "input %s has rank %u, expected 1 to 4",
@@ -80,23 +67,15 @@ Error transpose_prepare(PrepareContext& ctx) {
                     format_sizes(*out).text, format_sizes(expected, static_cast<size_t>(rank)).text,
                     format_sizes(*input).text);
   }
-  for (const auto& [t, name] : {std::pair{input, "input"}, std::pair{out, "out"}}) {
-    if (!stored_in_logical_order(*t)) {
-      return ctx.fail(Error::NotSupported,
-                      "%s %s is not stored in logical order; upstream's arm_transpose_s8 "
-                      "walks both buffers as contiguous",
-                      name, format_sizes(*t).text);
-    }
-  }
   ETNS_ASSIGN_OR_RETURN(TransposeParams * params, ctx.make_state<TransposeParams>());
   kernels::plan_strided_copy(*input, *out, source, params->plan);
   return Error::Ok;
 }
 
 Error transpose_run(const RunContext& ctx) {
-  const Tensor& out = ctx.tensor(2);
+  const Tensor& out = ctx.tensor(kOut);
   if (out.numel > 0) {
-    transpose_s8(ctx.state<TransposeParams>(), ctx.tensor(0).data_as<const int8_t>(),
+    transpose_s8(ctx.state<TransposeParams>(), ctx.tensor(kInput).data_as<const int8_t>(),
                  out.data_as<int8_t>());
   }
   return Error::Ok;

@@ -16,8 +16,10 @@ using etns::testing::logged;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::transpose.out", 3, &transpose_prepare,
-                                  &transpose_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kTransposeContract, &transpose_prepare, &transpose_run);
+constexpr runtime::Arg kInput = kTransposeContract.arg("input");
+constexpr runtime::Arg kOut = kTransposeContract.out();
 
 // input.permute(perm).contiguous() by logical index: the definition the
 // kernel's merged strided walk must reproduce.
@@ -63,11 +65,11 @@ std::vector<int8_t> run_on_iota(const std::vector<int32_t>& sizes,
       .int_list(perm)
       .tensor(ScalarType::Char, permuted_sizes(sizes, perm));
   EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  std::vector<int8_t> in(call.tensor_at(0).numel);
+  std::vector<int8_t> in(call.tensor_at(kInput).numel);
   std::iota(in.begin(), in.end(), int8_t{0});
-  call.fill<int8_t>(0, in);
+  call.fill<int8_t>(kInput, in);
   EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(2);
+  return call.read<int8_t>(kOut);
 }
 
 // --- Hand-worked cases ---
@@ -128,10 +130,10 @@ TEST(TransposeS8, EveryPermutationOfRanks2To4) {
             .int_list(p)
             .tensor(ScalarType::Char, permuted_sizes(sizes, p));
         ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-        const std::vector<int8_t> in = etns::testing::random_s8(rng, call.tensor_at(0).numel);
-        call.fill<int8_t>(0, in);
+        const std::vector<int8_t> in = etns::testing::random_s8(rng, call.tensor_at(kInput).numel);
+        call.fill<int8_t>(kInput, in);
         ASSERT_EQ(call.run(), Error::Ok);
-        ASSERT_EQ(call.read<int8_t>(2), permuted(sizes, in, p))
+        ASSERT_EQ(call.read<int8_t>(kOut), permuted(sizes, in, p))
             << "sizes rank " << sizes.size() << ", perm " << p[0] << " " << p[1];
       }
     } while (std::next_permutation(perm.begin(), perm.end()));
@@ -152,9 +154,9 @@ TEST(TransposeS8, AcceptsChannelsLastWhenItIsLogicalOrder) {
       .int_list({0, 1, 3, 2})
       .tensor(ScalarType::Char, {1, 1, 3, 2});
   ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(0, {0, 1, 2, 3, 4, 5});
+  call.fill<int8_t>(kInput, {0, 1, 2, 3, 4, 5});
   ASSERT_EQ(call.run(), Error::Ok);
-  EXPECT_EQ(call.read<int8_t>(2), (std::vector<int8_t>{0, 3, 1, 4, 2, 5}));
+  EXPECT_EQ(call.read<int8_t>(kOut), (std::vector<int8_t>{0, 3, 1, 4, 2, 5}));
 }
 
 // --- prepare rejects ---
@@ -183,8 +185,8 @@ TEST(TransposeS8, RejectsBadArguments) {
       {{2, 3}, {1, 0}, {2, 3}, "out [2, 3] differs from [3, 2]"},
       {{2, 3}, {1, 0}, {3, 2, 1}, "out [3, 2, 1] differs from [3, 2]"},
       {{1, 3, 2, 2}, {0, 2, 3, 1}, {1, 2, 2, 3},
-       "input [1, 3, 2, 2] is not stored in logical order",
-       Error::NotSupported, ScalarType::Char, {0, 2, 3, 1}},
+       "input must be contiguous (row-major in memory)", Error::InvalidArgument,
+       ScalarType::Char, {0, 2, 3, 1}},
   };
   for (const Bad& c : cases) {
     KernelCall call;
@@ -198,6 +200,17 @@ TEST(TransposeS8, RejectsAWrongKindOfPerm) {
   KernelCall call;
   call.tensor(ScalarType::Char, {2, 3}).int_value(1).tensor(ScalarType::Char, {3, 2});
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidProgram);
+  EXPECT_TRUE(logged(call, "argument 1 (perm) is Int, expected IntList"));
+}
+
+// out must be row-major too: upstream writes it as one contiguous block.
+TEST(TransposeS8, RejectsAnOutNotRowMajor) {
+  KernelCall call;
+  call.tensor(ScalarType::Char, {1, 2, 3, 4})
+      .int_list({0, 2, 3, 1})
+      .tensor(ScalarType::Char, {1, 3, 4, 2}, {0, 2, 3, 1});
+  EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+  EXPECT_TRUE(logged(call, "out must be contiguous (row-major in memory)"));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "runtime/exec/kernel.h"
 #include "runtime/core/target_layout.h"
 
@@ -70,23 +71,56 @@ void transpose_conv2d_s8(const TransposeConv2dParams& p, const int8_t* input,
                          uint8_t* scratch);
 size_t transpose_conv2d_scratch_bytes(const TransposeConv2dParams& p);
 
-// Arguments: input, weight, bias (or Null), stride, padding, output_padding,
-// dilation, input_offset, output_offset, requantize_multipliers,
-// requantize_shifts, activation_min, activation_max, out. out's height must be
-// PyTorch's (input_h - 1) * stride_h - 2 * pad_h + filter_h + output_padding_h
-// (width alike): output_padding only adds rows/columns on the far side, which
-// receive whatever taps reach them. Batches are computed one after the other.
-// prepare returns InvalidArgument for a wrong dtype or rank, input or out not
-// in NHWC memory order (channels_last), weight not contiguous, weight's Cin
-// not input's channels or its Cout not out's, out's batch not input's,
-// stride < 1, padding < 0, output_padding not in [0, stride), offsets,
-// activation range, multipliers ([0, 2^31)) or shifts ([-31, 30]) out of
-// range, per-channel tensors not one value per output channel, or out's
-// height/width not the size formula's (or < 1); NotSupported for dilation != 1
-// (CMSIS-NN's transpose convolution ignores dilation) or multipliers/shifts
-// that are not constants; InvalidProgram for a wrong kind of argument. It
+// The contract (operators-cortex-m.md; activation_min before activation_max).
+// input and out are int8 NHWC in memory (channels_last), weight int8
+// [Cout, KH, KW, Cin] row-major (OHWI). bias, requantize_multipliers and
+// requantize_shifts hold one int32 per output channel in any shape ([C],
+// [1, C], [C, 1, 1, 1]). out's height must be PyTorch's (input_h - 1) *
+// stride_h - 2 * pad_h + filter_h + output_padding_h (width alike):
+// output_padding only adds rows/columns on the far side, which receive
+// whatever taps reach them. Batches are computed one after the other.
+inline constexpr runtime::ArgSpec kTransposeConv2dArgs[] = {
+    runtime::tensor_arg("input", runtime::kInt8, runtime::Shape::Nhwc),
+    runtime::tensor_arg("weight", runtime::kInt8, runtime::Shape::RowMajor),
+    runtime::optional_tensor_arg("bias", runtime::kInt32, runtime::Shape::Vector),
+    runtime::int_list_arg("stride"),
+    runtime::int_list_arg("padding"),
+    runtime::int_list_arg("output_padding"),
+    runtime::int_list_arg("dilation"),
+    runtime::int_arg("input_offset"),
+    runtime::int_arg("output_offset"),
+    runtime::tensor_arg("requantize_multipliers", runtime::kInt32, runtime::Shape::Vector),
+    runtime::tensor_arg("requantize_shifts", runtime::kInt32, runtime::Shape::Vector),
+    runtime::int_arg("activation_min"),
+    runtime::int_arg("activation_max"),
+    runtime::tensor_arg("out", runtime::kInt8, runtime::Shape::Nhwc),
+};
+inline constexpr runtime::OperatorContract kTransposeConv2dContract = runtime::make_contract(
+    "cortex_m::quantized_transpose_conv2d.out", kTransposeConv2dArgs, "output_offset");
+
+// prepare returns InvalidArgument for a weight not of rank 4 or with an empty
+// dimension, an input without rows or columns, weight's Cin not input's channels or its Cout
+// not out's, out's batch not input's, per-channel tensors without one value
+// per output channel, stride < 1, padding < 0, output_padding not in
+// [0, stride), offsets, activation range, multipliers ([0, 2^31)) or shifts
+// ([-31, 30]) out of range, or out's height/width not the size formula's (or
+// < 1); NotSupported for dilation != 1 (CMSIS-NN's transpose convolution
+// ignores dilation) or multipliers/shifts that are not constants. The
+// contract's kinds, dtypes and layouts are checked before it runs. It
 // requests transpose_conv2d_scratch_bytes of temporary memory.
 runtime::Error transpose_conv2d_prepare(runtime::PrepareContext& ctx);
 runtime::Error transpose_conv2d_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<cortex_m::TransposeConv2dFn> kTransposeConv2dVariants[] = {
+    {"ref", &cortex_m::transpose_conv2d_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m::transpose_conv2d_s8_mve)
+};
+
+}  // namespace etns::kernels

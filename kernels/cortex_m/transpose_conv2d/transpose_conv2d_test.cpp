@@ -17,13 +17,17 @@ using etns::testing::KernelCall;
 using runtime::Error;
 using runtime::ScalarType;
 
-const runtime::KernelEntry kEntry{"cortex_m::quantized_transpose_conv2d.out", 14,
-                                  &transpose_conv2d_prepare, &transpose_conv2d_run};
+const runtime::KernelEntry kEntry = runtime::kernel_entry(
+    kTransposeConv2dContract, &transpose_conv2d_prepare, &transpose_conv2d_run);
 
 const std::vector<uint8_t> kNhwc = {0, 2, 3, 1};
 
-// Argument positions.
-constexpr size_t kInput = 0, kWeight = 1, kBias = 2, kMultipliers = 9, kShifts = 10, kOut = 13;
+constexpr runtime::Arg kInput = kTransposeConv2dContract.arg("input");
+constexpr runtime::Arg kWeight = kTransposeConv2dContract.arg("weight");
+constexpr runtime::Arg kBias = kTransposeConv2dContract.arg("bias");
+constexpr runtime::Arg kMultipliers = kTransposeConv2dContract.arg("requantize_multipliers");
+constexpr runtime::Arg kShifts = kTransposeConv2dContract.arg("requantize_shifts");
+constexpr runtime::Arg kOut = kTransposeConv2dContract.out();
 
 // One call's arguments; sizes are PyTorch's ([N, C, H, W]), weight OHWI
 // [Cout, KH, KW, Cin]. Defaults: 2 -> 3 channels, 3x3 input, 3x3 kernel,
@@ -36,7 +40,7 @@ struct TcArgs {
   std::vector<uint8_t> weight_dim_order = {};
   ScalarType weight_dtype = ScalarType::Char;
   bool has_bias = true;
-  int32_t bias_size = -1;  // -1: one per output channel
+  std::vector<int32_t> bias_sizes = {};  // empty: [Cout]
   ScalarType bias_dtype = ScalarType::Int;
   std::vector<int64_t> stride = {2, 2};
   std::vector<int64_t> padding = {1, 1};
@@ -46,8 +50,11 @@ struct TcArgs {
   int64_t output_offset = -39;
   std::vector<int32_t> multipliers = {1 << 30, 1 << 30, 1 << 30};
   std::vector<int32_t> shifts = {1, 1, 1};
+  std::vector<int32_t> requant_sizes = {};  // empty: [number of values], for both
+  std::vector<uint8_t> requant_dim_order = {};
   ScalarType multipliers_dtype = ScalarType::Int;
   bool constant_requant = true;
+  bool constant_shifts = true;
   int64_t activation_min = -128;
   int64_t activation_max = 127;
   std::vector<int32_t> out_sizes = {1, 3, 6, 6};
@@ -59,18 +66,23 @@ void add_arguments(KernelCall& call, const TcArgs& a) {
   call.tensor(a.input_dtype, a.input_sizes, a.input_dim_order)
       .tensor(a.weight_dtype, a.weight_sizes, a.weight_dim_order);
   if (a.has_bias) {
-    call.tensor(a.bias_dtype, {a.bias_size >= 0 ? a.bias_size : a.weight_sizes[0]});
+    call.tensor(a.bias_dtype,
+                a.bias_sizes.empty() ? std::vector<int32_t>{a.weight_sizes[0]} : a.bias_sizes);
   } else {
     call.null();
   }
+  const auto requant_sizes = [&](size_t count) {
+    return a.requant_sizes.empty() ? std::vector<int32_t>{static_cast<int32_t>(count)}
+                                   : a.requant_sizes;
+  };
   call.int_list(a.stride)
       .int_list(a.padding)
       .int_list(a.output_padding)
       .int_list(a.dilation)
       .int_value(a.input_offset)
       .int_value(a.output_offset)
-      .tensor(a.multipliers_dtype, {static_cast<int32_t>(a.multipliers.size())})
-      .tensor(ScalarType::Int, {static_cast<int32_t>(a.shifts.size())})
+      .tensor(a.multipliers_dtype, requant_sizes(a.multipliers.size()), a.requant_dim_order)
+      .tensor(ScalarType::Int, requant_sizes(a.shifts.size()), a.requant_dim_order)
       .int_value(a.activation_min)
       .int_value(a.activation_max)
       .tensor(a.out_dtype, a.out_sizes, a.out_dim_order);
@@ -78,7 +90,7 @@ void add_arguments(KernelCall& call, const TcArgs& a) {
   if (a.multipliers_dtype == ScalarType::Int) call.fill<int32_t>(kMultipliers, a.multipliers);
   call.fill<int32_t>(kShifts, a.shifts);
   call.tensor_at(kMultipliers).is_constant = a.constant_requant;
-  call.tensor_at(kShifts).is_constant = a.constant_requant;
+  call.tensor_at(kShifts).is_constant = a.constant_requant && a.constant_shifts;
 }
 
 // A single-channel [1, 1, h, w] call with a k x k filter, no offsets and RQ
@@ -310,6 +322,84 @@ TEST(TransposeConv2dS8, ShapesMatchAScatteredImage) {
   }
 }
 
+// --- Requantisation extremes and per-channel vector shapes ---
+
+// One output channel per (multiplier, shift, bias) row: a 1x1 input of 0 with
+// input_offset 0 through a 1x1 kernel leaves acc = bias, so out =
+// RQ(bias, M, S) + 3. Multiplier 0 is what TFLite writes for an effective
+// scale below 2^-32, and real models hold shifts down to -31; RQ at shift -31
+// is +-1 only from |DHM| >= 2^30, ties away from zero.
+struct ExtremeChannel {
+  int32_t multiplier, shift, bias;
+  int8_t want;
+};
+const ExtremeChannel kExtremeChannels[] = {
+    {0, 0, INT32_MAX, 3},              // multiplier 0: RQ = 0
+    {0, -31, INT32_MIN, 3},            // multiplier 0 at the lowest shift
+    {0, 30, 12345, 3},                 // multiplier 0 after a left shift that wraps
+    {1 << 30, -31, INT32_MAX, 4},      // DHM = 2^30, the tie, rounds away to 1
+    {1 << 30, -31, INT32_MAX - 2, 3},  // DHM = 2^30 - 1: 0
+    {1 << 30, -31, INT32_MIN, 2},      // DHM = -2^30, the tie, rounds away to -1
+    {INT32_MAX, -31, -(1 << 30), 3},   // DHM = -2^30 + 1: 0
+    {INT32_MAX, -31, INT32_MIN, 2},    // DHM = -2^31 + 1: -1
+};
+constexpr int32_t kExtremeCount = 8;
+
+// The extreme channels as a [1, 1, 1, 1] -> [1, 8, 1, 1] transposed
+// convolution (1x1 kernel, stride 1) with the per-channel vectors in `sizes`
+// (empty: [8]).
+std::vector<int8_t> run_extremes(const std::vector<int32_t>& sizes) {
+  TcArgs a = single_plane(1, 1, 1, 1, 0, 0);
+  a.weight_sizes = {kExtremeCount, 1, 1, 1};
+  a.has_bias = true;
+  a.output_offset = 3;
+  a.bias_sizes = sizes;
+  a.requant_sizes = sizes;
+  a.multipliers.clear();
+  a.shifts.clear();
+  std::vector<int32_t> bias;
+  for (const ExtremeChannel& c : kExtremeChannels) {
+    a.multipliers.push_back(c.multiplier);
+    a.shifts.push_back(c.shift);
+    bias.push_back(c.bias);
+  }
+  a.out_sizes = {1, kExtremeCount, 1, 1};
+  a.out_dim_order = kNhwc;
+  KernelCall call;
+  add_arguments(call, a);
+  EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  call.fill<int8_t>(kInput, {0});
+  call.fill<int8_t>(kWeight, std::vector<int8_t>(kExtremeCount, 5));
+  call.fill<int32_t>(kBias, bias);
+  EXPECT_EQ(call.run(), Error::Ok);
+  return call.read<int8_t>(kOut);
+}
+
+std::vector<int8_t> extremes_wanted() {
+  std::vector<int8_t> want;
+  for (const ExtremeChannel& c : kExtremeChannels) {
+    EXPECT_EQ(kernels::requantize(c.bias, {c.multiplier, c.shift}) + 3, c.want) << c.bias;
+    want.push_back(c.want);
+  }
+  return want;
+}
+
+TEST(TransposeConv2dS8, RequantizesMultiplierZeroAndShiftMinus31) {
+  EXPECT_EQ(run_extremes({}), extremes_wanted());
+}
+
+// Exporters write per-channel tensors as [C], [1, C] or [C, 1, 1, 1]: any
+// shape holding one int32 per output channel is accepted for bias,
+// multipliers and shifts, and computes the same.
+TEST(TransposeConv2dPrepare, TakesPerChannelVectorsInAnyShape) {
+  const std::vector<int8_t> want = extremes_wanted();
+  for (const std::vector<int32_t>& sizes :
+       {std::vector<int32_t>{kExtremeCount}, {1, kExtremeCount}, {kExtremeCount, 1},
+        {kExtremeCount, 1, 1, 1}, {1, 1, 1, kExtremeCount}}) {
+    EXPECT_EQ(run_extremes(sizes), want) << "rank " << sizes.size();
+  }
+}
+
 // --- prepare rejects what the kernel does not accept ---
 
 void expect_rejected(const TcArgs& a, Error code, const std::string& message) {
@@ -372,9 +462,10 @@ TEST(TransposeConv2dPrepare, RejectsWrongKindOfArgument) {
       .int_value(127)
       .tensor(ScalarType::Char, {1, 1, 3, 3});
   EXPECT_EQ(call.prepare(kEntry), Error::InvalidProgram);
-  EXPECT_NE(call.log().find("argument 5 (output_padding) is Int, expected IntList"),
-            std::string::npos)
-      << call.log();
+  const std::string message =
+      "argument " + std::to_string(kTransposeConv2dContract.arg("output_padding").index) +
+      " (output_padding) is Int, expected IntList";
+  EXPECT_NE(call.log().find(message), std::string::npos) << call.log();
 }
 
 TEST(TransposeConv2dPrepare, RejectsWrongRanksAndLayouts) {
@@ -397,7 +488,38 @@ TEST(TransposeConv2dPrepare, RejectsWrongRanksAndLayouts) {
   expect_rejected(a, Error::InvalidArgument, "out must be channels_last");
   a = TcArgs{};
   a.weight_dim_order = {0, 2, 3, 1};
-  expect_rejected(a, Error::InvalidArgument, "weight must be contiguous");
+  expect_rejected(a, Error::InvalidArgument, "weight must be contiguous (row-major in memory)");
+  // A per-channel vector may have any shape, but its values must be in order.
+  a = TcArgs{};
+  a.weight_sizes = {4, 3, 3, 2};
+  a.out_sizes = {1, 4, 6, 6};
+  a.multipliers = {1 << 30, 1 << 30, 1 << 30, 1 << 30};
+  a.shifts = {1, 1, 1, 1};
+  a.requant_sizes = {2, 2};
+  a.requant_dim_order = {1, 0};
+  expect_rejected(a, Error::InvalidArgument,
+                  "requantize_multipliers must be contiguous (row-major in memory)");
+}
+
+// CMSIS-NN's transpose convolution writes out rows as it consumes input rows:
+// with no input rows or columns it would leave out unwritten. No batches is
+// an empty out, nothing to do.
+TEST(TransposeConv2dPrepare, RejectsAnInputWithoutRowsOrColumns) {
+  TcArgs a;
+  a.input_sizes = {1, 2, 0, 3};
+  expect_rejected(a, Error::InvalidArgument,
+                  "input [1, 2, 0, 3] has no rows or columns (upstream's kernel would leave out "
+                  "unwritten)");
+  a = TcArgs{};
+  a.input_sizes = {1, 2, 3, 0};
+  expect_rejected(a, Error::InvalidArgument, "input [1, 2, 3, 0] has no rows or columns");
+  a = TcArgs{};
+  a.input_sizes = {0, 2, 3, 3};
+  a.out_sizes = {0, 3, 6, 6};
+  KernelCall call;
+  add_arguments(call, a);
+  EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  EXPECT_EQ(call.run(), Error::Ok);
 }
 
 TEST(TransposeConv2dPrepare, RejectsAWeightShapeThatDoesNotMatchTheChannels) {
@@ -470,13 +592,17 @@ TEST(TransposeConv2dPrepare, RejectsRequantizationOfTheWrongCountOrRange) {
   TcArgs a;
   a.multipliers = {1 << 30, 1 << 30};
   expect_rejected(a, Error::InvalidArgument,
-                  "requantize_multipliers has 2 values, expected 3 (one per output channel)");
+                  "requantize_multipliers [2] has 2 values, expected 3 (one per output channel)");
   a = TcArgs{};
   a.shifts = {0, 0, 0, 0};
-  expect_rejected(a, Error::InvalidArgument, "requantize_shifts has 4 values, expected 3");
+  expect_rejected(a, Error::InvalidArgument, "requantize_shifts [4] has 4 values, expected 3");
   a = TcArgs{};
-  a.bias_size = 2;
-  expect_rejected(a, Error::InvalidArgument, "bias has 2 values, expected 3");
+  a.bias_sizes = {2};
+  expect_rejected(a, Error::InvalidArgument, "bias [2] has 2 values, expected 3");
+  a = TcArgs{};
+  a.bias_sizes = {3, 3};
+  expect_rejected(a, Error::InvalidArgument,
+                  "bias [3, 3] has 9 values, expected 3 (one per output channel)");
   a = TcArgs{};
   a.multipliers = {1 << 30, -5, 1 << 30};
   expect_rejected(a, Error::InvalidArgument,
@@ -485,8 +611,14 @@ TEST(TransposeConv2dPrepare, RejectsRequantizationOfTheWrongCountOrRange) {
   a.shifts = {0, 0, 31};
   expect_rejected(a, Error::InvalidArgument, "requantize_shifts[2] = 31, expected [-31, 30]");
   a = TcArgs{};
+  a.shifts = {-32, 0, 0};
+  expect_rejected(a, Error::InvalidArgument, "requantize_shifts[0] = -32, expected [-31, 30]");
+  a = TcArgs{};
   a.constant_requant = false;
   expect_rejected(a, Error::NotSupported, "requantize_multipliers is not a constant tensor");
+  a = TcArgs{};
+  a.constant_shifts = false;
+  expect_rejected(a, Error::NotSupported, "requantize_shifts is not a constant tensor");
 }
 
 TEST(TransposeConv2dPrepare, RejectsOutSizesOtherThanTheTransposedConvolutionFormula) {

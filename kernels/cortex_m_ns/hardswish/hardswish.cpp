@@ -1,18 +1,28 @@
 #include "kernels/cortex_m_ns/hardswish/hardswish.h"
 
 #include "kernels/common/checks.h"
-#include "kernels/variants.h"
+#include "kernels/cortex_m_ns/memory_order.h"
 
 namespace etns::cortex_m_ns {
 namespace {
 
 using kernels::read_int_in_range;
+using kernels::read_requant;
 using kernels::read_zero_point;
 using runtime::Error;
 using runtime::Tensor;
 
-constexpr size_t kSelf = 0;
-constexpr size_t kOut = 8;
+constexpr const runtime::OperatorContract& kContract = kHardswishContract;
+constexpr runtime::Arg kSelf = kContract.arg("self");
+constexpr runtime::Arg kInputZeroPoint = kContract.arg("input_zero_point");
+constexpr runtime::Arg kOutputZeroPoint = kContract.arg("output_zero_point");
+constexpr runtime::Arg kOutputMultiplier = kContract.arg("output_multiplier");
+constexpr runtime::Arg kOutputShift = kContract.arg("output_shift");
+constexpr runtime::Arg kReluQ3 = kContract.arg("relu_q3");
+constexpr runtime::Arg kReluQ6 = kContract.arg("relu_q6");
+constexpr runtime::Arg kPrescale = kContract.arg("prescale");
+constexpr runtime::Arg kOut = kContract.out();
+
 // The exporter falls back to the portable op outside this range (operators.md §3.1);
 // it also keeps |x| * relu_q6 <= 255 * 2^22 < 2^30.
 constexpr int64_t kMaxReluQ6 = int64_t{1} << 22;
@@ -20,20 +30,19 @@ constexpr int64_t kMaxReluQ6 = int64_t{1} << 22;
 }  // namespace
 
 Error hardswish_prepare(runtime::PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf, "self"));
-  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut, "out"));
-  ETNS_TRY(kernels::check_unary_s8(ctx, *self, *out));
+  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf));
+  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut));
+  ETNS_TRY(check_unary_layout(ctx, *self, *out));
 
   HardswishParams p;
-  ETNS_ASSIGN_OR_RETURN(p.in_zero_point, read_zero_point(ctx, 1, "input_zero_point"));
-  ETNS_ASSIGN_OR_RETURN(p.out_zero_point, read_zero_point(ctx, 2, "output_zero_point"));
-  ETNS_ASSIGN_OR_RETURN(p.out,
-                        kernels::read_requant(ctx, 3, "output_multiplier", 4, "output_shift"));
+  ETNS_ASSIGN_OR_RETURN(p.in_zero_point, read_zero_point(ctx, kInputZeroPoint));
+  ETNS_ASSIGN_OR_RETURN(p.out_zero_point, read_zero_point(ctx, kOutputZeroPoint));
+  ETNS_ASSIGN_OR_RETURN(p.out, read_requant(ctx, kOutputMultiplier, kOutputShift));
   // relu_q6 first: it bounds relu_q3 (round(3/s) <= round(6/s) for every scale).
-  ETNS_ASSIGN_OR_RETURN(p.relu_q6, read_int_in_range(ctx, 6, "relu_q6", 1, kMaxReluQ6));
-  ETNS_ASSIGN_OR_RETURN(p.relu_q3, read_int_in_range(ctx, 5, "relu_q3", 0, p.relu_q6));
+  ETNS_ASSIGN_OR_RETURN(p.relu_q6, read_int_in_range(ctx, kReluQ6, 1, kMaxReluQ6));
+  ETNS_ASSIGN_OR_RETURN(p.relu_q3, read_int_in_range(ctx, kReluQ3, 0, p.relu_q6));
   // Any prescale in [0, 31] keeps (t + 2^(prescale-1)) >> prescale in range.
-  ETNS_ASSIGN_OR_RETURN(p.prescale, read_int_in_range(ctx, 7, "prescale", 0, 31));
+  ETNS_ASSIGN_OR_RETURN(p.prescale, read_int_in_range(ctx, kPrescale, 0, 31));
 
   hardswish_fill_table(p);
   ETNS_ASSIGN_OR_RETURN(HardswishParams * stored, ctx.make_state<HardswishParams>());

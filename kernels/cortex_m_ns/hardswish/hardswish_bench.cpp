@@ -3,7 +3,6 @@
 #include "kernels/cortex_m_ns/hardswish/hardswish.h"
 #include "kernels/testing/kernel_bench.h"
 #include "kernels/testing/unary_bench.h"
-#include "kernels/variants.h"
 
 namespace etns::cortex_m_ns {
 namespace {

@@ -27,8 +27,8 @@ using testing::KernelCall;
 using testing::Rng;
 using namespace test;
 
-const runtime::KernelEntry kEntry{"cortex_m_ns::quantized_hardswish.out", 9, &hardswish_prepare,
-                                  &hardswish_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kHardswishContract, &hardswish_prepare, &hardswish_run);
 
 // tier1_ns c0i2 (operators.md §3.1, §7). The input scale is not stored; it
 // follows from the stored factor s_in^2 / (6 s_out) and gives 3 / s_in = 67.04.
@@ -73,7 +73,7 @@ struct HardswishArgs {
   int64_t relu_q3 = 67;
   int64_t relu_q6 = 134;
   int64_t prescale = 0;
-  int as_double = -1;  // this argument is passed as a Double
+  const char* as_double = nullptr;  // the argument of this name is passed as a Double
 };
 
 HardswishArgs args_for(const HardswishParams& p) {
@@ -90,18 +90,20 @@ HardswishArgs args_for(const HardswishParams& p) {
 
 void build(KernelCall& call, const HardswishArgs& a) {
   call.tensor(a.self_dtype, a.self_sizes, a.self_order);
-  int_arg(call, a.in_zero_point, a.as_double == 1);
-  int_arg(call, a.out_zero_point, a.as_double == 2);
-  int_arg(call, a.out_multiplier, a.as_double == 3);
-  int_arg(call, a.out_shift, a.as_double == 4);
-  int_arg(call, a.relu_q3, a.as_double == 5);
-  int_arg(call, a.relu_q6, a.as_double == 6);
-  int_arg(call, a.prescale, a.as_double == 7);
+  int_arg(call, a.in_zero_point, a.as_double, "input_zero_point");
+  int_arg(call, a.out_zero_point, a.as_double, "output_zero_point");
+  int_arg(call, a.out_multiplier, a.as_double, "output_multiplier");
+  int_arg(call, a.out_shift, a.as_double, "output_shift");
+  int_arg(call, a.relu_q3, a.as_double, "relu_q3");
+  int_arg(call, a.relu_q6, a.as_double, "relu_q6");
+  int_arg(call, a.prescale, a.as_double, "prescale");
   call.tensor(a.out_dtype, a.out_sizes, a.out_order);
 }
 
 // All 256 codes through the operator (entry i is the output for q = i - 128).
-std::vector<int8_t> run_lut(const HardswishArgs& a) { return run_all_codes<HardswishArgs>(kEntry, build, a, 8); }
+std::vector<int8_t> run_lut(const HardswishArgs& a) {
+  return run_all_codes<HardswishArgs>(kEntry, build, a);
+}
 
 LsbError lut_error_vs_float(const std::vector<int8_t>& lut, Qparams in_q, Qparams out_q) {
   LsbError error;
@@ -229,6 +231,29 @@ TEST(HardswishS8, ExtremeShiftsAndZeroPoints) {
 
 TEST(HardswishPrepare, AcceptsTier1) { expect_accepts<HardswishArgs>(kEntry, build); }
 
+TEST(HardswishPrepare, TakesSize1DimsInAnyDimOrder) {
+  expect_size1_dims_in_any_order<HardswishArgs>(kEntry, build);
+}
+
+// TFLite flushes a factor below 2^-32 to (0, 0), and real models hold shifts
+// down to -31: prepare takes them and the kernel gives the reference's bytes,
+// here the output zero point for every code (|x t| <= 255 * 134 < 2^30).
+TEST(HardswishPrepare, TakesMultiplierZeroAndShiftMinus31) {
+  for (const kernels::Requant q : {kernels::Requant{0, 0}, kernels::Requant{0, -31},
+                                   kernels::Requant{INT32_MAX, -31}}) {
+    HardswishParams p;
+    p.in_zero_point = 3;
+    p.out_zero_point = -113;
+    p.out = q;
+    p.relu_q3 = 67;
+    p.relu_q6 = 134;
+    std::vector<int8_t> want(256);
+    hardswish_s8_ref(p, all_codes().data(), want.data(), want.size());
+    EXPECT_EQ(want, std::vector<int8_t>(256, -113));
+    EXPECT_EQ(run_lut(args_for(p)), want) << p;
+  }
+}
+
 using Rejection = test::Rejection<HardswishArgs>;
 
 const Rejection kRejections[] = {
@@ -236,10 +261,10 @@ const Rejection kRejections[] = {
      Error::InvalidArgument, "self dtype float32, expected int8"},
     {"uint8 out", [](HardswishArgs& a) { a.out_dtype = ScalarType::Byte; }, Error::InvalidArgument,
      "out dtype uint8, expected int8"},
-    {"Double shift", [](HardswishArgs& a) { a.as_double = 4; }, Error::InvalidProgram,
-     "argument 4 (output_shift) is Double, expected Int"},
-    {"Double relu_q3", [](HardswishArgs& a) { a.as_double = 5; }, Error::InvalidProgram,
-     "argument 5 (relu_q3) is Double, expected Int"},
+    {"Double shift", [](HardswishArgs& a) { a.as_double = "output_shift"; }, Error::InvalidProgram,
+     "(output_shift) is Double, expected Int"},
+    {"Double relu_q3", [](HardswishArgs& a) { a.as_double = "relu_q3"; }, Error::InvalidProgram,
+     "(relu_q3) is Double, expected Int"},
     {"shift 31", [](HardswishArgs& a) { a.out_shift = 31; }, Error::InvalidArgument,
      "output_shift = 31, expected [-31, 30]"},
     {"shift 40", [](HardswishArgs& a) { a.out_shift = 40; }, Error::InvalidArgument,
@@ -260,8 +285,8 @@ const Rejection kRejections[] = {
      "prescale = 32, expected [0, 31]"},
     {"mismatched sizes", [](HardswishArgs& a) { a.out_sizes = {1, 16, 32, 16}; },
      Error::InvalidArgument, "self [1, 16, 32, 32] and out [1, 16, 32, 16] differ in shape"},
-    {"dim orders", [](HardswishArgs& a) { a.out_order = {0, 1, 2, 3}; }, Error::InvalidArgument,
-     "self and out have different dim orders"},
+    {"memory orders", [](HardswishArgs& a) { a.out_order = {0, 1, 2, 3}; },
+     Error::InvalidArgument, "self and out have different dim orders"},
 };
 
 TEST(HardswishPrepare, RejectsBadArguments) { expect_rejections<HardswishArgs>(kEntry, build, kRejections); }

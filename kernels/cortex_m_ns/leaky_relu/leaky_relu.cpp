@@ -1,7 +1,7 @@
 #include "kernels/cortex_m_ns/leaky_relu/leaky_relu.h"
 
 #include "kernels/common/checks.h"
-#include "kernels/variants.h"
+#include "kernels/cortex_m_ns/memory_order.h"
 
 namespace etns::cortex_m_ns {
 namespace {
@@ -11,22 +11,28 @@ using kernels::read_zero_point;
 using runtime::Error;
 using runtime::Tensor;
 
-constexpr size_t kSelf = 0;
-constexpr size_t kOut = 7;
+constexpr const runtime::OperatorContract& kContract = kLeakyReluContract;
+constexpr runtime::Arg kSelf = kContract.arg("self");
+constexpr runtime::Arg kInputZeroPoint = kContract.arg("input_zero_point");
+constexpr runtime::Arg kOutputZeroPoint = kContract.arg("output_zero_point");
+constexpr runtime::Arg kAlphaMultiplier = kContract.arg("alpha_multiplier");
+constexpr runtime::Arg kAlphaShift = kContract.arg("alpha_shift");
+constexpr runtime::Arg kIdentityMultiplier = kContract.arg("identity_multiplier");
+constexpr runtime::Arg kIdentityShift = kContract.arg("identity_shift");
+constexpr runtime::Arg kOut = kContract.out();
 
 }  // namespace
 
 Error leaky_relu_prepare(runtime::PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf, "self"));
-  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut, "out"));
-  ETNS_TRY(kernels::check_unary_s8(ctx, *self, *out));
+  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf));
+  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut));
+  ETNS_TRY(check_unary_layout(ctx, *self, *out));
 
   LeakyReluParams p;
-  ETNS_ASSIGN_OR_RETURN(p.in_zero_point, read_zero_point(ctx, 1, "input_zero_point"));
-  ETNS_ASSIGN_OR_RETURN(p.out_zero_point, read_zero_point(ctx, 2, "output_zero_point"));
-  ETNS_ASSIGN_OR_RETURN(p.alpha, read_requant(ctx, 3, "alpha_multiplier", 4, "alpha_shift"));
-  ETNS_ASSIGN_OR_RETURN(p.identity,
-                        read_requant(ctx, 5, "identity_multiplier", 6, "identity_shift"));
+  ETNS_ASSIGN_OR_RETURN(p.in_zero_point, read_zero_point(ctx, kInputZeroPoint));
+  ETNS_ASSIGN_OR_RETURN(p.out_zero_point, read_zero_point(ctx, kOutputZeroPoint));
+  ETNS_ASSIGN_OR_RETURN(p.alpha, read_requant(ctx, kAlphaMultiplier, kAlphaShift));
+  ETNS_ASSIGN_OR_RETURN(p.identity, read_requant(ctx, kIdentityMultiplier, kIdentityShift));
 
   leaky_relu_fill_table(p);
   ETNS_ASSIGN_OR_RETURN(LeakyReluParams * stored, ctx.make_state<LeakyReluParams>());

@@ -26,8 +26,8 @@ using testing::KernelCall;
 using testing::Rng;
 using namespace test;
 
-const runtime::KernelEntry kEntry{"cortex_m_ns::quantized_leaky_relu.out", 8,
-                                  &leaky_relu_prepare, &leaky_relu_run};
+const runtime::KernelEntry kEntry =
+    runtime::kernel_entry(kLeakyReluContract, &leaky_relu_prepare, &leaky_relu_run);
 
 // tier1_ns c0i4's float qparams, recovered from the program (operators.md §7).
 const Qparams kInQ{0.04002131150, 0};     // conv2 output
@@ -65,7 +65,7 @@ struct LeakyReluArgs {
   int64_t alpha_shift = -2;
   int64_t identity_multiplier = 1861133219;
   int64_t identity_shift = 1;
-  int as_double = -1;  // this argument is passed as a Double
+  const char* as_double = nullptr;  // the argument of this name is passed as a Double
 };
 
 LeakyReluArgs args_for(const LeakyReluParams& p) {
@@ -81,17 +81,19 @@ LeakyReluArgs args_for(const LeakyReluParams& p) {
 
 void build(KernelCall& call, const LeakyReluArgs& a) {
   call.tensor(a.self_dtype, a.self_sizes, a.self_order);
-  int_arg(call, a.in_zero_point, a.as_double == 1);
-  int_arg(call, a.out_zero_point, a.as_double == 2);
-  int_arg(call, a.alpha_multiplier, a.as_double == 3);
-  int_arg(call, a.alpha_shift, a.as_double == 4);
-  int_arg(call, a.identity_multiplier, a.as_double == 5);
-  int_arg(call, a.identity_shift, a.as_double == 6);
+  int_arg(call, a.in_zero_point, a.as_double, "input_zero_point");
+  int_arg(call, a.out_zero_point, a.as_double, "output_zero_point");
+  int_arg(call, a.alpha_multiplier, a.as_double, "alpha_multiplier");
+  int_arg(call, a.alpha_shift, a.as_double, "alpha_shift");
+  int_arg(call, a.identity_multiplier, a.as_double, "identity_multiplier");
+  int_arg(call, a.identity_shift, a.as_double, "identity_shift");
   call.tensor(a.out_dtype, a.out_sizes, a.out_order);
 }
 
 // All 256 codes through the operator (entry i is the output for q = i - 128).
-std::vector<int8_t> run_lut(const LeakyReluArgs& a) { return run_all_codes<LeakyReluArgs>(kEntry, build, a, 7); }
+std::vector<int8_t> run_lut(const LeakyReluArgs& a) {
+  return run_all_codes<LeakyReluArgs>(kEntry, build, a);
+}
 
 LsbError lut_error_vs_float(const std::vector<int8_t>& lut, Qparams in_q, Qparams out_q,
                             double alpha) {
@@ -210,6 +212,29 @@ TEST(LeakyReluS8, SignPicksThePair) {
 
 TEST(LeakyReluPrepare, AcceptsTier1) { expect_accepts<LeakyReluArgs>(kEntry, build); }
 
+TEST(LeakyReluPrepare, TakesSize1DimsInAnyDimOrder) {
+  expect_size1_dims_in_any_order<LeakyReluArgs>(kEntry, build);
+}
+
+// TFLite flushes a factor below 2^-32 to (0, 0), and real models hold shifts
+// down to -31: prepare takes them for either pair and the kernel gives the
+// reference's bytes, here the output zero point for every code.
+TEST(LeakyReluPrepare, TakesMultiplierZeroAndShiftMinus31) {
+  const kernels::Requant pairs[] = {{0, 0}, {0, -31}, {INT32_MAX, -31}};
+  for (const kernels::Requant alpha : pairs) {
+    for (const kernels::Requant identity : pairs) {
+      LeakyReluParams p;
+      p.out_zero_point = -100;
+      p.alpha = alpha;
+      p.identity = identity;
+      std::vector<int8_t> want(256);
+      leaky_relu_s8_ref(p, all_codes().data(), want.data(), want.size());
+      EXPECT_EQ(want, std::vector<int8_t>(256, -100));
+      EXPECT_EQ(run_lut(args_for(p)), want) << p;
+    }
+  }
+}
+
 using Rejection = test::Rejection<LeakyReluArgs>;
 
 const Rejection kRejections[] = {
@@ -217,8 +242,9 @@ const Rejection kRejections[] = {
      Error::InvalidArgument, "self dtype float32, expected int8"},
     {"int32 out", [](LeakyReluArgs& a) { a.out_dtype = ScalarType::Int; }, Error::InvalidArgument,
      "out dtype int32, expected int8"},
-    {"Double multiplier", [](LeakyReluArgs& a) { a.as_double = 5; }, Error::InvalidProgram,
-     "argument 5 (identity_multiplier) is Double, expected Int"},
+    {"Double multiplier", [](LeakyReluArgs& a) { a.as_double = "identity_multiplier"; },
+     Error::InvalidProgram,
+     "(identity_multiplier) is Double, expected Int"},
     {"identity shift 31", [](LeakyReluArgs& a) { a.identity_shift = 31; },
      Error::InvalidArgument, "identity_shift = 31, expected [-31, 30]"},
     {"alpha shift 40", [](LeakyReluArgs& a) { a.alpha_shift = 40; }, Error::InvalidArgument,

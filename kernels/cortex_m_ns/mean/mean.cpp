@@ -1,34 +1,35 @@
 #include "kernels/cortex_m_ns/mean/mean.h"
 
 #include "kernels/common/checks.h"
-#include "kernels/variants.h"
 
 namespace etns::cortex_m_ns {
 namespace {
 
+using kernels::read_requant;
 using kernels::read_zero_point;
 using runtime::Error;
-using runtime::ScalarType;
 using runtime::Tensor;
 
-constexpr size_t kSelf = 0;
-constexpr size_t kOut = 7;
+constexpr const runtime::OperatorContract& kContract = kMeanContract;
+constexpr runtime::Arg kSelf = kContract.arg("self");
+constexpr runtime::Arg kInputZeroPoint = kContract.arg("input_zero_point");
+constexpr runtime::Arg kAxisMask = kContract.arg("axis_mask");
+constexpr runtime::Arg kKeepdim = kContract.arg("keepdim");
+constexpr runtime::Arg kOutputZeroPoint = kContract.arg("output_zero_point");
+constexpr runtime::Arg kOutputMultiplier = kContract.arg("output_multiplier");
+constexpr runtime::Arg kOutputShift = kContract.arg("output_shift");
+constexpr runtime::Arg kOut = kContract.out();
+
 constexpr uint8_t kMaxRank = 4;
 // Each term |q - zp| <= 255, so this many keep the int32 sum exact.
 constexpr size_t kMaxReduce = static_cast<size_t>(INT32_MAX) / 255;
 
-Error check_layout(const runtime::PrepareContext& ctx, const Tensor& t, const char* name) {
-  if (t.rank > kMaxRank) {
-    return ctx.fail(Error::InvalidArgument, "%s has rank %u, expected at most 4", name,
-                    static_cast<unsigned>(t.rank));
-  }
-  // The kernel reads logical sizes against the buffer, so only identity order works.
-  if (!t.is_contiguous()) {
-    return ctx.fail(Error::InvalidArgument, "%s is %s, expected contiguous (dim_order 0..%u)", name,
-                    t.is_channels_last() ? "channels_last" : "not contiguous",
-                    static_cast<unsigned>(t.rank > 0 ? t.rank - 1 : 0));
-  }
-  return Error::Ok;
+// The contract has checked the layout (row-major in memory); the geometry
+// right-aligns at most 4 dims into CMSIS's (n, h, w, c), as upstream does.
+Error check_at_most_4d(const runtime::PrepareContext& ctx, const Tensor& t, const char* name) {
+  if (t.rank <= kMaxRank) return Error::Ok;
+  return ctx.fail(Error::InvalidArgument, "%s has rank %u, expected at most 4", name,
+                  static_cast<unsigned>(t.rank));
 }
 
 // Right-aligns self's sizes into CMSIS's (n, h, w, c) as the mask is, drops
@@ -79,26 +80,23 @@ Error prepare_geometry(const runtime::PrepareContext& ctx, const Tensor& self,
 }  // namespace
 
 Error mean_prepare(runtime::PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf, "self"));
-  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut, "out"));
-  ETNS_TRY(kernels::check_dtype(ctx, *self, "self", ScalarType::Char));
-  ETNS_TRY(kernels::check_dtype(ctx, *out, "out", ScalarType::Char));
-  ETNS_TRY(check_layout(ctx, *self, "self"));
-  ETNS_TRY(check_layout(ctx, *out, "out"));
+  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf));
+  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut));
+  ETNS_TRY(check_at_most_4d(ctx, *self, "self"));
+  ETNS_TRY(check_at_most_4d(ctx, *out, "out"));
 
   MeanState state;
-  ETNS_ASSIGN_OR_RETURN(state.params.in_zero_point, read_zero_point(ctx, 1, "input_zero_point"));
-  ETNS_ASSIGN_OR_RETURN(const runtime::IntList mask, ctx.int_list(2, "axis_mask"));
+  ETNS_ASSIGN_OR_RETURN(state.params.in_zero_point, read_zero_point(ctx, kInputZeroPoint));
+  ETNS_ASSIGN_OR_RETURN(const runtime::IntList mask, ctx.int_list(kAxisMask));
   if (mask.size != kMaxRank) {
     return ctx.fail(Error::InvalidArgument, "axis_mask has %u entries, expected 4",
                     static_cast<unsigned>(mask.size));
   }
   // keepdim only shapes `out`, whose element count is checked below.
-  ETNS_ASSIGN_OR_RETURN(const bool keepdim, ctx.bool_value(3, "keepdim"));
+  ETNS_ASSIGN_OR_RETURN(const bool keepdim, ctx.bool_value(kKeepdim));
   (void)keepdim;
-  ETNS_ASSIGN_OR_RETURN(state.params.out_zero_point, read_zero_point(ctx, 4, "output_zero_point"));
-  ETNS_ASSIGN_OR_RETURN(state.params.out,
-                        kernels::read_requant(ctx, 5, "output_multiplier", 6, "output_shift"));
+  ETNS_ASSIGN_OR_RETURN(state.params.out_zero_point, read_zero_point(ctx, kOutputZeroPoint));
+  ETNS_ASSIGN_OR_RETURN(state.params.out, read_requant(ctx, kOutputMultiplier, kOutputShift));
 
   ETNS_TRY(prepare_geometry(ctx, *self, mask, state.geometry));
   if (out->numel != state.geometry.outputs()) {

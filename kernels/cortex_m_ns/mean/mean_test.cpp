@@ -25,8 +25,9 @@ using testing::KernelCall;
 using testing::Rng;
 using namespace test;
 
-const runtime::KernelEntry kEntry{"cortex_m_ns::quantized_mean.out", 8, &mean_prepare,
-                                  &mean_run};
+const runtime::KernelEntry kEntry = runtime::kernel_entry(kMeanContract, &mean_prepare, &mean_run);
+constexpr runtime::Arg kSelf = kMeanContract.arg("self");
+constexpr runtime::Arg kOut = kMeanContract.out();
 
 // tier1mean_ns c0i1's float qparams (operators.md §7).
 const Qparams kInQ{0.030633239075541496, 1};
@@ -52,7 +53,7 @@ struct MeanArgs {
   int64_t out_zero_point = 4;
   int64_t out_multiplier = 1494462729;
   int64_t out_shift = -4;
-  int as_double = -1;  // this argument is passed as a Double
+  const char* as_double = nullptr;  // the argument of this name is passed as a Double
   bool mask_as_int = false;
   bool keepdim_as_int = false;
 };
@@ -68,7 +69,7 @@ MeanArgs args_for(const MeanParams& p) {
 
 void build(KernelCall& call, const MeanArgs& a) {
   call.tensor(a.self_dtype, a.self_sizes, a.self_order);
-  int_arg(call, a.in_zero_point, a.as_double == 1);
+  int_arg(call, a.in_zero_point, a.as_double, "input_zero_point");
   if (a.mask_as_int) {
     call.int_value(0);
   } else {
@@ -79,9 +80,9 @@ void build(KernelCall& call, const MeanArgs& a) {
   } else {
     call.bool_value(a.keepdim);
   }
-  int_arg(call, a.out_zero_point, a.as_double == 4);
-  int_arg(call, a.out_multiplier, a.as_double == 5);
-  int_arg(call, a.out_shift, a.as_double == 6);
+  int_arg(call, a.out_zero_point, a.as_double, "output_zero_point");
+  int_arg(call, a.out_multiplier, a.as_double, "output_multiplier");
+  int_arg(call, a.out_shift, a.as_double, "output_shift");
   call.tensor(a.out_dtype, a.out_sizes, a.out_order);
 }
 
@@ -93,9 +94,9 @@ std::vector<int8_t> run_mean(const MeanArgs& a, const std::vector<int8_t>& in) {
     ADD_FAILURE() << call.log();
     return {};
   }
-  call.fill<int8_t>(0, in);
+  call.fill<int8_t>(kSelf, in);
   EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(7);
+  return call.read<int8_t>(kOut);
 }
 
 // The float mean of each run of `count` consecutive dequantised codes, on the output grid.
@@ -319,6 +320,37 @@ TEST(MeanS8, Extremes) {
 
 TEST(MeanPrepare, AcceptsTier1) { expect_accepts<MeanArgs>(kEntry, build); }
 
+// The kernel needs self and out row-major in memory; a size-1 dim may sit
+// anywhere in the dim order ([1, 16, 1, 1] channels_last is the same bytes as
+// contiguous) and gives the contiguous call's bytes.
+TEST(MeanPrepare, TakesRowMajorTensorsInAnyDimOrder) {
+  Rng rng(kSeed);
+  const std::vector<int8_t> in = testing::random_s8(rng, 16 * kTier1Count);
+  const std::vector<int8_t> want = run_mean(MeanArgs{}, in);
+  ASSERT_EQ(want.size(), 16u);
+  MeanArgs a;
+  a.out_order = {0, 2, 3, 1};
+  EXPECT_EQ(run_mean(a, in), want);
+  a.self_order = {1, 0, 2, 3};
+  a.out_order = {3, 0, 1, 2};
+  EXPECT_EQ(run_mean(a, in), want);
+}
+
+// TFLite flushes a factor below 2^-32 to (0, 0), and real models hold shifts
+// down to -31: prepare takes them and every output is the output zero point
+// (|sum| <= 255 * 1024, far below 2^30).
+TEST(MeanPrepare, TakesMultiplierZeroAndShiftMinus31) {
+  Rng rng(kSeed);
+  const std::vector<int8_t> in = testing::random_s8(rng, 16 * kTier1Count);
+  for (const kernels::Requant q : {kernels::Requant{0, 0}, kernels::Requant{0, -31},
+                                   kernels::Requant{INT32_MAX, -31}}) {
+    MeanArgs a;
+    a.out_multiplier = q.multiplier;
+    a.out_shift = q.shift;
+    EXPECT_EQ(run_mean(a, in), std::vector<int8_t>(16, 4)) << q.multiplier << ", " << q.shift;
+  }
+}
+
 TEST(MeanPrepare, RejectsSumsThatCouldOverflow) {
   MeanArgs a;
   a.self_sizes = {2, 4210753};  // 8421506 elements reduced; 8421504 is the most
@@ -337,12 +369,12 @@ const Rejection kRejections[] = {
      "self dtype float32, expected int8"},
     {"float out", [](MeanArgs& a) { a.out_dtype = ScalarType::Float; }, Error::InvalidArgument,
      "out dtype float32, expected int8"},
-    {"Double shift", [](MeanArgs& a) { a.as_double = 6; }, Error::InvalidProgram,
-     "argument 6 (output_shift) is Double, expected Int"},
+    {"Double shift", [](MeanArgs& a) { a.as_double = "output_shift"; }, Error::InvalidProgram,
+     "(output_shift) is Double, expected Int"},
     {"Int mask", [](MeanArgs& a) { a.mask_as_int = true; }, Error::InvalidProgram,
-     "argument 2 (axis_mask) is Int, expected IntList"},
+     "(axis_mask) is Int, expected IntList"},
     {"Int keepdim", [](MeanArgs& a) { a.keepdim_as_int = true; }, Error::InvalidProgram,
-     "argument 3 (keepdim) is Int, expected Bool"},
+     "(keepdim) is Int, expected Bool"},
     {"shift 31", [](MeanArgs& a) { a.out_shift = 31; }, Error::InvalidArgument,
      "output_shift = 31, expected [-31, 30]"},
     {"shift 40", [](MeanArgs& a) { a.out_shift = 40; }, Error::InvalidArgument,
@@ -352,13 +384,13 @@ const Rejection kRejections[] = {
     {"zero point 200", [](MeanArgs& a) { a.in_zero_point = 200; }, Error::InvalidArgument,
      "input_zero_point = 200, expected [-128, 127]"},
     {"channels_last self", [](MeanArgs& a) { a.self_order = {0, 2, 3, 1}; },
-     Error::InvalidArgument, "self is channels_last, expected contiguous (dim_order 0..3)"},
+     Error::InvalidArgument, "self must be contiguous (row-major in memory)"},
     {"permuted out",
      [](MeanArgs& a) {
-       a.out_sizes = {1, 16, 1};
-       a.out_order = {1, 0, 2};
+       a.out_sizes = {1, 4, 4};
+       a.out_order = {0, 2, 1};
      },
-     Error::InvalidArgument, "out is not contiguous, expected contiguous (dim_order 0..2)"},
+     Error::InvalidArgument, "out must be contiguous (row-major in memory)"},
     {"rank 5",
      [](MeanArgs& a) {
        a.self_sizes = {1, 1, 16, 32, 32};

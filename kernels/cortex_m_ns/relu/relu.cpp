@@ -1,35 +1,42 @@
 #include "kernels/cortex_m_ns/relu/relu.h"
 
 #include "kernels/common/checks.h"
-#include "kernels/variants.h"
+#include "kernels/cortex_m_ns/memory_order.h"
 
 namespace etns::cortex_m_ns {
 namespace {
 
 using kernels::read_int_in_range;
+using kernels::read_requant;
 using kernels::read_zero_point;
 using runtime::Error;
 using runtime::Tensor;
 
-constexpr size_t kSelf = 0;
-constexpr size_t kOut = 7;
+constexpr const runtime::OperatorContract& kContract = kReluContract;
+constexpr runtime::Arg kSelf = kContract.arg("self");
+constexpr runtime::Arg kInputZeroPoint = kContract.arg("input_zero_point");
+constexpr runtime::Arg kOutputZeroPoint = kContract.arg("output_zero_point");
+constexpr runtime::Arg kOutputMultiplier = kContract.arg("output_multiplier");
+constexpr runtime::Arg kOutputShift = kContract.arg("output_shift");
+constexpr runtime::Arg kActivationMin = kContract.arg("activation_min");
+constexpr runtime::Arg kActivationMax = kContract.arg("activation_max");
+constexpr runtime::Arg kOut = kContract.out();
 
 }  // namespace
 
 Error relu_prepare(runtime::PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf, "self"));
-  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut, "out"));
-  ETNS_TRY(kernels::check_unary_s8(ctx, *self, *out));
+  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf));
+  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut));
+  ETNS_TRY(check_unary_layout(ctx, *self, *out));
 
   ReluParams p;
-  ETNS_ASSIGN_OR_RETURN(p.in_zero_point, read_zero_point(ctx, 1, "input_zero_point"));
-  ETNS_ASSIGN_OR_RETURN(p.out_zero_point, read_zero_point(ctx, 2, "output_zero_point"));
-  ETNS_ASSIGN_OR_RETURN(p.out,
-                        kernels::read_requant(ctx, 3, "output_multiplier", 4, "output_shift"));
+  ETNS_ASSIGN_OR_RETURN(p.in_zero_point, read_zero_point(ctx, kInputZeroPoint));
+  ETNS_ASSIGN_OR_RETURN(p.out_zero_point, read_zero_point(ctx, kOutputZeroPoint));
+  ETNS_ASSIGN_OR_RETURN(p.out, read_requant(ctx, kOutputMultiplier, kOutputShift));
   // Upstream narrows out-of-range bounds by a wrapping cast; the exporter only
   // emits quantised values, so anything outside int8 is a broken program.
-  ETNS_ASSIGN_OR_RETURN(p.act_min, read_int_in_range(ctx, 5, "activation_min", -128, 127));
-  ETNS_ASSIGN_OR_RETURN(p.act_max, read_int_in_range(ctx, 6, "activation_max", -128, 127));
+  ETNS_ASSIGN_OR_RETURN(p.act_min, read_int_in_range(ctx, kActivationMin, -128, 127));
+  ETNS_ASSIGN_OR_RETURN(p.act_max, read_int_in_range(ctx, kActivationMax, -128, 127));
   // Upstream's C and MVE clamps disagree for an empty range; no exporter emits one.
   if (p.act_min > p.act_max) {
     return ctx.fail(Error::InvalidArgument,

@@ -5,8 +5,10 @@
 
 #include "kernels/common/byte_table.h"
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/exec/operator_contract.h"
 #include "runtime/core/target_layout.h"
 
 // cortex_m_ns::quantized_relu.out: relu, relu6, hardtanh and clamp on int8,
@@ -50,15 +52,48 @@ void relu_s8_lut(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
 // Helium: the identity path as a 16-lane clamp, the other as byte gathers from p.table.
 void relu_s8_mve(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
 #endif
-// The build's choice, the last of kernels/variants.h's kReluVariants.
+// The build's choice, the last of kReluVariants (below).
 void relu_s8(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
 
 // Fills p.table from the reference and p's other fields.
 void relu_fill_table(ReluParams& p);
 
-// Validates the 8 schema arguments (InvalidArgument, or InvalidProgram for a
-// wrong value kind) and stores ReluParams in the method arena (OutOfMemory).
+// The contract (operators.md §3.4). self and out are int8 with equal sizes in
+// one memory order (any dim order: the kernel walks the flat buffers).
+inline constexpr runtime::ArgSpec kReluArgs[] = {
+    runtime::tensor_arg("self", runtime::kInt8),
+    runtime::int_arg("input_zero_point"),
+    runtime::int_arg("output_zero_point"),
+    runtime::int_arg("output_multiplier"),
+    runtime::int_arg("output_shift"),
+    runtime::int_arg("activation_min"),
+    runtime::int_arg("activation_max"),
+    runtime::tensor_arg("out", runtime::kInt8),
+};
+inline constexpr runtime::OperatorContract kReluContract =
+    runtime::make_contract("cortex_m_ns::quantized_relu.out", kReluArgs, "output_zero_point");
+
+// prepare returns InvalidArgument for self and out of different sizes or memory
+// orders, zero points or activation bounds outside [-128, 127] (upstream's
+// clamp path wraps such bounds, its generic path saturates them),
+// activation_min above activation_max (upstream's C and MVE clamps disagree),
+// or a multiplier outside [0, 2^31) or shift outside [-31, 30] (multiplier 0
+// and shift -31 are valid; the contract's kinds and dtypes are checked before
+// it runs), and stores ReluParams in the method arena (OutOfMemory).
 runtime::Error relu_prepare(runtime::PrepareContext& ctx);
 runtime::Error relu_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m_ns
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<cortex_m_ns::ReluFn> kReluVariants[] = {
+    {"ref", &cortex_m_ns::relu_s8_ref},
+    {"lut", &cortex_m_ns::relu_s8_lut},
+    ETNS_MVE_VARIANT(&cortex_m_ns::relu_s8_mve)
+};
+
+}  // namespace etns::kernels

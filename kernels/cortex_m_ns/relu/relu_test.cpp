@@ -28,8 +28,9 @@ using testing::KernelCall;
 using testing::Rng;
 using namespace test;
 
-const runtime::KernelEntry kEntry{"cortex_m_ns::quantized_relu.out", 8, &relu_prepare,
-                                  &relu_run};
+const runtime::KernelEntry kEntry = runtime::kernel_entry(kReluContract, &relu_prepare, &relu_run);
+constexpr runtime::Arg kSelf = kReluContract.arg("self");
+constexpr runtime::Arg kOut = kReluContract.out();
 
 // tier1_ns c0i6's float qparams, recovered from the program (operators.md §7).
 const Qparams kInQ{0.04111938925, 4};  // sub output
@@ -89,7 +90,7 @@ struct ReluArgs {
   int64_t out_shift = 2;
   int64_t act_min = -128;
   int64_t act_max = 127;
-  int as_double = -1;  // this argument is passed as a Double
+  const char* as_double = nullptr;  // the argument of this name is passed as a Double
 };
 
 ReluArgs args_for(const ReluParams& p) {
@@ -105,17 +106,17 @@ ReluArgs args_for(const ReluParams& p) {
 
 void build(KernelCall& call, const ReluArgs& a) {
   call.tensor(a.self_dtype, a.self_sizes, a.self_order);
-  int_arg(call, a.in_zero_point, a.as_double == 1);
-  int_arg(call, a.out_zero_point, a.as_double == 2);
-  int_arg(call, a.out_multiplier, a.as_double == 3);
-  int_arg(call, a.out_shift, a.as_double == 4);
-  int_arg(call, a.act_min, a.as_double == 5);
-  int_arg(call, a.act_max, a.as_double == 6);
+  int_arg(call, a.in_zero_point, a.as_double, "input_zero_point");
+  int_arg(call, a.out_zero_point, a.as_double, "output_zero_point");
+  int_arg(call, a.out_multiplier, a.as_double, "output_multiplier");
+  int_arg(call, a.out_shift, a.as_double, "output_shift");
+  int_arg(call, a.act_min, a.as_double, "activation_min");
+  int_arg(call, a.act_max, a.as_double, "activation_max");
   call.tensor(a.out_dtype, a.out_sizes, a.out_order);
 }
 
 // All 256 codes through the operator (entry i is the output for q = i - 128).
-std::vector<int8_t> run_lut(const ReluArgs& a) { return run_all_codes<ReluArgs>(kEntry, build, a, 7); }
+std::vector<int8_t> run_lut(const ReluArgs& a) { return run_all_codes<ReluArgs>(kEntry, build, a); }
 
 LsbError lut_error_vs_float(const std::vector<int8_t>& lut, Qparams in_q, Qparams out_q,
                             const Activation& act) {
@@ -220,9 +221,9 @@ TEST(ReluS8, WithinBoundVsFloatWithRandomRecipeParams) {
     a.self_order = a.out_order = {};
     build(call, a);
     ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-    call.fill<int8_t>(0, all_codes());
+    call.fill<int8_t>(kSelf, all_codes());
     ASSERT_EQ(call.run(), Error::Ok);
-    const LsbError error = lut_error_vs_float(call.read<int8_t>(7), c.in_q, c.out_q, c.act);
+    const LsbError error = lut_error_vs_float(call.read<int8_t>(kOut), c.in_q, c.out_q, c.act);
     const int bound = c.params.identity ? kIdentityBoundLsb : kGenericBoundLsb;
     ASSERT_LE(error.max, bound) << "trial " << trial << ", " << c.act.name << " [" << c.act.lo
                                 << ", " << c.act.hi << "] " << c.params << " " << error;
@@ -295,6 +296,27 @@ TEST(ReluS8, GenericPathWhenZeroPointsDiffer) {
 
 TEST(ReluPrepare, AcceptsTier1) { expect_accepts<ReluArgs>(kEntry, build); }
 
+TEST(ReluPrepare, TakesSize1DimsInAnyDimOrder) {
+  expect_size1_dims_in_any_order<ReluArgs>(kEntry, build);
+}
+
+// TFLite flushes a factor below 2^-32 to (0, 0), and real models hold shifts
+// down to -31: prepare takes them and the kernel (generic path) gives the
+// reference's bytes, here the output zero point for every code.
+TEST(ReluPrepare, TakesMultiplierZeroAndShiftMinus31) {
+  for (const kernels::Requant q : {kernels::Requant{0, 0}, kernels::Requant{0, -31},
+                                   kernels::Requant{INT32_MAX, -31}}) {
+    ReluParams p;
+    p.in_zero_point = 4;
+    p.out_zero_point = 5;
+    p.out = q;
+    std::vector<int8_t> want(256);
+    relu_s8_ref(p, all_codes().data(), want.data(), want.size());
+    EXPECT_EQ(want, std::vector<int8_t>(256, 5));
+    EXPECT_EQ(run_lut(args_for(p)), want) << p;
+  }
+}
+
 using Rejection = test::Rejection<ReluArgs>;
 
 const Rejection kRejections[] = {
@@ -302,8 +324,8 @@ const Rejection kRejections[] = {
      "self dtype float32, expected int8"},
     {"float out", [](ReluArgs& a) { a.out_dtype = ScalarType::Float; }, Error::InvalidArgument,
      "out dtype float32, expected int8"},
-    {"Double bound", [](ReluArgs& a) { a.as_double = 5; }, Error::InvalidProgram,
-     "argument 5 (activation_min) is Double, expected Int"},
+    {"Double bound", [](ReluArgs& a) { a.as_double = "activation_min"; }, Error::InvalidProgram,
+     "(activation_min) is Double, expected Int"},
     {"shift 31", [](ReluArgs& a) { a.out_shift = 31; }, Error::InvalidArgument,
      "output_shift = 31, expected [-31, 30]"},
     {"shift 40", [](ReluArgs& a) { a.out_shift = 40; }, Error::InvalidArgument,

@@ -3,25 +3,34 @@
 #include <cstring>
 
 #include "kernels/common/checks.h"
-#include "kernels/variants.h"
+#include "kernels/cortex_m_ns/memory_order.h"
 
 namespace etns::cortex_m_ns {
 namespace {
 
-using kernels::check_dtype;
-using kernels::check_same_dim_order;
 using kernels::check_same_sizes;
 using kernels::format_sizes;
 using kernels::read_int_in_range;
 using kernels::read_requant;
 using kernels::read_zero_point;
 using runtime::Error;
-using runtime::ScalarType;
 using runtime::Tensor;
 
-constexpr size_t kSelf = 0;
-constexpr size_t kOther = 4;
-constexpr size_t kOut = 13;
+constexpr const runtime::OperatorContract& kContract = kSubContract;
+constexpr runtime::Arg kSelf = kContract.arg("self");
+constexpr runtime::Arg kSelfZeroPoint = kContract.arg("self_zero_point");
+constexpr runtime::Arg kSelfMultiplier = kContract.arg("self_multiplier");
+constexpr runtime::Arg kSelfShift = kContract.arg("self_shift");
+constexpr runtime::Arg kOther = kContract.arg("other");
+constexpr runtime::Arg kOtherZeroPoint = kContract.arg("other_zero_point");
+constexpr runtime::Arg kOtherMultiplier = kContract.arg("other_multiplier");
+constexpr runtime::Arg kOtherShift = kContract.arg("other_shift");
+constexpr runtime::Arg kOutputZeroPoint = kContract.arg("output_zero_point");
+constexpr runtime::Arg kOutputMultiplier = kContract.arg("output_multiplier");
+constexpr runtime::Arg kOutputShift = kContract.arg("output_shift");
+constexpr runtime::Arg kActivationMin = kContract.arg("activation_min");
+constexpr runtime::Arg kActivationMax = kContract.arg("activation_max");
+constexpr runtime::Arg kOut = kContract.out();
 
 // The kernel's blocks of C bytes are pixels only if C is the innermost dim in
 // memory once size-1 dims are skipped (channels_last, or H = W = 1), or if
@@ -62,7 +71,7 @@ Error prepare_broadcast(const runtime::PrepareContext& ctx, const Tensor& self, 
   const Tensor& big = self_small ? other : self;
   const char* big_name = self_small ? "other" : "self";
   ETNS_TRY(check_same_sizes(ctx, big, big_name, out, "out"));
-  ETNS_TRY(check_same_dim_order(ctx, big, big_name, out, "out"));
+  ETNS_TRY(check_same_memory_order(ctx, big, big_name, out, "out"));
   if (!channels_innermost(big)) {
     return ctx.fail(Error::InvalidArgument,
                     "channel broadcast needs %s in channels_last order (dim_order 0,2,3,1)",
@@ -77,22 +86,19 @@ Error prepare_broadcast(const runtime::PrepareContext& ctx, const Tensor& self, 
 }  // namespace
 
 Error sub_prepare(runtime::PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf, "self"));
-  ETNS_ASSIGN_OR_RETURN(Tensor * other, ctx.tensor(kOther, "other"));
-  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut, "out"));
-  ETNS_TRY(check_dtype(ctx, *self, "self", ScalarType::Char));
-  ETNS_TRY(check_dtype(ctx, *other, "other", ScalarType::Char));
-  ETNS_TRY(check_dtype(ctx, *out, "out", ScalarType::Char));
+  ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf));
+  ETNS_ASSIGN_OR_RETURN(Tensor * other, ctx.tensor(kOther));
+  ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut));
 
   SubParams p;
-  ETNS_ASSIGN_OR_RETURN(p.self_zero_point, read_zero_point(ctx, 1, "self_zero_point"));
-  ETNS_ASSIGN_OR_RETURN(p.self, read_requant(ctx, 2, "self_multiplier", 3, "self_shift"));
-  ETNS_ASSIGN_OR_RETURN(p.other_zero_point, read_zero_point(ctx, 5, "other_zero_point"));
-  ETNS_ASSIGN_OR_RETURN(p.other, read_requant(ctx, 6, "other_multiplier", 7, "other_shift"));
-  ETNS_ASSIGN_OR_RETURN(p.out_zero_point, read_zero_point(ctx, 8, "output_zero_point"));
-  ETNS_ASSIGN_OR_RETURN(p.out, read_requant(ctx, 9, "output_multiplier", 10, "output_shift"));
-  ETNS_ASSIGN_OR_RETURN(p.act_min, read_int_in_range(ctx, 11, "activation_min", -128, 127));
-  ETNS_ASSIGN_OR_RETURN(p.act_max, read_int_in_range(ctx, 12, "activation_max", -128, 127));
+  ETNS_ASSIGN_OR_RETURN(p.self_zero_point, read_zero_point(ctx, kSelfZeroPoint));
+  ETNS_ASSIGN_OR_RETURN(p.self, read_requant(ctx, kSelfMultiplier, kSelfShift));
+  ETNS_ASSIGN_OR_RETURN(p.other_zero_point, read_zero_point(ctx, kOtherZeroPoint));
+  ETNS_ASSIGN_OR_RETURN(p.other, read_requant(ctx, kOtherMultiplier, kOtherShift));
+  ETNS_ASSIGN_OR_RETURN(p.out_zero_point, read_zero_point(ctx, kOutputZeroPoint));
+  ETNS_ASSIGN_OR_RETURN(p.out, read_requant(ctx, kOutputMultiplier, kOutputShift));
+  ETNS_ASSIGN_OR_RETURN(p.act_min, read_int_in_range(ctx, kActivationMin, -128, 127));
+  ETNS_ASSIGN_OR_RETURN(p.act_max, read_int_in_range(ctx, kActivationMax, -128, 127));
   // Upstream's C and MVE clamps disagree for an empty range; no exporter emits one.
   if (p.act_min > p.act_max) {
     return ctx.fail(Error::InvalidArgument,
@@ -105,8 +111,8 @@ Error sub_prepare(runtime::PrepareContext& ctx) {
   if (self->same_sizes(*other)) {
     // The kernel walks flat buffers, so all three must share one memory order.
     ETNS_TRY(check_same_sizes(ctx, *self, "self", *out, "out"));
-    ETNS_TRY(check_same_dim_order(ctx, *self, "self", *other, "other"));
-    ETNS_TRY(check_same_dim_order(ctx, *self, "self", *out, "out"));
+    ETNS_TRY(check_same_memory_order(ctx, *self, "self", *other, "other"));
+    ETNS_TRY(check_same_memory_order(ctx, *self, "self", *out, "out"));
     state.block = out->numel;
     state.self_step = out->numel;
     state.other_step = out->numel;

@@ -4,8 +4,10 @@
 #include <cstdint>
 
 #include "kernels/common/isa.h"
+#include "kernels/common/variant.h"
 #include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
+#include "runtime/exec/operator_contract.h"
 #include "runtime/core/target_layout.h"
 
 // cortex_m_ns::quantized_sub.out: out = self - other on int8 tensors with
@@ -63,12 +65,52 @@ void sub_s8_ref(const SubParams& p, const int8_t* self, const int8_t* other, int
 // exactly (no tables).
 void sub_s8_mve(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
 #endif
-// The build's choice, the last of kernels/variants.h's kSubVariants.
+// The build's choice, the last of kSubVariants (below).
 void sub_s8(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
 
-// Validates the 14 schema arguments (InvalidArgument, or InvalidProgram for a
-// wrong value kind) and stores a SubState in the method arena (OutOfMemory).
+// The contract (operators.md §3.3). self, other and out are int8; prepare
+// checks how their shapes and memory orders fit together.
+inline constexpr runtime::ArgSpec kSubArgs[] = {
+    runtime::tensor_arg("self", runtime::kInt8),
+    runtime::int_arg("self_zero_point"),
+    runtime::int_arg("self_multiplier"),
+    runtime::int_arg("self_shift"),
+    runtime::tensor_arg("other", runtime::kInt8),
+    runtime::int_arg("other_zero_point"),
+    runtime::int_arg("other_multiplier"),
+    runtime::int_arg("other_shift"),
+    runtime::int_arg("output_zero_point"),
+    runtime::int_arg("output_multiplier"),
+    runtime::int_arg("output_shift"),
+    runtime::int_arg("activation_min"),
+    runtime::int_arg("activation_max"),
+    runtime::tensor_arg("out", runtime::kInt8),
+};
+inline constexpr runtime::OperatorContract kSubContract =
+    runtime::make_contract("cortex_m_ns::quantized_sub.out", kSubArgs, "output_zero_point");
+
+// prepare returns InvalidArgument for zero points or activation bounds outside
+// [-128, 127], activation_min above activation_max, a multiplier outside
+// [0, 2^31) or shift outside [-31, 30] (multiplier 0 and shift -31 are valid),
+// or shapes that are neither equal (one memory order for all three) nor a
+// channel broadcast (both 4-D, same C, one operand with C elements, the other
+// and out channels-innermost in memory); the contract's kinds and dtypes are
+// checked before it runs. It stores a SubState in the method arena
+// (OutOfMemory) and, for a channel broadcast, requests scratch for the
+// repeated small operand.
 runtime::Error sub_prepare(runtime::PrepareContext& ctx);
 runtime::Error sub_run(const runtime::RunContext& ctx);
 
 }  // namespace etns::cortex_m_ns
+
+// The compiled variants, from the reference (the definition of the numerics)
+// to the fastest; the front door runs the last (kernels::fastest), and the
+// variant tests check every other entry against the first.
+namespace etns::kernels {
+
+inline constexpr Variant<cortex_m_ns::SubFn> kSubVariants[] = {
+    {"ref", &cortex_m_ns::sub_s8_ref},
+    ETNS_MVE_VARIANT(&cortex_m_ns::sub_s8_mve)
+};
+
+}  // namespace etns::kernels

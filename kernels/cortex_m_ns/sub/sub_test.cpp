@@ -29,7 +29,10 @@ using testing::KernelCall;
 using testing::Rng;
 using namespace test;
 
-const runtime::KernelEntry kEntry{"cortex_m_ns::quantized_sub.out", 14, &sub_prepare, &sub_run};
+const runtime::KernelEntry kEntry = runtime::kernel_entry(kSubContract, &sub_prepare, &sub_run);
+constexpr runtime::Arg kSelf = kSubContract.arg("self");
+constexpr runtime::Arg kOther = kSubContract.arg("other");
+constexpr runtime::Arg kOut = kSubContract.out();
 
 // tier1_ns c0i5's float qparams, recovered from the program (operators.md §7).
 const Qparams kSelfQ{0.02308945731, -100};              // leaky_relu output
@@ -69,7 +72,7 @@ struct SubArgs {
   int64_t out_shift = -19;
   int64_t act_min = -128;
   int64_t act_max = 127;
-  int as_double = -1;  // this argument is passed as a Double
+  const char* as_double = nullptr;  // the argument of this name is passed as a Double
 };
 
 SubArgs args_for(const SubParams& p) {
@@ -90,18 +93,18 @@ SubArgs args_for(const SubParams& p) {
 
 void build(KernelCall& call, const SubArgs& a) {
   call.tensor(a.self_dtype, a.self_sizes, a.self_order);
-  int_arg(call, a.self_zero_point, a.as_double == 1);
-  int_arg(call, a.self_multiplier, a.as_double == 2);
-  int_arg(call, a.self_shift, a.as_double == 3);
+  int_arg(call, a.self_zero_point, a.as_double, "self_zero_point");
+  int_arg(call, a.self_multiplier, a.as_double, "self_multiplier");
+  int_arg(call, a.self_shift, a.as_double, "self_shift");
   call.tensor(a.other_dtype, a.other_sizes, a.other_order);
-  int_arg(call, a.other_zero_point, a.as_double == 5);
-  int_arg(call, a.other_multiplier, a.as_double == 6);
-  int_arg(call, a.other_shift, a.as_double == 7);
-  int_arg(call, a.out_zero_point, a.as_double == 8);
-  int_arg(call, a.out_multiplier, a.as_double == 9);
-  int_arg(call, a.out_shift, a.as_double == 10);
-  int_arg(call, a.act_min, a.as_double == 11);
-  int_arg(call, a.act_max, a.as_double == 12);
+  int_arg(call, a.other_zero_point, a.as_double, "other_zero_point");
+  int_arg(call, a.other_multiplier, a.as_double, "other_multiplier");
+  int_arg(call, a.other_shift, a.as_double, "other_shift");
+  int_arg(call, a.out_zero_point, a.as_double, "output_zero_point");
+  int_arg(call, a.out_multiplier, a.as_double, "output_multiplier");
+  int_arg(call, a.out_shift, a.as_double, "output_shift");
+  int_arg(call, a.act_min, a.as_double, "activation_min");
+  int_arg(call, a.act_max, a.as_double, "activation_max");
   call.tensor(a.out_dtype, a.out_sizes, a.out_order);
 }
 
@@ -122,10 +125,10 @@ std::vector<int8_t> run_table(SubArgs a) {
     self[i] = static_cast<int8_t>(i / 256 - 128);
     other[i] = static_cast<int8_t>(i % 256 - 128);
   }
-  call.fill<int8_t>(0, self);
-  call.fill<int8_t>(4, other);
+  call.fill<int8_t>(kSelf, self);
+  call.fill<int8_t>(kOther, other);
   EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(13);
+  return call.read<int8_t>(kOut);
 }
 
 // The real-valued difference of the dequantised codes, on the output grid.
@@ -225,10 +228,10 @@ TEST(SubS8, SpecVectorsTier1) {
     self.push_back(pair[0]);
     other.push_back(pair[1]);
   }
-  call.fill<int8_t>(0, self);
-  call.fill<int8_t>(4, other);
+  call.fill<int8_t>(kSelf, self);
+  call.fill<int8_t>(kOther, other);
   ASSERT_EQ(call.run(), Error::Ok);
-  const std::vector<int8_t> out = call.read<int8_t>(13);
+  const std::vector<int8_t> out = call.read<int8_t>(kOut);
   for (size_t i = 0; i < out.size(); ++i) {
     EXPECT_EQ(out[i], pairs[i][2]) << "self " << int{pairs[i][0]} << ", other " << int{pairs[i][1]};
   }
@@ -250,10 +253,10 @@ TEST(SubS8, Tier1ShapeMatchesTable) {
   Rng rng(kSeed);
   const std::vector<int8_t> self = testing::random_s8(rng, 16384);
   const std::vector<int8_t> other = testing::random_s8(rng, 16384);
-  call.fill<int8_t>(0, self);
-  call.fill<int8_t>(4, other);
+  call.fill<int8_t>(kSelf, self);
+  call.fill<int8_t>(kOther, other);
   ASSERT_EQ(call.run(), Error::Ok);
-  const std::vector<int8_t> out = call.read<int8_t>(13);
+  const std::vector<int8_t> out = call.read<int8_t>(kOut);
   for (size_t i = 0; i < out.size(); ++i) {
     ASSERT_EQ(out[i], table[(self[i] + 128) * 256 + (other[i] + 128)]) << "element " << i;
   }
@@ -331,8 +334,8 @@ TEST(SubS8, ChannelBroadcastEitherSide) {
       ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
       const std::vector<int8_t> self = testing::random_s8(rng, self_small ? 8 : 240);
       const std::vector<int8_t> other = testing::random_s8(rng, self_small ? 240 : 8);
-      call.fill<int8_t>(0, self);
-      call.fill<int8_t>(4, other);
+      call.fill<int8_t>(kSelf, self);
+      call.fill<int8_t>(kOther, other);
       ASSERT_EQ(call.run(), Error::Ok);
       // The channel vector repeats every 8 bytes of the big operand.
       std::vector<int8_t> self_full(240);
@@ -343,7 +346,7 @@ TEST(SubS8, ChannelBroadcastEitherSide) {
       }
       std::vector<int8_t> want(240);
       sub_s8_ref(p, self_full.data(), other_full.data(), want.data(), 240);
-      EXPECT_EQ(call.read<int8_t>(13), want);
+      EXPECT_EQ(call.read<int8_t>(kOut), want);
     }
   }
 }
@@ -382,6 +385,87 @@ TEST(SubS8, ZeroMultipliersGiveTheZeroPoint) {
 
 TEST(SubPrepare, AcceptsTier1) { expect_accepts<SubArgs>(kEntry, build); }
 
+// The call through prepare and run on flat data; empty when prepare fails.
+std::vector<int8_t> run_sub(const SubArgs& a, const std::vector<int8_t>& self,
+                            const std::vector<int8_t>& other) {
+  KernelCall call;
+  build(call, a);
+  if (call.prepare(kEntry) != Error::Ok) {
+    ADD_FAILURE() << call.log();
+    return {};
+  }
+  call.fill<int8_t>(kSelf, self);
+  call.fill<int8_t>(kOther, other);
+  EXPECT_EQ(call.run(), Error::Ok);
+  return call.read<int8_t>(kOut);
+}
+
+// TFLite flushes a factor below 2^-32 to (0, 0), and real models hold shifts
+// down to -31: prepare takes them for every pair. SubS8.ExtremeShifts through
+// the front door, then multiplier 0 on each pair.
+TEST(SubPrepare, TakesMultiplierZeroAndShiftMinus31) {
+  SubArgs a;
+  a.self_sizes = a.other_sizes = a.out_sizes = {5};
+  a.self_order = a.other_order = a.out_order = {};
+  a.self_multiplier = INT32_MAX;
+  a.self_shift = -31;
+  a.other_multiplier = int64_t{1} << 30;
+  a.other_shift = 2;
+  a.out_multiplier = int64_t{1} << 30;
+  a.out_shift = -21;
+  a.self_zero_point = 127;
+  a.other_zero_point = -128;
+  a.out_zero_point = 10;
+  const std::vector<int8_t> self{-128, 127, 0, -128, 127};
+  const std::vector<int8_t> other{-125, -125, -127, 127, -128};
+  EXPECT_EQ(run_sub(a, self, other), (std::vector<int8_t>{8, 8, 9, -118, 10}));
+
+  a.other_multiplier = 0;  // other contributes 0: self's 0 - 0
+  EXPECT_EQ(run_sub(a, self, other), std::vector<int8_t>(5, 10));
+  a = SubArgs{};
+  a.self_sizes = a.other_sizes = a.out_sizes = {5};
+  a.self_order = a.other_order = a.out_order = {};
+  a.out_multiplier = 0;
+  a.out_shift = -31;
+  EXPECT_EQ(run_sub(a, self, other), std::vector<int8_t>(5, 4));
+  a.out_multiplier = 0;
+  a.out_shift = 0;
+  EXPECT_EQ(run_sub(a, self, other), std::vector<int8_t>(5, 4));
+}
+
+// ns-cmsis-nn checks only the sizes and walks the flat buffers: tensors whose
+// dim orders differ only where a dim has size 1 hold the same bytes, so equal
+// shapes in such orders, and a channel broadcast whose big operand and out
+// differ so, give the contiguous call's bytes.
+TEST(SubPrepare, TakesSize1DimsInAnyDimOrder) {
+  Rng rng(kSeed);
+  const std::vector<int8_t> self = testing::random_s8(rng, 32);
+  const std::vector<int8_t> other = testing::random_s8(rng, 32);
+  SubArgs plain;
+  plain.self_sizes = plain.other_sizes = plain.out_sizes = {2, 16, 1, 1};
+  plain.self_order = plain.other_order = plain.out_order = {0, 1, 2, 3};
+  const std::vector<int8_t> want = run_sub(plain, self, other);
+  ASSERT_EQ(want.size(), 32u);
+  SubArgs a = plain;
+  a.other_order = {0, 2, 3, 1};
+  a.out_order = {0, 3, 2, 1};
+  EXPECT_EQ(run_sub(a, self, other), want);
+
+  // A channel broadcast: other is [1, 16, 1, 1], self and out [2, 16, 1, 1];
+  // it gives the equal-shape call on other repeated per pixel.
+  const std::vector<int8_t> channels(other.begin(), other.begin() + 16);
+  std::vector<int8_t> repeated(channels);
+  repeated.insert(repeated.end(), channels.begin(), channels.end());
+  const std::vector<int8_t> want_broadcast = run_sub(plain, self, repeated);
+  plain.other_sizes = {1, 16, 1, 1};
+  EXPECT_EQ(run_sub(plain, self, channels), want_broadcast);
+  a = plain;
+  a.self_order = {0, 2, 3, 1};
+  a.other_order = {0, 3, 1, 2};
+  a.out_order = {0, 1, 3, 2};
+  EXPECT_EQ(run_sub(a, self, channels), want_broadcast);
+}
+
 using Rejection = test::Rejection<SubArgs>;
 
 const Rejection kRejections[] = {
@@ -389,8 +473,8 @@ const Rejection kRejections[] = {
      "self dtype float32, expected int8"},
     {"int16 out", [](SubArgs& a) { a.out_dtype = ScalarType::Short; }, Error::InvalidArgument,
      "out dtype int16, expected int8"},
-    {"Double shift", [](SubArgs& a) { a.as_double = 3; }, Error::InvalidProgram,
-     "argument 3 (self_shift) is Double, expected Int"},
+    {"Double shift", [](SubArgs& a) { a.as_double = "self_shift"; }, Error::InvalidProgram,
+     "(self_shift) is Double, expected Int"},
     {"output shift 31", [](SubArgs& a) { a.out_shift = 31; }, Error::InvalidArgument,
      "output_shift = 31, expected [-31, 30]"},
     {"output shift 40", [](SubArgs& a) { a.out_shift = 40; }, Error::InvalidArgument,

@@ -8,7 +8,6 @@
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
-#include "kernels/variants.h"
 #include "runtime/core/arena.h"
 #include "runtime/core/crc32.h"
 
@@ -256,34 +255,41 @@ void check_broadcast(const SubParams& p, size_t channels, size_t pixels, bool se
   Shape4d small_shape{{1, c, 1, 1}, {0, 1, 2, 3}};
   Shape4d big_shape{{1, c, 1, static_cast<int32_t>(pixels)}, {0, 2, 3, 1}};
   Shape4d out_shape = big_shape;
-  runtime::EValue values[15];
-  set_s8_tensor(values[0], self_small ? small_shape : big_shape, self_small ? small : big);
-  set_int(values[1], p.self_zero_point);
-  set_int(values[2], p.self.multiplier);
-  set_int(values[3], p.self.shift);
-  set_s8_tensor(values[4], self_small ? big_shape : small_shape, self_small ? big : small);
-  set_int(values[5], p.other_zero_point);
-  set_int(values[6], p.other.multiplier);
-  set_int(values[7], p.other.shift);
-  set_int(values[8], p.out_zero_point);
-  set_int(values[9], p.out.multiplier);
-  set_int(values[10], p.out.shift);
-  set_int(values[11], p.act_min);
-  set_int(values[12], p.act_max);
-  set_s8_tensor(values[13], out_shape, got);
-  runtime::EValue* args[15];
-  for (size_t i = 0; i < 15; ++i) args[i] = &values[i];
+  constexpr const runtime::OperatorContract& k = kSubContract;
+  runtime::EValue values[k.count];
+  set_s8_tensor(values[k.arg("self").index], self_small ? small_shape : big_shape,
+                self_small ? small : big);
+  set_int(values[k.arg("self_zero_point").index], p.self_zero_point);
+  set_int(values[k.arg("self_multiplier").index], p.self.multiplier);
+  set_int(values[k.arg("self_shift").index], p.self.shift);
+  set_s8_tensor(values[k.arg("other").index], self_small ? big_shape : small_shape,
+                self_small ? big : small);
+  set_int(values[k.arg("other_zero_point").index], p.other_zero_point);
+  set_int(values[k.arg("other_multiplier").index], p.other.multiplier);
+  set_int(values[k.arg("other_shift").index], p.other.shift);
+  set_int(values[k.arg("output_zero_point").index], p.out_zero_point);
+  set_int(values[k.arg("output_multiplier").index], p.out.multiplier);
+  set_int(values[k.arg("output_shift").index], p.out.shift);
+  set_int(values[k.arg("activation_min").index], p.act_min);
+  set_int(values[k.arg("activation_max").index], p.act_max);
+  set_s8_tensor(values[k.out().index], out_shape, got);
+  runtime::EValue* args[k.count + 1];
+  for (size_t i = 0; i < k.count; ++i) args[i] = &values[i];
+  args[k.count] = &values[k.out().index];  // the program's return slot
 
   uint8_t* method_memory = ETNS_TEST_ARRAY(uint8_t, 256);
   runtime::Arena method("method", runtime::Span<uint8_t>(method_memory, 256));
-  runtime::PrepareContext prepare("c0i0", "cortex_m_ns::quantized_sub.out",
-                                  runtime::Span<runtime::EValue* const>(args, 15), method);
+  runtime::PrepareContext prepare("c0i0", k.name, k,
+                                  runtime::Span<runtime::EValue* const>(args, k.count + 1), method);
+  ETNS_CHECK(prepare.check_arguments() == runtime::Error::Ok, "contract check failed, C %zu",
+             channels);
   ETNS_CHECK(sub_prepare(prepare) == runtime::Error::Ok, "prepare failed, C %zu", channels);
   // run repeats the small operand in scratch, a chunk of whole pixels.
   ETNS_CHECK(prepare.scratch_bytes() >= channels && prepare.scratch_bytes() % channels == 0,
              "scratch of %zu bytes for C %zu", prepare.scratch_bytes(), channels);
   uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, prepare.scratch_bytes());
-  const runtime::RunContext run{runtime::Span<runtime::EValue* const>(args, 15), prepare.state(),
+  const runtime::RunContext run{runtime::Span<runtime::EValue* const>(args, k.count + 1),
+                                prepare.state(),
                                 runtime::Span<uint8_t>(scratch, prepare.scratch_bytes())};
   ETNS_CHECK(sub_run(run) == runtime::Error::Ok, "run failed, C %zu", channels);
   for (size_t i = 0; i < n; ++i) {
