@@ -12,7 +12,7 @@
 #include "tools/config/config.h"
 #include "tools/export/coverage_models.h"
 #include "tools/export/exporter.h"
-#include "tools/export/graph_to_program.h"
+#include "tools/program/graph_to_program.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   using namespace etns;

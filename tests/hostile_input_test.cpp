@@ -17,8 +17,8 @@
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/export/exporter.h"
-#include "tools/export/program_model.h"
-#include "tools/export/pte_writer.h"
+#include "tools/program/program_model.h"
+#include "tools/program/pte_writer.h"
 #include "tools/runner/host_session.h"
 
 namespace etns {

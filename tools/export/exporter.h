@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/export/memory_planner.h"
+#include "tools/program/memory_planner.h"
 #include "tools/export/tier1_models.h"
 
 namespace etns::tools {

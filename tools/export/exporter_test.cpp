@@ -15,8 +15,8 @@
 #include "tools/common/sha256.h"
 #include "tools/export/coverage_models.h"
 #include "tools/export/dscnn_model.h"
-#include "tools/export/graph_to_program.h"
-#include "tools/export/program_model.h"
+#include "tools/program/graph_to_program.h"
+#include "tools/program/program_model.h"
 
 namespace etns::tools {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "tests/support/shared_data.h"
 #include "tools/config/config_test_fixture.h"
-#include "tools/export/program_model.h"
-#include "tools/export/pte_writer.h"
+#include "tools/program/program_model.h"
+#include "tools/program/pte_writer.h"
 
 namespace etns::tools {
 namespace {

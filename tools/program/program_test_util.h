@@ -1,7 +1,8 @@
 #pragma once
 
-// Helpers shared by the tools/export tests: the four shared programs, and
-// loading and running bytes through the real loader (HostSession).
+// Helpers shared by the program-builder, export and lower tests: the four
+// shared programs, and loading and running bytes through the real loader
+// (HostSession).
 
 #include <cstdint>
 #include <string>
@@ -10,7 +11,7 @@
 #include "kernels/registry.h"
 #include "tools/common/files.h"
 #include "tools/common/process.h"
-#include "tools/export/program_model.h"
+#include "tools/program/program_model.h"
 #include "tools/runner/host_session.h"
 
 namespace etns::tools::export_test {

@@ -1,4 +1,4 @@
-#include "tools/export/pte_writer.h"
+#include "tools/program/pte_writer.h"
 
 #include <map>
 

@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "tools/export/memory_planner.h"
-#include "tools/export/program_model.h"
-#include "tools/export/tier1_models.h"
+#include "tools/program/memory_planner.h"
+#include "tools/program/program_model.h"
+#include "tools/program/quantized_graph.h"
 
 namespace etns::tools {
 

@@ -1,4 +1,4 @@
-#include "tools/export/memory_planner.h"
+#include "tools/program/memory_planner.h"
 
 #include <algorithm>
 #include <cstdint>

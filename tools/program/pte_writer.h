@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tools/export/program_model.h"
+#include "tools/program/program_model.h"
 
 namespace etns::tools {
 

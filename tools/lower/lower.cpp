@@ -1,4 +1,4 @@
-#include "tools/export/lower.h"
+#include "tools/lower/lower.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,9 +9,9 @@
 #include "kernels/registry.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
-#include "tools/export/lower_pass.h"
-#include "tools/export/memory_planner.h"
-#include "tools/export/quantized_graph.h"
+#include "tools/lower/lower_pass.h"
+#include "tools/program/memory_planner.h"
+#include "tools/program/quantized_graph.h"
 #include "tools/runner/host_session.h"
 
 namespace etns::tools {

@@ -1,4 +1,4 @@
-#include "tools/export/lower.h"
+#include "tools/lower/lower.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -17,10 +17,10 @@
 #include "tools/common/files.h"
 #include "tools/export/dscnn_model.h"
 #include "tools/export/exporter.h"
-#include "tools/export/graph_to_program.h"
-#include "tools/export/program_model.h"
-#include "tools/export/pte_writer.h"
-#include "tools/export/quantized_graph.h"
+#include "tools/program/graph_to_program.h"
+#include "tools/program/program_model.h"
+#include "tools/program/pte_writer.h"
+#include "tools/program/quantized_graph.h"
 
 namespace etns::tools {
 namespace {

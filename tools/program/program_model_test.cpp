@@ -1,11 +1,11 @@
-#include "tools/export/program_model.h"
+#include "tools/program/program_model.h"
 
 #include <gtest/gtest.h>
 
 #include "tests/support/shared_data.h"
 #include "tools/common/failure.h"
-#include "tools/export/export_test_util.h"
-#include "tools/export/pte_writer.h"
+#include "tools/program/program_test_util.h"
+#include "tools/program/pte_writer.h"
 #include "tools/inspect/describe.h"
 
 namespace etns::tools {

@@ -28,8 +28,8 @@
 #include "kernels/cortex_m_ns/sub/sub.h"
 #include "kernels/portable/portable.h"
 #include "runtime/exec/operator_contract.h"
-#include "tools/export/lower.h"
-#include "tools/export/program_model.h"
+#include "tools/lower/lower.h"
+#include "tools/program/program_model.h"
 
 namespace etns::tools::lowering {
 

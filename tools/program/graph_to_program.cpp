@@ -1,9 +1,9 @@
-#include "tools/export/graph_to_program.h"
+#include "tools/program/graph_to_program.h"
 
 #include <string>
 
 #include "tools/common/failure.h"
-#include "tools/export/pte_writer.h"
+#include "tools/program/pte_writer.h"
 
 namespace etns::tools {
 namespace {

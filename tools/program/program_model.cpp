@@ -1,4 +1,4 @@
-#include "tools/export/program_model.h"
+#include "tools/program/program_model.h"
 
 #include <cstring>
 #include <memory>

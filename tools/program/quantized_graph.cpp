@@ -1,4 +1,4 @@
-#include "tools/export/quantized_graph.h"
+#include "tools/program/quantized_graph.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "tools/export/graph_to_program.h"
+#include "tools/program/graph_to_program.h"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include "kernels/cortex_m_ns/mean/mean.h"
 #include "tests/support/graph_reference.h"
 #include "tools/common/failure.h"
-#include "tools/export/export_test_util.h"
-#include "tools/export/pte_writer.h"
+#include "tools/program/program_test_util.h"
+#include "tools/program/pte_writer.h"
 
 namespace etns::tools {
 namespace {
