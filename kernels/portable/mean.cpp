@@ -135,6 +135,122 @@ void mean_f32(const MeanParams& p, const float* in, float* out, size_t out_numel
   }
 }
 
+// ExecuTorch check_reduction_args: dims in [-rank, rank) (0 or -1 for a 0-d
+// tensor), normalised before the duplicate check; none or an empty list
+// reduces every dim. Marks the reduced dims in `reduced`.
+Error read_reduced_dims(const runtime::PrepareContext& ctx, size_t rank, bool all_dims,
+                        const runtime::IntList& dims, bool (&reduced)[kMaxTensorRank]) {
+  if (all_dims || dims.size == 0) {
+    for (size_t d = 0; d < rank; ++d) reduced[d] = true;
+    return Error::Ok;
+  }
+  const int64_t lo = rank == 0 ? -1 : -static_cast<int64_t>(rank);
+  const int64_t hi = rank == 0 ? 0 : static_cast<int64_t>(rank) - 1;
+  bool seen[kMaxTensorRank] = {};
+  for (uint32_t i = 0; i < dims.size; ++i) {
+    const int64_t d = dims.at(i);
+    if (d < lo || d > hi) {
+      return ctx.fail(Error::InvalidArgument,
+                      "dim[%" PRIu32 "] = %lld, expected [%lld, %lld]", i,
+                      static_cast<long long>(d), static_cast<long long>(lo),
+                      static_cast<long long>(hi));
+    }
+    const size_t normalised = static_cast<size_t>(d < 0 ? d + (hi + 1) : d);
+    if (seen[normalised]) {
+      return ctx.fail(Error::InvalidArgument, "dim[%" PRIu32 "] = %lld repeats dim %zu", i,
+                      static_cast<long long>(d), normalised);
+    }
+    seen[normalised] = true;
+    if (rank > 0) reduced[normalised] = true;
+  }
+  return Error::Ok;
+}
+
+// check_mean_dim_args: an explicit dtype must be floating and equal out's;
+// without one, self and out must both be floating (the contract has
+// checked out's). Then: only float32 is implemented.
+Error check_dtypes(const runtime::PrepareContext& ctx, const Tensor& self, const Tensor& out,
+                   bool has_dtype, int64_t dtype_value) {
+  if (has_dtype) {
+    if (dtype_value < 0 || dtype_value > INT8_MAX ||
+        !runtime::is_valid(static_cast<ScalarType>(dtype_value))) {
+      return ctx.fail(Error::InvalidArgument, "dtype = %lld names no ScalarType",
+                      static_cast<long long>(dtype_value));
+    }
+    const ScalarType dtype = static_cast<ScalarType>(dtype_value);
+    if (!is_floating_point(dtype)) {
+      return ctx.fail(Error::InvalidArgument, "dtype %s, expected a floating type",
+                      runtime::to_string(dtype));
+    }
+    if (dtype != out.dtype) {
+      return ctx.fail(Error::InvalidArgument, "dtype %s differs from out dtype %s",
+                      runtime::to_string(dtype), runtime::to_string(out.dtype));
+    }
+  } else {
+    if (!is_floating_point(self.dtype)) {
+      return ctx.fail(Error::InvalidArgument, "self dtype %s, expected a floating type",
+                      runtime::to_string(self.dtype));
+    }
+  }
+  if (self.dtype != ScalarType::Float || out.dtype != ScalarType::Float) {
+    return ctx.fail(Error::NotSupported, "self dtype %s, out dtype %s; only float32 is implemented",
+                    runtime::to_string(self.dtype), runtime::to_string(out.dtype));
+  }
+  return Error::Ok;
+}
+
+// out's sizes must be self's with the reduced dims dropped (or 1 with keepdim).
+Error check_out_shape(const runtime::PrepareContext& ctx, const Tensor& self, const Tensor& out,
+                      const bool (&reduced)[kMaxTensorRank], bool keepdim) {
+  const size_t rank = self.rank;
+  int32_t expected[kMaxTensorRank] = {};
+  size_t expected_rank = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    if (!reduced[d]) {
+      expected[expected_rank++] = self.sizes[d];
+    } else if (keepdim) {
+      expected[expected_rank++] = 1;
+    }
+  }
+  bool out_matches = out.rank == expected_rank;
+  for (size_t d = 0; out_matches && d < expected_rank; ++d) {
+    out_matches = out.sizes[d] == expected[d];
+  }
+  if (!out_matches) {
+    return ctx.fail(Error::InvalidArgument, "out shape %s, expected %s",
+                    kernels::format_sizes(out).text,
+                    kernels::format_sizes(expected, expected_rank).text);
+  }
+  return Error::Ok;
+}
+
+// The kept and reduced walks over self and the reduced count, on the input's
+// row-major element strides (the contract has checked its memory is
+// row-major, as upstream's reduction indexes it).
+Error plan_walks(const runtime::PrepareContext& ctx, const Tensor& self,
+                 const bool (&reduced)[kMaxTensorRank], MeanParams& params) {
+  const size_t rank = self.rank;
+  uint32_t strides[kMaxTensorRank] = {};
+  uint32_t stride = 1;
+  for (size_t d = rank; d-- > 0;) {
+    strides[d] = stride;
+    stride *= static_cast<uint32_t>(self.sizes[d]);
+  }
+  params.count = 1;
+  bool fits = true;
+  for (size_t d = 0; d < rank; ++d) {
+    const uint32_t size = static_cast<uint32_t>(self.sizes[d]);
+    if (reduced[d]) params.count *= size;
+    if (self.numel > 0) {
+      fits = fits && add_dim(reduced[d] ? params.reduced : params.kept, size, strides[d]);
+    }
+  }
+  if (!fits) return ctx.fail(Error::Internal, "dim walk longer than %zu dims", kMaxWalkDims);
+  finish_walk(params.kept);
+  finish_walk(params.reduced);
+  return Error::Ok;
+}
+
 }  // namespace
 
 Error mean_prepare(runtime::PrepareContext& ctx) {
@@ -149,110 +265,20 @@ Error mean_prepare(runtime::PrepareContext& ctx) {
   }
   ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
 
-  // ExecuTorch check_reduction_args: dims in [-rank, rank) (0 or -1 for a 0-d
-  // tensor), normalised before the duplicate check; none or an empty list
-  // reduces every dim.
   const size_t rank = self->rank;
   bool reduced[kMaxTensorRank] = {};
-  if (all_dims || dims.size == 0) {
-    for (size_t d = 0; d < rank; ++d) reduced[d] = true;
-  } else {
-    const int64_t lo = rank == 0 ? -1 : -static_cast<int64_t>(rank);
-    const int64_t hi = rank == 0 ? 0 : static_cast<int64_t>(rank) - 1;
-    bool seen[kMaxTensorRank] = {};
-    for (uint32_t i = 0; i < dims.size; ++i) {
-      const int64_t d = dims.at(i);
-      if (d < lo || d > hi) {
-        return ctx.fail(Error::InvalidArgument,
-                        "dim[%" PRIu32 "] = %lld, expected [%lld, %lld]", i,
-                        static_cast<long long>(d), static_cast<long long>(lo),
-                        static_cast<long long>(hi));
-      }
-      const size_t normalised = static_cast<size_t>(d < 0 ? d + (hi + 1) : d);
-      if (seen[normalised]) {
-        return ctx.fail(Error::InvalidArgument, "dim[%" PRIu32 "] = %lld repeats dim %zu", i,
-                        static_cast<long long>(d), normalised);
-      }
-      seen[normalised] = true;
-      if (rank > 0) reduced[normalised] = true;
-    }
-  }
-
-  // check_mean_dim_args: an explicit dtype must be floating and equal out's;
-  // without one, self and out must both be floating (the contract has
-  // checked out's).
-  if (has_dtype) {
-    if (dtype_value < 0 || dtype_value > INT8_MAX ||
-        !runtime::is_valid(static_cast<ScalarType>(dtype_value))) {
-      return ctx.fail(Error::InvalidArgument, "dtype = %lld names no ScalarType",
-                      static_cast<long long>(dtype_value));
-    }
-    const ScalarType dtype = static_cast<ScalarType>(dtype_value);
-    if (!is_floating_point(dtype)) {
-      return ctx.fail(Error::InvalidArgument, "dtype %s, expected a floating type",
-                      runtime::to_string(dtype));
-    }
-    if (dtype != out->dtype) {
-      return ctx.fail(Error::InvalidArgument, "dtype %s differs from out dtype %s",
-                      runtime::to_string(dtype), runtime::to_string(out->dtype));
-    }
-  } else {
-    if (!is_floating_point(self->dtype)) {
-      return ctx.fail(Error::InvalidArgument, "self dtype %s, expected a floating type",
-                      runtime::to_string(self->dtype));
-    }
-  }
-  if (self->dtype != ScalarType::Float || out->dtype != ScalarType::Float) {
-    return ctx.fail(Error::NotSupported, "self dtype %s, out dtype %s; only float32 is implemented",
-                    runtime::to_string(self->dtype), runtime::to_string(out->dtype));
-  }
-
-  int32_t expected[kMaxTensorRank] = {};
-  size_t expected_rank = 0;
-  for (size_t d = 0; d < rank; ++d) {
-    if (!reduced[d]) {
-      expected[expected_rank++] = self->sizes[d];
-    } else if (keepdim) {
-      expected[expected_rank++] = 1;
-    }
-  }
-  bool out_matches = out->rank == expected_rank;
-  for (size_t d = 0; out_matches && d < expected_rank; ++d) {
-    out_matches = out->sizes[d] == expected[d];
-  }
-  if (!out_matches) {
-    return ctx.fail(Error::InvalidArgument, "out shape %s, expected %s",
-                    kernels::format_sizes(*out).text,
-                    kernels::format_sizes(expected, expected_rank).text);
-  }
+  ETNS_TRY(read_reduced_dims(ctx, rank, all_dims, dims, reduced));
+  ETNS_TRY(check_dtypes(ctx, *self, *out, has_dtype, dtype_value));
+  ETNS_TRY(check_out_shape(ctx, *self, *out, reduced, keepdim));
   if (self->numel > UINT32_MAX) {
     return ctx.fail(Error::NotSupported, "self has %zu elements, more than 2^32 - 1", self->numel);
   }
 
-  // Row-major element strides of the input (the contract has checked its
-  // memory is row-major, as upstream's reduction indexes it).
-  uint32_t strides[kMaxTensorRank] = {};
-  uint32_t stride = 1;
-  for (size_t d = rank; d-- > 0;) {
-    strides[d] = stride;
-    stride *= static_cast<uint32_t>(self->sizes[d]);
-  }
   MeanParams params;
-  params.count = 1;
   // op_mean.cpp's fast path: a non-empty input, one listed dim, the last.
   params.zero_seed =
       !all_dims && dims.size == 1 && rank > 0 && self->numel > 0 && reduced[rank - 1];
-  bool fits = true;
-  for (size_t d = 0; d < rank; ++d) {
-    const uint32_t size = static_cast<uint32_t>(self->sizes[d]);
-    if (reduced[d]) params.count *= size;
-    if (self->numel > 0) {
-      fits = fits && add_dim(reduced[d] ? params.reduced : params.kept, size, strides[d]);
-    }
-  }
-  if (!fits) return ctx.fail(Error::Internal, "dim walk longer than %zu dims", kMaxWalkDims);
-  finish_walk(params.kept);
-  finish_walk(params.reduced);
+  ETNS_TRY(plan_walks(ctx, *self, reduced, params));
 
   ETNS_ASSIGN_OR_RETURN(MeanParams * state, ctx.make_state<MeanParams>());
   *state = params;

@@ -198,6 +198,189 @@ GraphArg optional_bound(const std::optional<float>& bound, const Qparams& q) {
   return bound ? GraphArg::integer(quantize_value(*bound, q)) : GraphArg::null();
 }
 
+// One coverage program under construction: its model, its quantisation and
+// the int8 tensors around the op the steps below add.
+struct CoverageBuild {
+  const Entry& e;
+  size_t index;
+  uint64_t seed;
+  const std::string& where;  // "export <name>/<provider>: ", what requantizations are named after
+  const Qparams& q_x;
+  const Qparams& q_y;
+  const std::vector<uint8_t>& in_order;
+  const std::vector<uint8_t>& out_order;
+  const std::vector<uint8_t>& constant_order;
+  GraphBuilder& g;
+  const int32_t xq, yq;  // input_q and <name>_out
+};
+
+// The input's grid and the op's output grid, observed over 16 samples.
+std::pair<Qparams, Qparams> calibrate(const Entry& e, Provider provider, uint64_t seed, size_t index) {
+  const Recipe& r = e.recipe;
+  MinMax x_range, y_range;
+  SeededRandom rng(base_seed(seed, index));
+  for (int32_t s = 0; s < kCalibrationSamples; ++s) {
+    std::vector<float> sample(numel(e.model.input_sizes));
+    for (float& v : sample) v = rng.normal_float() * r.input_scale;
+    x_range.add(sample);
+    y_range.add(forward(e, sample, seed, index));
+  }
+  const Qparams q_x = x_range.qparams();
+  // An int8 clamp keeps its input's grid; every other output is observed.
+  const Qparams q_y = (r.kind == Kind::Clamp && provider == Provider::Arm) ? q_x : y_range.qparams();
+  return {q_x, q_y};
+}
+
+// sub_channel's constant: int8 on its own observed grid (round half even).
+std::pair<int32_t, Qparams> add_channel_constant(const CoverageBuild& b) {
+  const std::vector<float> c = channel_constant(b.seed, b.index);
+  MinMax c_range;
+  c_range.add(c);
+  const Qparams q_c = c_range.qparams();
+  const int32_t cq = b.g.tensor("constant_q", ScalarType::Char, {1, b.e.model.input_sizes[1], 1, 1},
+                                b.constant_order, GraphTensor::Role::Constant, quantized_bytes(c, q_c));
+  return {cq, q_c};
+}
+
+void add_arm_clamp(const CoverageBuild& b) {
+  const Recipe& r = b.e.recipe;
+  b.g.call(portable::kClampContract, {{"self", GraphArg::of_tensor(b.xq)},
+                                      {"min", optional_bound(r.bound_min, b.q_x)},
+                                      {"max", optional_bound(r.bound_max, b.q_x)},
+                                      {"out", GraphArg::of_tensor(b.yq)}});
+}
+
+// The float island: dequantize → op → quantize.
+void add_arm_float_island(const CoverageBuild& b) {
+  const Recipe& r = b.e.recipe;
+  const CoverageModel& m = b.e.model;
+  GraphBuilder& g = b.g;
+  const int32_t x_f = g.f32("input_dq", m.input_sizes, b.in_order);
+  g.per_tensor(kDequantize, b.xq, b.q_x, x_f);
+  const int32_t y_f = g.f32(m.name + "_out_f", m.output_sizes, b.out_order);
+  if (r.kind == Kind::LeakyRelu) {
+    g.call(portable::kLeakyReluContract, {{"self", GraphArg::of_tensor(x_f)},
+                                          {"negative_slope", GraphArg::real(r.slope)},
+                                          {"out", GraphArg::of_tensor(y_f)}});
+  } else if (r.kind == Kind::SubChannel) {
+    const auto [cq, q_c] = add_channel_constant(b);
+    const std::vector<int32_t> c_sizes{1, m.input_sizes[1], 1, 1};
+    const int32_t c_f = g.f32("constant_dq", c_sizes, b.constant_order);
+    g.per_tensor(kDequantize, cq, q_c, c_f);
+    g.call(portable::kSubContract, {{"self", GraphArg::of_tensor(x_f)},
+                                    {"other", GraphArg::of_tensor(c_f)},
+                                    {"alpha", GraphArg::integer(1)},
+                                    {"out", GraphArg::of_tensor(y_f)}});
+  } else {
+    g.call(portable::kMeanContract, {{"self", GraphArg::of_tensor(x_f)},
+                                     {"dim", GraphArg::list(r.dims)},
+                                     {"keepdim", GraphArg::boolean(r.keepdim)},
+                                     {"dtype", GraphArg::null()},
+                                     {"out", GraphArg::of_tensor(y_f)}});
+  }
+  g.per_tensor(kQuantize, y_f, b.q_y, b.yq);
+}
+
+void add_ns_relu(const CoverageBuild& b) {
+  const Recipe& r = b.e.recipe;
+  const Qparams& q_x = b.q_x;
+  const Qparams& q_y = b.q_y;
+  const Requant rq = same_qparams(q_x, q_y) ? kIdentityRequant : quantize_multiplier(q_x.scale / q_y.scale, b.where + "relu");
+  const int32_t lo = r.bound_min ? quantize_activation_bound(*r.bound_min, q_y) : -128;
+  const int32_t hi = r.bound_max ? quantize_activation_bound(*r.bound_max, q_y) : 127;
+  b.g.call(cortex_m_ns::kReluContract, {{"self", GraphArg::of_tensor(b.xq)},
+                                        {"input_zero_point", GraphArg::integer(q_x.zero_point)},
+                                        {"output_zero_point", GraphArg::integer(q_y.zero_point)},
+                                        {"output_multiplier", GraphArg::integer(rq.multiplier)},
+                                        {"output_shift", GraphArg::integer(rq.shift)},
+                                        {"activation_min", GraphArg::integer(lo)},
+                                        {"activation_max", GraphArg::integer(hi)},
+                                        {"out", GraphArg::of_tensor(b.yq)}});
+}
+
+void add_ns_leaky_relu(const CoverageBuild& b) {
+  const Qparams& q_x = b.q_x;
+  const Qparams& q_y = b.q_y;
+  const Requant alpha = quantize_multiplier(q_x.scale * b.e.recipe.slope / q_y.scale, b.where + "alpha");
+  const Requant identity =
+      same_qparams(q_x, q_y) ? kIdentityRequant : quantize_multiplier(q_x.scale / q_y.scale, b.where + "identity");
+  b.g.call(cortex_m_ns::kLeakyReluContract, {{"self", GraphArg::of_tensor(b.xq)},
+                                             {"input_zero_point", GraphArg::integer(q_x.zero_point)},
+                                             {"output_zero_point", GraphArg::integer(q_y.zero_point)},
+                                             {"alpha_multiplier", GraphArg::integer(alpha.multiplier)},
+                                             {"alpha_shift", GraphArg::integer(alpha.shift)},
+                                             {"identity_multiplier", GraphArg::integer(identity.multiplier)},
+                                             {"identity_shift", GraphArg::integer(identity.shift)},
+                                             {"out", GraphArg::of_tensor(b.yq)}});
+}
+
+void add_ns_sub_channel(const CoverageBuild& b) {
+  const Qparams& q_x = b.q_x;
+  const Qparams& q_y = b.q_y;
+  const auto [cq, q_c] = add_channel_constant(b);
+  // Stock quantized_add's recipe (operators.md §3.3).
+  const double m2 = 2.0 * std::max(q_x.scale, q_c.scale);
+  const Requant self_r = quantize_multiplier(q_x.scale / m2, b.where + "self");
+  const Requant other_r = quantize_multiplier(q_c.scale / m2, b.where + "other");
+  const Requant out_r = quantize_multiplier(m2 / (q_y.scale * 1048576.0), b.where + "output");
+  b.g.call(cortex_m_ns::kSubContract, {{"self", GraphArg::of_tensor(b.xq)},
+                                       {"self_zero_point", GraphArg::integer(q_x.zero_point)},
+                                       {"self_multiplier", GraphArg::integer(self_r.multiplier)},
+                                       {"self_shift", GraphArg::integer(self_r.shift)},
+                                       {"other", GraphArg::of_tensor(cq)},
+                                       {"other_zero_point", GraphArg::integer(q_c.zero_point)},
+                                       {"other_multiplier", GraphArg::integer(other_r.multiplier)},
+                                       {"other_shift", GraphArg::integer(other_r.shift)},
+                                       {"output_zero_point", GraphArg::integer(q_y.zero_point)},
+                                       {"output_multiplier", GraphArg::integer(out_r.multiplier)},
+                                       {"output_shift", GraphArg::integer(out_r.shift)},
+                                       {"activation_min", GraphArg::integer(-128)},
+                                       {"activation_max", GraphArg::integer(127)},
+                                       {"out", GraphArg::of_tensor(b.yq)}});
+}
+
+// The mask right-aligned into four positions (operators.md §3.5).
+void add_ns_mean(const CoverageBuild& b) {
+  const Recipe& r = b.e.recipe;
+  const std::vector<int32_t>& input_sizes = b.e.model.input_sizes;
+  const size_t rank = input_sizes.size();
+  std::vector<int64_t> mask(4, 0);
+  int64_t count = 1;
+  for (int64_t d : r.dims) {
+    const size_t dim = static_cast<size_t>(d < 0 ? d + static_cast<int64_t>(rank) : d);
+    mask[dim + 4 - rank] = 1;
+    count *= input_sizes[dim];
+  }
+  const Requant rq =
+      quantize_multiplier(b.q_x.scale / (b.q_y.scale * static_cast<double>(count)), b.where + "mean");
+  b.g.call(cortex_m_ns::kMeanContract, {{"self", GraphArg::of_tensor(b.xq)},
+                                        {"input_zero_point", GraphArg::integer(b.q_x.zero_point)},
+                                        {"axis_mask", GraphArg::list(mask)},
+                                        {"keepdim", GraphArg::boolean(r.keepdim)},
+                                        {"output_zero_point", GraphArg::integer(b.q_y.zero_point)},
+                                        {"output_multiplier", GraphArg::integer(rq.multiplier)},
+                                        {"output_shift", GraphArg::integer(rq.shift)},
+                                        {"out", GraphArg::of_tensor(b.yq)}});
+}
+
+// The op between input_q and <name>_out, by provider and kind.
+void add_op(const CoverageBuild& b, Provider provider) {
+  const Kind kind = b.e.recipe.kind;
+  if (provider == Provider::Arm && kind == Kind::Clamp) {
+    add_arm_clamp(b);
+  } else if (provider == Provider::Arm) {
+    add_arm_float_island(b);
+  } else if (kind == Kind::Clamp) {
+    add_ns_relu(b);
+  } else if (kind == Kind::LeakyRelu) {
+    add_ns_leaky_relu(b);
+  } else if (kind == Kind::SubChannel) {
+    add_ns_sub_channel(b);
+  } else {
+    add_ns_mean(b);
+  }
+}
+
 }  // namespace
 
 const std::vector<CoverageModel>& coverage_models() {
@@ -231,27 +414,14 @@ std::vector<float> coverage_float_forward(const std::string& name, const std::ve
 QuantizedGraph build_coverage_graph(const std::string& name, Provider provider, uint64_t seed) {
   const size_t k = index_of(name);
   const Entry& e = entries()[k];
-  const Recipe& r = e.recipe;
   const CoverageModel& m = e.model;
   const std::string where = "export " + name + "/" + to_string(provider) + ": ";
-
-  // Calibration: the input and the op's float output over 16 samples.
-  MinMax x_range, y_range;
-  SeededRandom rng(base_seed(seed, k));
-  for (int32_t s = 0; s < kCalibrationSamples; ++s) {
-    std::vector<float> sample(numel(m.input_sizes));
-    for (float& v : sample) v = rng.normal_float() * r.input_scale;
-    x_range.add(sample);
-    y_range.add(forward(e, sample, seed, k));
-  }
-  const Qparams q_x = x_range.qparams();
-  // An int8 clamp keeps its input's grid; every other output is observed.
-  const Qparams q_y = (r.kind == Kind::Clamp && provider == Provider::Arm) ? q_x : y_range.qparams();
+  const auto [q_x, q_y] = calibrate(e, provider, seed, k);
 
   // sub_channel's arm program is contiguous: portable sub broadcasts only
   // contiguous tensors (etns and upstream agree there), while
   // quantized_sub's channel broadcast needs channels_last.
-  const bool channels_last = m.channels_last && !(r.kind == Kind::SubChannel && provider == Provider::Arm);
+  const bool channels_last = m.channels_last && !(e.recipe.kind == Kind::SubChannel && provider == Provider::Arm);
   const std::vector<uint8_t> in_order = channels_last ? kChannelsLastOrder : contiguous_order(m.input_sizes.size());
   const std::vector<uint8_t> out_order = channels_last ? kChannelsLastOrder : contiguous_order(m.output_sizes.size());
   const std::vector<uint8_t> constant_order = channels_last ? kChannelsLastOrder : contiguous_order(4);
@@ -261,113 +431,8 @@ QuantizedGraph build_coverage_graph(const std::string& name, Provider provider, 
   const int32_t xq = g.s8("input_q", m.input_sizes, in_order);
   g.per_tensor(kQuantize, input, q_x, xq);
   const int32_t yq = g.s8(name + "_out", m.output_sizes, out_order);
-  // sub_channel's constant: int8 on its own observed grid (round half even).
-  auto add_channel_constant = [&]() -> std::pair<int32_t, Qparams> {
-    const std::vector<float> c = channel_constant(seed, k);
-    MinMax c_range;
-    c_range.add(c);
-    const Qparams q_c = c_range.qparams();
-    const int32_t cq = g.tensor("constant_q", ScalarType::Char, {1, m.input_sizes[1], 1, 1}, constant_order,
-                                Role::Constant, quantized_bytes(c, q_c));
-    return {cq, q_c};
-  };
-
-  if (provider == Provider::Arm && r.kind == Kind::Clamp) {
-    g.call(portable::kClampContract, {{"self", GraphArg::of_tensor(xq)},
-                                      {"min", optional_bound(r.bound_min, q_x)},
-                                      {"max", optional_bound(r.bound_max, q_x)},
-                                      {"out", GraphArg::of_tensor(yq)}});
-  } else if (provider == Provider::Arm) {
-    // The float island: dequantize → op → quantize.
-    const int32_t x_f = g.f32("input_dq", m.input_sizes, in_order);
-    g.per_tensor(kDequantize, xq, q_x, x_f);
-    const int32_t y_f = g.f32(name + "_out_f", m.output_sizes, out_order);
-    if (r.kind == Kind::LeakyRelu) {
-      g.call(portable::kLeakyReluContract, {{"self", GraphArg::of_tensor(x_f)},
-                                            {"negative_slope", GraphArg::real(r.slope)},
-                                            {"out", GraphArg::of_tensor(y_f)}});
-    } else if (r.kind == Kind::SubChannel) {
-      const auto [cq, q_c] = add_channel_constant();
-      const std::vector<int32_t> c_sizes{1, m.input_sizes[1], 1, 1};
-      const int32_t c_f = g.f32("constant_dq", c_sizes, constant_order);
-      g.per_tensor(kDequantize, cq, q_c, c_f);
-      g.call(portable::kSubContract, {{"self", GraphArg::of_tensor(x_f)},
-                                      {"other", GraphArg::of_tensor(c_f)},
-                                      {"alpha", GraphArg::integer(1)},
-                                      {"out", GraphArg::of_tensor(y_f)}});
-    } else {
-      g.call(portable::kMeanContract, {{"self", GraphArg::of_tensor(x_f)},
-                                       {"dim", GraphArg::list(r.dims)},
-                                       {"keepdim", GraphArg::boolean(r.keepdim)},
-                                       {"dtype", GraphArg::null()},
-                                       {"out", GraphArg::of_tensor(y_f)}});
-    }
-    g.per_tensor(kQuantize, y_f, q_y, yq);
-  } else if (r.kind == Kind::Clamp) {
-    const Requant rq = same_qparams(q_x, q_y) ? kIdentityRequant : quantize_multiplier(q_x.scale / q_y.scale, where + "relu");
-    const int32_t lo = r.bound_min ? quantize_activation_bound(*r.bound_min, q_y) : -128;
-    const int32_t hi = r.bound_max ? quantize_activation_bound(*r.bound_max, q_y) : 127;
-    g.call(cortex_m_ns::kReluContract, {{"self", GraphArg::of_tensor(xq)},
-                                        {"input_zero_point", GraphArg::integer(q_x.zero_point)},
-                                        {"output_zero_point", GraphArg::integer(q_y.zero_point)},
-                                        {"output_multiplier", GraphArg::integer(rq.multiplier)},
-                                        {"output_shift", GraphArg::integer(rq.shift)},
-                                        {"activation_min", GraphArg::integer(lo)},
-                                        {"activation_max", GraphArg::integer(hi)},
-                                        {"out", GraphArg::of_tensor(yq)}});
-  } else if (r.kind == Kind::LeakyRelu) {
-    const Requant alpha = quantize_multiplier(q_x.scale * r.slope / q_y.scale, where + "alpha");
-    const Requant identity =
-        same_qparams(q_x, q_y) ? kIdentityRequant : quantize_multiplier(q_x.scale / q_y.scale, where + "identity");
-    g.call(cortex_m_ns::kLeakyReluContract, {{"self", GraphArg::of_tensor(xq)},
-                                             {"input_zero_point", GraphArg::integer(q_x.zero_point)},
-                                             {"output_zero_point", GraphArg::integer(q_y.zero_point)},
-                                             {"alpha_multiplier", GraphArg::integer(alpha.multiplier)},
-                                             {"alpha_shift", GraphArg::integer(alpha.shift)},
-                                             {"identity_multiplier", GraphArg::integer(identity.multiplier)},
-                                             {"identity_shift", GraphArg::integer(identity.shift)},
-                                             {"out", GraphArg::of_tensor(yq)}});
-  } else if (r.kind == Kind::SubChannel) {
-    const auto [cq, q_c] = add_channel_constant();
-    // Stock quantized_add's recipe (operators.md §3.3).
-    const double m2 = 2.0 * std::max(q_x.scale, q_c.scale);
-    const Requant self_r = quantize_multiplier(q_x.scale / m2, where + "self");
-    const Requant other_r = quantize_multiplier(q_c.scale / m2, where + "other");
-    const Requant out_r = quantize_multiplier(m2 / (q_y.scale * 1048576.0), where + "output");
-    g.call(cortex_m_ns::kSubContract, {{"self", GraphArg::of_tensor(xq)},
-                                       {"self_zero_point", GraphArg::integer(q_x.zero_point)},
-                                       {"self_multiplier", GraphArg::integer(self_r.multiplier)},
-                                       {"self_shift", GraphArg::integer(self_r.shift)},
-                                       {"other", GraphArg::of_tensor(cq)},
-                                       {"other_zero_point", GraphArg::integer(q_c.zero_point)},
-                                       {"other_multiplier", GraphArg::integer(other_r.multiplier)},
-                                       {"other_shift", GraphArg::integer(other_r.shift)},
-                                       {"output_zero_point", GraphArg::integer(q_y.zero_point)},
-                                       {"output_multiplier", GraphArg::integer(out_r.multiplier)},
-                                       {"output_shift", GraphArg::integer(out_r.shift)},
-                                       {"activation_min", GraphArg::integer(-128)},
-                                       {"activation_max", GraphArg::integer(127)},
-                                       {"out", GraphArg::of_tensor(yq)}});
-  } else {  // Mean: the mask right-aligned into four positions (operators.md §3.5)
-    const size_t rank = m.input_sizes.size();
-    std::vector<int64_t> mask(4, 0);
-    int64_t count = 1;
-    for (int64_t d : r.dims) {
-      const size_t dim = static_cast<size_t>(d < 0 ? d + static_cast<int64_t>(rank) : d);
-      mask[dim + 4 - rank] = 1;
-      count *= m.input_sizes[dim];
-    }
-    const Requant rq =
-        quantize_multiplier(q_x.scale / (q_y.scale * static_cast<double>(count)), where + "mean");
-    g.call(cortex_m_ns::kMeanContract, {{"self", GraphArg::of_tensor(xq)},
-                                        {"input_zero_point", GraphArg::integer(q_x.zero_point)},
-                                        {"axis_mask", GraphArg::list(mask)},
-                                        {"keepdim", GraphArg::boolean(r.keepdim)},
-                                        {"output_zero_point", GraphArg::integer(q_y.zero_point)},
-                                        {"output_multiplier", GraphArg::integer(rq.multiplier)},
-                                        {"output_shift", GraphArg::integer(rq.shift)},
-                                        {"out", GraphArg::of_tensor(yq)}});
-  }
+  CoverageBuild b{e, k, seed, where, q_x, q_y, in_order, out_order, constant_order, g, xq, yq};
+  add_op(b, provider);
   const int32_t out = g.f32("output", m.output_sizes, out_order, Role::Output);
   g.per_tensor(kDequantize, yq, q_y, out);
   return g.take();

@@ -192,6 +192,154 @@ ConvConstants conv_constants(const Layer& layer, bool depthwise, const Qparams& 
   return c;
 }
 
+// A convolution's arguments by the contract's names: its constants (added to
+// the graph here, weight first), quantisation and geometry, with ReLU.
+std::vector<NamedArg> conv_args(GraphBuilder& g, const std::string& name, int32_t input,
+                                std::vector<int32_t> weight_sizes, const ConvConstants& c, const Qparams& in,
+                                const Qparams& out, int64_t pad_h, int64_t pad_w, int64_t stride, int32_t output) {
+  return std::vector<NamedArg>{
+      {"input", GraphArg::of_tensor(input)},
+      {"weight", GraphArg::of_tensor(g.tensor(name + "_weight", ScalarType::Char, weight_sizes, contiguous_order(4),
+                                              GraphTensor::Role::Constant, c.weight))},
+      {"bias", GraphArg::of_tensor(g.int32_vector(name + "_bias", c.bias))},
+      {"stride", GraphArg::list({stride, stride})},
+      {"padding", GraphArg::list({pad_h, pad_w})},
+      {"dilation", GraphArg::list({1, 1})},
+      {"input_offset", GraphArg::integer(-in.zero_point)},
+      {"output_offset", GraphArg::integer(out.zero_point)},
+      {"requantize_multipliers", GraphArg::of_tensor(g.int32_vector(name + "_multipliers", c.multipliers))},
+      {"requantize_shifts", GraphArg::of_tensor(g.int32_vector(name + "_shifts", c.shifts))},
+      // ReLU: activation_min is the output zero point.
+      {"activation_min", GraphArg::integer(out.zero_point)},
+      {"activation_max", GraphArg::integer(127)},
+      {"out", GraphArg::of_tensor(output)}};
+}
+
+// conv1 + ReLU.
+int32_t add_conv1(GraphBuilder& g, int32_t xq, const Weights& w, const Calibration& q) {
+  const ConvConstants c1 = conv_constants(w.conv1, false, q.x, q.conv1, "conv1");
+  const int32_t c1_out = g.s8("conv1_out", {1, kC1, kH, kW}, kChannelsLastOrder);
+  g.call(cortex_m::kConv2dContract,
+         conv_args(g, "conv1", xq, {kC1, kK1H, kK1W, 1}, c1, q.x, q.conv1, kPad1H, kPad1W, kStride1, c1_out));
+  return c1_out;
+}
+
+// Depthwise 3x3 + ReLU: weight [1, 3, 3, C] (IHWO), depth multiplier 1.
+int32_t add_depthwise(GraphBuilder& g, int32_t c1_out, const Weights& w, const Calibration& q) {
+  const ConvConstants dw = conv_constants(w.depthwise, true, q.conv1, q.depthwise, "depthwise");
+  const int32_t dw_out = g.s8("depthwise_out", {1, kC1, kH, kW}, kChannelsLastOrder);
+  std::vector<NamedArg> dw_args =
+      conv_args(g, "depthwise", c1_out, {1, 3, 3, kC1}, dw, q.conv1, q.depthwise, 1, 1, 1, dw_out);
+  dw_args.push_back({"depth_multiplier", GraphArg::integer(1)});
+  g.call(cortex_m::kDepthwiseConv2dContract, dw_args);
+  return dw_out;
+}
+
+// Pointwise 1x1 conv + ReLU.
+int32_t add_pointwise(GraphBuilder& g, int32_t dw_out, const Weights& w, const Calibration& q) {
+  const ConvConstants pw = conv_constants(w.pointwise, false, q.depthwise, q.pointwise, "pointwise");
+  const int32_t pw_out = g.s8("pointwise_out", {1, kC2, kH, kW}, kChannelsLastOrder);
+  g.call(cortex_m::kConv2dContract,
+         conv_args(g, "pointwise", dw_out, {kC2, 1, 1, kC1}, pw, q.depthwise, q.pointwise, 0, 0, 1, pw_out));
+  return pw_out;
+}
+
+// Global average pool: the output keeps the input's quantisation; the
+// backend passes the zero point and the QM of the input scale, which the
+// kernel does not read.
+int32_t add_average_pool(GraphBuilder& g, int32_t pw_out, const Calibration& q) {
+  const int32_t pooled = g.s8("pooled", {1, kC2, 1, 1}, kChannelsLastOrder);
+  const Requant pool_requant = quantize_multiplier(q.pointwise.scale, "export dscnn: average pool scale");
+  g.call(cortex_m::kAvgPool2dContract, {{"input", GraphArg::of_tensor(pw_out)},
+                                        {"kernel_size", GraphArg::list({kH, kW})},
+                                        {"stride", GraphArg::list({kH, kW})},
+                                        {"padding", GraphArg::list({0, 0})},
+                                        {"zero_point", GraphArg::integer(q.pointwise.zero_point)},
+                                        {"multiplier", GraphArg::integer(pool_requant.multiplier)},
+                                        {"shift", GraphArg::integer(pool_requant.shift)},
+                                        {"out", GraphArg::of_tensor(pooled)}});
+  return pooled;
+}
+
+// Flatten: to the contiguous order, then the view.
+int32_t add_flatten(GraphBuilder& g, int32_t pooled) {
+  const int32_t pooled_nchw = g.s8("pooled_contiguous", {1, kC2, 1, 1}, contiguous_order(4));
+  g.call(portable::kToDimOrderCopyContract, {{"self", GraphArg::of_tensor(pooled)},
+                                             {"non_blocking", GraphArg::boolean(false)},
+                                             {"dim_order", GraphArg::list({0, 1, 2, 3})},
+                                             {"out", GraphArg::of_tensor(pooled_nchw)}});
+  const int32_t flat = g.s8("flat", {1, kC2}, contiguous_order(2));
+  g.call(portable::kViewCopyContract, {{"self", GraphArg::of_tensor(pooled_nchw)},
+                                       {"size", GraphArg::list({1, kC2})},
+                                       {"out", GraphArg::of_tensor(flat)}});
+  return flat;
+}
+
+// The linear layer's constants: per-tensor int8 weights (zero point 0) and the
+// bias folded into kernel_sum, on the input x weight grid.
+struct LinearConstants {
+  std::vector<uint8_t> weight;
+  std::vector<int32_t> kernel_sum;
+  double bias_scale = 0.0;
+};
+
+LinearConstants linear_constants(const Layer& fc, const Qparams& in) {
+  const float fc_scale = symmetric_scale(fc.weight.data(), fc.weight.size());
+  LinearConstants c;
+  c.bias_scale = in.scale * static_cast<double>(fc_scale);
+  for (int32_t o = 0; o < kClasses; ++o) {
+    int32_t row_sum = 0;
+    for (int32_t i = 0; i < kC2; ++i) {
+      const int8_t wq = quantize_weight(fc.weight[static_cast<size_t>(o * kC2 + i)], fc_scale);
+      c.weight.push_back(static_cast<uint8_t>(wq));
+      row_sum += wq;
+    }
+    const int32_t bias = static_cast<int32_t>(std::nearbyint(fc.bias[static_cast<size_t>(o)] / c.bias_scale));
+    c.kernel_sum.push_back(-in.zero_point * row_sum + bias);
+  }
+  return c;
+}
+
+// Linear, per-tensor weights (zero point 0), the bias folded into kernel_sum.
+int32_t add_linear(GraphBuilder& g, int32_t flat, const Weights& w, const Calibration& q) {
+  const LinearConstants c = linear_constants(w.fc, q.pointwise);
+  const Requant fc_requant = quantize_multiplier(c.bias_scale / q.logits.scale, "export dscnn: linear requantization");
+  const int32_t logits = g.s8("logits", {1, kClasses}, contiguous_order(2));
+  // As ExecuTorch's exporter writes it: bias None, kernel_sum [1, out].
+  g.call(cortex_m::kLinearContract,
+         {{"input", GraphArg::of_tensor(flat)},
+          {"weights", GraphArg::of_tensor(g.tensor("fc_weight", ScalarType::Char, {kClasses, kC2}, contiguous_order(2),
+                                                   GraphTensor::Role::Constant, c.weight))},
+          {"kernel_sum", GraphArg::of_tensor(g.int32_vector("fc_kernel_sum", c.kernel_sum, {1, kClasses}))},
+          {"input_offset", GraphArg::integer(-q.pointwise.zero_point)},
+          {"filter_offset", GraphArg::integer(0)},
+          {"output_offset", GraphArg::integer(q.logits.zero_point)},
+          {"requantize_multipliers", GraphArg::list({fc_requant.multiplier})},
+          {"requantize_shifts", GraphArg::list({fc_requant.shift})},
+          {"activation_max", GraphArg::integer(127)},
+          {"activation_min", GraphArg::integer(-128)},
+          {"out", GraphArg::of_tensor(logits)}});
+  return logits;
+}
+
+// Softmax into `probabilities` (1/256, -128), with the backend's parameters for
+// 5 integer bits: QM of min(scale * 2^26, 2^31 - 1), diff_min = -floor(31 * 2^26 / 2^shift).
+int32_t add_softmax(GraphBuilder& g, int32_t logits, const Calibration& q, const Qparams& probabilities) {
+  const Requant softmax_requant = quantize_multiplier(std::min(q.logits.scale * std::ldexp(1.0, 26), std::ldexp(1.0, 31) - 1.0),
+                                                      "export dscnn: softmax input multiplier");
+  const int64_t diff_min = -static_cast<int64_t>(std::floor(31.0 * std::ldexp(1.0, 26) / std::ldexp(1.0, softmax_requant.shift)));
+  const int32_t probabilities_q = g.s8("probabilities_q", {1, kClasses}, contiguous_order(2));
+  g.call(cortex_m::kSoftmaxContract, {{"input", GraphArg::of_tensor(logits)},
+                                      {"dim", GraphArg::integer(-1)},
+                                      {"input_zero_point", GraphArg::integer(q.logits.zero_point)},
+                                      {"output_zero_point", GraphArg::integer(probabilities.zero_point)},
+                                      {"input_multiplier", GraphArg::integer(softmax_requant.multiplier)},
+                                      {"input_shift", GraphArg::integer(softmax_requant.shift)},
+                                      {"diff_min", GraphArg::integer(diff_min)},
+                                      {"out", GraphArg::of_tensor(probabilities_q)}});
+  return probabilities_q;
+}
+
 }  // namespace
 
 std::vector<float> dscnn_example_input(uint64_t seed) {
@@ -206,126 +354,19 @@ std::vector<float> dscnn_float_forward(const std::vector<float>& input, uint64_t
 QuantizedGraph build_dscnn_graph(Provider provider, uint64_t seed) {
   const Weights w = draw_weights(seed);
   const Calibration q = calibrate(w, seed);
-  const std::vector<uint8_t> nhwc = kChannelsLastOrder;
   GraphBuilder g(kDscnnModel, provider);
 
-  const int32_t x = g.f32("x", kInputSizes, nhwc, GraphTensor::Role::Input);
-  const int32_t xq = g.s8("x_q", kInputSizes, nhwc);
+  const int32_t x = g.f32("x", kInputSizes, kChannelsLastOrder, GraphTensor::Role::Input);
+  const int32_t xq = g.s8("x_q", kInputSizes, kChannelsLastOrder);
   g.per_tensor(cortex_m::kQuantizeContract, x, q.x, xq);
-
-  // A convolution's constants and quantisation, by the contract's names.
-  const auto conv_args = [&](const std::string& name, int32_t input, std::vector<int32_t> weight_sizes,
-                             const ConvConstants& c, const Qparams& in, const Qparams& out, int64_t pad_h,
-                             int64_t pad_w, int64_t stride, int32_t output) {
-    return std::vector<NamedArg>{
-        {"input", GraphArg::of_tensor(input)},
-        {"weight", GraphArg::of_tensor(g.tensor(name + "_weight", ScalarType::Char, weight_sizes, contiguous_order(4),
-                                                GraphTensor::Role::Constant, c.weight))},
-        {"bias", GraphArg::of_tensor(g.int32_vector(name + "_bias", c.bias))},
-        {"stride", GraphArg::list({stride, stride})},
-        {"padding", GraphArg::list({pad_h, pad_w})},
-        {"dilation", GraphArg::list({1, 1})},
-        {"input_offset", GraphArg::integer(-in.zero_point)},
-        {"output_offset", GraphArg::integer(out.zero_point)},
-        {"requantize_multipliers", GraphArg::of_tensor(g.int32_vector(name + "_multipliers", c.multipliers))},
-        {"requantize_shifts", GraphArg::of_tensor(g.int32_vector(name + "_shifts", c.shifts))},
-        // ReLU: activation_min is the output zero point.
-        {"activation_min", GraphArg::integer(out.zero_point)},
-        {"activation_max", GraphArg::integer(127)},
-        {"out", GraphArg::of_tensor(output)}};
-  };
-
-  // conv1 + ReLU.
-  const ConvConstants c1 = conv_constants(w.conv1, false, q.x, q.conv1, "conv1");
-  const int32_t c1_out = g.s8("conv1_out", {1, kC1, kH, kW}, nhwc);
-  g.call(cortex_m::kConv2dContract,
-         conv_args("conv1", xq, {kC1, kK1H, kK1W, 1}, c1, q.x, q.conv1, kPad1H, kPad1W, kStride1, c1_out));
-
-  // Depthwise 3x3 + ReLU: weight [1, 3, 3, C] (IHWO), depth multiplier 1.
-  const ConvConstants dw = conv_constants(w.depthwise, true, q.conv1, q.depthwise, "depthwise");
-  const int32_t dw_out = g.s8("depthwise_out", {1, kC1, kH, kW}, nhwc);
-  std::vector<NamedArg> dw_args = conv_args("depthwise", c1_out, {1, 3, 3, kC1}, dw, q.conv1, q.depthwise, 1, 1, 1, dw_out);
-  dw_args.push_back({"depth_multiplier", GraphArg::integer(1)});
-  g.call(cortex_m::kDepthwiseConv2dContract, dw_args);
-
-  // Pointwise 1x1 conv + ReLU.
-  const ConvConstants pw = conv_constants(w.pointwise, false, q.depthwise, q.pointwise, "pointwise");
-  const int32_t pw_out = g.s8("pointwise_out", {1, kC2, kH, kW}, nhwc);
-  g.call(cortex_m::kConv2dContract,
-         conv_args("pointwise", dw_out, {kC2, 1, 1, kC1}, pw, q.depthwise, q.pointwise, 0, 0, 1, pw_out));
-
-  // Global average pool: the output keeps the input's quantisation; the
-  // backend passes the zero point and the QM of the input scale, which the
-  // kernel does not read.
-  const int32_t pooled = g.s8("pooled", {1, kC2, 1, 1}, nhwc);
-  const Requant pool_requant = quantize_multiplier(q.pointwise.scale, "export dscnn: average pool scale");
-  g.call(cortex_m::kAvgPool2dContract, {{"input", GraphArg::of_tensor(pw_out)},
-                                        {"kernel_size", GraphArg::list({kH, kW})},
-                                        {"stride", GraphArg::list({kH, kW})},
-                                        {"padding", GraphArg::list({0, 0})},
-                                        {"zero_point", GraphArg::integer(q.pointwise.zero_point)},
-                                        {"multiplier", GraphArg::integer(pool_requant.multiplier)},
-                                        {"shift", GraphArg::integer(pool_requant.shift)},
-                                        {"out", GraphArg::of_tensor(pooled)}});
-
-  // Flatten: to the contiguous order, then the view.
-  const int32_t pooled_nchw = g.s8("pooled_contiguous", {1, kC2, 1, 1}, contiguous_order(4));
-  g.call(portable::kToDimOrderCopyContract, {{"self", GraphArg::of_tensor(pooled)},
-                                             {"non_blocking", GraphArg::boolean(false)},
-                                             {"dim_order", GraphArg::list({0, 1, 2, 3})},
-                                             {"out", GraphArg::of_tensor(pooled_nchw)}});
-  const int32_t flat = g.s8("flat", {1, kC2}, contiguous_order(2));
-  g.call(portable::kViewCopyContract, {{"self", GraphArg::of_tensor(pooled_nchw)},
-                                       {"size", GraphArg::list({1, kC2})},
-                                       {"out", GraphArg::of_tensor(flat)}});
-
-  // Linear, per-tensor weights (zero point 0), the bias folded into kernel_sum.
-  const float fc_scale = symmetric_scale(w.fc.weight.data(), w.fc.weight.size());
-  std::vector<uint8_t> fc_weight;
-  std::vector<int32_t> kernel_sum;
-  const double fc_bias_scale = q.pointwise.scale * static_cast<double>(fc_scale);
-  for (int32_t o = 0; o < kClasses; ++o) {
-    int32_t row_sum = 0;
-    for (int32_t i = 0; i < kC2; ++i) {
-      const int8_t wq = quantize_weight(w.fc.weight[static_cast<size_t>(o * kC2 + i)], fc_scale);
-      fc_weight.push_back(static_cast<uint8_t>(wq));
-      row_sum += wq;
-    }
-    const int32_t bias = static_cast<int32_t>(std::nearbyint(w.fc.bias[static_cast<size_t>(o)] / fc_bias_scale));
-    kernel_sum.push_back(-q.pointwise.zero_point * row_sum + bias);
-  }
-  const Requant fc_requant = quantize_multiplier(fc_bias_scale / q.logits.scale, "export dscnn: linear requantization");
-  const int32_t logits = g.s8("logits", {1, kClasses}, contiguous_order(2));
-  // As ExecuTorch's exporter writes it: bias None, kernel_sum [1, out].
-  g.call(cortex_m::kLinearContract,
-         {{"input", GraphArg::of_tensor(flat)},
-          {"weights", GraphArg::of_tensor(g.tensor("fc_weight", ScalarType::Char, {kClasses, kC2}, contiguous_order(2),
-                                                   GraphTensor::Role::Constant, fc_weight))},
-          {"kernel_sum", GraphArg::of_tensor(g.int32_vector("fc_kernel_sum", kernel_sum, {1, kClasses}))},
-          {"input_offset", GraphArg::integer(-q.pointwise.zero_point)},
-          {"filter_offset", GraphArg::integer(0)},
-          {"output_offset", GraphArg::integer(q.logits.zero_point)},
-          {"requantize_multipliers", GraphArg::list({fc_requant.multiplier})},
-          {"requantize_shifts", GraphArg::list({fc_requant.shift})},
-          {"activation_max", GraphArg::integer(127)},
-          {"activation_min", GraphArg::integer(-128)},
-          {"out", GraphArg::of_tensor(logits)}});
-
-  // Softmax into 1/256, -128, with the backend's parameters for 5 integer
-  // bits: QM of min(scale * 2^26, 2^31 - 1), diff_min = -floor(31 * 2^26 / 2^shift).
+  const int32_t c1_out = add_conv1(g, xq, w, q);
+  const int32_t dw_out = add_depthwise(g, c1_out, w, q);
+  const int32_t pw_out = add_pointwise(g, dw_out, w, q);
+  const int32_t pooled = add_average_pool(g, pw_out, q);
+  const int32_t flat = add_flatten(g, pooled);
+  const int32_t logits = add_linear(g, flat, w, q);
   const Qparams probabilities{1.0 / 256.0, -128};
-  const Requant softmax_requant = quantize_multiplier(std::min(q.logits.scale * std::ldexp(1.0, 26), std::ldexp(1.0, 31) - 1.0),
-                                                      "export dscnn: softmax input multiplier");
-  const int64_t diff_min = -static_cast<int64_t>(std::floor(31.0 * std::ldexp(1.0, 26) / std::ldexp(1.0, softmax_requant.shift)));
-  const int32_t probabilities_q = g.s8("probabilities_q", {1, kClasses}, contiguous_order(2));
-  g.call(cortex_m::kSoftmaxContract, {{"input", GraphArg::of_tensor(logits)},
-                                      {"dim", GraphArg::integer(-1)},
-                                      {"input_zero_point", GraphArg::integer(q.logits.zero_point)},
-                                      {"output_zero_point", GraphArg::integer(probabilities.zero_point)},
-                                      {"input_multiplier", GraphArg::integer(softmax_requant.multiplier)},
-                                      {"input_shift", GraphArg::integer(softmax_requant.shift)},
-                                      {"diff_min", GraphArg::integer(diff_min)},
-                                      {"out", GraphArg::of_tensor(probabilities_q)}});
+  const int32_t probabilities_q = add_softmax(g, logits, q, probabilities);
 
   const int32_t y = g.f32("y", {1, kClasses}, contiguous_order(2), GraphTensor::Role::Output);
   g.per_tensor(cortex_m::kDequantizeContract, probabilities_q, probabilities, y);

@@ -281,80 +281,81 @@ Tier1Calibration calibrate_tier1(const Tier1Weights& weights, uint64_t seed) {
   return cal;
 }
 
-QuantizedGraph build_tier1(Provider provider, uint64_t seed) {
-  const Tier1Weights w = tier1_weights(seed);
-  const Tier1Calibration cal = calibrate_tier1(w, seed);
-  Tier1Builder g(to_string(Tier1Model::Tier1), provider);
-  using Role = GraphTensor::Role;
+// The last int8 tensor of a tier1 program and its grid: what the final
+// dequantize reads.
+struct Int8Result {
+  int32_t tensor = -1;
+  Qparams q;
+};
 
-  const int32_t input = g.f32("input", kSampleSizes, kChannelsLast, Role::Input);
-  const int32_t xq = g.s8("input_q");
-  g.per_tensor(cortex_m::kQuantizeContract, input, cal.x, xq);
-
-  if (provider == Provider::Arm) {
-    // 12 instructions: hardswish as minimum + mul, the rest a float island.
-    const Qparams& q1 = cal.c1_folded;
-    const int32_t c1 = g.s8("conv1_out");
-    g.conv("conv1", xq, cal.x, w.conv1, w.bias1, q1, c1);
-
-    const double three_steps = std::nearbyint(3.0 / q1.scale);  // round(3 / s1)
-    const int32_t q3 = static_cast<int32_t>(std::clamp(three_steps + q1.zero_point, -128.0, 127.0));
-    const int32_t shifted_zp = q1.zero_point - static_cast<int32_t>(three_steps);
-    if (shifted_zp < -128 || shifted_zp > 127) {
-      throw Failure("export tier1/arm: hardswish's shifted zero point " + std::to_string(shifted_zp) +
-                    " outside [-128, 127] (conv1 output range does not reach -3)");
-    }
-    const int32_t three = g.tensor("three_q", ScalarType::Char, {}, {}, Role::Constant,
-                                   {static_cast<uint8_t>(static_cast<int8_t>(q3))});
-    const int32_t min_out = g.s8("minimum_out");
-    g.call(cortex_m::kMinimumContract, {{"self", GraphArg::of_tensor(c1)},
-                                        {"other", GraphArg::of_tensor(three)},
-                                        {"out", GraphArg::of_tensor(min_out)}});
-
-    // x * (min(x, 3) + 3) / 6: the "+3" is the shifted zero point of `other`,
-    // the "/6" part of the output factor.
-    const Requant mul = quantize_multiplier(q1.scale * q1.scale / (6.0 * cal.a.scale), "export tier1: hardswish mul");
-    const int32_t a = g.s8("hardswish_out");
-    g.call(cortex_m::kMulContract, {{"self", GraphArg::of_tensor(c1)},
-                                    {"self_zero_point", GraphArg::integer(q1.zero_point)},
-                                    {"other", GraphArg::of_tensor(min_out)},
-                                    {"other_zero_point", GraphArg::integer(shifted_zp)},
-                                    {"output_zero_point", GraphArg::integer(cal.a.zero_point)},
-                                    {"output_multiplier", GraphArg::integer(mul.multiplier)},
-                                    {"output_shift", GraphArg::integer(mul.shift)},
-                                    {"out", GraphArg::of_tensor(a)}});
-
-    const int32_t a_f = g.f32("hardswish_out_f");
-    g.per_tensor(cortex_m::kDequantizeContract, a, cal.a, a_f);
-    const int32_t c2 = g.s8("conv2_out");
-    g.conv("conv2", a, cal.a, w.conv2, w.bias2, cal.c2, c2);
-    const int32_t c2_f = g.f32("conv2_out_f");
-    g.per_tensor(cortex_m::kDequantizeContract, c2, cal.c2, c2_f);
-    const int32_t b_f = g.f32("leaky_relu_out_f");
-    g.call(portable::kLeakyReluContract, {{"self", GraphArg::of_tensor(c2_f)},
-                                          {"negative_slope", GraphArg::real(kLeakySlope)},
-                                          {"out", GraphArg::of_tensor(b_f)}});
-    const int32_t d_f = g.f32("sub_out_f");
-    g.call(portable::kSubContract, {{"self", GraphArg::of_tensor(b_f)},
-                                    {"other", GraphArg::of_tensor(a_f)},
-                                    {"alpha", GraphArg::integer(1)},
-                                    {"out", GraphArg::of_tensor(d_f)}});
-    const int32_t d = g.s8("sub_out");
-    g.per_tensor(cortex_m::kQuantizeContract, d_f, cal.d, d);
-    // relu stays int8 with sub's quantisation: a clamp at the zero point.
-    const int32_t y = g.s8("relu_out");
-    g.call(portable::kClampContract, {{"self", GraphArg::of_tensor(d)},
-                                      {"min", GraphArg::integer(cal.d.zero_point)},
-                                      {"out", GraphArg::of_tensor(y)}});
-    const int32_t out = g.f32("output", kSampleSizes, kChannelsLast, Role::Output);
-    g.per_tensor(cortex_m::kDequantizeContract, y, cal.d, out);
-    return g.take();
+// arm: hardswish on conv1's folded output as minimum + mul.
+int32_t add_arm_hardswish(Tier1Builder& g, int32_t c1, const Qparams& q1, const Qparams& q_a) {
+  const double three_steps = std::nearbyint(3.0 / q1.scale);  // round(3 / s1)
+  const int32_t q3 = static_cast<int32_t>(std::clamp(three_steps + q1.zero_point, -128.0, 127.0));
+  const int32_t shifted_zp = q1.zero_point - static_cast<int32_t>(three_steps);
+  if (shifted_zp < -128 || shifted_zp > 127) {
+    throw Failure("export tier1/arm: hardswish's shifted zero point " + std::to_string(shifted_zp) +
+                  " outside [-128, 127] (conv1 output range does not reach -3)");
   }
+  const int32_t three = g.tensor("three_q", ScalarType::Char, {}, {}, GraphTensor::Role::Constant,
+                                 {static_cast<uint8_t>(static_cast<int8_t>(q3))});
+  const int32_t min_out = g.s8("minimum_out");
+  g.call(cortex_m::kMinimumContract, {{"self", GraphArg::of_tensor(c1)},
+                                      {"other", GraphArg::of_tensor(three)},
+                                      {"out", GraphArg::of_tensor(min_out)}});
 
-  // ns: 8 instructions, all int8 between the first quantize and the last dequantize.
+  // x * (min(x, 3) + 3) / 6: the "+3" is the shifted zero point of `other`,
+  // the "/6" part of the output factor.
+  const Requant mul = quantize_multiplier(q1.scale * q1.scale / (6.0 * q_a.scale), "export tier1: hardswish mul");
+  const int32_t a = g.s8("hardswish_out");
+  g.call(cortex_m::kMulContract, {{"self", GraphArg::of_tensor(c1)},
+                                  {"self_zero_point", GraphArg::integer(q1.zero_point)},
+                                  {"other", GraphArg::of_tensor(min_out)},
+                                  {"other_zero_point", GraphArg::integer(shifted_zp)},
+                                  {"output_zero_point", GraphArg::integer(q_a.zero_point)},
+                                  {"output_multiplier", GraphArg::integer(mul.multiplier)},
+                                  {"output_shift", GraphArg::integer(mul.shift)},
+                                  {"out", GraphArg::of_tensor(a)}});
+  return a;
+}
+
+// arm, from hardswish's output on: conv2 in int8, leaky_relu and sub a float
+// island, relu an int8 clamp on sub's grid.
+Int8Result add_arm_tail(Tier1Builder& g, int32_t a, const Tier1Weights& w, const Tier1Calibration& cal) {
+  const int32_t a_f = g.f32("hardswish_out_f");
+  g.per_tensor(cortex_m::kDequantizeContract, a, cal.a, a_f);
+  const int32_t c2 = g.s8("conv2_out");
+  g.conv("conv2", a, cal.a, w.conv2, w.bias2, cal.c2, c2);
+  const int32_t c2_f = g.f32("conv2_out_f");
+  g.per_tensor(cortex_m::kDequantizeContract, c2, cal.c2, c2_f);
+  const int32_t b_f = g.f32("leaky_relu_out_f");
+  g.call(portable::kLeakyReluContract, {{"self", GraphArg::of_tensor(c2_f)},
+                                        {"negative_slope", GraphArg::real(kLeakySlope)},
+                                        {"out", GraphArg::of_tensor(b_f)}});
+  const int32_t d_f = g.f32("sub_out_f");
+  g.call(portable::kSubContract, {{"self", GraphArg::of_tensor(b_f)},
+                                  {"other", GraphArg::of_tensor(a_f)},
+                                  {"alpha", GraphArg::integer(1)},
+                                  {"out", GraphArg::of_tensor(d_f)}});
+  const int32_t d = g.s8("sub_out");
+  g.per_tensor(cortex_m::kQuantizeContract, d_f, cal.d, d);
+  // relu stays int8 with sub's quantisation: a clamp at the zero point.
+  const int32_t y = g.s8("relu_out");
+  g.call(portable::kClampContract, {{"self", GraphArg::of_tensor(d)},
+                                    {"min", GraphArg::integer(cal.d.zero_point)},
+                                    {"out", GraphArg::of_tensor(y)}});
+  return {y, cal.d};
+}
+
+// arm: 12 instructions: hardswish as minimum + mul, the rest a float island.
+Int8Result add_tier1_arm(Tier1Builder& g, int32_t xq, const Tier1Weights& w, const Tier1Calibration& cal) {
   const int32_t c1 = g.s8("conv1_out");
-  g.conv("conv1", xq, cal.x, w.conv1, w.bias1, cal.c1, c1);
+  g.conv("conv1", xq, cal.x, w.conv1, w.bias1, cal.c1_folded, c1);
+  const int32_t a = add_arm_hardswish(g, c1, cal.c1_folded, cal.a);
+  return add_arm_tail(g, a, w, cal);
+}
 
+int32_t add_ns_hardswish(Tier1Builder& g, int32_t c1, const Tier1Calibration& cal) {
   const double relu_q3 = std::nearbyint(3.0 / cal.c1.scale);
   const double relu_q6 = std::nearbyint(6.0 / cal.c1.scale);
   if (relu_q6 < 1.0 || relu_q6 > 4194304.0) {
@@ -372,10 +373,10 @@ QuantizedGraph build_tier1(Provider provider, uint64_t seed) {
           {"relu_q6", GraphArg::integer(static_cast<int64_t>(relu_q6))},
           {"prescale", GraphArg::integer(0)},
           {"out", GraphArg::of_tensor(a)}});
+  return a;
+}
 
-  const int32_t c2 = g.s8("conv2_out");
-  g.conv("conv2", a, cal.a, w.conv2, w.bias2, cal.c2, c2);
-
+int32_t add_ns_leaky_relu(Tier1Builder& g, int32_t c2, const Tier1Calibration& cal) {
   const Requant alpha = quantize_multiplier(cal.c2.scale * kLeakySlope / cal.b.scale, "export tier1: leaky_relu alpha");
   const Requant identity =
       same_qparams(cal.c2, cal.b) ? kIdentityRequant : quantize_multiplier(cal.c2.scale / cal.b.scale, "export tier1: leaky_relu identity");
@@ -389,8 +390,11 @@ QuantizedGraph build_tier1(Provider provider, uint64_t seed) {
           {"identity_multiplier", GraphArg::integer(identity.multiplier)},
           {"identity_shift", GraphArg::integer(identity.shift)},
           {"out", GraphArg::of_tensor(b)}});
+  return b;
+}
 
-  // Stock quantized_add's recipe (operators.md §3.3).
+// b - a, stock quantized_add's recipe (operators.md §3.3).
+int32_t add_ns_sub(Tier1Builder& g, int32_t b, int32_t a, const Tier1Calibration& cal) {
   const double m2 = 2.0 * std::max(cal.b.scale, cal.a.scale);
   const Requant self_r = quantize_multiplier(cal.b.scale / m2, "export tier1: sub self");
   const Requant other_r = quantize_multiplier(cal.a.scale / m2, "export tier1: sub other");
@@ -410,7 +414,10 @@ QuantizedGraph build_tier1(Provider provider, uint64_t seed) {
                                      {"activation_min", GraphArg::integer(-128)},
                                      {"activation_max", GraphArg::integer(127)},
                                      {"out", GraphArg::of_tensor(d)}});
+  return d;
+}
 
+int32_t add_ns_relu(Tier1Builder& g, int32_t d, const Tier1Calibration& cal) {
   const Requant relu_r =
       same_qparams(cal.d, cal.y) ? kIdentityRequant : quantize_multiplier(cal.d.scale / cal.y.scale, "export tier1: relu");
   const int32_t y = g.s8("relu_out");
@@ -422,8 +429,33 @@ QuantizedGraph build_tier1(Provider provider, uint64_t seed) {
                                       {"activation_min", GraphArg::integer(quantize_value(0.0, cal.y))},
                                       {"activation_max", GraphArg::integer(127)},
                                       {"out", GraphArg::of_tensor(y)}});
+  return y;
+}
+
+// ns: 8 instructions, all int8 between the first quantize and the last dequantize.
+Int8Result add_tier1_ns(Tier1Builder& g, int32_t xq, const Tier1Weights& w, const Tier1Calibration& cal) {
+  const int32_t c1 = g.s8("conv1_out");
+  g.conv("conv1", xq, cal.x, w.conv1, w.bias1, cal.c1, c1);
+  const int32_t a = add_ns_hardswish(g, c1, cal);
+  const int32_t c2 = g.s8("conv2_out");
+  g.conv("conv2", a, cal.a, w.conv2, w.bias2, cal.c2, c2);
+  const int32_t b = add_ns_leaky_relu(g, c2, cal);
+  const int32_t d = add_ns_sub(g, b, a, cal);
+  return {add_ns_relu(g, d, cal), cal.y};
+}
+
+QuantizedGraph build_tier1(Provider provider, uint64_t seed) {
+  const Tier1Weights w = tier1_weights(seed);
+  const Tier1Calibration cal = calibrate_tier1(w, seed);
+  Tier1Builder g(to_string(Tier1Model::Tier1), provider);
+  using Role = GraphTensor::Role;
+
+  const int32_t input = g.f32("input", kSampleSizes, kChannelsLast, Role::Input);
+  const int32_t xq = g.s8("input_q");
+  g.per_tensor(cortex_m::kQuantizeContract, input, cal.x, xq);
+  const Int8Result y = provider == Provider::Arm ? add_tier1_arm(g, xq, w, cal) : add_tier1_ns(g, xq, w, cal);
   const int32_t out = g.f32("output", kSampleSizes, kChannelsLast, Role::Output);
-  g.per_tensor(cortex_m::kDequantizeContract, y, cal.y, out);
+  g.per_tensor(cortex_m::kDequantizeContract, y.tensor, y.q, out);
   return g.take();
 }
 

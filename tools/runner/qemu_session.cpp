@@ -175,6 +175,157 @@ ClassCounts parse_counts(const nlohmann::json& counts, const std::vector<std::st
   return result;
 }
 
+// The files of one run in its scratch folder.
+struct JobFiles {
+  std::string output_dir;  // the firmware writes output<i>.bin and <instruction>.bin here
+  std::string job;
+  std::string counts;
+  std::string console;
+};
+
+JobFiles job_files(const std::string& scratch) {
+  return {scratch + "/out", scratch + "/job.bin", scratch + "/counts.json", scratch + "/console.txt"};
+}
+
+// QEMU's command for one job: the console and counts files, the plugin's
+// markers, and the job blob loaded at the firmware's job address.
+QemuCommand job_command(const JobFiles& files, const FirmwareLayout& layout, const QemuJob& job) {
+  const uint32_t max_visits = job.iterations > 0 ? job.iterations : 1;
+  QemuCommand command;
+  command.console_path = files.console;
+  command.counts_path = files.counts;
+  command.marker_table = layout.marker_table;
+  command.marker_count = layout.marker_count;
+  command.max_visits = max_visits;
+  command.extra = {"-device", "loader,file=" + files.job + ",addr=" + hex_address(layout.job_address) + ",force-raw=on"};
+  return command;
+}
+
+// Feeds complete console lines to on_line as the firmware prints them.
+class ConsoleFollower {
+ public:
+  ConsoleFollower(const std::string& console_path, const std::function<void(const std::string& line)>& on_line)
+      : console_path_(console_path), on_line_(on_line) {}
+
+  void poll() {
+    if (!on_line_) return;
+    std::ifstream console(console_path_, std::ios::binary);
+    if (!console) return;
+    console.seekg(static_cast<std::streamoff>(console_seen_));
+    std::string chunk((std::istreambuf_iterator<char>(console)), std::istreambuf_iterator<char>());
+    console_seen_ += chunk.size();
+    pending_ += chunk;
+    const std::string prefix = protocol::kConsolePrefix;
+    for (size_t end; (end = pending_.find('\n')) != std::string::npos; pending_.erase(0, end + 1)) {
+      if (pending_.rfind(prefix, 0) == 0) on_line_(pending_.substr(prefix.size(), end - prefix.size()));
+    }
+  }
+
+ private:
+  const std::string& console_path_;
+  const std::function<void(const std::string& line)>& on_line_;
+  size_t console_seen_ = 0;
+  std::string pending_;
+};
+
+// Everything the firmware printed, or "" when it never opened its console.
+std::string read_console(const std::string& console_path) {
+  std::string text;
+  if (std::filesystem::exists(console_path)) {
+    const std::vector<uint8_t> console = read_file(console_path);
+    text.assign(console.begin(), console.end());
+  }
+  return text;
+}
+
+// Throws unless QEMU and the firmware finished the run and its report.
+void check_finished(const ProcessResult& process, const std::vector<std::string>& lines, const std::string& label,
+                    const ElfImage& image, double timeout_seconds) {
+  if (process.timed_out) {
+    throw Failure(fmt::format("{}: QEMU did not finish within {:g} s and was stopped (the firmware hung, or raise "
+                              "--timeout / timeouts.run)",
+                              label, timeout_seconds));
+  }
+  if (process.signal != 0) throw Failure(label + ": QEMU was killed by signal " + std::to_string(process.signal));
+  if (lines.empty()) {
+    throw Failure(label + ": QEMU exited with status " + std::to_string(process.exit_status) +
+                  " before the firmware printed anything: " + qemu_errors(process.stderr_text));
+  }
+  if (process.exit_status != protocol::kExitOk) fail_from_console(lines, label, image, process.exit_status);
+  if (lines.back() != protocol::console::kDone) throw Failure(label + ": the firmware exited without finishing its report");
+}
+
+// The firmware's report: what it loaded, its instructions, each iteration's CRC.
+void read_report(const std::vector<std::string>& lines, const std::string& label, QemuRun& run) {
+  for (const std::string& line : lines) {
+    const std::vector<std::string> words = words_of(line);
+    if (words.empty()) continue;
+    if (words[0] == protocol::console::kLoaded) {
+      run.method_arena_bytes = std::stoull(field(line, protocol::console::kMethodArena));
+      run.scratch_bytes = std::stoull(field(line, protocol::console::kScratch));
+      const std::string provider = field(line, protocol::console::kProvider);
+      if (!protocol::parse_provider_name(provider.c_str(), &run.provider)) {
+        throw Failure(label + ": the firmware names an unknown provider '" + provider + "' (image from another etns?)");
+      }
+      run.board = field(line, protocol::console::kBoard);
+      std::istringstream planned(field(line, protocol::console::kPlanned));
+      for (std::string bytes; std::getline(planned, bytes, ',');) run.planned_bytes.push_back(std::stoull(bytes));
+    } else if (words[0] == protocol::console::kInstruction && words.size() == 4) {
+      run.instructions.push_back({words[2], words[3], {}});
+    } else if (words[0] == protocol::console::kIteration && words.size() == 4) {
+      const uint32_t crc = static_cast<uint32_t>(std::stoul(field(line, protocol::console::kCrc32), nullptr, 16));
+      (words[1] == protocol::console::kPassClean ? run.clean_crc32 : run.per_instruction_crc32).push_back(crc);
+    }
+  }
+}
+
+// The plugin's counts (qemu_plugin/etns_counter.c, schema etns.qemu_counts v2): every
+// class, then weighted (gathers and scatters once per lane), read like one more class.
+void read_counts(const std::string& counts_path, const std::string& label, QemuRun& run) {
+  nlohmann::json counts;
+  try {
+    counts = read_json_file(counts_path);
+  } catch (const Failure& failure) {
+    throw Failure(label + ": the counting plugin's output: " + failure.what());
+  }
+  if (counts.value("schema", "") != "etns.qemu_counts" || counts.value("schema_version", 0) != 2) {
+    throw Failure(label + ": the counting plugin wrote an unknown schema (plugin from another etns version?)");
+  }
+  run.classes = counts.at("classes").get<std::vector<std::string>>();
+  run.classes.push_back("weighted");
+  run.whole_run = parse_counts(counts.at("program"), run.classes);
+  if (counts.at("overflow").get<bool>()) throw Failure(label + ": the plugin dropped region visits");
+  for (const nlohmann::json& region : counts.at("regions")) {
+    const uint32_t id = region.at("id").get<uint32_t>();
+    if (region.at("unbalanced").get<uint64_t>() != 0) {
+      throw Failure(label + ": region " + std::to_string(id) + " has unbalanced markers");
+    }
+    std::vector<ClassCounts> visits;
+    for (const nlohmann::json& visit : region.at("visits")) visits.push_back(parse_counts(visit, run.classes));
+    if (id == protocol::kRegionLoad && !visits.empty()) {
+      run.load = visits.front();
+    } else if (id == protocol::kRegionExecute) {
+      run.clean_visits = std::move(visits);
+    } else if (id >= protocol::kRegionFirstInstruction && id - protocol::kRegionFirstInstruction < run.instructions.size()) {
+      run.instructions[id - protocol::kRegionFirstInstruction].visits = std::move(visits);
+    }
+  }
+}
+
+// The outputs the firmware wrote, and each instruction's dump when asked for.
+void read_outputs(const std::string& output_dir, bool dump_instructions, QemuRun& run) {
+  for (size_t i = 0;; ++i) {
+    const std::string path = output_dir + "/output" + std::to_string(i) + ".bin";
+    if (!std::filesystem::exists(path)) break;
+    run.outputs.push_back(read_file(path));
+  }
+  if (dump_instructions) {
+    for (const QemuInstruction& instruction : run.instructions) {
+      run.dumps.push_back(read_file(output_dir + "/" + instruction.id + ".bin"));
+    }
+  }
+}
+
 }  // namespace
 
 uint64_t ClassCounts::get(const std::vector<std::string>& classes, const std::string& name) const {
@@ -243,122 +394,23 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
   const FirmwareLayout layout = read_layout(image);
 
   TemporaryDirectory scratch("etns-qemu");
-  const std::string output_dir = scratch.path() + "/out";
-  std::filesystem::create_directory(output_dir);
-  const std::string job_path = scratch.path() + "/job.bin";
-  const std::string counts_path = scratch.path() + "/counts.json";
-  const std::string console_path = scratch.path() + "/console.txt";
-  const std::vector<uint8_t> blob = build_job(job, output_dir, layout);
-  write_file_atomic(job_path, blob.data(), blob.size());
+  const JobFiles files = job_files(scratch.path());
+  std::filesystem::create_directory(files.output_dir);
+  const std::vector<uint8_t> blob = build_job(job, files.output_dir, layout);
+  write_file_atomic(files.job, blob.data(), blob.size());
 
-  const uint32_t max_visits = job.iterations > 0 ? job.iterations : 1;
-  QemuCommand command;
-  command.console_path = console_path;
-  command.counts_path = counts_path;
-  command.marker_table = layout.marker_table;
-  command.marker_count = layout.marker_count;
-  command.max_visits = max_visits;
-  command.extra = {"-device", "loader,file=" + job_path + ",addr=" + hex_address(layout.job_address) + ",force-raw=on"};
-  const std::vector<std::string> argv = qemu_argv(tools, command);
-  // Feeds complete console lines to on_line as the firmware prints them.
-  size_t console_seen = 0;
-  std::string pending;
-  auto poll_console = [&]() {
-    if (!job.on_line) return;
-    std::ifstream console(console_path, std::ios::binary);
-    if (!console) return;
-    console.seekg(static_cast<std::streamoff>(console_seen));
-    std::string chunk((std::istreambuf_iterator<char>(console)), std::istreambuf_iterator<char>());
-    console_seen += chunk.size();
-    pending += chunk;
-    const std::string prefix = protocol::kConsolePrefix;
-    for (size_t end; (end = pending.find('\n')) != std::string::npos; pending.erase(0, end + 1)) {
-      if (pending.rfind(prefix, 0) == 0) job.on_line(pending.substr(prefix.size(), end - prefix.size()));
-    }
-  };
-  const ProcessResult process = run_process(argv, scratch.path(), job.timeout_seconds, poll_console);
+  const std::vector<std::string> argv = qemu_argv(tools, job_command(files, layout, job));
+  ConsoleFollower follower(files.console, job.on_line);
+  const ProcessResult process =
+      run_process(argv, scratch.path(), job.timeout_seconds, [&follower]() { follower.poll(); });
 
   QemuRun run;
-  if (std::filesystem::exists(console_path)) {
-    const std::vector<uint8_t> console = read_file(console_path);
-    run.console.assign(console.begin(), console.end());
-  }
+  run.console = read_console(files.console);
   const std::vector<std::string> lines = firmware_lines(run.console);
-  if (process.timed_out) {
-    throw Failure(fmt::format("{}: QEMU did not finish within {:g} s and was stopped (the firmware hung, or raise "
-                              "--timeout / timeouts.run)",
-                              label, job.timeout_seconds));
-  }
-  if (process.signal != 0) throw Failure(label + ": QEMU was killed by signal " + std::to_string(process.signal));
-  if (lines.empty()) {
-    throw Failure(label + ": QEMU exited with status " + std::to_string(process.exit_status) +
-                  " before the firmware printed anything: " + qemu_errors(process.stderr_text));
-  }
-  if (process.exit_status != protocol::kExitOk) fail_from_console(lines, label, image, process.exit_status);
-  if (lines.back() != protocol::console::kDone) throw Failure(label + ": the firmware exited without finishing its report");
-
-  for (const std::string& line : lines) {
-    const std::vector<std::string> words = words_of(line);
-    if (words.empty()) continue;
-    if (words[0] == protocol::console::kLoaded) {
-      run.method_arena_bytes = std::stoull(field(line, protocol::console::kMethodArena));
-      run.scratch_bytes = std::stoull(field(line, protocol::console::kScratch));
-      const std::string provider = field(line, protocol::console::kProvider);
-      if (!protocol::parse_provider_name(provider.c_str(), &run.provider)) {
-        throw Failure(label + ": the firmware names an unknown provider '" + provider + "' (image from another etns?)");
-      }
-      run.board = field(line, protocol::console::kBoard);
-      std::istringstream planned(field(line, protocol::console::kPlanned));
-      for (std::string bytes; std::getline(planned, bytes, ',');) run.planned_bytes.push_back(std::stoull(bytes));
-    } else if (words[0] == protocol::console::kInstruction && words.size() == 4) {
-      run.instructions.push_back({words[2], words[3], {}});
-    } else if (words[0] == protocol::console::kIteration && words.size() == 4) {
-      const uint32_t crc = static_cast<uint32_t>(std::stoul(field(line, protocol::console::kCrc32), nullptr, 16));
-      (words[1] == protocol::console::kPassClean ? run.clean_crc32 : run.per_instruction_crc32).push_back(crc);
-    }
-  }
-
-  // The plugin's counts (qemu_plugin/etns_counter.c, schema etns.qemu_counts v2): every
-  // class, then weighted (gathers and scatters once per lane), read like one more class.
-  nlohmann::json counts;
-  try {
-    counts = read_json_file(counts_path);
-  } catch (const Failure& failure) {
-    throw Failure(label + ": the counting plugin's output: " + failure.what());
-  }
-  if (counts.value("schema", "") != "etns.qemu_counts" || counts.value("schema_version", 0) != 2) {
-    throw Failure(label + ": the counting plugin wrote an unknown schema (plugin from another etns version?)");
-  }
-  run.classes = counts.at("classes").get<std::vector<std::string>>();
-  run.classes.push_back("weighted");
-  run.whole_run = parse_counts(counts.at("program"), run.classes);
-  if (counts.at("overflow").get<bool>()) throw Failure(label + ": the plugin dropped region visits");
-  for (const nlohmann::json& region : counts.at("regions")) {
-    const uint32_t id = region.at("id").get<uint32_t>();
-    if (region.at("unbalanced").get<uint64_t>() != 0) {
-      throw Failure(label + ": region " + std::to_string(id) + " has unbalanced markers");
-    }
-    std::vector<ClassCounts> visits;
-    for (const nlohmann::json& visit : region.at("visits")) visits.push_back(parse_counts(visit, run.classes));
-    if (id == protocol::kRegionLoad && !visits.empty()) {
-      run.load = visits.front();
-    } else if (id == protocol::kRegionExecute) {
-      run.clean_visits = std::move(visits);
-    } else if (id >= protocol::kRegionFirstInstruction && id - protocol::kRegionFirstInstruction < run.instructions.size()) {
-      run.instructions[id - protocol::kRegionFirstInstruction].visits = std::move(visits);
-    }
-  }
-
-  for (size_t i = 0;; ++i) {
-    const std::string path = output_dir + "/output" + std::to_string(i) + ".bin";
-    if (!std::filesystem::exists(path)) break;
-    run.outputs.push_back(read_file(path));
-  }
-  if (job.dump_instructions) {
-    for (const QemuInstruction& instruction : run.instructions) {
-      run.dumps.push_back(read_file(output_dir + "/" + instruction.id + ".bin"));
-    }
-  }
+  check_finished(process, lines, label, image, job.timeout_seconds);
+  read_report(lines, label, run);
+  read_counts(files.counts, label, run);
+  read_outputs(files.output_dir, job.dump_instructions, run);
   return run;
 }
 
