@@ -37,7 +37,7 @@ inline constexpr runtime::ArgSpec kLeakyReluArgs[] = {
     runtime::tensor_arg("out", kFloatingTypes),
 };
 inline constexpr runtime::OperatorContract kLeakyReluContract =
-    runtime::make_contract("aten::leaky_relu.out", kLeakyReluArgs);
+    runtime::make_contract("aten::leaky_relu.out", kLeakyReluArgs, nullptr, false, runtime::kRunsInPlace);
 runtime::Error leaky_relu_prepare(runtime::PrepareContext& ctx);
 runtime::Error leaky_relu_run(const runtime::RunContext& ctx);
 
@@ -57,7 +57,7 @@ inline constexpr runtime::ArgSpec kSubArgs[] = {
     runtime::tensor_arg("out", runtime::kAnyDtype),
 };
 inline constexpr runtime::OperatorContract kSubContract =
-    runtime::make_contract("aten::sub.out", kSubArgs);
+    runtime::make_contract("aten::sub.out", kSubArgs, nullptr, false, runtime::kRunsInPlace);
 runtime::Error sub_prepare(runtime::PrepareContext& ctx);
 runtime::Error sub_run(const runtime::RunContext& ctx);
 
@@ -78,7 +78,7 @@ inline constexpr runtime::ArgSpec kClampArgs[] = {
     runtime::tensor_arg("out", runtime::kAnyDtype),
 };
 inline constexpr runtime::OperatorContract kClampContract =
-    runtime::make_contract("aten::clamp.out", kClampArgs);
+    runtime::make_contract("aten::clamp.out", kClampArgs, nullptr, false, runtime::kRunsInPlace);
 runtime::Error clamp_prepare(runtime::PrepareContext& ctx);
 runtime::Error clamp_run(const runtime::RunContext& ctx);
 
@@ -165,7 +165,7 @@ inline constexpr runtime::ArgSpec kCloneArgs[] = {
     runtime::tensor_arg("out", runtime::kAnyDtype),
 };
 inline constexpr runtime::OperatorContract kCloneContract =
-    runtime::make_contract("aten::clone.out", kCloneArgs, nullptr, true);
+    runtime::make_contract("aten::clone.out", kCloneArgs, nullptr, true, runtime::kRunsInPlace);
 runtime::Error clone_prepare(runtime::PrepareContext& ctx);
 runtime::Error clone_run(const runtime::RunContext& ctx);
 

@@ -28,9 +28,11 @@ Error view_copy_prepare(runtime::PrepareContext& ctx) {
     return ctx.fail(Error::InvalidArgument, "size has %u entries, out has rank %u", static_cast<unsigned>(size.size),
                     static_cast<unsigned>(out->rank));
   }
-  // The known sizes' product, and where the one -1 is.
+  // The known sizes' product (in 64 bits: the same verdict on the 32-bit
+  // target; each is one of out's sizes, which the loader bounds), and where
+  // the one -1 is.
   size_t inferred = size.size;
-  size_t known = 1;
+  uint64_t known = 1;
   for (size_t d = 0; d < size.size; ++d) {
     const int64_t s = size.at(d);
     if (s == -1 && inferred == size.size) {
@@ -42,16 +44,17 @@ Error view_copy_prepare(runtime::PrepareContext& ctx) {
       return ctx.fail(Error::InvalidArgument, "size[%zu] = %lld, but out %s", d, static_cast<long long>(s),
                       kernels::format_sizes(*out).text);
     }
-    known *= static_cast<size_t>(s);
+    known *= static_cast<uint64_t>(s);
   }
   if (inferred != size.size) {
-    if (known == 0 || self->numel % known != 0 || self->numel / known != static_cast<size_t>(out->sizes[inferred])) {
+    const uint64_t numel = self->numel;
+    if (known == 0 || numel % known != 0 || numel / known != static_cast<uint64_t>(out->sizes[inferred])) {
       return ctx.fail(Error::InvalidArgument, "size[%zu] = -1 cannot make %zu elements into out %s", inferred,
                       self->numel, kernels::format_sizes(*out).text);
     }
   } else if (known != self->numel) {
-    return ctx.fail(Error::InvalidArgument, "self %s has %zu elements, size asks for %zu",
-                    kernels::format_sizes(*self).text, self->numel, known);
+    return ctx.fail(Error::InvalidArgument, "self %s has %zu elements, size asks for %llu",
+                    kernels::format_sizes(*self).text, self->numel, static_cast<unsigned long long>(known));
   }
   return Error::Ok;
 }

@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cstring>
 
+#include "runtime/core/checked_size.h"
 #include "runtime/core/escape.h"
 #include "runtime/core/format.h"
 #include "runtime/core/log.h"
@@ -58,7 +59,6 @@ Error parse_tensor(const Program& program, const fb::Tensor& t, size_t index,
                  index);
 
   uint32_t seen_dims = 0;
-  uint64_t numel = 1;
   const size_t element_bytes = element_size(dtype);
   for (uint32_t d = 0; d < rank; ++d) {
     const int32_t size = t.sizes()->Get(d);
@@ -68,10 +68,15 @@ Error parse_tensor(const Program& program, const fb::Tensor& t, size_t index,
     ETNS_RETURN_IF(dim >= rank || (seen_dims & (1u << dim)) != 0, Error::InvalidProgram,
                    "value %zu: dim_order is not a permutation of 0..%zu", index, rank - 1);
     seen_dims |= 1u << dim;
-    numel *= static_cast<uint64_t>(size);
-    ETNS_RETURN_IF(numel > (uint64_t{1} << 31) / element_bytes, Error::InvalidProgram,
-                   "value %zu: tensor of more than 2 GiB", index);
   }
+  // Every dim is bounded, empty tensors' too: the extent (empty dims counted as
+  // 1) bounds whatever product of dims a kernel forms, so no kernel's size
+  // arithmetic can wrap on the 32-bit target.
+  ShapeSize shape;
+  ETNS_RETURN_IF(!shape_size(t.sizes()->data(), rank, (uint64_t{1} << 31) / element_bytes, &shape),
+                 Error::InvalidProgram,
+                 "value %zu: tensor of more than 2 GiB (empty dims counted as 1)", index);
+  const uint64_t numel = shape.numel;
 
   out->dtype = dtype;
   out->rank = static_cast<uint8_t>(rank);
@@ -398,6 +403,51 @@ Error check_operators_registered(Span<const Instruction> instructions, Span<cons
 
 // Binds and prepares each kernel: argument validation happens here, once.
 // Returns the largest scratch request.
+// out has no elements.
+bool produces_nothing(const Instruction& instruction, const OperatorContract& contract) {
+  return instruction.args[contract.out().index]->tensor.numel == 0;
+}
+
+// What an instruction with nothing to write runs, decided at load: nothing,
+// whatever its inputs' sizes (an empty tensor's other dims may be huge).
+Error run_nothing(const RunContext&) { return Error::Ok; }
+constexpr KernelEntry kNothingToDo{"(nothing to write)", nullptr, nullptr, &run_nothing};
+
+// What an instruction writes: out, never a constant (a program in flash
+// would fault, and a kernel's prepare already read and validated it). Its
+// memory may meet an input's only where the contract lets the operator run in
+// place: the first tensor argument, at out's own address, of out's size.
+Error check_writes(const Instruction& instruction, const OperatorContract& contract) {
+  const Arg out_arg = contract.out();
+  const Tensor& out = instruction.args[out_arg.index]->tensor;
+  ETNS_RETURN_IF(out.is_constant, Error::InvalidProgram,
+                 "%s %s: out is a constant tensor; constants are read-only", instruction.id,
+                 instruction.operator_name);
+  if (out.nbytes == 0 || out.data == nullptr) return Error::Ok;
+  const uintptr_t out_begin = reinterpret_cast<uintptr_t>(out.data);
+  const uintptr_t out_end = out_begin + out.nbytes;
+  bool first_tensor = true;
+  for (uint8_t i = 0; i < out_arg.index; ++i) {
+    const EValue& value = *instruction.args[i];
+    if (value.kind != ValueKind::Tensor) continue;
+    const bool may_alias = first_tensor && contract.in_place;
+    first_tensor = false;
+    const Tensor& in = value.tensor;
+    if (in.nbytes == 0 || in.data == nullptr) continue;
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(in.data);
+    if (begin >= out_end || begin + in.nbytes <= out_begin) continue;
+    const bool in_place = may_alias && begin == out_begin && in.nbytes == out.nbytes &&
+                          element_size(in.dtype) == element_size(out.dtype);
+    ETNS_RETURN_IF(!in_place, Error::InvalidProgram,
+                   "%s %s: out overlaps argument %u (%s)%s", instruction.id,
+                   instruction.operator_name, static_cast<unsigned>(i), contract.args[i].name,
+                   contract.in_place ? "; only its first tensor argument may share out's memory "
+                                       "exactly (in place)"
+                                     : "; the operator does not run in place");
+  }
+  return Error::Ok;
+}
+
 Result<size_t> bind_kernels(Span<Instruction> instructions, const KernelRegistry& registry, Arena& arena) {
   size_t max_scratch_bytes = 0;
   for (Instruction& instruction : instructions) {
@@ -409,10 +459,13 @@ Result<size_t> bind_kernels(Span<Instruction> instructions, const KernelRegistry
     ETNS_RETURN_IF(instruction.args[last] != instruction.args[last - 1], Error::InvalidProgram,
                    "%s %s: the return slot names another value than out", instruction.id,
                    instruction.operator_name);
+    ETNS_TRY(check_writes(instruction, *kernel->contract));
     ETNS_TRY(kernel->prepare(context));
-    instruction.kernel = kernel;
+    // An instruction with nothing to write does no work and needs no scratch.
+    const bool nothing = produces_nothing(instruction, *kernel->contract);
+    instruction.kernel = nothing ? &kNothingToDo : kernel;
     instruction.state = context.state();
-    instruction.scratch_bytes = context.scratch_bytes();
+    instruction.scratch_bytes = nothing ? 0 : context.scratch_bytes();
     if (instruction.scratch_bytes > max_scratch_bytes) max_scratch_bytes = instruction.scratch_bytes;
   }
   return max_scratch_bytes;
@@ -498,9 +551,10 @@ Error Method::set_input(size_t i, Span<const uint8_t> bytes) {
   ETNS_RETURN_IF(bytes.size() != tensor.nbytes, Error::InvalidArgument,
                  "input %zu: %zu bytes given, expected %zu (%s, %zu elements)", i, bytes.size(),
                  tensor.nbytes, to_string(tensor.dtype), tensor.numel);
+  if (tensor.nbytes == 0) return Error::Ok;  // nothing to hold: no memory needed
   ETNS_RETURN_IF(tensor.data == nullptr, Error::NotSupported,
                  "input %zu: the method was loaded without planned memory", i);
-  if (tensor.nbytes > 0) std::memcpy(tensor.data, bytes.data(), tensor.nbytes);
+  std::memcpy(tensor.data, bytes.data(), tensor.nbytes);
   return Error::Ok;
 }
 

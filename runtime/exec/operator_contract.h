@@ -102,6 +102,11 @@ struct OperatorContract {
   // out holds its first argument's values rearranged or selected, on the same
   // grid (data movement, minimum, maximum, pad).
   bool keeps_zero_point = false;
+  // out may be the first tensor argument's memory exactly (same address, same
+  // size, same element size): an elementwise operator whose kernels read each
+  // element before they write it. Any other overlap of out with an input is
+  // refused at load.
+  bool in_place = false;
 
   // The argument called `name`; in a constant expression an unknown name does not compile.
   constexpr Arg arg(const char* argument) const {
@@ -123,11 +128,12 @@ struct OperatorContract {
 template <size_t N>
 constexpr OperatorContract make_contract(const char* name, const ArgSpec (&args)[N],
                                          const char* output_zero_point = nullptr,
-                                         bool keeps_zero_point = false) {
+                                         bool keeps_zero_point = false, bool in_place = false) {
   static_assert(N >= 1 && N < 256, "a contract lists out and at most 254 other arguments");
   return OperatorContract{name, args, static_cast<uint8_t>(N), output_zero_point,
-                          keeps_zero_point};
+                          keeps_zero_point, in_place};
 }
+inline constexpr bool kRunsInPlace = true;
 
 // Builders for one ArgSpec each, so a contract reads as a table.
 constexpr ArgSpec tensor_arg(const char* name, Dtypes dtypes, Shape shape = Shape::Any) {

@@ -46,11 +46,13 @@ Error check_wide_vectors_aligned(const uint8_t* file, const fb::Program& p) {
     if (plan->values() == nullptr) continue;
     for (uint32_t v = 0; v < plan->values()->size(); ++v) {
       const fb::EValue* value = plan->values()->Get(v);
-      if (const fb::IntList* list = value->val_as_IntList(); list != nullptr && list->items()) {
+      // A list with no items has nothing to align.
+      if (const fb::IntList* list = value->val_as_IntList();
+          list != nullptr && list->items() && list->items()->size() > 0) {
         ETNS_TRY(check_items_aligned(file, list->items()->Data(), "IntList", i, v));
       }
       if (const fb::DoubleList* list = value->val_as_DoubleList();
-          list != nullptr && list->items()) {
+          list != nullptr && list->items() && list->items()->size() > 0) {
         ETNS_TRY(check_items_aligned(file, list->items()->Data(), "DoubleList", i, v));
       }
     }

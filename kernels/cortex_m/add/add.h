@@ -75,7 +75,8 @@ inline constexpr runtime::ArgSpec kAddArgs[] = {
     runtime::tensor_arg("out", runtime::kInt8),
 };
 inline constexpr runtime::OperatorContract kAddContract =
-    runtime::make_contract("cortex_m::quantized_add.out", kAddArgs, "output_zero_point");
+    runtime::make_contract("cortex_m::quantized_add.out", kAddArgs, "output_zero_point", false,
+                           runtime::kRunsInPlace);
 
 // prepare returns InvalidArgument for a zero point outside [-128, 127], a
 // multiplier outside [0, 2^31) (0 is legal), a shift outside [-31, 30], an

@@ -55,8 +55,10 @@ void conv2d_s8_ref(const Conv2dParams& p, const int8_t* input, const int8_t* wei
 // computed per call (docs/numerics.md#conv2d).
 void conv2d_s8_mve(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
                    const int32_t* bias, int8_t* out, uint8_t* scratch);
-size_t conv2d_s8_mve_scratch_bytes(const Conv2dParams& p);
 #endif
+// The Helium variant's scratch, computed on every target: the host applies
+// the device's scratch budget, so both give one verdict on a program.
+size_t conv2d_s8_mve_scratch_bytes(const Conv2dParams& p);
 // The implementation this build uses: conv2d_s8_mve when compiled, else the
 // reference; and the scratch it needs.
 void conv2d_s8(const Conv2dParams& p, const int8_t* input, const int8_t* weight,

@@ -4,6 +4,7 @@
 
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
+#endif
 
 #include "kernels/common/requantize.h"
 #include "kernels/common/requantize_mve.h"
@@ -109,6 +110,7 @@ Layout layout(const Conv2dParams& p) {
   return l;
 }
 
+#if ETNS_HAVE_MVE
 // Of `count` input columns starting at column ix0 (negative: padding), the
 // ones in the image are [begin, end); both are clamped to [0, count], so a
 // padding wider than the run leaves it all padding.
@@ -616,9 +618,13 @@ void run_pixels(const Conv2dParams& p, const Layout& l, const int8_t* input,
   }
 }
 
+#endif  // ETNS_HAVE_MVE
+
 }  // namespace
 
 size_t conv2d_s8_mve_scratch_bytes(const Conv2dParams& p) { return layout(p).total; }
+
+#if ETNS_HAVE_MVE
 
 void conv2d_s8_mve(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
                    const int32_t* bias, int8_t* out, uint8_t* scratch) {
@@ -645,6 +651,6 @@ void conv2d_s8_mve(const Conv2dParams& p, const int8_t* input, const int8_t* wei
   }
 }
 
-}  // namespace etns::cortex_m
-
 #endif  // ETNS_HAVE_MVE
+
+}  // namespace etns::cortex_m

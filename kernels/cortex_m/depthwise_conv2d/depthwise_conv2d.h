@@ -62,8 +62,10 @@ void depthwise_conv2d_s8_ref(const DepthwiseConv2dParams& p, const int8_t* input
 void depthwise_conv2d_s8_mve(const DepthwiseConv2dParams& p, const int8_t* input,
                              const int8_t* weight, const int32_t* bias, int8_t* out,
                              uint8_t* scratch);
-size_t depthwise_conv2d_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p);
 #endif
+// The Helium variant's scratch, computed on every target: the host applies
+// the device's scratch budget, so both give one verdict on a program.
+size_t depthwise_conv2d_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p);
 // The implementation this build uses: depthwise_conv2d_s8_mve when compiled,
 // else the reference; and the scratch it needs.
 void depthwise_conv2d_s8(const DepthwiseConv2dParams& p, const int8_t* input,

@@ -4,6 +4,7 @@
 
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
+#endif
 
 #include "kernels/common/requantize_mve.h"
 
@@ -29,6 +30,16 @@ constexpr int32_t kLanes = 16;
 // channel order.
 constexpr int32_t kBlockValues = 4 * kLanes;
 
+int32_t blocks_per_multiplier(const DepthwiseConv2dParams& p) {
+  return (p.input_c + kLanes - 1) / kLanes;
+}
+
+size_t blocks_bytes(const DepthwiseConv2dParams& p) {
+  return static_cast<size_t>(p.depth_multiplier) *
+         static_cast<size_t>(blocks_per_multiplier(p)) * kBlockValues * sizeof(int32_t);
+}
+
+#if ETNS_HAVE_MVE
 bool is_paired(const DepthwiseConv2dParams& p, int32_t first_channel) {
   return p.depth_multiplier == 1 && first_channel + kLanes <= p.input_c;
 }
@@ -38,15 +49,6 @@ int32_t channel_of_lane(bool paired, int32_t lane) {
   if (!paired) return lane;
   const int32_t j = lane / 4, k = lane % 4;
   return 8 * (j / 2) + 2 * k + j % 2;
-}
-
-int32_t blocks_per_multiplier(const DepthwiseConv2dParams& p) {
-  return (p.input_c + kLanes - 1) / kLanes;
-}
-
-size_t blocks_bytes(const DepthwiseConv2dParams& p) {
-  return static_cast<size_t>(p.depth_multiplier) *
-         static_cast<size_t>(blocks_per_multiplier(p)) * kBlockValues * sizeof(int32_t);
 }
 
 int32_t* aligned_base(uint8_t* scratch) {
@@ -382,11 +384,15 @@ void run(const DepthwiseConv2dParams& params, const int32_t* blocks, const int8_
   }
 }
 
+#endif  // ETNS_HAVE_MVE
+
 }  // namespace
 
 size_t depthwise_conv2d_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p) {
   return blocks_bytes(p) + 15;  // + room to align the base
 }
+
+#if ETNS_HAVE_MVE
 
 void depthwise_conv2d_s8_mve(const DepthwiseConv2dParams& p, const int8_t* input,
                              const int8_t* weight, const int32_t* bias, int8_t* out,
@@ -400,6 +406,6 @@ void depthwise_conv2d_s8_mve(const DepthwiseConv2dParams& p, const int8_t* input
   }
 }
 
-}  // namespace etns::cortex_m
-
 #endif  // ETNS_HAVE_MVE
+
+}  // namespace etns::cortex_m

@@ -38,7 +38,8 @@ inline constexpr runtime::ArgSpec kMaximumArgs[] = {
     runtime::tensor_arg("out", runtime::kInt8),
 };
 inline constexpr runtime::OperatorContract kMaximumContract =
-    runtime::make_contract("cortex_m::maximum.out", kMaximumArgs, nullptr, true);
+    runtime::make_contract("cortex_m::maximum.out", kMaximumArgs, nullptr, true,
+                           runtime::kRunsInPlace);
 
 // prepare checks as minimum_prepare's (kernels::plan_broadcast_walk), naming
 // arm_maximum_s8.

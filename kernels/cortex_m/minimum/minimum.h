@@ -40,7 +40,8 @@ inline constexpr runtime::ArgSpec kMinimumArgs[] = {
     runtime::tensor_arg("out", runtime::kInt8),
 };
 inline constexpr runtime::OperatorContract kMinimumContract =
-    runtime::make_contract("cortex_m::minimum.out", kMinimumArgs, nullptr, true);
+    runtime::make_contract("cortex_m::minimum.out", kMinimumArgs, nullptr, true,
+                           runtime::kRunsInPlace);
 
 // out must have the broadcast shape of self and other (sizes right-aligned,
 // size-1 dims broadcast). prepare returns InvalidArgument for shapes that do

@@ -67,6 +67,93 @@ Error check_transposed_extent(const PrepareContext& ctx, const char* dim, int64_
   return Error::Ok;
 }
 
+// p's sizes from input [N, Cin, H, W], weight OHWI and out [N, Cout, OH, OW]
+// (logical sizes; the contract has checked the memory orders), and their
+// agreement. The transposed extents are checked with the geometry.
+Error read_sizes(const PrepareContext& ctx, const Tensor& input, const Tensor& weight,
+                 const Tensor& out, TransposeConv2dParams& p) {
+  p.batches = input.size(0);
+  p.input_c = input.size(1);
+  p.input_h = input.size(2);
+  p.input_w = input.size(3);
+  p.output_c = weight.size(0);
+  p.filter_h = weight.size(1);
+  p.filter_w = weight.size(2);
+  p.output_h = out.size(2);
+  p.output_w = out.size(3);
+  if (p.output_c < 1 || p.filter_h < 1 || p.filter_w < 1 || weight.size(3) < 1) {
+    return ctx.fail(Error::InvalidArgument, "weight %s has an empty dimension",
+                    format_sizes(weight).text);
+  }
+  // CMSIS-NN writes out rows as it consumes input rows (and columns alike), so
+  // an input without rows or columns would leave out unwritten. No batches
+  // (an empty out too) is nothing to do.
+  if (p.input_h < 1 || p.input_w < 1) {
+    return ctx.fail(Error::InvalidArgument,
+                    "input %s has no rows or columns (upstream's kernel would leave out "
+                    "unwritten)",
+                    format_sizes(input).text);
+  }
+  // No groups: upstream's exporter permutes [Cin, Cout, KH, KW] to OHWI whole.
+  if (weight.size(3) != p.input_c) {
+    return ctx.fail(Error::InvalidArgument,
+                    "weight %s has %d input channels, expected input's %d",
+                    format_sizes(weight).text, static_cast<int>(weight.size(3)),
+                    static_cast<int>(p.input_c));
+  }
+  if (out.size(0) != p.batches || out.size(1) != p.output_c) {
+    return ctx.fail(Error::InvalidArgument,
+                    "out has batch %d and %d channels, expected batch %d and %d channels",
+                    static_cast<int>(out.size(0)), static_cast<int>(out.size(1)),
+                    static_cast<int>(p.batches), static_cast<int>(p.output_c));
+  }
+  return Error::Ok;
+}
+
+// bias (when given), requantize_multipliers and requantize_shifts: one int32
+// per output channel, the multipliers and shifts in range.
+Error check_requantization(const PrepareContext& ctx, const Tensor* bias, const Tensor& multipliers,
+                           const Tensor& shifts, int32_t output_c) {
+  if (bias != nullptr) {
+    ETNS_TRY(check_per_channel(ctx, *bias, kBias.name(), output_c, false));
+  }
+  ETNS_TRY(check_per_channel(ctx, multipliers, kMultipliers.name(), output_c, true));
+  ETNS_TRY(check_per_channel(ctx, shifts, kShifts.name(), output_c, true));
+  // Multiplier 0 (TFLite's flush of a tiny effective scale) and shift -31 are
+  // legal; shift 31 would shift left by 31 before the multiply.
+  ETNS_TRY(check_per_channel_values(ctx, multipliers, kMultipliers.name(), 0, INT32_MAX));
+  ETNS_TRY(check_per_channel_values(ctx, shifts, kShifts.name(), -31, 30));
+  return Error::Ok;
+}
+
+// p's stride and padding; output_padding below stride, dilation 1, and out's
+// extents PyTorch's for them (p's sizes already read).
+Error read_geometry(const PrepareContext& ctx, const IntList& stride, const IntList& padding,
+                    const IntList& output_padding, const IntList& dilation,
+                    TransposeConv2dParams& p) {
+  ETNS_TRY(read_pair(ctx, stride, kStride.name(), 1, INT32_MAX, &p.stride_h, &p.stride_w));
+  ETNS_TRY(read_pair(ctx, padding, kPadding.name(), 0, INT32_MAX, &p.pad_h, &p.pad_w));
+  int32_t output_padding_h = 0, output_padding_w = 0;
+  ETNS_TRY(read_pair(ctx, output_padding, kOutputPadding.name(), 0, INT32_MAX,
+                     &output_padding_h, &output_padding_w));
+  // PyTorch's own bound (dilation is 1): output_padding < stride.
+  ETNS_TRY(check_range(ctx, "output_padding[0]", output_padding_h, 0, p.stride_h - 1));
+  ETNS_TRY(check_range(ctx, "output_padding[1]", output_padding_w, 0, p.stride_w - 1));
+  int32_t dilation_h = 1, dilation_w = 1;
+  ETNS_TRY(read_pair(ctx, dilation, kDilation.name(), 1, INT32_MAX, &dilation_h, &dilation_w));
+  if (dilation_h != 1 || dilation_w != 1) {
+    return ctx.fail(Error::NotSupported,
+                    "dilation = [%d, %d], expected [1, 1] (CMSIS-NN's transpose convolution "
+                    "ignores dilation)",
+                    static_cast<int>(dilation_h), static_cast<int>(dilation_w));
+  }
+  ETNS_TRY(check_transposed_extent(ctx, "height", p.input_h, p.filter_h, p.stride_h, p.pad_h,
+                                   output_padding_h, p.output_h));
+  ETNS_TRY(check_transposed_extent(ctx, "width", p.input_w, p.filter_w, p.stride_w, p.pad_w,
+                                   output_padding_w, p.output_w));
+  return Error::Ok;
+}
+
 }  // namespace
 
 void transpose_conv2d_s8(const TransposeConv2dParams& p, const int8_t* input,
@@ -75,14 +162,10 @@ void transpose_conv2d_s8(const TransposeConv2dParams& p, const int8_t* input,
   kernels::fastest(kernels::kTransposeConv2dVariants)(p, input, weight, bias, out, scratch);
 }
 
-// The most any compiled variant needs (the reference needs none).
+// The Helium variant's need, on every target (the reference needs none, but
+// the host budgets what the Cortex-M55 would ask for).
 size_t transpose_conv2d_scratch_bytes(const TransposeConv2dParams& p) {
-#if ETNS_HAVE_MVE
   return transpose_conv2d_s8_mve_scratch_bytes(p);
-#else
-  static_cast<void>(p);
-  return 0;
-#endif
 }
 
 Error transpose_conv2d_prepare(PrepareContext& ctx) {
@@ -110,71 +193,9 @@ Error transpose_conv2d_prepare(PrepareContext& ctx) {
   ETNS_TRY(check_rank(ctx, *weight, kWeight.name(), 4));
 
   TransposeConv2dParams p;
-  p.batches = input->size(0);
-  p.input_c = input->size(1);
-  p.input_h = input->size(2);
-  p.input_w = input->size(3);
-  p.output_c = weight->size(0);
-  p.filter_h = weight->size(1);
-  p.filter_w = weight->size(2);
-  p.output_h = out->size(2);
-  p.output_w = out->size(3);
-  if (p.output_c < 1 || p.filter_h < 1 || p.filter_w < 1 || weight->size(3) < 1) {
-    return ctx.fail(Error::InvalidArgument, "weight %s has an empty dimension",
-                    format_sizes(*weight).text);
-  }
-  // CMSIS-NN writes out rows as it consumes input rows (and columns alike), so
-  // an input without rows or columns would leave out unwritten. No batches
-  // (an empty out too) is nothing to do.
-  if (p.input_h < 1 || p.input_w < 1) {
-    return ctx.fail(Error::InvalidArgument,
-                    "input %s has no rows or columns (upstream's kernel would leave out "
-                    "unwritten)",
-                    format_sizes(*input).text);
-  }
-  // No groups: upstream's exporter permutes [Cin, Cout, KH, KW] to OHWI whole.
-  if (weight->size(3) != p.input_c) {
-    return ctx.fail(Error::InvalidArgument,
-                    "weight %s has %d input channels, expected input's %d",
-                    format_sizes(*weight).text, static_cast<int>(weight->size(3)),
-                    static_cast<int>(p.input_c));
-  }
-  if (out->size(0) != p.batches || out->size(1) != p.output_c) {
-    return ctx.fail(Error::InvalidArgument,
-                    "out has batch %d and %d channels, expected batch %d and %d channels",
-                    static_cast<int>(out->size(0)), static_cast<int>(out->size(1)),
-                    static_cast<int>(p.batches), static_cast<int>(p.output_c));
-  }
-  if (bias != nullptr) {
-    ETNS_TRY(check_per_channel(ctx, *bias, kBias.name(), p.output_c, false));
-  }
-  ETNS_TRY(check_per_channel(ctx, *multipliers, kMultipliers.name(), p.output_c, true));
-  ETNS_TRY(check_per_channel(ctx, *shifts, kShifts.name(), p.output_c, true));
-  // Multiplier 0 (TFLite's flush of a tiny effective scale) and shift -31 are
-  // legal; shift 31 would shift left by 31 before the multiply.
-  ETNS_TRY(check_per_channel_values(ctx, *multipliers, kMultipliers.name(), 0, INT32_MAX));
-  ETNS_TRY(check_per_channel_values(ctx, *shifts, kShifts.name(), -31, 30));
-
-  ETNS_TRY(read_pair(ctx, stride, kStride.name(), 1, INT32_MAX, &p.stride_h, &p.stride_w));
-  ETNS_TRY(read_pair(ctx, padding, kPadding.name(), 0, INT32_MAX, &p.pad_h, &p.pad_w));
-  int32_t output_padding_h = 0, output_padding_w = 0;
-  ETNS_TRY(read_pair(ctx, output_padding, kOutputPadding.name(), 0, INT32_MAX,
-                     &output_padding_h, &output_padding_w));
-  // PyTorch's own bound (dilation is 1): output_padding < stride.
-  ETNS_TRY(check_range(ctx, "output_padding[0]", output_padding_h, 0, p.stride_h - 1));
-  ETNS_TRY(check_range(ctx, "output_padding[1]", output_padding_w, 0, p.stride_w - 1));
-  int32_t dilation_h = 1, dilation_w = 1;
-  ETNS_TRY(read_pair(ctx, dilation, kDilation.name(), 1, INT32_MAX, &dilation_h, &dilation_w));
-  if (dilation_h != 1 || dilation_w != 1) {
-    return ctx.fail(Error::NotSupported,
-                    "dilation = [%d, %d], expected [1, 1] (CMSIS-NN's transpose convolution "
-                    "ignores dilation)",
-                    static_cast<int>(dilation_h), static_cast<int>(dilation_w));
-  }
-  ETNS_TRY(check_transposed_extent(ctx, "height", p.input_h, p.filter_h, p.stride_h, p.pad_h,
-                                   output_padding_h, p.output_h));
-  ETNS_TRY(check_transposed_extent(ctx, "width", p.input_w, p.filter_w, p.stride_w, p.pad_w,
-                                   output_padding_w, p.output_w));
+  ETNS_TRY(read_sizes(ctx, *input, *weight, *out, p));
+  ETNS_TRY(check_requantization(ctx, bias, *multipliers, *shifts, p.output_c));
+  ETNS_TRY(read_geometry(ctx, stride, padding, output_padding, dilation, p));
 
   p.input_offset = input_offset;
   p.output_offset = output_offset;

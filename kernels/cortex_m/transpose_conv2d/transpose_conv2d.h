@@ -62,8 +62,10 @@ void transpose_conv2d_s8_ref(const TransposeConv2dParams& p, const int8_t* input
 void transpose_conv2d_s8_mve(const TransposeConv2dParams& p, const int8_t* input,
                              const int8_t* weight, const int32_t* bias, int8_t* out,
                              uint8_t* scratch);
-size_t transpose_conv2d_s8_mve_scratch_bytes(const TransposeConv2dParams& p);
 #endif
+// The Helium variant's scratch, computed on every target: the host applies
+// the device's scratch budget, so both give one verdict on a program.
+size_t transpose_conv2d_s8_mve_scratch_bytes(const TransposeConv2dParams& p);
 // The implementation this build uses: transpose_conv2d_s8_mve when compiled,
 // else the reference; and the scratch it needs.
 void transpose_conv2d_s8(const TransposeConv2dParams& p, const int8_t* input,

@@ -4,6 +4,7 @@
 
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
+#endif
 
 #include "kernels/common/requantize_mve.h"
 
@@ -60,6 +61,7 @@ Layout layout(const TransposeConv2dParams& p) {
 // The filter indices k (and input indices i) with i * stride + k = t, 0 <= i <
 // in_size, 0 <= k < kernel, written as pairs; returns how many. t in [0,
 // 2^31) (prepare checks out + padding), so unsigned 32-bit division serves.
+#if ETNS_HAVE_MVE
 int32_t reaching_taps(uint32_t t, int32_t stride, int32_t in_size, int32_t kernel,
                       int32_t* pairs) {
   const uint32_t s = static_cast<uint32_t>(stride);
@@ -218,11 +220,15 @@ void add_s32(int32_t* dst, const int32_t* a, const int32_t* b, int32_t n) {
   }
 }
 
+#endif  // ETNS_HAVE_MVE
+
 }  // namespace
 
 size_t transpose_conv2d_s8_mve_scratch_bytes(const TransposeConv2dParams& p) {
   return layout(p).total;
 }
+
+#if ETNS_HAVE_MVE
 
 void transpose_conv2d_s8_mve(const TransposeConv2dParams& p, const int8_t* input,
                              const int8_t* weight, const int32_t* bias, int8_t* out,
@@ -315,6 +321,6 @@ void transpose_conv2d_s8_mve(const TransposeConv2dParams& p, const int8_t* input
   }
 }
 
-}  // namespace etns::cortex_m
-
 #endif  // ETNS_HAVE_MVE
+
+}  // namespace etns::cortex_m

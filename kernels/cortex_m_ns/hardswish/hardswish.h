@@ -65,7 +65,8 @@ inline constexpr runtime::ArgSpec kHardswishArgs[] = {
     runtime::tensor_arg("out", runtime::kInt8),
 };
 inline constexpr runtime::OperatorContract kHardswishContract = runtime::make_contract(
-    "cortex_m_ns::quantized_hardswish.out", kHardswishArgs, "output_zero_point");
+    "cortex_m_ns::quantized_hardswish.out", kHardswishArgs, "output_zero_point", false,
+    runtime::kRunsInPlace);
 
 // prepare returns InvalidArgument for self and out of different sizes or memory
 // orders, zero points outside [-128, 127], a multiplier outside [0, 2^31) or a

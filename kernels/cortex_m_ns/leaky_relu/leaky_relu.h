@@ -61,7 +61,8 @@ inline constexpr runtime::ArgSpec kLeakyReluArgs[] = {
     runtime::tensor_arg("out", runtime::kInt8),
 };
 inline constexpr runtime::OperatorContract kLeakyReluContract = runtime::make_contract(
-    "cortex_m_ns::quantized_leaky_relu.out", kLeakyReluArgs, "output_zero_point");
+    "cortex_m_ns::quantized_leaky_relu.out", kLeakyReluArgs, "output_zero_point", false,
+    runtime::kRunsInPlace);
 
 // prepare returns InvalidArgument for self and out of different sizes or memory
 // orders, zero points outside [-128, 127], or a multiplier outside [0, 2^31)

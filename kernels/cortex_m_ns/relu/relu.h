@@ -71,7 +71,8 @@ inline constexpr runtime::ArgSpec kReluArgs[] = {
     runtime::tensor_arg("out", runtime::kInt8),
 };
 inline constexpr runtime::OperatorContract kReluContract =
-    runtime::make_contract("cortex_m_ns::quantized_relu.out", kReluArgs, "output_zero_point");
+    runtime::make_contract("cortex_m_ns::quantized_relu.out", kReluArgs, "output_zero_point",
+                           false, runtime::kRunsInPlace);
 
 // prepare returns InvalidArgument for self and out of different sizes or memory
 // orders, zero points or activation bounds outside [-128, 127] (upstream's

@@ -87,7 +87,8 @@ inline constexpr runtime::ArgSpec kSubArgs[] = {
     runtime::tensor_arg("out", runtime::kInt8),
 };
 inline constexpr runtime::OperatorContract kSubContract =
-    runtime::make_contract("cortex_m_ns::quantized_sub.out", kSubArgs, "output_zero_point");
+    runtime::make_contract("cortex_m_ns::quantized_sub.out", kSubArgs, "output_zero_point", false,
+                           runtime::kRunsInPlace);
 
 // prepare returns InvalidArgument for zero points or activation bounds outside
 // [-128, 127], activation_min above activation_max, a multiplier outside
