@@ -108,6 +108,7 @@ std::vector<uint8_t> build_job(const QemuJob& job, const std::string& output_dir
   std::memcpy(blob.data(), &header, sizeof(header));
   std::memcpy(blob.data() + header.program_offset, job.program.data(), job.program.size());
   for (size_t i = 0; i < job.inputs.size(); ++i) {
+    if (job.inputs[i].empty()) continue;  // an empty tensor's input: no bytes, and no data()
     std::memcpy(blob.data() + header.input_offset[i], job.inputs[i].data(), job.inputs[i].size());
   }
   return blob;
