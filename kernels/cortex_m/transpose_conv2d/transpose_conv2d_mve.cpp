@@ -17,9 +17,6 @@ using kernels::clamp_s32;
 using kernels::Requant;
 using kernels::requantize;
 
-// Output channels sharing each loaded input vector.
-constexpr int32_t kChannels = 4;
-
 size_t round16(size_t n) { return (n + 15) & ~size_t{15}; }
 
 // Scratch, carved at 16-byte offsets from a 16-byte aligned base:
@@ -62,6 +59,9 @@ Layout layout(const TransposeConv2dParams& p) {
 // in_size, 0 <= k < kernel, written as pairs; returns how many. t in [0,
 // 2^31) (prepare checks out + padding), so unsigned 32-bit division serves.
 #if ETNS_HAVE_MVE
+// Output channels sharing each loaded input vector.
+constexpr int32_t kChannels = 4;
+
 int32_t reaching_taps(uint32_t t, int32_t stride, int32_t in_size, int32_t kernel,
                       int32_t* pairs) {
   const uint32_t s = static_cast<uint32_t>(stride);
