@@ -48,13 +48,6 @@ Error check_row_major(const PrepareContext& ctx, const Tensor& tensor, const cha
   return ctx.fail(Error::InvalidArgument, "%s must be contiguous (row-major in memory)", name);
 }
 
-Error check_unary_s8(const PrepareContext& ctx, const Tensor& self, const Tensor& out) {
-  ETNS_TRY(check_dtype(ctx, self, "self", ScalarType::Char));
-  ETNS_TRY(check_dtype(ctx, out, "out", ScalarType::Char));
-  ETNS_TRY(check_same_sizes(ctx, self, "self", out, "out"));
-  return check_same_dim_order(ctx, self, "self", out, "out");
-}
-
 Error read_pair(const PrepareContext& ctx, const runtime::IntList& list, const char* name,
                 int64_t lo, int64_t hi, int32_t* h, int32_t* w) {
   if (list.size != 2) {

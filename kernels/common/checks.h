@@ -33,9 +33,6 @@ Error check_same_dim_order(const PrepareContext& ctx, const Tensor& a, const cha
 // in memory)".
 inline bool is_row_major_in_memory(const Tensor& tensor) { return tensor.is_row_major_in_memory(); }
 Error check_row_major(const PrepareContext& ctx, const Tensor& tensor, const char* name);
-// An elementwise int8 operator's self and out: both int8, with the same sizes
-// and dim order, because the kernel walks both flat buffers in step.
-Error check_unary_s8(const PrepareContext& ctx, const Tensor& self, const Tensor& out);
 
 // True when memory holds a 4-D tensor in N, H, W, C order: channels_last, or
 // contiguous where C or H * W is 1 (upstream accepts any dim order there).
