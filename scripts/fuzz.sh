@@ -3,6 +3,7 @@
 # each for a bounded time on a working copy of its seed corpus (fuzz/corpus/).
 #   bash scripts/fuzz.sh            # CI: 60 s per target
 #   bash scripts/fuzz.sh 3600 2     # a campaign: an hour per target, 2 workers each
+#   bash scripts/fuzz.sh 600 1 arguments   # some targets only
 # New inputs stay in build-fuzz/corpus/<target>; a crash is written to
 # build-fuzz/crashes/<target>/ and fails the script. Minimise one with
 #   build-fuzz/bin/etns_fuzz_<target> -minimize_crash=1 -runs=10000 <crash>
@@ -12,7 +13,8 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
 workers=${2:-1}
-targets=(program lower config bundle elf)
+targets=(program arguments lower config bundle elf)
+if [ $# -gt 2 ]; then targets=("${@:3}"); fi
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$(nproc)" --target "${targets[@]/#/etns_fuzz_}"
