@@ -24,11 +24,13 @@ namespace {
 
 // The committed corpus, or the folder $ETNS_ARGUMENT_CORPUS names (a
 // campaign's working corpus, build-fuzz/corpus/arguments: docs/fuzzing.md).
+const char* corpus_override() {
+  const char* folder = std::getenv("ETNS_ARGUMENT_CORPUS");
+  return folder != nullptr && *folder != '\0' ? folder : nullptr;
+}
+
 std::vector<std::string> corpus_files() {
-  const char* override_folder = std::getenv("ETNS_ARGUMENT_CORPUS");
-  const std::string folder = override_folder != nullptr && *override_folder != '\0'
-                                 ? override_folder
-                                 : ETNS_SOURCE_DIR "/fuzz/corpus/arguments";
+  const std::string folder = corpus_override() != nullptr ? corpus_override() : ETNS_SOURCE_DIR "/fuzz/corpus/arguments";
   std::vector<std::string> files;
   for (const auto& entry : std::filesystem::directory_iterator(folder)) {
     if (entry.is_regular_file()) files.push_back(entry.path().string());
@@ -76,7 +78,7 @@ TEST(ArgumentCorpus, EachProgramGetsOneVerdictOnTheHostAndOnTheM55) {
     const testing::CliResult m55 = testing::run_cli(run + dir.path() + "/m55.bin --target qemu-m55 --timeout 60");
     ASSERT_TRUE(host.exit_code == 0 || host.exit_code == 1) << host.stderr_text;
     EXPECT_EQ(m55.exit_code, host.exit_code) << "host: " << host.stderr_text << "m55: " << m55.stderr_text;
-    if (host.exit_code != 0) {
+    if (host.exit_code != 0 || m55.exit_code != 0) {
       EXPECT_EQ(m55.stderr_text, host.stderr_text) << "the firmware refuses it with the same line";
       continue;
     }
@@ -86,7 +88,9 @@ TEST(ArgumentCorpus, EachProgramGetsOneVerdictOnTheHostAndOnTheM55) {
   std::printf("argument corpus: %zu programs, %zu ran on both targets, %zu refused alike\n", files.size(), ran,
               files.size() - ran);
   // The seeds run: a corpus that only holds refusals would test one path.
-  EXPECT_GT(ran, 60U) << ran << " of " << files.size() << " ran";
+  if (corpus_override() == nullptr) {
+    EXPECT_GT(ran, 60U) << ran << " of " << files.size() << " ran";
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/common/checks.h"
+#include "kernels/portable/canonical_nan.h"
 #include "kernels/portable/portable.h"
 #include "runtime/core/target_layout.h"
 
@@ -119,7 +120,7 @@ void clamp_s8(const int8_t* in, int8_t* out, size_t n, int8_t lo, int8_t hi) {
 
 void clamp_f32(const float* in, float* out, size_t n, float lo, float hi) {
   for (size_t i = 0; i < n; ++i) {
-    out[i] = min_propagating_nan(max_propagating_nan(in[i], lo), hi);
+    out[i] = canonical_nan(min_propagating_nan(max_propagating_nan(in[i], lo), hi));
   }
 }
 

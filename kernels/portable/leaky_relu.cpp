@@ -3,6 +3,7 @@
 #include <cstddef>
 
 #include "kernels/common/checks.h"
+#include "kernels/portable/canonical_nan.h"
 #include "kernels/portable/portable.h"
 #include "runtime/core/target_layout.h"
 
@@ -28,7 +29,7 @@ constexpr runtime::Arg kOut = kContract.out();
 void leaky_relu_f32(const float* in, float* out, size_t n, float slope) {
   for (size_t i = 0; i < n; ++i) {
     const float x = in[i];
-    out[i] = x >= 0.0f ? x : x * slope;
+    out[i] = arithmetic_result(x >= 0.0f ? x : x * slope);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "kernels/common/checks.h"
+#include "kernels/portable/canonical_nan.h"
 #include "kernels/portable/portable.h"
 #include "runtime/core/target_layout.h"
 
@@ -119,18 +120,19 @@ float sum_reduced(const Walk& walk, const float* first, bool zero_seed) {
 }
 
 // op_mean.cpp: out = sum / (float)count, one float32 division. An empty
-// reduction divides a zero sum by zero, as upstream does.
+// reduction divides a zero sum by zero, as upstream does: NaN, written as
+// the canonical one (canonical_nan.h).
 void mean_f32(const MeanParams& p, const float* in, float* out, size_t out_numel) {
   const float count = static_cast<float>(p.count);
   if (p.count == 0) {
     const float zero = 0.0f;
-    for (size_t o = 0; o < out_numel; ++o) out[o] = zero / count;
+    for (size_t o = 0; o < out_numel; ++o) out[o] = arithmetic_result(zero / count);
     return;
   }
   uint32_t index[kMaxWalkDims] = {};
   size_t base = 0;
   for (size_t o = 0; o < out_numel; ++o) {
-    out[o] = sum_reduced(p.reduced, in + base, p.zero_seed) / count;
+    out[o] = arithmetic_result(sum_reduced(p.reduced, in + base, p.zero_seed) / count);
     advance(p.kept, index, base);
   }
 }

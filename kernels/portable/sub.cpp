@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/common/checks.h"
+#include "kernels/portable/canonical_nan.h"
 #include "kernels/portable/portable.h"
 #include "runtime/core/target_layout.h"
 
@@ -118,7 +119,7 @@ void sub_f32(const SubParams& p, const float* a, const float* b, float* out) {
   size_t b_offset = 0;
   for (;;) {
     for (size_t i = 0; i < inner; ++i) {
-      *out++ = a[a_offset + i * a_step] - p.alpha * b[b_offset + i * b_step];
+      *out++ = arithmetic_result(a[a_offset + i * a_step] - p.alpha * b[b_offset + i * b_step]);
     }
     size_t d = last;
     for (;;) {

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "runtime/core/checked_size.h"
+#include "runtime/core/default_nan.h"
 #include "runtime/core/escape.h"
 #include "runtime/core/format.h"
 #include "runtime/core/log.h"
@@ -566,6 +567,7 @@ const Tensor* Method::instruction_output(size_t i) const {
 
 Error Method::execute(const ExecuteHooks* hooks) {
   ETNS_RETURN_IF(!bound_, Error::NotSupported, "execute: the method was loaded unbound");
+  const DefaultNanScope one_nan;  // every NaN a kernel makes is 0x7FC00000 (default_nan.h)
   for (size_t i = 0; i < instructions_.size(); ++i) {
     const Instruction& instruction = instructions_[i];
     if (hooks != nullptr && hooks->before_instruction != nullptr) hooks->before_instruction(hooks->user, i);
