@@ -198,11 +198,13 @@ int run() {
   if (!loaded.ok()) fail(kExitLoadFailed, "load", runtime::to_string(loaded.error()));
   runtime::Method* method = &loaded->method;
   const runtime::MethodMeta& meta = method->meta();
+  // Every input is set before each run (set_inputs), so the job must carry one
+  // per method input, in order. The host's `etns run` words it the same way.
   if (method->input_count() != job.input_count) {
-    print_line("%s the method has %lu inputs, the job %lu", console::kLog,
-               static_cast<unsigned long>(method->input_count()),
+    print_line("%s the method has %lu input%s, %lu given", console::kLog,
+               static_cast<unsigned long>(method->input_count()), method->input_count() == 1 ? "" : "s",
                static_cast<unsigned long>(job.input_count));
-    fail(kExitInputRejected, "input", "input count");
+    fail(kExitInputRejected, "input", "one per method input, in order");
   }
 
   char planned_text[96] = "";

@@ -111,10 +111,10 @@ TEST(Export, ProgramsRunLikeTheReferenceExecutor) {
       const std::string name = std::string(to_string(m)) + "_" + to_string(p);
       SCOPED_TRACE(name);
       const tools::QuantizedGraph g = tools::build_quantized_graph(m, p);
-      const tools::GraphTensor& in = g.tensors[g.input];
+      const tools::GraphTensor& in = g.tensors[g.input()];
       const std::vector<float> input = tools::to_memory_order(x, in.sizes, in.dim_order);
       const std::vector<float> want = testing::run_graph(g, input);
-      ASSERT_EQ(want.size() * sizeof(float), g.tensors[g.output].nbytes());
+      ASSERT_EQ(want.size() * sizeof(float), g.tensors[g.output()].nbytes());
       tools::HostSession session(exported().out() + "/" + name + ".pte", &testing::graph_registry(p));
       session.set_input(0, testing::float_bytes(input));
       session.execute();
@@ -137,7 +137,7 @@ TEST(Export, ProgramsRunLikeTheReferenceExecutor) {
       std::vector<float> values(input.size() / sizeof(float));
       std::memcpy(values.data(), input.data(), input.size());
       const std::vector<float> want = testing::run_graph(g, values);
-      ASSERT_EQ(want.size() * sizeof(float), g.tensors[g.output].nbytes());
+      ASSERT_EQ(want.size() * sizeof(float), g.tensors[g.output()].nbytes());
       tools::HostSession session(exported().out() + "/" + program + ".pte", &testing::graph_registry(p));
       session.set_input(0, input);
       session.execute();

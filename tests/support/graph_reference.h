@@ -85,7 +85,7 @@ inline std::vector<uint8_t> float_bytes(const std::vector<float>& values) {
 // the float output in memory order (empty after a failed expectation).
 inline std::vector<float> run_graph(const tools::QuantizedGraph& g, const std::vector<float>& input) {
   std::map<int32_t, std::vector<uint8_t>> values;
-  values[g.input] = float_bytes(input);
+  values[g.input()] = float_bytes(input);
   const runtime::KernelRegistry& reg = graph_registry(g.provider);
   for (size_t k = 0; k < g.ops.size(); ++k) {
     const tools::GraphOp& op = g.ops[k];
@@ -104,7 +104,7 @@ inline std::vector<float> run_graph(const tools::QuantizedGraph& g, const std::v
     const uint8_t* p = call.data<uint8_t>(out);
     values[op.out_tensor()] = std::vector<uint8_t>(p, p + call.tensor_at(out).nbytes);
   }
-  const std::vector<uint8_t>& bytes = values.at(g.output);
+  const std::vector<uint8_t>& bytes = values.at(g.output());
   std::vector<float> out(bytes.size() / sizeof(float));
   std::memcpy(out.data(), bytes.data(), bytes.size());
   return out;

@@ -108,18 +108,15 @@ protocol::Provider provider_of(const std::string& path) {
 
 ProgramBenchRow run_program(const std::string& path, const std::string& label, protocol::Provider provider,
                             const std::string& kernels, const QemuTools& tools, double timeout_seconds) {
-  size_t input_bytes = 0;
-  {
-    const HostSession session(path, nullptr);
-    if (session.method().input_count() != 1) {
-      throw Failure(path + ": " + std::to_string(session.method().input_count()) +
-                    " inputs; the bench runs programs with one");
-    }
-    input_bytes = session.method().input(0).nbytes;
-  }
   QemuJob job;
+  {
+    // Every input all zeros, as the profiler's one (profiler.md §5.2).
+    const HostSession session(path, nullptr);
+    for (size_t i = 0; i < session.method().input_count(); ++i) {
+      job.inputs.push_back(std::vector<uint8_t>(session.method().input(i).nbytes, 0));
+    }
+  }
   job.program = read_file(path);
-  job.inputs.push_back(std::vector<uint8_t>(input_bytes, 0));  // the profiler's input
   job.iterations = 1;
   job.per_instruction_pass = false;
   job.timeout_seconds = timeout_seconds;

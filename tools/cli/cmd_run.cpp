@@ -23,8 +23,8 @@ namespace {
 struct RunOptions {
   std::string program;
   protocol::Provider provider = protocol::Provider::Arm;
-  std::string input;
-  std::string output;
+  std::vector<std::string> inputs;   // one file per method input, in the method's order
+  std::vector<std::string> outputs;  // one file per method output, in the method's order
   std::string dump_dir;
   std::string target = "host";
   std::string counts;
@@ -36,7 +36,7 @@ struct RunOptions {
 
 // What the summary line reports besides the files.
 struct RunFacts {
-  size_t output_bytes = 0;
+  std::vector<size_t> output_bytes;  // per --output
   size_t dumps = 0;
   std::string cost;  // "0.41 ms on the host" or "1,234,567 guest instructions on qemu-m55"
 };
@@ -46,7 +46,10 @@ struct RunFacts {
 void print_summary(const RunOptions& options, const RunFacts& facts) {
   const bool wanted = options.summary == "always" || (options.summary == "auto" && isatty(STDOUT_FILENO) == 1);
   if (!wanted) return;
-  std::string line = "etns run: wrote " + options.output + " (" + grouped(facts.output_bytes) + " B)";
+  std::string line = "etns run: wrote ";
+  for (size_t i = 0; i < options.outputs.size(); ++i) {
+    line += (i == 0 ? "" : ", ") + options.outputs[i] + " (" + grouped(facts.output_bytes.at(i)) + " B)";
+  }
   if (!options.dump_dir.empty()) {
     line += " and " + std::to_string(facts.dumps) + " instruction outputs in " + options.dump_dir;
   }
@@ -54,6 +57,27 @@ void print_summary(const RunOptions& options, const RunFacts& facts) {
   line += std::string("; provider ") + protocol::to_string(options.provider);
   if (!facts.cost.empty()) line += ", " + facts.cost;
   std::printf("%s\n", line.c_str());
+}
+
+// "2 inputs", "1 output".
+std::string count_of(size_t count, const char* what) {
+  return std::to_string(count) + " " + what + (count == 1 ? "" : "s");
+}
+
+// One file per method input (output), in order. The line is the firmware
+// runner's own for inputs (firmware/runner.cpp), so both targets refuse alike.
+void check_count(const RunOptions& options, size_t method_count, size_t given, const char* what) {
+  if (given == method_count) return;
+  throw Failure(options.program + ": the method has " + count_of(method_count, what) + ", " + std::to_string(given) +
+                " given (one per method " + what + ", in order)");
+}
+
+// Writes each output to its --output file, after every count has been checked.
+void write_outputs(const RunOptions& options, const std::vector<std::vector<uint8_t>>& outputs, RunFacts& facts) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    write_file_atomic(options.outputs[i], outputs[i].data(), outputs[i].size());
+    facts.output_bytes.push_back(outputs[i].size());
+  }
 }
 
 void write_dumps(const std::string& dump_dir, const std::vector<std::string>& ids,
@@ -103,7 +127,8 @@ int run_on_qemu_target(RunOptions options) {
   options.qemu = resolve_qemu_tools(options.provider, options.qemu);
   QemuJob job;
   job.program = read_file(options.program);
-  job.inputs.push_back(read_file(options.input));
+  // The firmware checks the count against the method's, after its load.
+  for (const std::string& input : options.inputs) job.inputs.push_back(read_file(input));
   job.dump_instructions = !options.dump_dir.empty();
   // The measured passes only when their counts are wanted; otherwise one plain run.
   job.per_instruction_pass = !options.counts.empty();
@@ -111,10 +136,7 @@ int run_on_qemu_target(RunOptions options) {
   job.timeout_seconds = options.timeout_seconds;
   job.self_test_fault = options.self_test_fault;
   const QemuRun run = run_on_qemu(options.qemu, job, options.program);
-  if (run.outputs.size() != 1) {
-    throw Failure(options.program + ": etns run handles one output, the method has " +
-                  std::to_string(run.outputs.size()));
-  }
+  check_count(options, run.outputs.size(), options.outputs.size(), "output");
   if (!options.dump_dir.empty()) {
     std::vector<std::string> ids;
     for (const QemuInstruction& instruction : run.instructions) ids.push_back(instruction.id);
@@ -123,9 +145,8 @@ int run_on_qemu_target(RunOptions options) {
   if (!options.counts.empty()) {
     write_file_atomic(options.counts, render_counts(options, sha256_hex(job.program.data(), job.program.size()), run));
   }
-  write_file_atomic(options.output, run.outputs[0].data(), run.outputs[0].size());
   RunFacts facts;
-  facts.output_bytes = run.outputs[0].size();
+  write_outputs(options, run.outputs, facts);
   facts.dumps = run.dumps.size();
   const auto total = std::find(run.classes.begin(), run.classes.end(), "total");
   if (total != run.classes.end()) {
@@ -152,17 +173,17 @@ int run(const RunOptions& options) {
   if (options.target == "qemu-m55") return run_on_qemu_target(options);
   if (!options.counts.empty()) throw Failure("--counts needs --target qemu-m55", 2);
   const runtime::KernelRegistry* registry = &kernels::registry_of(options.provider);
-  const std::vector<uint8_t> input = read_file(options.input);
+  std::vector<std::vector<uint8_t>> inputs;
+  for (const std::string& input : options.inputs) inputs.push_back(read_file(input));
   HostSession session(options.program, registry);
-  if (session.method().input_count() != 1 || session.method().output_count() != 1) {
-    throw Failure(options.program + ": etns run handles one input and one output, the method has " +
-                  std::to_string(session.method().input_count()) + " and " +
-                  std::to_string(session.method().output_count()));
-  }
-  try {
-    session.set_input(0, input);
-  } catch (const Failure& failure) {
-    throw Failure(std::string(failure.what()) + " (--input " + options.input + ")");
+  check_count(options, session.method().input_count(), inputs.size(), "input");
+  check_count(options, session.method().output_count(), options.outputs.size(), "output");
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    try {
+      session.set_input(i, inputs[i]);
+    } catch (const Failure& failure) {
+      throw Failure(std::string(failure.what()) + " (--input " + options.inputs[i] + ")");
+    }
   }
 
   DumpCapture capture;
@@ -180,10 +201,10 @@ int run(const RunOptions& options) {
     for (size_t i = 0; i < session.method().instruction_count(); ++i) ids.push_back(session.method().instruction(i).id);
     write_dumps(options.dump_dir, ids, capture.outputs);
   }
-  const std::vector<uint8_t> output = session.output_bytes(0);
-  write_file_atomic(options.output, output.data(), output.size());
+  std::vector<std::vector<uint8_t>> outputs;
+  for (size_t i = 0; i < session.method().output_count(); ++i) outputs.push_back(session.output_bytes(i));
   RunFacts facts;
-  facts.output_bytes = output.size();
+  write_outputs(options, outputs, facts);
   facts.dumps = options.dump_dir.empty() ? 0 : capture.outputs.size();
   facts.cost = fmt::format("{:.3f} ms on the host{}", elapsed.count(),
                            options.dump_dir.empty() ? "" : " (with the dump copies)");
@@ -197,6 +218,8 @@ CommandAction add_run_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("run", "run a .pte with the arm or ns kernels, on the host or on QEMU");
   command->footer(
       "Input and output are raw little-endian bytes in the tensor's memory layout.\n"
+      "A method with several inputs takes --input once per input, in the method's\n"
+      "order, and --output once per output; the counts must match the method's.\n"
       "--target qemu-m55 runs the Cortex-M55 firmware image of the provider under\n"
       "qemu-system-arm -M mps3-an547; --counts then writes the instructions each\n"
       "program instruction executed (counted by the etns QEMU plugin, not cycles).\n"
@@ -207,12 +230,18 @@ CommandAction add_run_command(CLI::App& app) {
       "Examples:\n"
       "  etns run tier1_arm.pte --provider arm --input in.bin --output out.bin\n"
       "  etns run tier1_ns.pte --provider ns --input in.bin --output out.bin --dump-dir dump/\n"
+      "  etns run add.pte --provider arm --input a.bin --input b.bin --output sum.bin\n"
       "  etns run tier1_ns.pte --target qemu-m55 --provider ns --input in.bin --output out.bin --counts counts.json");
   auto options = std::make_shared<RunOptions>();
   command->add_option("program", options->program, "the .pte file")->required();
   add_provider_option(command, options->provider, "kernel provider: arm or ns")->required();
-  command->add_option("--input", options->input, "input tensor bytes")->required();
-  command->add_option("--output", options->output, "where to write the output tensor bytes")->required();
+  // One file per occurrence, so that a file name is never taken for the program.
+  command->add_option("--input", options->inputs, "input tensor bytes; once per method input, in order")
+      ->required()
+      ->allow_extra_args(false);
+  command->add_option("--output", options->outputs, "where to write the output tensor bytes; once per method output")
+      ->required()
+      ->allow_extra_args(false);
   command->add_option("--dump-dir", options->dump_dir, "write each instruction's output as DIR/c0i<k>.bin");
   command->add_option("--target", options->target, "host (default) or qemu-m55")
       ->check(one_of({"host", "qemu-m55"}));

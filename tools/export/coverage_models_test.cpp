@@ -175,7 +175,7 @@ TEST(CoverageModels, SubChannelBroadcastsAChannelVector) {
   EXPECT_EQ(other.sizes, (std::vector<int32_t>{1, 16, 1, 1}));
   EXPECT_EQ(other.role, GraphTensor::Role::Constant);
   const QuantizedGraph& arm = graph("sub_channel", Provider::Arm);
-  EXPECT_EQ(arm.tensors[arm.input].dim_order, contiguous_order(4)) << "portable sub broadcasts contiguous tensors";
+  EXPECT_EQ(arm.tensors[arm.input()].dim_order, contiguous_order(4)) << "portable sub broadcasts contiguous tensors";
 }
 
 // Each provider's graph, through the real kernels, stays within one input
@@ -199,8 +199,8 @@ TEST(CoverageModels, EndToEndAgainstTheFloatModel) {
         v = static_cast<float>(std::clamp(static_cast<double>(v), (-128 - zp) * scale, (127 - zp) * scale));
       }
       const std::vector<float> want_logical = coverage_float_forward(m.name, clipped, kTier1Seed);
-      const std::vector<float> got = testing::run_graph(g, in_memory_order(x, g.tensors[g.input]));
-      const std::vector<float> want = in_memory_order(want_logical, g.tensors[g.output]);
+      const std::vector<float> got = testing::run_graph(g, in_memory_order(x, g.tensors[g.input()]));
+      const std::vector<float> want = in_memory_order(want_logical, g.tensors[g.output()]);
       ASSERT_EQ(got.size(), want.size());
       const double s_in = quantize.arg(cortex_m::kQuantizeContract, "scale").double_value;
       const double s_out = g.ops.back().arg(cortex_m::kDequantizeContract, "scale").double_value;

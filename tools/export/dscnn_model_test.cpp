@@ -32,8 +32,8 @@ TEST(Dscnn, IsAKeywordSpotterMadeOfCortexMOperators) {
                        "cortex_m::quantized_avg_pool2d.out", "dim_order_ops::_to_dim_order_copy.out",
                        "aten::view_copy.out", "cortex_m::quantized_linear.out", "cortex_m::softmax.out",
                        "cortex_m::dequantize_per_tensor.out"}));
-  EXPECT_EQ(graph().tensors[graph().input].sizes, (std::vector<int32_t>{1, 1, 49, 10}));
-  EXPECT_EQ(graph().tensors[graph().output].sizes, (std::vector<int32_t>{1, 12}));
+  EXPECT_EQ(graph().tensors[graph().input()].sizes, (std::vector<int32_t>{1, 1, 49, 10}));
+  EXPECT_EQ(graph().tensors[graph().output()].sizes, (std::vector<int32_t>{1, 12}));
   EXPECT_EQ(build_dscnn_graph(Provider::Ns, kTier1Seed).ops, graph().ops) << "no Tier-1 operator: one program";
 }
 

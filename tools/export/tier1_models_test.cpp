@@ -160,20 +160,20 @@ TEST(Tier1Models, GraphIsWellFormed) {
     for (Provider p : kProviders) {
       SCOPED_TRACE(label(m, p));
       const QuantizedGraph& g = graph(m, p);
-      ASSERT_GE(g.input, 0);
-      ASSERT_GE(g.output, 0);
-      EXPECT_EQ(g.tensors[g.input].role, GraphTensor::Role::Input);
-      EXPECT_EQ(g.tensors[g.output].role, GraphTensor::Role::Output);
-      EXPECT_EQ(g.tensors[g.input].dtype, ScalarType::Float);
-      EXPECT_EQ(g.tensors[g.output].dtype, ScalarType::Float);
+      ASSERT_GE(g.input(), 0);
+      ASSERT_GE(g.output(), 0);
+      EXPECT_EQ(g.tensors[g.input()].role, GraphTensor::Role::Input);
+      EXPECT_EQ(g.tensors[g.output()].role, GraphTensor::Role::Output);
+      EXPECT_EQ(g.tensors[g.input()].dtype, ScalarType::Float);
+      EXPECT_EQ(g.tensors[g.output()].dtype, ScalarType::Float);
       const std::vector<int32_t> in_sizes{1, 16, 32, 32};
-      EXPECT_EQ(g.tensors[g.input].sizes, in_sizes);
+      EXPECT_EQ(g.tensors[g.input()].sizes, in_sizes);
       const std::vector<int32_t> out_sizes =
           m == Tier1Model::Tier1 ? in_sizes : std::vector<int32_t>{1, 16, 1, 1};
-      EXPECT_EQ(g.tensors[g.output].sizes, out_sizes);
+      EXPECT_EQ(g.tensors[g.output()].sizes, out_sizes);
       // Every non-constant tensor but the input is written exactly once, before it is read.
       std::vector<int> written(g.tensors.size(), 0);
-      written[g.input] = 1;
+      written[g.input()] = 1;
       for (const GraphOp& op : g.ops) {
         for (size_t i = 0; i + 1 < op.args.size(); ++i) {
           if (op.args[i].kind != ValueKind::Tensor) continue;
@@ -306,8 +306,8 @@ TEST(Tier1Models, EndToEndAgainstTheFloatModel) {
   for (Tier1Model m : kModels) {
     const QuantizedGraph& arm = graph(m, Provider::Arm);
     const QuantizedGraph& ns = graph(m, Provider::Ns);
-    const GraphTensor& in = arm.tensors[arm.input];
-    const GraphTensor& out = arm.tensors[arm.output];
+    const GraphTensor& in = arm.tensors[arm.input()];
+    const GraphTensor& out = arm.tensors[arm.output()];
     const std::vector<float> input = to_memory_order(x, in.sizes, in.dim_order);
     const std::vector<float> want = to_memory_order(float_forward(m, w, x), out.sizes, out.dim_order);
     const std::vector<float> got_arm = run_graph(arm, input);

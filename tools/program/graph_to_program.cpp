@@ -53,6 +53,24 @@ int32_t add_argument(ProgramModel& model, const QuantizedGraph& graph, const Gra
   }
 }
 
+// The graph's inputs or outputs name tensors it has, each once: the method's
+// input (output) k is set (read) through one value.
+void check_io(const QuantizedGraph& graph, const std::vector<int32_t>& indices, const char* what) {
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const int32_t index = indices[k];
+    if (index < 0 || static_cast<size_t>(index) >= graph.tensors.size()) {
+      throw Failure("graph " + std::string(what) + " " + std::to_string(k) + ": tensor index " +
+                    std::to_string(index) + ", expected [0, " + std::to_string(graph.tensors.size()) + ")");
+    }
+    for (size_t j = 0; j < k; ++j) {
+      if (indices[j] == index) {
+        throw Failure("graph " + std::string(what) + "s " + std::to_string(j) + " and " + std::to_string(k) +
+                      " are the same tensor (" + graph.tensors[static_cast<size_t>(index)].name + ")");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 ConvertedProgram graph_to_program(const QuantizedGraph& graph) {
@@ -71,13 +89,10 @@ ConvertedProgram graph_to_program(const QuantizedGraph& graph) {
     call.args.push_back(call.args.back());  // the return slot repeats out (pte-format.md §4.6)
     model.instructions.push_back(std::move(call));
   }
-  for (const int32_t index : {graph.input, graph.output}) {
-    if (index < 0 || static_cast<size_t>(index) >= graph.tensors.size()) {
-      throw Failure("graph input/output tensor index " + std::to_string(index) + " out of range");
-    }
-  }
-  model.inputs = {graph.input};
-  model.outputs = {graph.output};
+  check_io(graph, graph.inputs, "input");
+  check_io(graph, graph.outputs, "output");
+  model.inputs = graph.inputs;
+  model.outputs = graph.outputs;
   out.plan = replan_memory(model);
   return out;
 }

@@ -17,15 +17,15 @@ namespace etns::tools {
 // * operators: each op's `op` and `overload`, in order of first use;
 // * one KernelCall per op: its arguments, then the return slot repeating out
 //   (pte-format.md §4.6);
-// * inputs and outputs: the graph's input and output tensors;
+// * inputs and outputs: the graph's input and output tensors, in their order;
 // * Constant tensors keep their bytes as constant data; Input, Output and
 //   Activation tensors are planned into one arena (memory id 1) by
 //   replan_memory (memory_planner.h), which also drops nothing here because
 //   every value is used.
 //
 // Deterministic: the same graph gives an equal model. Throws Failure when the
-// graph names a tensor index out of range or has an argument kind the format
-// has no value for.
+// graph names a tensor index out of range, lists a tensor twice among its
+// inputs (or outputs), or has an argument kind the format has no value for.
 struct ConvertedProgram {
   ProgramModel model;
   ReplanReport plan;

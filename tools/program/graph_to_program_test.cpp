@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cortex_m/maximum/maximum.h"
 #include "kernels/cortex_m_ns/mean/mean.h"
 #include "tests/support/graph_reference.h"
 #include "tools/common/failure.h"
+#include "tools/program/program_model.h"
 #include "tools/program/program_test_util.h"
 #include "tools/program/pte_writer.h"
 
@@ -56,8 +58,8 @@ TEST(GraphToProgram, ValuesOperatorsAndReturnSlot) {
           EXPECT_EQ(v.tensor.memory_id, 1u);
         }
       }
-      EXPECT_EQ(model.inputs, std::vector<int32_t>{g.input});
-      EXPECT_EQ(model.outputs, std::vector<int32_t>{g.output});
+      EXPECT_EQ(model.inputs, std::vector<int32_t>{g.input()});
+      EXPECT_EQ(model.outputs, std::vector<int32_t>{g.output()});
       ASSERT_EQ(model.instructions.size(), g.ops.size());
       std::vector<std::string> table;
       for (const ModelOperator& o : model.operators) table.push_back(o.name + "." + o.overload);
@@ -148,10 +150,10 @@ TEST(GraphToProgram, ProgramsRunLikeTheReferenceExecutor) {
     for (Provider p : kProviders) {
       SCOPED_TRACE(label(m, p));
       const QuantizedGraph& g = graph(m, p);
-      const GraphTensor& in = g.tensors[g.input];
+      const GraphTensor& in = g.tensors[g.input()];
       const std::vector<float> input = to_memory_order(x, in.sizes, in.dim_order);
       const std::vector<float> want = testing::run_graph(g, input);
-      ASSERT_EQ(want.size() * sizeof(float), g.tensors[g.output].nbytes());
+      ASSERT_EQ(want.size() * sizeof(float), g.tensors[g.output()].nbytes());
       const std::string path = export_test::write_temp(dir, label(m, p) + ".pte", graph_to_pte(g));
       const std::vector<uint8_t> got = export_test::run_once(path, to_string(p), testing::float_bytes(input));
       EXPECT_EQ(got, testing::float_bytes(want)) << "bit for bit";
@@ -167,6 +169,73 @@ TEST(GraphToProgram, RejectsABrokenGraph) {
   } catch (const Failure& failure) {
     EXPECT_EQ(std::string(failure.what()).rfind("c0i1 cortex_m_ns::quantized_mean.out: tensor index 99", 0), 0u)
         << failure.what();
+  }
+}
+
+// Two inputs and two outputs, each pair added second first: y0 = max(x0, x1),
+// y1 = max(x1, x0).
+QuantizedGraph two_by_two() {
+  GraphBuilder b("two_by_two", Provider::Arm);
+  const std::vector<int32_t> sizes{1, 8};
+  const int32_t y1 = b.tensor("y1", runtime::ScalarType::Char, sizes, contiguous_order(2), GraphTensor::Role::Output);
+  const int32_t x1 = b.tensor("x1", runtime::ScalarType::Char, sizes, contiguous_order(2), GraphTensor::Role::Input);
+  const int32_t x0 = b.tensor("x0", runtime::ScalarType::Char, sizes, contiguous_order(2), GraphTensor::Role::Input);
+  const int32_t y0 = b.tensor("y0", runtime::ScalarType::Char, sizes, contiguous_order(2), GraphTensor::Role::Output);
+  b.call(cortex_m::kMaximumContract,
+         {{"self", GraphArg::of_tensor(x0)}, {"other", GraphArg::of_tensor(x1)}, {"out", GraphArg::of_tensor(y0)}});
+  b.call(cortex_m::kMaximumContract,
+         {{"self", GraphArg::of_tensor(x1)}, {"other", GraphArg::of_tensor(x0)}, {"out", GraphArg::of_tensor(y1)}});
+  return b.take();
+}
+
+TEST(GraphToProgram, SeveralInputsAndOutputsKeepTheirOrder) {
+  QuantizedGraph g = two_by_two();
+  EXPECT_EQ(g.inputs, (std::vector<int32_t>{1, 2})) << "in the order the builder added them";
+  EXPECT_EQ(g.outputs, (std::vector<int32_t>{0, 3}));
+  g.outputs = {3, 0};  // the method's order is the graph's to choose
+  g.inputs = {2, 1};
+  const ConvertedProgram c = graph_to_program(g);
+  EXPECT_EQ(c.model.inputs, g.inputs);
+  EXPECT_EQ(c.model.outputs, g.outputs);
+  const ProgramModel back = read_program(write_program(c.model), "two_by_two.pte");
+  EXPECT_EQ(back.inputs, g.inputs);
+  EXPECT_EQ(back.outputs, g.outputs);
+}
+
+TEST(GraphToProgram, TheOneInputAccessorsNameTheCount) {
+  const QuantizedGraph g = two_by_two();
+  try {
+    (void)g.input();
+    FAIL() << "expected a Failure";
+  } catch (const Failure& failure) {
+    EXPECT_STREQ(failure.what(), "graph 'two_by_two' has 2 inputs, expected one");
+  }
+  QuantizedGraph none = g;
+  none.outputs.clear();
+  try {
+    (void)none.output();
+    FAIL() << "expected a Failure";
+  } catch (const Failure& failure) {
+    EXPECT_STREQ(failure.what(), "graph 'two_by_two' has 0 outputs, expected one");
+  }
+}
+
+TEST(GraphToProgram, RejectsInputsOutOfRangeOrListedTwice) {
+  QuantizedGraph out_of_range = two_by_two();
+  out_of_range.inputs[1] = 7;
+  try {
+    graph_to_program(out_of_range);
+    FAIL() << "expected a Failure";
+  } catch (const Failure& failure) {
+    EXPECT_STREQ(failure.what(), "graph input 1: tensor index 7, expected [0, 4)");
+  }
+  QuantizedGraph twice = two_by_two();
+  twice.outputs[1] = twice.outputs[0];
+  try {
+    graph_to_program(twice);
+    FAIL() << "expected a Failure";
+  } catch (const Failure& failure) {
+    EXPECT_STREQ(failure.what(), "graph outputs 0 and 1 are the same tensor (y1)");
   }
 }
 

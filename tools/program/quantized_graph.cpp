@@ -63,9 +63,23 @@ bool GraphOp::operator==(const GraphOp& o) const {
   return op == o.op && overload == o.overload && args == o.args;
 }
 
+namespace {
+
+int32_t the_only(const std::vector<int32_t>& indices, const std::string& model, const char* what) {
+  if (indices.size() != 1) {
+    throw Failure("graph '" + model + "' has " + std::to_string(indices.size()) + " " + what + "s, expected one");
+  }
+  return indices.front();
+}
+
+}  // namespace
+
+int32_t QuantizedGraph::input() const { return the_only(inputs, model, "input"); }
+int32_t QuantizedGraph::output() const { return the_only(outputs, model, "output"); }
+
 bool QuantizedGraph::operator==(const QuantizedGraph& o) const {
   return model == o.model && provider == o.provider && tensors == o.tensors && ops == o.ops &&
-         input == o.input && output == o.output;
+         inputs == o.inputs && outputs == o.outputs;
 }
 
 Provider parse_provider(const std::string& name) {
@@ -155,8 +169,8 @@ int32_t GraphBuilder::tensor(std::string name, ScalarType dtype, std::vector<int
   t.data = std::move(data);
   graph_.tensors.push_back(std::move(t));
   const int32_t index = static_cast<int32_t>(graph_.tensors.size() - 1);
-  if (role == GraphTensor::Role::Input) graph_.input = index;
-  if (role == GraphTensor::Role::Output) graph_.output = index;
+  if (role == GraphTensor::Role::Input) graph_.inputs.push_back(index);
+  if (role == GraphTensor::Role::Output) graph_.outputs.push_back(index);
   return index;
 }
 

@@ -37,8 +37,8 @@ struct Qparams {
 // channels_last); a 0-dim tensor has both empty.
 struct GraphTensor {
   enum class Role : uint8_t {
-    Input,       // the graph input: float32, supplied by the caller
-    Output,      // the graph output: float32, read by the caller
+    Input,       // a graph input, supplied by the caller (QuantizedGraph::inputs)
+    Output,      // a graph output, read by the caller (QuantizedGraph::outputs)
     Activation,  // written by one op, read by later ones (a writer plans it)
     Constant,    // `data` holds its bytes
   };
@@ -106,9 +106,13 @@ struct QuantizedGraph {
   std::string model;  // "tier1", "relu6", ...
   Provider provider = Provider::Arm;
   std::vector<GraphTensor> tensors;
-  std::vector<GraphOp> ops;  // execution order
-  int32_t input = -1;        // tensor index, role Input
-  int32_t output = -1;       // tensor index, role Output
+  std::vector<GraphOp> ops;      // execution order
+  std::vector<int32_t> inputs;   // tensor indices, role Input, in the method's input order
+  std::vector<int32_t> outputs;  // tensor indices, role Output, in the method's output order
+  // The one input (output) of a graph that has exactly one, as most models do;
+  // throws Failure naming the model and the count otherwise.
+  int32_t input() const;
+  int32_t output() const;
   bool operator==(const QuantizedGraph& other) const;
 };
 
@@ -175,7 +179,8 @@ class GraphBuilder {
  public:
   GraphBuilder(std::string model, Provider provider);
 
-  // Adds a tensor; Input and Output roles also set the graph's input/output.
+  // Adds a tensor; an Input or Output role also appends it to the graph's
+  // inputs or outputs, so their order is the order the tensors are added in.
   int32_t tensor(std::string name, runtime::ScalarType dtype, std::vector<int32_t> sizes,
                  std::vector<uint8_t> dim_order, GraphTensor::Role role = GraphTensor::Role::Activation,
                  std::vector<uint8_t> data = {});

@@ -1,5 +1,7 @@
 #include "tools/runner/qemu_session.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/job.h"
+#include "runtime/core/checked_size.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/process.h"
@@ -68,16 +71,63 @@ FirmwareLayout read_layout(const ElfImage& image) {
   return layout;
 }
 
-size_t align_up(size_t value) { return (value + protocol::kJobAlignment - 1) / protocol::kJobAlignment * protocol::kJobAlignment; }
+// Where each part of a job starts (offsets from the header's first byte, each
+// a multiple of kJobAlignment) and where it ends. File sizes are any 64-bit
+// value, so the sums are checked.
+struct JobLayout {
+  uint64_t program_offset = 0;
+  std::vector<uint64_t> input_offsets;
+  uint64_t total_bytes = 0;
+};
 
-std::vector<uint8_t> build_job(const QemuJob& job, const std::string& output_dir, const FirmwareLayout& layout) {
+uint64_t end_of_part(uint64_t offset, uint64_t bytes, const std::string& label) {
+  constexpr uint64_t kStep = protocol::kJobAlignment;
+  uint64_t end = 0;
+  if (!runtime::checked_add(offset, bytes, &end) || !runtime::checked_add(end, kStep - 1, &end)) {
+    throw Failure(label + ": the job's size leaves 64-bit arithmetic");
+  }
+  return end / kStep * kStep;
+}
+
+JobLayout lay_out_job(const QemuJob& job, const std::string& label) {
+  JobLayout layout;
+  layout.program_offset = end_of_part(0, sizeof(protocol::JobHeader), label);
+  uint64_t end = end_of_part(layout.program_offset, job.program.size(), label);
+  for (const std::vector<uint8_t>& input : job.inputs) {
+    layout.input_offsets.push_back(end);
+    end = end_of_part(end, input.size(), label);
+  }
+  layout.total_bytes = end;
+  return layout;
+}
+
+// Refuses, before QEMU starts, a job the firmware's job region cannot hold
+// (or the header's 32-bit offsets cannot describe), naming every size.
+void check_job_fits(const QemuJob& job, const JobLayout& layout, const FirmwareLayout& firmware,
+                    const std::string& label) {
+  const uint64_t limit = std::min<uint64_t>(firmware.job_capacity, UINT32_MAX);
+  if (layout.total_bytes <= limit) return;
+  uint64_t input_bytes = 0;
+  for (const std::vector<uint8_t>& input : job.inputs) input_bytes += input.size();  // each <= total_bytes
+  throw Failure(fmt::format(
+      "{}: the job needs {} bytes (header {}, program {}, inputs {}, each part {}-byte aligned), the firmware's "
+      "job region at {} holds {}",
+      label, layout.total_bytes, sizeof(protocol::JobHeader), job.program.size(), input_bytes,
+      protocol::kJobAlignment, hex_address(firmware.job_address), limit));
+}
+
+std::vector<uint8_t> build_job(const QemuJob& job, const std::string& output_dir, const FirmwareLayout& firmware,
+                               const std::string& label) {
   if (job.inputs.size() > protocol::kMaxJobInputs) {
-    throw Failure(std::to_string(job.inputs.size()) + " inputs, the firmware takes at most " +
+    throw Failure(label + ": " + std::to_string(job.inputs.size()) + " inputs, the firmware takes at most " +
                   std::to_string(protocol::kMaxJobInputs));
   }
   if (output_dir.size() + 1 > protocol::kJobPathBytes) {
     throw Failure("temporary folder path too long for the firmware (" + output_dir + ")");
   }
+  const JobLayout layout = lay_out_job(job, label);
+  check_job_fits(job, layout, firmware, label);
+  // Every offset and size below is at most total_bytes, which fits 32 bits.
   protocol::JobHeader header{};
   std::memcpy(header.magic, protocol::kJobMagic, sizeof(header.magic));
   header.version = protocol::kJobVersion;
@@ -87,26 +137,19 @@ std::vector<uint8_t> build_job(const QemuJob& job, const std::string& output_dir
                  (job.clean_pass ? protocol::kJobCleanPass : 0u) | (job.self_test_fault ? protocol::kJobSelfTestFault : 0u);
   header.warmup = job.warmup;
   header.iterations = job.iterations;
-  size_t end = align_up(sizeof(protocol::JobHeader));
-  header.program_offset = static_cast<uint32_t>(end);
+  header.program_offset = static_cast<uint32_t>(layout.program_offset);
   header.program_bytes = static_cast<uint32_t>(job.program.size());
-  end = align_up(end + job.program.size());
   header.input_count = static_cast<uint32_t>(job.inputs.size());
   for (size_t i = 0; i < job.inputs.size(); ++i) {
-    header.input_offset[i] = static_cast<uint32_t>(end);
+    header.input_offset[i] = static_cast<uint32_t>(layout.input_offsets[i]);
     header.input_bytes[i] = static_cast<uint32_t>(job.inputs[i].size());
-    end = align_up(end + job.inputs[i].size());
   }
-  if (end > layout.job_capacity) {
-    throw Failure("program and inputs need " + std::to_string(end) + " bytes, the firmware's job memory holds " +
-                  std::to_string(layout.job_capacity));
-  }
-  header.total_bytes = static_cast<uint32_t>(end);
+  header.total_bytes = static_cast<uint32_t>(layout.total_bytes);
   std::memcpy(header.output_dir, output_dir.c_str(), output_dir.size() + 1);
 
-  std::vector<uint8_t> blob(end, 0);
+  std::vector<uint8_t> blob(layout.total_bytes, 0);
   std::memcpy(blob.data(), &header, sizeof(header));
-  std::memcpy(blob.data() + header.program_offset, job.program.data(), job.program.size());
+  if (!job.program.empty()) std::memcpy(blob.data() + header.program_offset, job.program.data(), job.program.size());
   for (size_t i = 0; i < job.inputs.size(); ++i) {
     if (job.inputs[i].empty()) continue;  // an empty tensor's input: no bytes, and no data()
     std::memcpy(blob.data() + header.input_offset[i], job.inputs[i].data(), job.inputs[i].size());
@@ -397,7 +440,7 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
   TemporaryDirectory scratch("etns-qemu");
   const JobFiles files = job_files(scratch.path());
   std::filesystem::create_directory(files.output_dir);
-  const std::vector<uint8_t> blob = build_job(job, files.output_dir, layout);
+  const std::vector<uint8_t> blob = build_job(job, files.output_dir, layout, label);
   write_file_atomic(files.job, blob.data(), blob.size());
 
   const std::vector<std::string> argv = qemu_argv(tools, job_command(files, layout, job));
