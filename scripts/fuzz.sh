@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
 workers=${2:-1}
-targets=(program arguments lower config bundle elf)
+targets=(program arguments lower config bundle elf tflite)
 if [ $# -gt 2 ]; then targets=("${@:3}"); fi
 
 cmake --preset fuzz >/dev/null
@@ -27,6 +27,11 @@ summary=()
 for target in "${targets[@]}"; do
   mkdir -p build-fuzz/corpus/"$target" build-fuzz/crashes/"$target"
   cp -n fuzz/corpus/"$target"/* build-fuzz/corpus/"$target"/ 2>/dev/null || true
+  # The real MLPerf Tiny models, when ../shared has them, seed the working
+  # corpus only: they are never copied into the repository.
+  if [ "$target" = tflite ]; then
+    cp -n "${ETNS_SHARED_DIR:-../shared}"/models/mlperf-tiny/*.tflite build-fuzz/corpus/tflite/ 2>/dev/null || true
+  fi
   echo "== fuzz $target: ${seconds} s, $workers worker(s)"
   # libFuzzer writes a worker's log as fuzz-<n>.log in the current folder.
   rm -f build-fuzz/fuzz-*.log

@@ -1,0 +1,143 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+// A TFLite model (a `.tflite` flatbuffer) as plain data: what `etns import`
+// needs of the one subgraph a microcontroller model has. read_tflite
+// (tflite_reader.h) fills it from a verified file; the importer
+// (tools/import/) turns it into an ExecuTorch program. Enum values are the
+// TFLite schema's.
+namespace etns::tools::tflite {
+
+enum class TensorType : int8_t {
+  Float32 = 0,
+  Float16 = 1,
+  Int32 = 2,
+  UInt8 = 3,
+  Int64 = 4,
+  String = 5,
+  Bool = 6,
+  Int16 = 7,
+  Complex64 = 8,
+  Int8 = 9,
+  Float64 = 10,
+  Complex128 = 11,
+  UInt64 = 12,
+  Resource = 13,
+  Variant = 14,
+  UInt32 = 15,
+  UInt16 = 16,
+  Int4 = 17,
+};
+// "int8", "float32", ...; "type <n>" for a value outside the list.
+std::string to_string(TensorType type);
+
+// The builtin operators the importer knows by name; any other code is kept
+// as its number (BuiltinOperator in the schema).
+enum class Builtin : int32_t {
+  Add = 0,
+  AveragePool2d = 1,
+  Conv2d = 3,
+  DepthwiseConv2d = 4,
+  Dequantize = 6,
+  FullyConnected = 9,
+  MaxPool2d = 17,
+  Mul = 18,
+  Reshape = 22,
+  Softmax = 25,
+  Custom = 32,
+  Pad = 34,
+  Transpose = 39,
+  Sub = 41,
+  Squeeze = 43,
+  Maximum = 55,
+  Minimum = 57,
+  PadV2 = 60,
+  TransposeConv = 67,
+  Quantize = 114,
+  BatchMatmul = 126,
+};
+// "CONV_2D", ...; "BUILTIN_<n>" for a code without a name here.
+std::string builtin_name(int32_t code);
+
+enum class Padding : int8_t { Same = 0, Valid = 1 };
+
+enum class Activation : int8_t {
+  None = 0,
+  Relu = 1,
+  ReluN1To1 = 2,
+  Relu6 = 3,
+  Tanh = 4,
+  SignBit = 5,
+};
+std::string to_string(Activation activation);
+
+// Per-tensor (one scale) or per-channel quantisation along
+// `quantized_dimension`. Present only when the file gives scales.
+struct Quantization {
+  std::vector<float> scales;
+  std::vector<int64_t> zero_points;
+  int32_t quantized_dimension = 0;
+};
+
+struct Tensor {
+  std::string name;
+  TensorType type = TensorType::Float32;
+  std::vector<int32_t> shape;            // as stored: activations NHWC
+  std::vector<int32_t> shape_signature;  // empty when absent; -1 = dynamic
+  bool has_quantization = false;         // scales present
+  Quantization quantization;
+  uint32_t buffer = 0;        // index into the model's buffers (0: none)
+  std::vector<uint8_t> data;  // the buffer's bytes; empty for activations
+  bool is_variable = false;
+};
+
+// The options of the operators in scope, read from builtin_options; the
+// fields an operator's options table lacks keep their defaults (the
+// schema's). `present` says whether the operator had options at all.
+struct Options {
+  bool present = false;
+  Padding padding = Padding::Same;
+  int32_t stride_w = 1;
+  int32_t stride_h = 1;
+  int32_t dilation_w = 1;
+  int32_t dilation_h = 1;
+  int32_t depth_multiplier = 0;          // DEPTHWISE_CONV_2D
+  int32_t filter_w = 0;                  // pools
+  int32_t filter_h = 0;
+  Activation activation = Activation::None;
+  float beta = 0.0F;                     // SOFTMAX
+  bool keep_num_dims = false;            // FULLY_CONNECTED
+  int8_t weights_format = 0;             // FULLY_CONNECTED: 0 DEFAULT
+  bool asymmetric_quantize_inputs = false;
+  std::vector<int32_t> new_shape;        // RESHAPE (optional)
+  std::vector<int32_t> squeeze_dims;     // SQUEEZE
+  bool adj_x = false;                    // BATCH_MATMUL
+  bool adj_y = false;
+  bool pot_scale_int16 = true;           // ADD, SUB
+};
+
+struct Operator {
+  int32_t builtin = 0;       // resolved: max(deprecated_builtin_code, builtin_code)
+  int32_t version = 1;       // the operator code's version
+  std::string custom_code;   // CUSTOM only
+  std::vector<int32_t> inputs;   // tensor indices; -1 = optional input absent
+  std::vector<int32_t> outputs;
+  Options options;
+  uint32_t builtin_options_type = 0;  // the union's type tag as stored (0: none)
+  bool has_custom_options = false;
+};
+
+struct Model {
+  uint32_t version = 0;  // schema version (3)
+  std::string description;
+  std::string subgraph_name;
+  std::vector<Tensor> tensors;
+  std::vector<Operator> operators;  // execution order
+  std::vector<int32_t> inputs;      // tensor indices
+  std::vector<int32_t> outputs;
+};
+
+}  // namespace etns::tools::tflite
