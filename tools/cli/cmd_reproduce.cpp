@@ -25,16 +25,21 @@ CommandAction add_reproduce_command(CLI::App& app) {
       "programs (exported into <out>/programs, or those of --models) and, with --upstream, the\n"
       "upstream ones beside them. Checks both firmware images' kernels, compares each pair and\n"
       "writes one report.md (a summary table, then a section per source and model) and\n"
-      "<source>_<model>.svg; bundles go to <out>/<target>/<source>/<program>.\n"
+      "<source>_<model>.svg; bundles go to <out>/<target>/<source>/<program>. With --tflite, also\n"
+      "imports every .tflite of the folder and runs it on qemu-m55 beside TFLite Micro + CMSIS-NN's\n"
+      "counts for the same model.\n"
       "Exit 1 when a run is not valid or a check fails; 2 for a bad folder, before anything runs.\n"
       "Examples: etns reproduce --out out/evidence\n"
-      "          etns reproduce --out out/evidence --upstream ../shared/models/tier1");
+      "          etns reproduce --out out/evidence --upstream ../shared/models/tier1\n"
+      "          etns reproduce --out out/evidence --tflite ../shared/models/mlperf-tiny");
   auto options = std::make_shared<ReproduceOptions>();
   options->out_dir = "out/reproduce";
   command->add_option("--models", options->models_dir,
                       "folder with etns's program pairs (default: its own, exported into <out>/programs)");
   command->add_option("--upstream", options->upstream_dir,
                       "folder with upstream program pairs (+ *_manifest.json), profiled beside etns's");
+  command->add_option("--tflite", options->tflite_dir,
+                      "folder of int8 .tflite models to import and run on qemu-m55 (section 'Imported TFLite models')");
   command->add_option("--out", options->out_dir, "output folder (default out/reproduce)");
   command->add_option("--iterations", options->iterations, "measured iterations per pass (default 25)")
       ->check(CLI::PositiveNumber);

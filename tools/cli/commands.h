@@ -21,6 +21,8 @@ CommandAction add_verify_kernels_command(CLI::App& app);
 CommandAction add_bench_command(CLI::App& app);
 CommandAction add_export_command(CLI::App& app);
 CommandAction add_lower_command(CLI::App& app);
+CommandAction add_import_command(CLI::App& app);
+CommandAction add_compare_tensors_command(CLI::App& app);
 
 // A CLI11 check accepting exactly `names`; anything else is a usage error
 // "'<value>': expected a, b or c (did you mean 'b'?)".

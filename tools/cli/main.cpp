@@ -112,6 +112,8 @@ int main(int argc, char** argv) {
       etns::tools::add_bench_command,
       etns::tools::add_export_command,
       etns::tools::add_lower_command,
+      etns::tools::add_import_command,
+      etns::tools::add_compare_tensors_command,
   };
   for (auto add : commands) {
     const size_t before = app.get_subcommands({}).size();

@@ -19,6 +19,7 @@
 #include "tools/config/config.h"
 #include "tools/elf/verify_kernels.h"
 #include "tools/export/exporter.h"
+#include "tools/profile/reproduce_imported.h"
 #include "tools/runner/host_session.h"
 #include "tools/runner/qemu_session.h"
 
@@ -504,6 +505,9 @@ void write_kernels_and_bundles(std::ostringstream& md, const std::string& kernel
 }  // namespace
 
 int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
+  if (!options.tflite_dir.empty() && !fs::is_directory(options.tflite_dir)) {
+    throw Failure("--tflite " + options.tflite_dir + ": no such folder", 2);
+  }
   const fs::path out = prepare_output(options);
   const std::vector<Source> sources = gather_sources(options, out, progress);
   Steps steps(options, sources, progress);
@@ -519,6 +523,11 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
   write_summary_table(md, options, sources, bundles);
   if (bench) write_bench_section(md, *bench);
   ok = write_model_sections(md, options, sources, bundles, out) && ok;
+  if (!options.tflite_dir.empty() && runs_on(options, "qemu-m55")) {
+    const ImportedSection imported = imported_models_section(options.tflite_dir, out.string(), progress);
+    md << imported.markdown;
+    ok = imported.ok && ok;
+  }
   write_kernels_and_bundles(md, kernel_report, runs, out);
   write_file_atomic((out / "report.md").string(), md.str());
   return ok ? 0 : 1;

@@ -17,6 +17,10 @@ struct ReproduceOptions {
   // Optional: the upstream pairs (+ an optional *_manifest.json), profiled
   // beside etns's on the same page.
   std::string upstream_dir;
+  // Optional: a folder of int8 .tflite models (with <m>.A.input.bin and
+  // <m>.A.tensors/ where available), imported and run on qemu-m55 for the
+  // page's section on imported models (reproduce_imported.h).
+  std::string tflite_dir;
   std::string out_dir;  // bundles, report.md and one SVG chart per (source, model)
   std::vector<std::string> targets = {"qemu-m55", "host"};
   int64_t iterations = 25;

@@ -1,0 +1,645 @@
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "tools/tflite/tflite_model.h"
+
+// TensorFlow Lite Micro's int8 reference arithmetic, written for the tests
+// from tflite-micro's public sources: quantization_util.cc
+// (QuantizeMultiplier), common.h (MultiplyByQuantizedMultiplier,
+// GetReciprocal), gemmlowp's fixedpoint.h (softmax's exp and reciprocal),
+// kernel_util.cc (CalculateActivationRangeQuantized,
+// GetQuantizedConvolutionMultipler), padding.h, the kernels' Prepare
+// functions for the parameters and reference/*.h, reference/integer_ops/*.h
+// for the loops. It is what `etns import`'s programs must compute byte for
+// byte, and it shares no code with tools/import: a wrong parameter there
+// shows up here. Plain loops in TFLM's own order, NHWC, row-major.
+namespace etns::testing::tflm {
+
+using tools::tflite::Activation;
+using tools::tflite::Padding;
+
+// ---- quantization_util.cc, common.h ----
+
+struct Multiplier {
+  int32_t multiplier = 0;
+  int shift = 0;  // > 0 shifts left first, < 0 right after
+};
+
+// QuantizeMultiplier: frexp, halves away from zero, 2^31 carried into the
+// exponent, factors below 2^-31 flushed to (0, 0).
+inline Multiplier quantize_multiplier(double x) {
+  if (x == 0.0) return {};
+  int shift = 0;
+  const double q = std::frexp(x, &shift);
+  auto fixed = static_cast<int64_t>(std::round(q * 2147483648.0));
+  if (fixed == (int64_t{1} << 31)) {
+    fixed /= 2;
+    ++shift;
+  }
+  if (shift < -31) return {};
+  return {static_cast<int32_t>(fixed), shift};
+}
+
+// gemmlowp::SaturatingRoundingDoublingHighMul.
+inline int32_t doubling_high_mul(int32_t a, int32_t b) {
+  if (a == b && a == std::numeric_limits<int32_t>::min()) return std::numeric_limits<int32_t>::max();
+  const int64_t ab = static_cast<int64_t>(a) * b;
+  const int64_t nudge = ab >= 0 ? (int64_t{1} << 30) : 1 - (int64_t{1} << 30);
+  return static_cast<int32_t>((ab + nudge) / (int64_t{1} << 31));
+}
+
+// gemmlowp::RoundingDivideByPOT: halves away from zero.
+inline int32_t divide_by_pot(int32_t x, int exponent) {
+  const int32_t mask = static_cast<int32_t>((int64_t{1} << exponent) - 1);
+  const int32_t remainder = x & mask;
+  const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return (x >> exponent) + (remainder > threshold ? 1 : 0);
+}
+
+// x * 2^shift before the multiply in int32, wrapping as TFLM's int32
+// multiply does on the M55.
+inline int32_t shift_left(int32_t x, int shift) {
+  return static_cast<int32_t>(static_cast<uint32_t>(x) << shift);
+}
+
+// MultiplyByQuantizedMultiplier (the double-rounding form TFLM builds by
+// default).
+inline int32_t multiply(int32_t x, const Multiplier& m) {
+  const int left = m.shift > 0 ? m.shift : 0, right = m.shift > 0 ? 0 : -m.shift;
+  return divide_by_pot(doubling_high_mul(shift_left(x, left), m.multiplier), right);
+}
+
+inline int8_t clamp8(int32_t v, int32_t lo, int32_t hi) {
+  return static_cast<int8_t>(std::min(std::max(v, lo), hi));
+}
+
+// ---- kernel_util.cc ----
+
+struct Range {
+  int32_t min = -128;
+  int32_t max = 127;
+};
+
+// CalculateActivationRangeQuantized for int8: zp + round(f / s) in float,
+// halves away from zero; any other activation keeps the int8 range.
+inline Range activation_range(Activation a, float scale, int32_t zero_point) {
+  const auto q = [&](float f) { return zero_point + static_cast<int32_t>(std::round(f / scale)); };
+  Range r;
+  if (a == Activation::Relu) {
+    r.min = std::max(r.min, q(0.0F));
+  } else if (a == Activation::Relu6) {
+    r.min = std::max(r.min, q(0.0F));
+    r.max = std::min(r.max, q(6.0F));
+  } else if (a == Activation::ReluN1To1) {
+    r.min = std::max(r.min, q(-1.0F));
+    r.max = std::min(r.max, q(1.0F));
+  }
+  return r;
+}
+
+// PopulateConvolutionQuantizationParams, per channel: all in double.
+inline std::vector<Multiplier> conv_multipliers(float s_in, const std::vector<float>& s_w, float s_out) {
+  std::vector<Multiplier> m;
+  for (const float s : s_w) {
+    m.push_back(quantize_multiplier(static_cast<double>(s_in) * static_cast<double>(s) / static_cast<double>(s_out)));
+  }
+  return m;
+}
+
+// GetQuantizedConvolutionMultipler without a bias (FULLY_CONNECTED,
+// BATCH_MATMUL): the scale product is a float32 product.
+inline Multiplier product_multiplier(float s_in, float s_w, float s_out) {
+  return quantize_multiplier(static_cast<double>(s_in * s_w) / static_cast<double>(s_out));
+}
+
+// MUL's factor (CalculateOpDataMul): the product in double.
+inline Multiplier mul_multiplier(float s1, float s2, float s_out) {
+  return quantize_multiplier(static_cast<double>(s1) * static_cast<double>(s2) / static_cast<double>(s_out));
+}
+
+// ---- padding.h ----
+
+struct Padded {
+  int32_t out = 0;  // ComputeOutSize
+  int32_t pad = 0;  // the near side (ComputePaddingWithOffset)
+};
+
+inline Padded compute_padding(Padding padding, int32_t in, int32_t filter, int32_t stride, int32_t dilation) {
+  const int32_t effective = (filter - 1) * dilation + 1;
+  Padded p;
+  p.out = padding == Padding::Same ? (in + stride - 1) / stride : (in + stride - effective) / stride;
+  const int32_t total = std::max((p.out - 1) * stride + effective - in, 0);
+  p.pad = total / 2;
+  return p;
+}
+
+inline size_t offset4(const std::vector<int32_t>& s, int32_t a, int32_t b, int32_t c, int32_t d) {
+  return ((static_cast<size_t>(a) * static_cast<size_t>(s[1]) + static_cast<size_t>(b)) * static_cast<size_t>(s[2]) +
+          static_cast<size_t>(c)) *
+             static_cast<size_t>(s[3]) +
+         static_cast<size_t>(d);
+}
+
+inline size_t count(const std::vector<int32_t>& shape) {
+  size_t n = 1;
+  for (const int32_t d : shape) n *= static_cast<size_t>(d);
+  return n;
+}
+
+// ---- Convolutions (integer_ops/conv.h, depthwise_conv.h, transpose_conv.h) ----
+
+struct Conv {
+  std::vector<int32_t> input_shape;   // NHWC
+  std::vector<int32_t> filter_shape;  // conv and transpose conv OHWI, depthwise [1, KH, KW, Cout]
+  std::vector<int32_t> output_shape;  // NHWC
+  int32_t stride_h = 1, stride_w = 1;
+  int32_t dilation_h = 1, dilation_w = 1;
+  int32_t pad_h = 0, pad_w = 0;
+  int32_t input_offset = 0;   // -zp_in
+  int32_t output_offset = 0;  // zp_out
+  Range range;
+  std::vector<Multiplier> multipliers;  // one per output channel
+};
+
+// ConvPerChannel, groups included (input channel = group * filter depth + i).
+inline std::vector<int8_t> conv(const Conv& p, const std::vector<int8_t>& in, const std::vector<int8_t>& w,
+                                const std::vector<int32_t>& bias) {
+  const auto& is = p.input_shape;
+  const auto& fs = p.filter_shape;
+  const auto& os = p.output_shape;
+  const int32_t filter_depth = fs[3], groups = is[3] / filter_depth, per_group = os[3] / groups;
+  std::vector<int8_t> out(count(os));
+  for (int32_t b = 0; b < os[0]; ++b) {
+    for (int32_t oy = 0; oy < os[1]; ++oy) {
+      for (int32_t ox = 0; ox < os[2]; ++ox) {
+        for (int32_t oc = 0; oc < os[3]; ++oc) {
+          const int32_t group = oc / per_group;
+          int32_t acc = 0;
+          for (int32_t fy = 0; fy < fs[1]; ++fy) {
+            for (int32_t fx = 0; fx < fs[2]; ++fx) {
+              const int32_t iy = oy * p.stride_h - p.pad_h + p.dilation_h * fy;
+              const int32_t ix = ox * p.stride_w - p.pad_w + p.dilation_w * fx;
+              if (iy < 0 || iy >= is[1] || ix < 0 || ix >= is[2]) continue;
+              for (int32_t ic = 0; ic < filter_depth; ++ic) {
+                const int32_t v = in[offset4(is, b, iy, ix, group * filter_depth + ic)];
+                acc += w[offset4(fs, oc, fy, fx, ic)] * (v + p.input_offset);
+              }
+            }
+          }
+          if (!bias.empty()) acc += bias[static_cast<size_t>(oc)];
+          acc = multiply(acc, p.multipliers[static_cast<size_t>(oc)]) + p.output_offset;
+          out[offset4(os, b, oy, ox, oc)] = clamp8(acc, p.range.min, p.range.max);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// DepthwiseConvPerChannel: output channel = input channel * multiplier + m.
+inline std::vector<int8_t> depthwise_conv(const Conv& p, const std::vector<int8_t>& in, const std::vector<int8_t>& w,
+                                          const std::vector<int32_t>& bias) {
+  const auto& is = p.input_shape;
+  const auto& fs = p.filter_shape;
+  const auto& os = p.output_shape;
+  const int32_t depth_multiplier = os[3] / is[3];
+  std::vector<int8_t> out(count(os));
+  for (int32_t b = 0; b < os[0]; ++b) {
+    for (int32_t oy = 0; oy < os[1]; ++oy) {
+      for (int32_t ox = 0; ox < os[2]; ++ox) {
+        for (int32_t ic = 0; ic < is[3]; ++ic) {
+          for (int32_t m = 0; m < depth_multiplier; ++m) {
+            const int32_t oc = ic * depth_multiplier + m;
+            int32_t acc = 0;
+            for (int32_t fy = 0; fy < fs[1]; ++fy) {
+              for (int32_t fx = 0; fx < fs[2]; ++fx) {
+                const int32_t iy = oy * p.stride_h - p.pad_h + p.dilation_h * fy;
+                const int32_t ix = ox * p.stride_w - p.pad_w + p.dilation_w * fx;
+                if (iy < 0 || iy >= is[1] || ix < 0 || ix >= is[2]) continue;
+                const int32_t v = in[offset4(is, b, iy, ix, ic)];
+                acc += w[offset4(fs, 0, fy, fx, oc)] * (v + p.input_offset);
+              }
+            }
+            if (!bias.empty()) acc += bias[static_cast<size_t>(oc)];
+            acc = multiply(acc, p.multipliers[static_cast<size_t>(oc)]) + p.output_offset;
+            out[offset4(os, b, oy, ox, oc)] = clamp8(acc, p.range.min, p.range.max);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// TransposeConv: every input value scattered through every tap into an int32
+// image of the output's size (taps landing outside it dropped), then bias,
+// requantisation and the clamp. pad_h / pad_w are TFLM's, computed from the
+// output size (transpose_padding).
+inline std::vector<int8_t> transpose_conv(const Conv& p, const std::vector<int8_t>& in, const std::vector<int8_t>& w,
+                                          const std::vector<int32_t>& bias) {
+  const auto& is = p.input_shape;
+  const auto& fs = p.filter_shape;
+  const auto& os = p.output_shape;
+  std::vector<int32_t> acc(count(os), 0);
+  for (int32_t b = 0; b < is[0]; ++b) {
+    for (int32_t iy = 0; iy < is[1]; ++iy) {
+      for (int32_t ix = 0; ix < is[2]; ++ix) {
+        for (int32_t ic = 0; ic < is[3]; ++ic) {
+          for (int32_t fy = 0; fy < fs[1]; ++fy) {
+            for (int32_t fx = 0; fx < fs[2]; ++fx) {
+              const int32_t oy = iy * p.stride_h - p.pad_h + fy, ox = ix * p.stride_w - p.pad_w + fx;
+              if (oy < 0 || oy >= os[1] || ox < 0 || ox >= os[2]) continue;
+              for (int32_t oc = 0; oc < os[3]; ++oc) {
+                const int32_t v = in[offset4(is, b, iy, ix, ic)];
+                acc[offset4(os, b, oy, ox, oc)] += (v + p.input_offset) * w[offset4(fs, oc, fy, fx, ic)];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  std::vector<int8_t> out(acc.size());
+  for (size_t i = 0; i < acc.size(); ++i) {
+    const auto oc = static_cast<size_t>(i % static_cast<size_t>(os[3]));
+    int32_t a = acc[i];
+    if (!bias.empty()) a += bias[oc];
+    a = multiply(a, p.multipliers[oc]) + p.output_offset;
+    out[i] = clamp8(a, p.range.min, p.range.max);
+  }
+  return out;
+}
+
+// TRANSPOSE_CONV's padding: ComputePaddingHeightWidth with the OUTPUT size
+// as its "input" and dilation 1.
+inline int32_t transpose_padding(Padding padding, int32_t output_size, int32_t filter, int32_t stride) {
+  return compute_padding(padding, output_size, filter, stride, 1).pad;
+}
+
+// ---- fully_connected.h ----
+
+inline std::vector<int8_t> fully_connected(const std::vector<int8_t>& in, int32_t batches, int32_t depth,
+                                           const std::vector<int8_t>& w, int32_t units, const std::vector<int32_t>& bias,
+                                           int32_t input_offset, int32_t output_offset, const Multiplier& m,
+                                           const Range& r) {
+  std::vector<int8_t> out(static_cast<size_t>(batches) * static_cast<size_t>(units));
+  for (int32_t b = 0; b < batches; ++b) {
+    for (int32_t u = 0; u < units; ++u) {
+      int32_t acc = 0;
+      for (int32_t d = 0; d < depth; ++d) {
+        acc += w[static_cast<size_t>(u * depth + d)] * (in[static_cast<size_t>(b * depth + d)] + input_offset);
+      }
+      if (!bias.empty()) acc += bias[static_cast<size_t>(u)];
+      out[static_cast<size_t>(b * units + u)] = clamp8(multiply(acc, m) + output_offset, r.min, r.max);
+    }
+  }
+  return out;
+}
+
+// ---- integer_ops/pooling.h ----
+
+struct Pool {
+  std::vector<int32_t> input_shape, output_shape;  // NHWC
+  int32_t filter_h = 1, filter_w = 1, stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0;
+  Range range;
+};
+
+// AveragePool (the mean of the taps inside the input, halves away from zero)
+// or MaxPool (the largest of them), then the clamp.
+inline std::vector<int8_t> pool(const Pool& p, bool max, const std::vector<int8_t>& in) {
+  const auto& is = p.input_shape;
+  const auto& os = p.output_shape;
+  std::vector<int8_t> out(count(os));
+  for (int32_t b = 0; b < os[0]; ++b) {
+    for (int32_t oy = 0; oy < os[1]; ++oy) {
+      for (int32_t ox = 0; ox < os[2]; ++ox) {
+        for (int32_t c = 0; c < os[3]; ++c) {
+          const int32_t y0 = oy * p.stride_h - p.pad_h, x0 = ox * p.stride_w - p.pad_w;
+          const int32_t fy0 = std::max(0, -y0), fy1 = std::min(p.filter_h, is[1] - y0);
+          const int32_t fx0 = std::max(0, -x0), fx1 = std::min(p.filter_w, is[2] - x0);
+          int32_t acc = max ? -128 : 0, n = 0;
+          for (int32_t fy = fy0; fy < fy1; ++fy) {
+            for (int32_t fx = fx0; fx < fx1; ++fx) {
+              const int32_t v = in[offset4(is, b, y0 + fy, x0 + fx, c)];
+              acc = max ? std::max(acc, v) : acc + v;
+              ++n;
+            }
+          }
+          if (!max) acc = acc > 0 ? (acc + n / 2) / n : (acc - n / 2) / n;
+          out[offset4(os, b, oy, ox, c)] = clamp8(acc, p.range.min, p.range.max);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// ---- Broadcasting (NdArrayDesc: sizes right-aligned, a size-1 dim repeats) ----
+
+// The element of a tensor of `shape` that output element `index` (row-major
+// in `out`) reads.
+inline size_t broadcast_source(size_t index, const std::vector<int32_t>& shape, const std::vector<int32_t>& out) {
+  size_t source = 0, stride = 1;
+  for (size_t k = out.size(); k-- > 0;) {
+    const auto coordinate = static_cast<size_t>(index % static_cast<size_t>(out[k]));
+    index /= static_cast<size_t>(out[k]);
+    const size_t j = k + shape.size();
+    if (j < out.size()) continue;
+    const auto size = static_cast<size_t>(shape[j - out.size()]);
+    if (size != 1) source += coordinate * stride;
+    stride *= size;
+  }
+  return source;
+}
+
+// ---- add.h, mul.h, maximum_minimum.h ----
+
+struct Add {
+  int32_t input1_offset = 0, input2_offset = 0, output_offset = 0;
+  Multiplier input1, input2, output;
+  Range range;
+};
+
+// CalculateOpDataAdd for int8: left shift 20, both inputs on twice the
+// larger scale.
+inline Add add_params(float s1, int32_t zp1, float s2, int32_t zp2, float s_out, int32_t zp_out, const Range& r) {
+  Add p;
+  p.input1_offset = -zp1;
+  p.input2_offset = -zp2;
+  p.output_offset = zp_out;
+  const double twice_max = 2.0 * static_cast<double>(std::max(s1, s2));
+  p.input1 = quantize_multiplier(static_cast<double>(s1) / twice_max);
+  p.input2 = quantize_multiplier(static_cast<double>(s2) / twice_max);
+  p.output = quantize_multiplier(twice_max / ((1 << 20) * static_cast<double>(s_out)));
+  p.range = r;
+  return p;
+}
+
+inline std::vector<int8_t> add(const Add& p, const std::vector<int8_t>& a, const std::vector<int32_t>& sa,
+                               const std::vector<int8_t>& b, const std::vector<int32_t>& sb,
+                               const std::vector<int32_t>& out_shape) {
+  std::vector<int8_t> out(count(out_shape));
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int32_t x = (p.input1_offset + a[broadcast_source(i, sa, out_shape)]) * (1 << 20);
+    const int32_t y = (p.input2_offset + b[broadcast_source(i, sb, out_shape)]) * (1 << 20);
+    const int32_t sum = multiply(x, p.input1) + multiply(y, p.input2);
+    out[i] = clamp8(multiply(sum, p.output) + p.output_offset, p.range.min, p.range.max);
+  }
+  return out;
+}
+
+// MulElementwise / BroadcastMul4DSlow: (a - zp_a)(b - zp_b) requantised by
+// s_a s_b / s_out (in double), then the clamp.
+inline std::vector<int8_t> mul(const std::vector<int8_t>& a, const std::vector<int32_t>& sa, int32_t zp_a,
+                               const std::vector<int8_t>& b, const std::vector<int32_t>& sb, int32_t zp_b,
+                               const std::vector<int32_t>& out_shape, int32_t zp_out, const Multiplier& m,
+                               const Range& r) {
+  std::vector<int8_t> out(count(out_shape));
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int32_t x = a[broadcast_source(i, sa, out_shape)] - zp_a, y = b[broadcast_source(i, sb, out_shape)] - zp_b;
+    out[i] = clamp8(zp_out + multiply(x * y, m), r.min, r.max);
+  }
+  return out;
+}
+
+// MaximumMinimumBroadcastSlow: the codes compared as they are.
+inline std::vector<int8_t> min_max(bool maximum, const std::vector<int8_t>& a, const std::vector<int32_t>& sa,
+                                   const std::vector<int8_t>& b, const std::vector<int32_t>& sb,
+                                   const std::vector<int32_t>& out_shape) {
+  std::vector<int8_t> out(count(out_shape));
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int8_t x = a[broadcast_source(i, sa, out_shape)], y = b[broadcast_source(i, sb, out_shape)];
+    out[i] = maximum ? (x > y ? x : y) : (x < y ? x : y);
+  }
+  return out;
+}
+
+// ---- softmax.h (int8 in, int8 out) with gemmlowp's fixed point ----
+
+// SaturatingRoundingMultiplyByPOT: a saturating left shift, or a rounding
+// right shift.
+inline int32_t multiply_by_pot(int32_t x, int exponent) {
+  if (exponent < 0) return divide_by_pot(x, -exponent);
+  if (exponent == 0) return x;
+  const int32_t threshold = static_cast<int32_t>((int64_t{1} << (31 - exponent)) - 1);
+  if (x > threshold) return std::numeric_limits<int32_t>::max();
+  if (x < -threshold) return std::numeric_limits<int32_t>::min();
+  return shift_left(x, exponent);
+}
+
+// exp(x) for x in [-1/4, 0), raw values with 0 integer bits: the Taylor
+// series around -1/8.
+inline int32_t exp_on_quarter(int32_t a) {
+  const int32_t constant_term = 1895147668;  // exp(-1/8)
+  const int32_t one_third = 715827883;
+  const int32_t x = a + (1 << 28);  // a + 1/8
+  const int32_t x2 = doubling_high_mul(x, x);
+  const int32_t x3 = doubling_high_mul(x2, x);
+  const int32_t x4 = doubling_high_mul(x2, x2);
+  const int32_t x4_over_4 = multiply_by_pot(x4, -2);
+  const int32_t poly = multiply_by_pot(doubling_high_mul(x4_over_4 + x3, one_third) + x2, -1);
+  return constant_term + doubling_high_mul(constant_term, x + poly);
+}
+
+// exp_on_negative_values for an input with `integer_bits` integer bits; the
+// result has 0 integer bits.
+inline int32_t exp_on_negative_values(int32_t a, int integer_bits) {
+  const int fractional_bits = 31 - integer_bits;
+  const int32_t one_quarter = 1 << (fractional_bits - 2);
+  const int32_t mask = one_quarter - 1;
+  const int32_t a_mod_quarter_minus_one_quarter = (a & mask) - one_quarter;
+  int32_t result = exp_on_quarter(multiply_by_pot(a_mod_quarter_minus_one_quarter, integer_bits));
+  const int32_t remainder = a_mod_quarter_minus_one_quarter - a;
+  // exp(-2^e) for e = -2 .. 4, applied for each bit of the remainder.
+  const struct {
+    int exponent;
+    int32_t multiplier;
+  } barrel[] = {{-2, 1672461947}, {-1, 1302514674}, {0, 790015084}, {1, 290630308},
+                {2, 39332535},    {3, 720401},      {4, 242}};
+  for (const auto& step : barrel) {
+    if (integer_bits > step.exponent && (remainder & (1 << (fractional_bits + step.exponent))) != 0) {
+      result = doubling_high_mul(result, step.multiplier);
+    }
+  }
+  if (integer_bits > 5 && a < -(1 << (36 - integer_bits))) result = 0;
+  if (a == 0) result = std::numeric_limits<int32_t>::max();
+  return result;
+}
+
+// one_over_one_plus_x_for_x_in_0_1: Newton-Raphson, 3 steps.
+inline int32_t one_over_one_plus_x(int32_t a) {
+  const int64_t sum = int64_t{a} + std::numeric_limits<int32_t>::max();
+  const auto half_denominator = static_cast<int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);  // RoundingHalfSum
+  const int32_t c48_17 = 1515870810, c_neg32_17 = -1010580540;  // 2 integer bits
+  int32_t x = c48_17 + doubling_high_mul(half_denominator, c_neg32_17);
+  for (int i = 0; i < 3; ++i) {
+    const int32_t half_denominator_times_x = doubling_high_mul(half_denominator, x);
+    const int32_t one_minus = (1 << 29) - half_denominator_times_x;
+    x = x + multiply_by_pot(doubling_high_mul(x, one_minus), 2);
+  }
+  return multiply_by_pot(x, 1);  // ExactMulByPot<-1>, then Rescale<0>
+}
+
+// GetReciprocal.
+inline int32_t reciprocal(int32_t x, int x_integer_digits, int* num_bits_over_unit) {
+  int headroom_plus_one = 0;
+  while (headroom_plus_one < 32 && (static_cast<uint32_t>(x) & (0x80000000U >> headroom_plus_one)) == 0) {
+    ++headroom_plus_one;
+  }
+  *num_bits_over_unit = x_integer_digits - headroom_plus_one;
+  const auto shifted_sum_minus_one =
+      static_cast<int32_t>((static_cast<uint32_t>(x) << headroom_plus_one) - (uint32_t{1} << 31));
+  return one_over_one_plus_x(shifted_sum_minus_one);
+}
+
+struct Softmax {
+  int32_t input_multiplier = 0;
+  int input_left_shift = 0;
+  int32_t diff_min = 0;
+};
+
+// SoftmaxPrepare for int8: PreprocessSoftmaxScaling and CalculateInputRadius
+// with 5 integer bits.
+inline Softmax softmax_params(float beta, float s_in) {
+  const double real = std::min(static_cast<double>(beta) * static_cast<double>(s_in) * double(int64_t{1} << 26),
+                               2147483647.0);
+  const Multiplier m = quantize_multiplier(real);
+  Softmax p;
+  p.input_multiplier = m.multiplier;
+  p.input_left_shift = m.shift;
+  const double radius = 31.0 * double(int64_t{1} << 26) / double(int64_t{1} << m.shift);
+  p.diff_min = -static_cast<int32_t>(std::floor(radius));
+  return p;
+}
+
+inline std::vector<int8_t> softmax(const Softmax& p, const std::vector<int8_t>& in, size_t depth) {
+  std::vector<int8_t> out(in.size());
+  for (size_t row = 0; row < in.size() / depth; ++row) {
+    const int8_t* x = in.data() + row * depth;
+    int32_t max_in_row = -128;
+    for (size_t c = 0; c < depth; ++c) max_in_row = std::max<int32_t>(max_in_row, x[c]);
+    const auto scaled = [&](size_t c) {
+      return doubling_high_mul(shift_left(x[c] - max_in_row, p.input_left_shift), p.input_multiplier);
+    };
+    int32_t sum_of_exps = 0;  // 12 integer bits
+    for (size_t c = 0; c < depth; ++c) {
+      if (x[c] - max_in_row >= p.diff_min) sum_of_exps += multiply_by_pot(exp_on_negative_values(scaled(c), 5), -12);
+    }
+    int num_bits_over_unit = 0;
+    const int32_t shifted_scale = reciprocal(sum_of_exps, 12, &num_bits_over_unit);
+    for (size_t c = 0; c < depth; ++c) {
+      int32_t v = -128;
+      if (x[c] - max_in_row >= p.diff_min) {
+        const int32_t e = exp_on_negative_values(scaled(c), 5);
+        v = divide_by_pot(doubling_high_mul(shifted_scale, e), num_bits_over_unit + 31 - 8) - 128;
+      }
+      out[row * depth + c] = clamp8(v, -128, 127);
+    }
+  }
+  return out;
+}
+
+// ---- pad.h, transpose.h, batch_matmul.h ----
+
+// Pad: `value` outside the input block, which sits at `before` in each dim.
+inline std::vector<int8_t> pad(const std::vector<int8_t>& in, const std::vector<int32_t>& shape,
+                               const std::vector<int32_t>& before, const std::vector<int32_t>& after, int8_t value) {
+  std::vector<int32_t> out_shape(shape.size());
+  for (size_t k = 0; k < shape.size(); ++k) out_shape[k] = before[k] + shape[k] + after[k];
+  std::vector<int8_t> out(count(out_shape), value);
+  for (size_t i = 0; i < in.size(); ++i) {
+    size_t rest = i, target = 0, stride = 1;
+    for (size_t k = shape.size(); k-- > 0;) {
+      const size_t coordinate = rest % static_cast<size_t>(shape[k]);
+      rest /= static_cast<size_t>(shape[k]);
+      target += (coordinate + static_cast<size_t>(before[k])) * stride;
+      stride *= static_cast<size_t>(out_shape[k]);
+    }
+    out[target] = in[i];
+  }
+  return out;
+}
+
+// Transpose: out's dim d is the input's dim perm[d].
+inline std::vector<int8_t> transpose(const std::vector<int8_t>& in, const std::vector<int32_t>& shape,
+                                     const std::vector<int32_t>& perm) {
+  std::vector<int32_t> out_shape(shape.size());
+  for (size_t d = 0; d < perm.size(); ++d) out_shape[d] = shape[static_cast<size_t>(perm[d])];
+  std::vector<size_t> in_strides(shape.size(), 1);
+  for (size_t k = shape.size() - 1; k-- > 0;) in_strides[k] = in_strides[k + 1] * static_cast<size_t>(shape[k + 1]);
+  std::vector<int8_t> out(in.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    size_t rest = i, source = 0;
+    for (size_t d = out_shape.size(); d-- > 0;) {
+      source += (rest % static_cast<size_t>(out_shape[d])) * in_strides[static_cast<size_t>(perm[d])];
+      rest /= static_cast<size_t>(out_shape[d]);
+    }
+    out[i] = in[source];
+  }
+  return out;
+}
+
+// BatchMatMul of lhs [.., M, K] (or [.., K, M] with adj_x) by rhs [.., K, N]
+// (or [.., N, K] with adj_y), batch dims broadcast; sums of
+// (lhs - zp) (rhs - zp), requantised, zp_out added, clamped to int8.
+inline std::vector<int8_t> batch_matmul(const std::vector<int8_t>& lhs, const std::vector<int32_t>& sl, int32_t zp_l,
+                                        const std::vector<int8_t>& rhs, const std::vector<int32_t>& sr, int32_t zp_r,
+                                        bool adj_x, bool adj_y, int32_t zp_out, const Multiplier& m) {
+  const size_t rl = sl.size(), rr = sr.size();
+  const int32_t rows = adj_x ? sl[rl - 1] : sl[rl - 2], depth = adj_x ? sl[rl - 2] : sl[rl - 1];
+  const int32_t cols = adj_y ? sr[rr - 2] : sr[rr - 1];
+  const std::vector<int32_t> bl(sl.begin(), sl.end() - 2), br(sr.begin(), sr.end() - 2);
+  std::vector<int32_t> batch(std::max(bl.size(), br.size()));
+  for (size_t k = 0; k < batch.size(); ++k) {
+    const int32_t a = k + bl.size() < batch.size() ? 1 : bl[k + bl.size() - batch.size()];
+    const int32_t b = k + br.size() < batch.size() ? 1 : br[k + br.size() - batch.size()];
+    batch[k] = a == 1 ? b : a;
+  }
+  const size_t batches = count(batch), lhs_matrix = static_cast<size_t>(rows * depth),
+               rhs_matrix = static_cast<size_t>(depth * cols);
+  std::vector<int8_t> out(batches * static_cast<size_t>(rows * cols));
+  for (size_t g = 0; g < batches; ++g) {
+    const int8_t* l = lhs.data() + broadcast_source(g, bl, batch) * lhs_matrix;
+    const int8_t* r = rhs.data() + broadcast_source(g, br, batch) * rhs_matrix;
+    for (int32_t i = 0; i < rows; ++i) {
+      for (int32_t j = 0; j < cols; ++j) {
+        int32_t acc = 0;
+        for (int32_t k = 0; k < depth; ++k) {
+          const int32_t x = adj_x ? l[k * rows + i] : l[i * depth + k];
+          const int32_t y = adj_y ? r[j * depth + k] : r[k * cols + j];
+          acc += (x - zp_l) * (y - zp_r);
+        }
+        out[g * static_cast<size_t>(rows * cols) + static_cast<size_t>(i * cols + j)] =
+            clamp8(multiply(acc, m) + zp_out, -128, 127);
+      }
+    }
+  }
+  return out;
+}
+
+// ---- quantize.h, dequantize.h ----
+
+// AffineQuantize, float to int8: round(x / s) with the division in float32
+// and halves away from zero, plus the zero point, clamped.
+inline std::vector<int8_t> quantize(const std::vector<float>& in, float scale, int32_t zero_point) {
+  std::vector<int8_t> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    out[i] = clamp8(static_cast<int32_t>(std::round(in[i] / scale)) + zero_point, -128, 127);
+  }
+  return out;
+}
+
+// Dequantize: float32 scale times (q - zp).
+inline std::vector<float> dequantize(const std::vector<int8_t>& in, float scale, int32_t zero_point) {
+  std::vector<float> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) out[i] = scale * static_cast<float>(in[i] - zero_point);
+  return out;
+}
+
+}  // namespace etns::testing::tflm

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tools/program/quantized_graph.h"
+#include "tools/tflite/tflite_model.h"
+
+// `etns import`: an int8 TFLite model as a graph of cortex_m:: operators
+// (and the portable data-movement ones), with every argument derived as
+// TensorFlow Lite Micro derives its kernels' parameters, so the program
+// computes TFLM's bytes (tflm_numerics.h, docs/numerics.md). Activations stay
+// NHWC bytes: a 4-D tensor a convolution or pool touches is the logical
+// [N, C, H, W] channels_last tensor those operators take, any other tensor
+// keeps its TFLite shape, contiguous; both have the same bytes.
+namespace etns::tools {
+
+// What one TFLite operator became.
+struct ImportedOperator {
+  int32_t index = 0;         // in the subgraph's operator list
+  std::string builtin;       // "CONV_2D"
+  std::string became;        // "cortex_m::quantized_conv2d", "aten::view_copy", ...
+  int32_t output_tensor = 0;  // the TFLite tensor it writes
+  // The graph op (= program instruction) whose output holds that tensor's
+  // bytes; -1 when no instruction writes them (the model input itself).
+  int32_t instruction = -1;
+  int32_t instructions = 0;  // how many program instructions it took
+};
+
+struct ImportedModel {
+  QuantizedGraph graph;
+  std::vector<ImportedOperator> operators;
+};
+
+// Throws Failure with one line "<context>: operator <i> (<BUILTIN>): <why>"
+// for an operator, an option or a quantisation it cannot compute bit-exactly
+// like TFLM, or "<context>: tensor <t> (<name>): <why>" for a tensor.
+ImportedModel import_tflite(const tflite::Model& model, const std::string& context);
+
+}  // namespace etns::tools

@@ -1,0 +1,188 @@
+#include "tools/profile/reproduce_imported.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/common/failure.h"
+#include "tools/common/files.h"
+#include "tools/common/text.h"
+#include "tools/import/import_program.h"
+#include "tools/runner/qemu_session.h"
+#include "tools/tflm_anchors.h"
+
+namespace etns::tools {
+namespace fs = std::filesystem;
+namespace {
+
+struct ModelResult {
+  std::string name;
+  std::string refused;  // the one line, when import or the run failed
+  size_t operators = 0;
+  size_t instructions = 0;
+  uint64_t planned = 0;
+  size_t method_arena = 0;
+  size_t scratch = 0;
+  uint64_t weighted = 0;  // one clean execute()
+  std::map<std::string, uint64_t> by_type;  // weighted, per TFLite operator type
+  std::string exact;  // "13 of 13", or "" when no reference tensors
+  bool exact_ok = true;
+  std::string input;  // what it ran on
+};
+
+std::string count(uint64_t v) { return format_count(static_cast<double>(v)); }
+
+std::string ratio(uint64_t ours, uint64_t theirs) {
+  if (theirs == 0) return "–";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.2f×", static_cast<double>(ours) / static_cast<double>(theirs));
+  return text;
+}
+
+// The input the firmware runs: case A when the folder has it, else zeros.
+std::vector<std::vector<uint8_t>> model_inputs(const fs::path& dir, const std::string& model,
+                                               const ImportedProgram& p, std::string* described) {
+  const fs::path a = dir / (model + ".A.input.bin");
+  std::vector<std::vector<uint8_t>> inputs;
+  if (fs::is_regular_file(a) && p.program.model.inputs.size() == 1) {
+    inputs.push_back(read_file(a.string()));
+    *described = "`" + a.filename().string() + "`";
+    return inputs;
+  }
+  for (const int32_t index : p.program.model.inputs) {
+    inputs.emplace_back(p.program.model.values.at(static_cast<size_t>(index)).tensor.nbytes(), 0);
+  }
+  *described = "zeros";
+  return inputs;
+}
+
+// How many operators' outputs equal TFLM's reference files (opNNN_t<T>.bin).
+void check_tensors(const fs::path& reference, const ImportedProgram& p, const QemuRun& run, ModelResult& r) {
+  if (!fs::is_directory(reference)) return;
+  size_t exact = 0;
+  for (const ImportedOperator& op : p.imported.operators) {
+    char name[64];
+    std::snprintf(name, sizeof(name), "op%03d_t%d.bin", op.index, op.output_tensor);
+    const fs::path file = reference / name;
+    if (op.instruction < 0 || static_cast<size_t>(op.instruction) >= run.dumps.size() || !fs::is_regular_file(file)) {
+      continue;
+    }
+    exact += read_file(file.string()) == run.dumps[static_cast<size_t>(op.instruction)] ? 1 : 0;
+  }
+  r.exact = std::to_string(exact) + " of " + std::to_string(p.imported.operators.size());
+  r.exact_ok = exact == p.imported.operators.size();
+}
+
+ModelResult run_model(const fs::path& dir, const std::string& model, const fs::path& out, const QemuTools& qemu) {
+  ModelResult r;
+  r.name = model;
+  try {
+    const fs::path tflite = dir / (model + ".tflite");
+    const ImportedProgram p = import_program(read_file(tflite.string()), tflite.filename().string());
+    write_file_atomic((out / (model + ".pte")).string(), p.pte.data(), p.pte.size());
+    r.operators = p.imported.operators.size();
+    r.instructions = p.program.model.instructions.size();
+    r.planned = p.program.plan.arena_bytes;
+    QemuJob job;
+    job.program = p.pte;
+    job.inputs = model_inputs(dir, model, p, &r.input);
+    job.warmup = 1;
+    job.iterations = 1;
+    job.dump_instructions = fs::is_directory(dir / (model + ".A.tensors")) && r.input != "zeros";
+    const QemuRun run = run_on_qemu(qemu, job, model);
+    r.method_arena = run.method_arena_bytes;
+    r.scratch = run.scratch_bytes;
+    r.weighted = run.clean_visits.at(0).get(run.classes, "weighted");
+    for (const ImportedOperator& op : p.imported.operators) {
+      for (int32_t i = first_instruction(op); i <= op.instruction; ++i) {
+        r.by_type[op.builtin] += run.instructions.at(static_cast<size_t>(i)).visits.at(0).get(run.classes, "weighted");
+      }
+    }
+    if (job.dump_instructions) check_tensors(dir / (model + ".A.tensors"), p, run, r);
+  } catch (const Failure& failure) {
+    r.refused = failure.what();
+  }
+  return r;
+}
+
+void write_tables(std::ostringstream& md, const std::vector<ModelResult>& results, const nlohmann::json& anchors) {
+  md << "| model | TFLite operators → program instructions | bit-exact with TFLM (input A) | weighted "
+        "instructions, one `execute()` | TFLM + CMSIS-NN | etns ÷ TFLM | planned + method arena + scratch | "
+        "TFLM arena (reference kernels) |\n|---|---|---|---:|---:|---:|---:|---:|\n";
+  for (const ModelResult& r : results) {
+    if (!r.refused.empty()) {
+      md << "| " << r.name << " | not run: " << r.refused << " | | | | | | |\n";
+      continue;
+    }
+    const nlohmann::json* a = anchors["models"].contains(r.name) ? &anchors["models"][r.name] : nullptr;
+    const uint64_t tflm = a != nullptr ? (*a)["tflm_cmsis_nn_instructions"].get<uint64_t>() : 0;
+    const uint64_t memory = r.planned + r.method_arena + r.scratch;
+    md << "| " << r.name << " | " << r.operators << " → " << r.instructions << " | "
+       << (r.exact.empty() ? "not checked" : r.exact) << " | " << count(r.weighted) << " | "
+       << (a != nullptr ? count(tflm) : "–") << " | " << ratio(r.weighted, tflm) << " | " << count(r.planned) << " + "
+       << count(r.method_arena) << " + " << count(r.scratch) << " = " << count(memory) << " B | "
+       << (a != nullptr ? count((*a)["tflm_arena_bytes_reference"].get<uint64_t>()) + " B" : "–") << " |\n";
+  }
+  md << "\nPer TFLite operator type (weighted instructions summed over the model's operators of that type; "
+        "TFLM + CMSIS-NN's in brackets):\n\n| model | operator types |\n|---|---|\n";
+  for (const ModelResult& r : results) {
+    if (!r.refused.empty()) continue;
+    const nlohmann::json* a = anchors["models"].contains(r.name) ? &anchors["models"][r.name] : nullptr;
+    md << "| " << r.name << " | ";
+    bool first = true;
+    for (const auto& [type, ours] : r.by_type) {
+      md << (first ? "" : "; ") << type << " " << count(ours);
+      if (a != nullptr && (*a)["by_operator_type"].contains(type)) {
+        md << " [" << count((*a)["by_operator_type"][type].get<uint64_t>()) << "]";
+      }
+      first = false;
+    }
+    md << " |\n";
+  }
+}
+
+}  // namespace
+
+ImportedSection imported_models_section(const std::string& tflite_dir, const std::string& out_dir,
+                                        const ProgressFn& progress) {
+  ImportedSection section;
+  if (tflite_dir.empty()) return section;
+  const fs::path dir = tflite_dir;
+  if (!fs::is_directory(dir)) throw Failure("--tflite " + tflite_dir + ": no such folder", 2);
+  std::vector<std::string> models;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".tflite") models.push_back(entry.path().stem().string());
+  }
+  std::sort(models.begin(), models.end());
+  if (models.empty()) throw Failure("--tflite " + tflite_dir + ": no .tflite file in it", 2);
+  const fs::path out = fs::path(out_dir) / "imported";
+  fs::create_directories(out);
+  const QemuTools qemu = resolve_qemu_tools(protocol::Provider::Arm, {});
+  const nlohmann::json anchors = nlohmann::json::parse(kTflmAnchorsJson);
+  std::vector<ModelResult> results;
+  for (const std::string& model : models) {
+    if (progress) progress("imported model " + model + ": import and run on qemu-m55");
+    results.push_back(run_model(dir, model, out, qemu));
+    section.ok = section.ok && results.back().refused.empty() && results.back().exact_ok;
+  }
+  std::ostringstream md;
+  md << "\n## Imported TFLite models (Cortex-M55 under QEMU)\n\n"
+     << "Each `.tflite` of `" << tflite_dir << "` imported by `etns import` (programs in `imported/`) and run once "
+     << "after a warm-up on the arm firmware, on its `<model>.A.input.bin` where the folder has one. Counts are "
+        "executed instructions (etns QEMU plugin; *weighted* counts each gather or scatter once per lane), not "
+        "cycles. TFLM + CMSIS-NN: TensorFlow Lite Micro with CMSIS-NN's Helium kernels on the same emulated "
+        "board, counted the same way (`bench/anchors/mlperf_tiny_tflm.json`, with its provenance). Memory: "
+        "the program's planned arena, the method arena the firmware's load used and the largest kernel "
+        "scratch, beside the arena TFLM needs with its reference kernels. *Bit-exact*: operators whose output "
+        "equals TFLM's tensor in `<model>.A.tensors/`.\n\n";
+  write_tables(md, results, anchors);
+  section.markdown = md.str();
+  return section;
+}
+
+}  // namespace etns::tools
