@@ -126,6 +126,9 @@ static uint32_t classify_t32_coprocessor(uint16_t hw1, uint16_t hw2) {
   if (op == 2) {                      // 111x 1110: data processing, core transfers
     if (fp_cp) {
       if (cp == 11 && bits(hw2, 4, 4) && !is_fp_lane_move(hw1, hw2)) return kTotal | kMve;
+      // VMRS/VMSR (hw1 = 1110 1110 111L reg, hw2 = Rt 1010 0001 0000) of VPR
+      // (reg 1100) and P0 (1101): those registers exist only with MVE.
+      if ((hw1 & 0xFFEE) == 0xEEEC && (hw2 & 0x0FFF) == 0x0A10) return kTotal | kMve;
       return kTotal | kFp;
     }
     return kTotal | (mve_cp ? kMve : 0);

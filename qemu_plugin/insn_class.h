@@ -9,7 +9,7 @@
 //   mve        an encoding that exists only with MVE (Helium): vector data
 //              processing, vector loads/stores, VPT/VPST/VCTP, VDUP, 8- and
 //              16-bit lane moves, two-lane moves, the MVE long shifts (ASRL,
-//              LSLL, SQRSHR, ...), VLDR/VSTR of VPR and P0.
+//              LSLL, SQRSHR, ...), VLDR/VSTR and VMRS/VMSR of VPR and P0.
 //   mve_load   MVE instructions that read memory (exactly mve and load):
 //              VLDR{B,H,W,D} contiguous, widening and gather forms, VLD2x/
 //              VLD4x, VLDR of VPR/P0.
@@ -23,7 +23,8 @@
 //   fp         an encoding of the Floating-point Extension (scalar S/D/H
 //              registers): data processing, conversions, VLDR/VSTR/VLDM/VSTM/
 //              VPUSH/VPOP, VMOV between core and FP registers (including the
-//              32-bit lane moves, which exist without MVE), VMRS/VMSR,
+//              32-bit lane moves, which exist without MVE), VMRS/VMSR
+//              (except of VPR and P0, which are mve),
 //              VLDR/VSTR of FPSCR/FPCXT, VSCCLRM, VLLDM/VLSTM. When both
 //              extensions define an encoding it counts as fp, never mve.
 //   load       every instruction that reads data memory: integer LDR*/LDM/POP/

@@ -171,8 +171,8 @@ FUNCTION etns_test_mve_tail
   REGION_END ETNS_TEST_REGION_MVE_TAIL
   pop {r4-r6, pc}
 
-// r0 = a 256-byte buffer, 16-byte aligned. 22 instructions plus the bl:
-// total 23, mve 19, mve_load 6, mve_store 4, fp 3, load 7, store 4, branch 1.
+// r0 = a 256-byte buffer, 16-byte aligned. 24 instructions plus the bl:
+// total 25, mve 21, mve_load 6, mve_store 4, fp 3, load 7, store 4, branch 1.
 FUNCTION etns_test_mve_misc
   push {r4-r6, lr}
   mov r1, r0
@@ -197,6 +197,8 @@ FUNCTION etns_test_mve_misc
   vctp.32 r4                       // mve
   vmov.16 q0[1], r4                // mve (16-bit lane)
   vmov r4, r5, q0[2], q0[0]        // mve (two lanes)
+  vmrs r6, p0                      // mve (P0 and VPR exist only with MVE)
+  vmsr p0, r6                      // mve
   vmov.32 q0[1], r4                // fp (32-bit lane move exists without MVE)
   vmov r6, s1                      // fp
   vldr s4, [r1]                    // fp load

@@ -44,9 +44,14 @@ void depthwise_conv2d_s8(const DepthwiseConv2dParams& p, const int8_t* input,
   kernels::fastest(kernels::kDepthwiseConv2dVariants)(p, input, weight, bias, out, scratch);
 }
 
-// The Helium variant's need, on every target (the reference needs none, but
-// the host budgets what the Cortex-M55 would ask for).
-size_t depthwise_conv2d_scratch_bytes(const DepthwiseConv2dParams& p) { return depthwise_conv2d_s8_mve_scratch_bytes(p); }
+// The Helium variants' need, on every target (the reference needs none, but
+// the host budgets what the Cortex-M55 would ask for); the larger of the two,
+// so that one buffer serves both in the variant tests.
+size_t depthwise_conv2d_scratch_bytes(const DepthwiseConv2dParams& p) {
+  const size_t general = depthwise_conv2d_s8_mve_scratch_bytes(p);
+  const size_t three_by_three = depthwise_conv2d_3x3_s8_mve_scratch_bytes(p);
+  return three_by_three > general ? three_by_three : general;
+}
 
 Error depthwise_conv2d_prepare(PrepareContext& ctx) {
   ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(kInput));

@@ -63,11 +63,25 @@ void depthwise_conv2d_s8_mve(const DepthwiseConv2dParams& p, const int8_t* input
                              const int8_t* weight, const int32_t* bias, int8_t* out,
                              uint8_t* scratch);
 #endif
+// The 3x3 shapes of the MLPerf Tiny models: filter 3x3, depth multiplier 1,
+// dilation 1, stride 1 or 2, padding <= 2, channels a multiple of 4.
+bool depthwise_conv2d_3x3_handles(const DepthwiseConv2dParams& p);
+#if ETNS_HAVE_MVE
+// Helium for those shapes (any other goes to depthwise_conv2d_s8_mve): 8
+// channels per group over one output row, the three input rows copied into
+// zero-point-padded rows in scratch so every pixel runs the same 9 taps with
+// immediate offsets; the input offset folded into a per-channel bias per call.
+void depthwise_conv2d_3x3_s8_mve(const DepthwiseConv2dParams& p, const int8_t* input,
+                                 const int8_t* weight, const int32_t* bias, int8_t* out,
+                                 uint8_t* scratch);
+#endif
+size_t depthwise_conv2d_3x3_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p);
 // The Helium variant's scratch, computed on every target: the host applies
 // the device's scratch budget, so both give one verdict on a program.
 size_t depthwise_conv2d_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p);
-// The implementation this build uses: depthwise_conv2d_s8_mve when compiled,
-// else the reference; and the scratch it needs.
+// The implementation this build uses: depthwise_conv2d_3x3_s8_mve when
+// Helium is compiled, else the reference; and the scratch the Helium variants
+// need.
 void depthwise_conv2d_s8(const DepthwiseConv2dParams& p, const int8_t* input,
                          const int8_t* weight, const int32_t* bias, int8_t* out,
                          uint8_t* scratch);
@@ -124,6 +138,9 @@ namespace etns::kernels {
 inline constexpr Variant<cortex_m::DepthwiseConv2dFn> kDepthwiseConv2dVariants[] = {
     {"ref", &cortex_m::depthwise_conv2d_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::depthwise_conv2d_s8_mve)
+#if ETNS_HAVE_MVE
+    {"mve_3x3", &cortex_m::depthwise_conv2d_3x3_s8_mve},
+#endif
 };
 
 }  // namespace etns::kernels

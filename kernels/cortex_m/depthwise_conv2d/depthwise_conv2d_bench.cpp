@@ -1,6 +1,8 @@
-// quantized_depthwise_conv2d on DS-CNN's depthwise layer (1x64x25x5
-// channels_last, 3x3, stride 1, padding 1, depth multiplier 1), every variant
-// (kernel_bench.h).
+// quantized_depthwise_conv2d on the MLPerf Tiny depthwise layers (every one
+// 3x3, depth multiplier 1, channels_last; shared/models/mlperf-tiny/CENSUS.md):
+// DS-CNN's 1x64x25x5 (stride 1, padding 1) and each distinct shape of VWW's
+// MobileNet, stride 1 with padding 1 and stride 2 with TFLite's uneven "SAME"
+// padding (0 before, 1 after), every variant (kernel_bench.h).
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/testing/kernel_bench.h"
 #include "kernels/testing/kernel_test.h"
@@ -9,40 +11,57 @@
 namespace etns::cortex_m {
 namespace {
 
-constexpr int32_t kChannels = 64, kHeight = 25, kWidth = 5;
-
-ETNS_KERNEL_BENCH(quantized_depthwise_conv2d, ds_cnn) {
+// One 3x3 layer: input height x width x channels and the stride (both axes).
+void bench_3x3(kernels::testing::Bench& bench, int32_t height, int32_t width, int32_t channels,
+               int32_t stride) {
   kernels::testing::Rng rng(5);
-  int32_t* multipliers = ETNS_TEST_ARRAY(int32_t, kChannels);
-  int32_t* shifts = ETNS_TEST_ARRAY(int32_t, kChannels);
-  int32_t* bias = ETNS_TEST_ARRAY(int32_t, kChannels);
-  for (int32_t c = 0; c < kChannels; ++c) {
+  int32_t* multipliers = ETNS_TEST_ARRAY(int32_t, channels);
+  int32_t* shifts = ETNS_TEST_ARRAY(int32_t, channels);
+  int32_t* bias = ETNS_TEST_ARRAY(int32_t, channels);
+  for (int32_t c = 0; c < channels; ++c) {
     multipliers[c] = rng.uniform32(1 << 30, INT32_MAX);
     shifts[c] = rng.uniform32(-9, -6);
     bias[c] = rng.uniform32(-2000, 2000);
   }
   DepthwiseConv2dParams p;
   p.batches = 1;
-  p.input_h = p.output_h = kHeight;
-  p.input_w = p.output_w = kWidth;
-  p.input_c = p.output_c = kChannels;
+  p.input_h = height;
+  p.input_w = width;
+  p.input_c = p.output_c = channels;
   p.filter_h = p.filter_w = 3;
-  p.pad_h = p.pad_w = 1;
+  p.stride_h = p.stride_w = stride;
+  // "SAME": stride 1 pads 1 on each side; stride 2 on even sizes pads only
+  // after, which the output size expresses (taps past the end are padding).
+  p.pad_h = p.pad_w = stride == 1 ? 1 : 0;
+  p.output_h = (height + stride - 1) / stride;
+  p.output_w = (width + stride - 1) / stride;
   p.input_offset = 128;
   p.output_offset = -128;
   p.multipliers = multipliers;
   p.shifts = shifts;
-  const size_t pixels = static_cast<size_t>(kHeight) * kWidth * kChannels;
-  int8_t* input = ETNS_TEST_ARRAY(int8_t, pixels);
-  int8_t* weight = ETNS_TEST_ARRAY(int8_t, 3 * 3 * kChannels);
-  int8_t* out = ETNS_TEST_ARRAY(int8_t, pixels);
+  const size_t in_bytes = static_cast<size_t>(height) * width * channels;
+  const size_t out_bytes = static_cast<size_t>(p.output_h) * p.output_w * channels;
+  int8_t* input = ETNS_TEST_ARRAY(int8_t, in_bytes);
+  int8_t* weight = ETNS_TEST_ARRAY(int8_t, 3 * 3 * channels);
+  int8_t* out = ETNS_TEST_ARRAY(int8_t, out_bytes);
   uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, depthwise_conv2d_scratch_bytes(p) + 16);
-  rng.fill_s8(input, pixels);
-  rng.fill_s8(weight, 3 * 3 * kChannels);
+  rng.fill_s8(input, in_bytes);
+  rng.fill_s8(weight, 3 * 3 * channels);
   for (const auto& v : kernels::kDepthwiseConv2dVariants) {
     bench.measure(v.isa, [&] { v.fn(p, input, weight, bias, out, scratch); });
   }
 }
+
+ETNS_KERNEL_BENCH(quantized_depthwise_conv2d, ds_cnn) { bench_3x3(bench, 25, 5, 64, 1); }
+ETNS_KERNEL_BENCH(quantized_depthwise_conv2d, vww_48x48x8_s1) { bench_3x3(bench, 48, 48, 8, 1); }
+ETNS_KERNEL_BENCH(quantized_depthwise_conv2d, vww_48x48x16_s2) { bench_3x3(bench, 48, 48, 16, 2); }
+ETNS_KERNEL_BENCH(quantized_depthwise_conv2d, vww_24x24x32_s1) { bench_3x3(bench, 24, 24, 32, 1); }
+ETNS_KERNEL_BENCH(quantized_depthwise_conv2d, vww_24x24x32_s2) { bench_3x3(bench, 24, 24, 32, 2); }
+ETNS_KERNEL_BENCH(quantized_depthwise_conv2d, vww_12x12x64_s1) { bench_3x3(bench, 12, 12, 64, 1); }
+ETNS_KERNEL_BENCH(quantized_depthwise_conv2d, vww_12x12x64_s2) { bench_3x3(bench, 12, 12, 64, 2); }
+ETNS_KERNEL_BENCH(quantized_depthwise_conv2d, vww_6x6x128_s1) { bench_3x3(bench, 6, 6, 128, 1); }
+ETNS_KERNEL_BENCH(quantized_depthwise_conv2d, vww_6x6x128_s2) { bench_3x3(bench, 6, 6, 128, 2); }
+ETNS_KERNEL_BENCH(quantized_depthwise_conv2d, vww_3x3x256_s1) { bench_3x3(bench, 3, 3, 256, 1); }
 
 }  // namespace
 }  // namespace etns::cortex_m

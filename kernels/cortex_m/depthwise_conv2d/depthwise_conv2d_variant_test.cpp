@@ -189,6 +189,50 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, ChannelCounts) {
   }
 }
 
+// The shapes depthwise_conv2d_3x3_s8_mve handles (3x3, multiplier 1, channels
+// a multiple of 4, stride 1 or 2 per axis, padding 0-2), around its 8-channel
+// groups and padded rows: small images, outputs past SAME's extent (padding
+// only windows), batch 2, int8 extremes for the largest products, and every
+// shift negative in half the cases.
+ETNS_KERNEL_TEST(DepthwiseConv2dVariants, ThreeByThree) {
+  Rng rng(kSeed + 4);
+  const int32_t channels[] = {4, 8, 12, 16, 20, 36, 64};
+  for (int i = 0; i < 96; ++i) {
+    kernels::testing::TestMemoryScope scope;
+    Case c;
+    DepthwiseConv2dParams& p = c.p;
+    p.batches = rng.uniform32(1, 2);
+    p.input_c = p.output_c = channels[i % 7];
+    p.filter_h = p.filter_w = 3;
+    p.stride_h = rng.uniform32(1, 2);
+    p.stride_w = rng.uniform32(1, 2);
+    p.pad_h = rng.uniform32(0, 2);
+    p.pad_w = rng.uniform32(0, 2);
+    p.input_h = rng.uniform32(1, 8);
+    p.input_w = rng.uniform32(1, 8);
+    p.output_h = out_extent(rng, p.input_h, 3, p.stride_h, p.pad_h, 1);
+    p.output_w = out_extent(rng, p.input_w, 3, p.stride_w, p.pad_w, 1);
+    random_offsets(rng, p);
+    fill_case(rng, c, rng.uniform(0, 3) != 0);
+    if (i % 4 == 0) {
+      for (size_t k = 0; k < input_bytes(p); ++k) c.input[k] = rng.coin() ? -128 : 127;
+      for (size_t k = 0; k < weight_bytes(p); ++k) c.weight[k] = rng.coin() ? -128 : 127;
+    }
+    if (i % 2 == 1) {  // every shift negative, as exported models have (a faster path)
+      for (int32_t oc = 0; oc < p.output_c; ++oc) {
+        const int32_t shifts[] = {-31, -1, rng.uniform32(-12, -1), rng.uniform32(-31, -1)};
+        c.shifts[oc] = rng.pick(shifts);
+      }
+    }
+    if (!depthwise_conv2d_3x3_handles(p)) {
+      kernels::testing::fail(__FILE__, __LINE__, "case %d is not a 3x3 shape", i);
+      return;
+    }
+    check_case(c, "3x3");
+    ETNS_RETURN_IF_FAILED();
+  }
+}
+
 // DS-CNN's depthwise layer: 1x64x25x5, 3x3, stride 1, padding 1.
 ETNS_KERNEL_TEST(DepthwiseConv2dVariants, DsCnnShape) {
   Rng rng(kSeed + 2);
