@@ -1,7 +1,9 @@
 // libFuzzer target `tflite`: any bytes as a .tflite file through read_tflite. A
 // Failure naming the file is the expected refusal. A model the reader accepts
 // is written back with the test writer, inline and with its data after the
-// flatbuffer, and must read back the same: a difference is a finding.
+// flatbuffer, and must read back the same: a difference is a finding. Then
+// it goes through `etns import` (a refusal is normal), and a program the
+// importer writes must load and run as the firmware would (bounded_run.h).
 
 #include <cstddef>
 #include <cstdint>
@@ -10,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/bounded_run.h"
 #include "tools/common/failure.h"
+#include "tools/import/import_program.h"
 #include "tools/tflite/tflite_reader.h"
 #include "tools/tflite/tflite_test_writer.h"
 
@@ -46,5 +50,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   require_round_trip(model, false);
   require_round_trip(model, true);
+  std::vector<uint8_t> program;
+  try {
+    program = import_program(std::vector<uint8_t>(data, data + size), "fuzzed.tflite").pte;
+  } catch (const Failure&) {
+    return 0;
+  }
+  etns::fuzz::run_bounded(program.data(), program.size());
   return 0;
 }
