@@ -7,16 +7,12 @@
 #include "tools/common/files.h"
 
 namespace etns::tools {
-namespace {
 
-// The reference file of operator `op` writing tensor `tensor`.
-std::string reference_name(int32_t op, int32_t tensor) {
+std::string reference_file_name(int32_t op, int32_t tensor) {
   char name[64];
   std::snprintf(name, sizeof(name), "op%03d_t%d.bin", op, tensor);
   return name;
 }
-
-}  // namespace
 
 std::vector<TensorComparison> compare_tensors(const ImportedModel& imported, const std::string& dump_dir,
                                               const std::string& reference_dir) {
@@ -26,7 +22,7 @@ std::vector<TensorComparison> compare_tensors(const ImportedModel& imported, con
     row.op_index = op.index;
     row.builtin = op.builtin;
     row.tensor = op.output_tensor;
-    const std::string reference = reference_dir + "/" + reference_name(op.index, op.output_tensor);
+    const std::string reference = reference_dir + "/" + reference_file_name(op.index, op.output_tensor);
     if (std::filesystem::is_regular_file(reference)) row.reference_file = reference;
     if (op.instruction >= 0) row.dump_file = dump_dir + "/c0i" + std::to_string(op.instruction) + ".bin";
     if (row.reference_file.empty()) {

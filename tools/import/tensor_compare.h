@@ -27,6 +27,9 @@ struct TensorComparison {
   std::string problem;      // a missing file or a size mismatch, else ""
 };
 
+// "op000_t22.bin": the reference file of operator `op` writing tensor `tensor`.
+std::string reference_file_name(int32_t op, int32_t tensor);
+
 // One row per TFLite operator, in model order. Never throws for a missing or
 // short file: the row says so.
 std::vector<TensorComparison> compare_tensors(const ImportedModel& imported, const std::string& dump_dir,

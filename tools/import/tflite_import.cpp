@@ -774,7 +774,7 @@ class Importer {
     }
     if (shape(x) != shape(y) || shape(x).empty()) fail("input and output shapes differ");
     const tflm::SoftmaxParams p = tflm::softmax_params(op_->options.beta, in.scale, where());
-    const int32_t gx = shape(x).size() == 4 ? row_major_rows(x) : use(x, Form::Stored);
+    const int32_t gx = use(x, Form::Stored);  // rows along the last dim: TFLite's own shape
     const int32_t gy = define(y, Form::Stored);
     g_.call(cortex_m::kSoftmaxContract, {{"input", GraphArg::of_tensor(gx)},
                                          {"dim", GraphArg::integer(-1)},
@@ -1126,8 +1126,6 @@ class Importer {
     return viewed;
   }
 
-  // A 4-D tensor whose rows (last dim) are its channels: the stored form.
-  int32_t row_major_rows(int32_t t) { return use(t, Form::Stored); }
 
   const tflite::Model& m_;
   std::string context_;

@@ -13,6 +13,7 @@
 #include "tools/common/files.h"
 #include "tools/common/text.h"
 #include "tools/import/import_program.h"
+#include "tools/import/tensor_compare.h"
 #include "tools/runner/qemu_session.h"
 #include "tools/tflm_anchors.h"
 
@@ -66,9 +67,7 @@ void check_tensors(const fs::path& reference, const ImportedProgram& p, const Qe
   if (!fs::is_directory(reference)) return;
   size_t exact = 0;
   for (const ImportedOperator& op : p.imported.operators) {
-    char name[64];
-    std::snprintf(name, sizeof(name), "op%03d_t%d.bin", op.index, op.output_tensor);
-    const fs::path file = reference / name;
+    const fs::path file = reference / reference_file_name(op.index, op.output_tensor);
     if (op.instruction < 0 || static_cast<size_t>(op.instruction) >= run.dumps.size() || !fs::is_regular_file(file)) {
       continue;
     }
