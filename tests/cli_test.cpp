@@ -141,6 +141,19 @@ TEST(Cli, RunSummaryAppearsOnATerminalByItself) {
   EXPECT_EQ(line_count(result.stdout_text), 1u) << result.stdout_text;
 }
 
+// `etns bench --tflite DIR` imports every model of DIR before any QEMU run; a
+// folder that is missing or holds no model is one line, exit 2.
+TEST(Cli, BenchTfliteFolderMustHoldModels) {
+  testing::TempDir dir;
+  testing::CliResult result =
+      testing::run_cli("bench --models " + dir.path() + " --tflite " + dir.path() + "/nope --out " + dir.path());
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.stderr_text, "etns: " + dir.path() + "/nope: no such folder (--tflite)\n");
+  result = testing::run_cli("bench --models " + dir.path() + " --tflite " + dir.path() + " --out " + dir.path());
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.stderr_text, "etns: " + dir.path() + ": no .tflite file in it (--tflite)\n");
+}
+
 TEST(Cli, HelpListsCommandsAndExamples) {
   const testing::CliResult result = testing::run_cli("run --help");
   EXPECT_EQ(result.exit_code, 0);

@@ -10,12 +10,16 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/support/cli.h"
 #include "tests/support/qemu.h"
 #include "tests/support/shared_data.h"
 #include "tools/common/files.h"
+#include "tools/import/import_program.h"
 #include "tools/profile/reproduce_imported.h"
 #include "tools/tflite/tflite_test_writer.h"
+#include "tools/tflm_anchors.h"
 
 namespace etns {
 namespace {
@@ -83,6 +87,23 @@ TEST(ImportMlperfTiny, ImportIsByteDeterministic) {
   }
 }
 
+// Each operator's work (the per-MAC columns of the evidence page): the MACs
+// of every model add up to the figure TFLM's anchors give for it.
+TEST(ImportMlperfTiny, OperatorsMacsAddUpToTheModels) {
+  ETNS_REQUIRE_SHARED(shared);
+  const nlohmann::json anchors = nlohmann::json::parse(tools::kTflmAnchorsJson);
+  for (const char* model : kModels) {
+    const tools::ImportedProgram p = tools::import_program(
+        tools::read_file(shared + "/models/mlperf-tiny/" + model + ".tflite"), model);
+    uint64_t macs = 0;
+    for (const tools::ImportedOperator& op : p.imported.operators) {
+      macs += op.macs;
+      EXPECT_GT(op.output_elements, 0u) << model << " operator " << op.index;
+    }
+    EXPECT_EQ(macs, anchors["models"][model]["macs"].get<uint64_t>()) << model;
+  }
+}
+
 // Bad models get one line naming what and where, a non-zero exit, and no
 // program file (the checks themselves: tools/tflite/tflite_reader_test.cpp,
 // tools/import/tflite_import_test.cpp).
@@ -133,7 +154,9 @@ TEST(ImportMlperfTiny, EvidenceSectionPutsEachModelBesideTflm) {
       tools::imported_models_section(shared + "/models/mlperf-tiny", dir.path(), nullptr);
   EXPECT_TRUE(section.ok) << section.markdown;
   for (const char* row : {"| kws | 13 → 13 | 13 of 13 |", "| vww | 31 → 31 | 31 of 31 |", "| ic | 16 → 16 | 16 of 16 |",
-                          "| ad | 10 → 10 | 10 of 10 |", "1,817,754", "6,559,149", "4,914,105", "150,289"}) {
+                          "| ad | 10 → 10 | 10 of 10 |", "1,817,754", "6,559,149", "4,914,105", "150,289",
+                          "| kws | CONV_2D | 5 | 2,368,000 MACs |", "| kws | DEPTHWISE_CONV_2D | 4 | 288,000 MACs |",
+                          "| ic | ADD | 3 | 28,672 elements |", "| ad | FULLY_CONNECTED | 10 | 264,192 MACs |"}) {
     EXPECT_NE(section.markdown.find(row), std::string::npos) << row << "\n" << section.markdown;
   }
 }

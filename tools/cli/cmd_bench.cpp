@@ -8,6 +8,7 @@
 #include "tools/cli/progress_line.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
+#include "tools/import/import_program.h"
 
 namespace etns::tools {
 namespace {
@@ -16,16 +17,27 @@ struct BenchCommand {
   BenchOptions options;
   std::string target = "qemu-m55";
   std::string models_dir;
+  std::string tflite_dir;
   std::string out_dir = "out/bench";
   std::string baseline;
   std::string write_baseline;
 };
 
-// $ETNS_SHARED_DIR/models/tier1, else the shared folder this build was configured with.
-std::string default_models_dir() {
+// $ETNS_SHARED_DIR/models/<name>, else the shared folder this build was configured with.
+std::string default_shared_models(const std::string& name) {
   const char* shared = std::getenv("ETNS_SHARED_DIR");
   const std::string root = shared != nullptr && *shared != '\0' ? shared : ETNS_DEFAULT_SHARED_DIR;
-  return root + "/models/tier1";
+  return root + "/models/" + name;
+}
+
+// Every regular file of `dir` ending in `extension`, sorted by name.
+std::vector<std::string> files_with_extension(const std::string& dir, const std::string& extension) {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.is_regular_file() && entry.path().extension() == extension) files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 // Every <model>_arm.pte and <model>_ns.pte in `dir`, sorted by name.
@@ -54,13 +66,44 @@ int run_bench_command(BenchCommand command) {
   std::vector<std::string> notes;
   if (command.options.programs.empty()) {
     const bool given = !command.models_dir.empty();
-    if (!given) command.models_dir = default_models_dir();
+    if (!given) command.models_dir = default_shared_models("tier1");
     if (std::filesystem::is_directory(command.models_dir)) {
       command.options.programs = programs_in(command.models_dir);
     } else if (given) {
       throw Failure(command.models_dir + ": no such folder (--models)", 2);
     } else {
       notes.push_back("Programs not measured: no models at " + command.models_dir + " (pass --models DIR).");
+    }
+  }
+  // Imported TFLite models: DIR/<m>.tflite -> <out>/imported/<m>_arm.pte, the
+  // program `etns import` writes, labelled mlperf-tiny/<m>_arm.pte.
+  if (command.tflite_dir != "none") {
+    const bool given = !command.tflite_dir.empty();
+    if (!given) command.tflite_dir = default_shared_models("mlperf-tiny");
+    if (std::filesystem::is_directory(command.tflite_dir)) {
+      std::vector<std::string> models = files_with_extension(command.tflite_dir, ".tflite");
+      if (models.empty() && given) throw Failure(command.tflite_dir + ": no .tflite file in it (--tflite)", 2);
+      const std::string imported_dir = command.out_dir + "/imported";
+      std::filesystem::create_directories(imported_dir);
+      if (command.options.program_labels.empty()) {
+        for (const std::string& path : command.options.programs) {
+          command.options.program_labels.push_back(std::filesystem::path(path).filename().string());
+        }
+      }
+      const std::string label = std::filesystem::path(command.tflite_dir).filename().string();
+      for (const std::string& model : models) {
+        const std::filesystem::path tflite(model);
+        const ImportedProgram imported = import_program(read_file(model), tflite.filename().string());
+        const std::string pte = imported_dir + "/" + tflite.stem().string() + "_arm.pte";
+        write_file_atomic(pte, imported.pte.data(), imported.pte.size());
+        command.options.programs.push_back(pte);
+        command.options.program_labels.push_back(label + "/" + tflite.stem().string() + "_arm.pte");
+      }
+    } else if (given) {
+      throw Failure(command.tflite_dir + ": no such folder (--tflite)", 2);
+    } else {
+      notes.push_back("Imported models not measured: no .tflite models at " + command.tflite_dir +
+                      " (pass --tflite DIR).");
     }
   }
   {
@@ -101,7 +144,8 @@ CommandAction add_bench_command(CLI::App& app) {
   command->footer(
       "Runs the kernel benchmark image (every variant of every operator, one call each) and every\n"
       "program twice, with the reference kernels and with the fast ones, under QEMU mps3-an547 with the\n"
-      "counting plugin. Counts are executed instructions (and weighted: gathers and scatters once per\n"
+      "counting plugin; the programs are the --models folder's and each --tflite model as etns import\n"
+      "writes it. Counts are executed instructions (and weighted: gathers and scatters once per\n"
       "lane), not cycles. Writes bench.md and bench.json to --out. With --baseline, exits 1 when any\n"
       "count is above the baseline's.\n"
       "Examples: etns bench --baseline bench/baseline_m55.json\n"
@@ -112,6 +156,9 @@ CommandAction add_bench_command(CLI::App& app) {
   command->add_option("programs", c->options.programs, "programs (<model>_arm.pte / <model>_ns.pte)")
       ->check(CLI::ExistingFile);
   command->add_option("--models", c->models_dir, "folder of programs to measure (default ../shared/models/tier1)");
+  command->add_option("--tflite", c->tflite_dir,
+                      "folder of int8 .tflite models to import and measure (default ../shared/models/mlperf-tiny; "
+                      "none: skip them)");
   command->add_option("--out", c->out_dir, "output folder for bench.md and bench.json (default out/bench)");
   command->add_option("--baseline", c->baseline, "fail when a count is above this baseline")
       ->check(CLI::ExistingFile);

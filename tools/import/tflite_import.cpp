@@ -301,7 +301,41 @@ class Importer {
     const int32_t written = f.channels_last >= 0 ? f.channels_last : f.stored;
     record.instruction = static_cast<size_t>(written) < producer_.size() ? producer_[static_cast<size_t>(written)] : -1;
     record.instructions = ops_taken_;
+    record.output_elements = elements(out);
+    record.macs = macs(static_cast<Builtin>(op_->builtin), record.output_elements);
     trace_.push_back(std::move(record));
+  }
+
+  uint64_t elements(int32_t t) const {
+    uint64_t n = 1;
+    for (const int32_t d : shape(t)) n *= static_cast<uint64_t>(d);
+    return n;
+  }
+  // Multiply-accumulates per output element times the output's elements: a
+  // convolution's window (the weight's [KH, KW, Cin/groups] or, depthwise,
+  // [KH, KW]), a fully connected layer's input features, a batch matmul's
+  // inner dimension. The operator was checked above, so the shapes are known.
+  uint64_t macs(Builtin builtin, uint64_t output_elements) const {
+    switch (builtin) {
+      case Builtin::Conv2d: {
+        const std::vector<int32_t> w = shape(input(1));
+        return output_elements * static_cast<uint64_t>(w[1]) * static_cast<uint64_t>(w[2]) *
+               static_cast<uint64_t>(w[3]);
+      }
+      case Builtin::DepthwiseConv2d: {
+        const std::vector<int32_t> w = shape(input(1));
+        return output_elements * static_cast<uint64_t>(w[1]) * static_cast<uint64_t>(w[2]);
+      }
+      case Builtin::FullyConnected:
+        return output_elements * static_cast<uint64_t>(shape(input(1)).back());
+      case Builtin::BatchMatmul: {
+        const std::vector<int32_t> x = shape(input(0));
+        const bool adjoint_x = op_->options.adj_x;
+        return output_elements * static_cast<uint64_t>(adjoint_x ? x[x.size() - 2] : x.back());
+      }
+      default:
+        return 0;
+    }
   }
 
   tflm::ActivationRange activation(const Grid& out) const {

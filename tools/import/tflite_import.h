@@ -26,6 +26,11 @@ struct ImportedOperator {
   // bytes; -1 when no instruction writes them (the model input itself).
   int32_t instruction = -1;
   int32_t instructions = 0;  // how many program instructions it took
+  // Its work, for instructions per MAC or per element: multiply-accumulates
+  // (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL; 0 for the
+  // rest) and the elements of its output.
+  uint64_t macs = 0;
+  uint64_t output_elements = 0;
 };
 
 struct ImportedModel {

@@ -30,7 +30,13 @@ struct ModelResult {
   size_t method_arena = 0;
   size_t scratch = 0;
   uint64_t weighted = 0;  // one clean execute()
-  std::map<std::string, uint64_t> by_type;  // weighted, per TFLite operator type
+  struct TypeTotals {
+    size_t operators = 0;
+    uint64_t weighted = 0;
+    uint64_t macs = 0;
+    uint64_t elements = 0;  // output elements
+  };
+  std::map<std::string, TypeTotals> by_type;  // per TFLite operator type
   std::string exact;  // "13 of 13", or "" when no reference tensors
   bool exact_ok = true;
   std::string input;  // what it ran on
@@ -42,6 +48,14 @@ std::string ratio(uint64_t ours, uint64_t theirs) {
   if (theirs == 0) return "–";
   char text[32];
   std::snprintf(text, sizeof(text), "%.2f×", static_cast<double>(ours) / static_cast<double>(theirs));
+  return text;
+}
+
+// Instructions per unit of work, three decimals ("0.123").
+std::string per_unit(uint64_t instructions, uint64_t work) {
+  if (work == 0) return "–";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3f", static_cast<double>(instructions) / static_cast<double>(work));
   return text;
 }
 
@@ -98,8 +112,12 @@ ModelResult run_model(const fs::path& dir, const std::string& model, const fs::p
     r.scratch = run.scratch_bytes;
     r.weighted = run.clean_visits.at(0).get(run.classes, "weighted");
     for (const ImportedOperator& op : p.imported.operators) {
+      ModelResult::TypeTotals& totals = r.by_type[op.builtin];
+      ++totals.operators;
+      totals.macs += op.macs;
+      totals.elements += op.output_elements;
       for (int32_t i = first_instruction(op); i <= op.instruction; ++i) {
-        r.by_type[op.builtin] += run.instructions.at(static_cast<size_t>(i)).visits.at(0).get(run.classes, "weighted");
+        totals.weighted += run.instructions.at(static_cast<size_t>(i)).visits.at(0).get(run.classes, "weighted");
       }
     }
     if (job.dump_instructions) check_tensors(dir / (model + ".A.tensors"), p, run, r);
@@ -127,21 +145,25 @@ void write_tables(std::ostringstream& md, const std::vector<ModelResult>& result
        << count(r.method_arena) << " + " << count(r.scratch) << " = " << count(memory) << " B | "
        << (a != nullptr ? count((*a)["tflm_arena_bytes_reference"].get<uint64_t>()) + " B" : "–") << " |\n";
   }
-  md << "\nPer TFLite operator type (weighted instructions summed over the model's operators of that type; "
-        "TFLM + CMSIS-NN's in brackets):\n\n| model | operator types |\n|---|---|\n";
+  md << "\nPer TFLite operator type: weighted instructions summed over the model's operators of that type, "
+        "and per multiply-accumulate (per output element for operators without MACs); TFLM + CMSIS-NN's on "
+        "the same model and input, the same work:\n\n"
+        "| model | operator type | operators | work | etns | per unit | TFLM + CMSIS-NN | per unit | etns ÷ TFLM |\n"
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const ModelResult& r : results) {
     if (!r.refused.empty()) continue;
     const nlohmann::json* a = anchors["models"].contains(r.name) ? &anchors["models"][r.name] : nullptr;
-    md << "| " << r.name << " | ";
-    bool first = true;
-    for (const auto& [type, ours] : r.by_type) {
-      md << (first ? "" : "; ") << type << " " << count(ours);
-      if (a != nullptr && (*a)["by_operator_type"].contains(type)) {
-        md << " [" << count((*a)["by_operator_type"][type].get<uint64_t>()) << "]";
-      }
-      first = false;
+    for (const auto& [type, totals] : r.by_type) {
+      const bool has_macs = totals.macs > 0;
+      const uint64_t work = has_macs ? totals.macs : totals.elements;
+      const uint64_t theirs = a != nullptr && (*a)["by_operator_type"].contains(type)
+                                  ? (*a)["by_operator_type"][type].get<uint64_t>()
+                                  : 0;
+      md << "| " << r.name << " | " << type << " | " << totals.operators << " | " << count(work)
+         << (has_macs ? " MACs" : " elements") << " | " << count(totals.weighted) << " | "
+         << per_unit(totals.weighted, work) << " | " << (theirs != 0 ? count(theirs) : "–") << " | "
+         << (theirs != 0 ? per_unit(theirs, work) : "–") << " | " << ratio(totals.weighted, theirs) << " |\n";
     }
-    md << " |\n";
   }
 }
 
