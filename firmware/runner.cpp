@@ -99,9 +99,10 @@ void set_inputs(const Runner& runner) {
   const uint8_t* base = reinterpret_cast<const uint8_t*>(runner.job);
   for (uint32_t i = 0; i < runner.job->input_count; ++i) {
     const runtime::Span<const uint8_t> bytes(base + runner.job->input_offset[i], runner.job->input_bytes[i]);
-    if (runner.method->set_input(i, bytes) != Error::Ok) {
-      fail(kExitInputRejected, "input", "the method refused an input (see the log line above)");
-    }
+    // The method's log line says which input and the sizes; the error name
+    // ends the host's one line, as for load and execute.
+    const Error error = runner.method->set_input(i, bytes);
+    if (error != Error::Ok) fail(kExitInputRejected, "input", runtime::to_string(error));
   }
 }
 

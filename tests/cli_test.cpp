@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tests/support/cli.h"
+#include "tests/support/qemu.h"
 #include "tests/support/shared_data.h"
 
 namespace etns {
@@ -139,6 +140,34 @@ TEST(Cli, RunSummaryAppearsOnATerminalByItself) {
   ASSERT_EQ(result.exit_code, 0) << result.stdout_text;
   EXPECT_EQ(result.stdout_text.rfind(summary_prefix(dir.path() + "/out.bin"), 0), 0u) << result.stdout_text;
   EXPECT_EQ(line_count(result.stdout_text), 1u) << result.stdout_text;
+}
+
+// On QEMU the summary leads with one execute() and says what the larger
+// number is; a wrong-size input names the sizes as on the host.
+TEST(Cli, QemuRunSummaryLeadsWithOneExecute) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  ETNS_REQUIRE_FIRMWARE();
+  testing::TempDir dir;
+  write_bytes(dir.path() + "/in.bin", 65536);
+  const std::string program = shared + "/models/tier1/tier1_ns.pte";
+  const testing::CliResult r = testing::run_cli("run " + program + " --provider ns --target qemu-m55 --input " +
+                                                dir.path() + "/in.bin --output " + dir.path() +
+                                                "/out.bin --summary always");
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.stdout_text.rfind(summary_prefix(dir.path() + "/out.bin"), 0), 0u) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find(" instructions for one execute() on qemu-m55 (weighted "), std::string::npos)
+      << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("; the whole QEMU run, with boot, load, checks and every pass: "), std::string::npos)
+      << r.stdout_text;
+
+  write_bytes(dir.path() + "/short.bin", 16384);
+  const testing::CliResult refused = testing::run_cli("run " + program + " --provider ns --target qemu-m55 --input " +
+                                                      dir.path() + "/short.bin --output " + dir.path() + "/o.bin");
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_EQ(refused.stderr_text, "etns: " + program +
+                                     ": input 0: 16384 bytes given, expected 65536 (float32, 16384 elements) "
+                                     "[InvalidArgument]\n");
 }
 
 // `etns bench --tflite DIR` imports every model of DIR before any QEMU run; a
