@@ -83,11 +83,16 @@ TEST(Inspect, TextGivesTheMethodArenaOnTheCortexM55AndOnThisHost) {
                                    ? "  method arena: 5,864 B on Cortex-M55 (32-bit), 8,736 B on this host\n"
                                    : "  method arena: 5,864 B on Cortex-M55 (32-bit), ";
   EXPECT_NE(result.stdout_text.find(expected), std::string::npos) << result.stdout_text;
+  // The figure itself is checked against the firmware's below.
+  EXPECT_NE(result.stdout_text.find("  kernel scratch: "), std::string::npos) << result.stdout_text;
+  EXPECT_NE(result.stdout_text.find(" B on Cortex-M55; this host reserves the same (its reference kernels use none)\n"),
+            std::string::npos)
+      << result.stdout_text;
 }
 
 // Every exported program (each kernel of both providers, the portable
-// fallbacks included): the Cortex-M55 figure inspect computes on the host is
-// the method arena the firmware's own load used.
+// fallbacks included): the Cortex-M55 figures inspect computes on the host are
+// the method arena and the kernel scratch the firmware's own load used.
 TEST(Inspect, CortexM55MethodArenaIsWhatTheFirmwareUses) {
   ETNS_REQUIRE_QEMU();
   testing::TempDir dir;
@@ -109,6 +114,7 @@ TEST(Inspect, CortexM55MethodArenaIsWhatTheFirmwareUses) {
       ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
       const nlohmann::json counts = tools::read_json_file(dir.path() + "/counts.json");
       EXPECT_EQ(binding["method_arena_bytes_cortex_m55"], counts["method_arena_bytes"]);
+      EXPECT_EQ(binding["scratch_bytes_cortex_m55"], counts["scratch_bytes"]);
       EXPECT_LE(binding["method_arena_bytes_cortex_m55"], binding["method_arena_bytes_host"]);
       ++checked;
     }

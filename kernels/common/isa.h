@@ -11,3 +11,17 @@
 #else
 #define ETNS_HAVE_MVE 0
 #endif
+
+#include <cstddef>
+
+namespace etns::kernels {
+
+// Scratch sizes are computed on every target as the Cortex-M55 needs them (the
+// host budgets the device's scratch, so both refuse the same programs); a
+// pointer held in scratch takes this many bytes there.
+inline constexpr size_t kDevicePointerBytes = 4;
+#if ETNS_HAVE_MVE
+static_assert(sizeof(void*) == kDevicePointerBytes, "Helium targets are 32-bit");
+#endif
+
+}  // namespace etns::kernels

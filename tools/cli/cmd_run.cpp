@@ -108,6 +108,7 @@ std::string render_counts(const RunOptions& options, const std::string& sha256, 
   doc["firmware"] = options.qemu.firmware;
   doc["classes"] = run.classes;
   doc["method_arena_bytes"] = run.method_arena_bytes;
+  doc["scratch_bytes"] = run.scratch_bytes;
   doc["planned_bytes"] = run.planned_bytes;
   doc["load"] = counts_json(run.load, run.classes);
   nlohmann::json instructions = nlohmann::json::array();

@@ -64,6 +64,10 @@ nlohmann::json describe_program(const HostSession& session) {
     binding = {{"provider", session.registry()->provider},
                {"method_arena_bytes_cortex_m55", session.method_arena_arm32_bytes()},
                {"method_arena_bytes_host", session.method_arena_used_bytes()},
+               // Every target asks for what the Cortex-M55's Helium variants
+               // need (the host's reference kernels use none of it), so the
+               // host refuses what the device's budget refuses.
+               {"scratch_bytes_cortex_m55", method.max_scratch_bytes()},
                {"max_scratch_bytes", method.max_scratch_bytes()}};
   }
   nlohmann::json methods = nlohmann::json::array();
@@ -128,8 +132,9 @@ std::string render_description(const nlohmann::json& d) {
     }
     if (!m["binding"].is_null()) {
       const nlohmann::json& b = m["binding"];
-      out << "  bound       provider " << b["provider"].get<std::string>() << ", kernel scratch "
-          << b["max_scratch_bytes"] << " bytes\n";
+      out << "  bound       provider " << b["provider"].get<std::string>() << "\n";
+      out << "  kernel scratch: " << grouped(b["scratch_bytes_cortex_m55"].get<uint64_t>())
+          << " B on Cortex-M55; this host reserves the same (its reference kernels use none)\n";
       out << "  method arena: " << grouped(b["method_arena_bytes_cortex_m55"].get<uint64_t>())
           << " B on Cortex-M55 (32-bit), " << grouped(b["method_arena_bytes_host"].get<uint64_t>())
           << " B on this host\n";

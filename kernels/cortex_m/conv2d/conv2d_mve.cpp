@@ -87,7 +87,7 @@ Layout layout(const Conv2dParams& p) {
   const int64_t span = int64_t{kPixels - 1} * p.stride_w +
                        int64_t{p.filter_w - 1} * p.dilation_w + 1;
   const int64_t strips = span * p.input_c * p.filter_h;
-  const int64_t rows = int64_t{p.filter_h} * static_cast<int64_t>(sizeof(const int8_t*));
+  const int64_t rows = int64_t{p.filter_h} * static_cast<int64_t>(kernels::kDevicePointerBytes);
   l.quads = strips + rows <= static_cast<int64_t>(kMaxStripBytes);
   size_t at = round16(static_cast<size_t>(p.output_c) * sizeof(int32_t));
   if (l.quads) {

@@ -42,13 +42,13 @@ Layout layout(const TransposeConv2dParams& p) {
   l.row_sums = at;
   at += round16(static_cast<size_t>(p.filter_w) * channels * sizeof(int32_t));
   l.col_sums = at;
-  at += round16(static_cast<size_t>(p.filter_w) * sizeof(const int32_t*));
+  at += round16(static_cast<size_t>(p.filter_w) * kernels::kDevicePointerBytes);
   l.rows = at;
   at += round16(static_cast<size_t>(p.filter_h) * 2 * sizeof(int32_t));
   l.cols = at;
   at += round16(static_cast<size_t>(p.filter_w) * 2 * sizeof(int32_t));
   l.inputs = at;
-  at += round16(taps * sizeof(const int8_t*));
+  at += round16(taps * kernels::kDevicePointerBytes);
   l.weights = at;
   at += round16(taps * sizeof(uint32_t));
   l.total = at + 15;  // room to align the base
