@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       tools::KernelFlavor flavor;
       flavor.provider = provider;
       flavor.ns_ops = provider == protocol::Provider::Ns;
-      (void)tools::render_kernel_verification(tools::verify_kernels(image, flavor));
+      (void)tools::render_kernel_verification(tools::verify_kernels(image, flavor), tools::registered_operator_names());
     }
   } catch (const tools::Failure&) {
   }

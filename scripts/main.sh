@@ -6,7 +6,9 @@
 # when ../shared is there, checking the arm outputs against the upstream
 # goldens; then rebuilds the evidence page with one `etns reproduce`
 # (out/main/evidence/report.md): etns's own programs and, when ../shared is
-# there, the upstream ones beside them (--upstream). Results go to out/main/.
+# there, the upstream ones beside them (--upstream), every golden tensor
+# checked (--golden) and the MLPerf Tiny models imported beside TFLite Micro +
+# CMSIS-NN (--tflite). Results go to out/main/.
 # Needs nothing outside this repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,7 +75,9 @@ else
   echo "main: $models is absent: the upstream programs are skipped (set ETNS_SHARED_DIR)" >&2
 fi
 
-upstream=()
-if [ -d "$models" ]; then upstream=(--upstream "$models"); fi
-"$etns" reproduce --out "$out/evidence" "${upstream[@]}"
+shared_options=()
+if [ -d "$models" ]; then shared_options+=(--upstream "$models"); fi
+if [ -f "$shared/golden/golden.json" ]; then shared_options+=(--golden "$shared/golden"); fi
+if [ -d "$shared/models/mlperf-tiny" ]; then shared_options+=(--tflite "$shared/models/mlperf-tiny"); fi
+"$etns" reproduce --out "$out/evidence" "${shared_options[@]}"
 echo "main: results in $out/ (evidence page: $out/evidence/report.md)"

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -12,6 +13,8 @@
 #include "tests/support/qemu.h"
 #include "tests/support/shared_data.h"
 #include "tools/common/files.h"
+#include "tools/program/program_model.h"
+#include "tools/program/pte_writer.h"
 
 namespace etns {
 namespace {
@@ -72,6 +75,46 @@ TEST(Inspect, TextNamesTheFallbacksTheExporterMisses) {
             std::string::npos);
   EXPECT_NE(result.stdout_text.find("c0i10  aten::clamp.out"), std::string::npos);
   EXPECT_NE(result.stdout_text.find("arena 1     196608 bytes"), std::string::npos);
+}
+
+// An operator no provider of this build has a kernel for is listed, but
+// marked: `run` would refuse the program at load. ns-only operators say so.
+TEST(Inspect, MarksOperatorsThisBuildCannotRun) {
+  ETNS_REQUIRE_SHARED(shared);
+  tools::ProgramModel model = tools::read_program(tools::read_file(shared + "/models/tier1/tier1_arm.pte"));
+  bool renamed = false;
+  for (tools::ModelOperator& op : model.operators) {
+    if (op.name == "aten::sub") {
+      op.name = "aten::full_like";
+      renamed = true;
+    }
+  }
+  ASSERT_TRUE(renamed);
+  testing::TempDir dir;
+  const std::string program = dir.path() + "/full_like.pte";
+  const std::vector<uint8_t> bytes = tools::write_program(model);
+  std::ofstream(program, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                                 static_cast<std::streamsize>(bytes.size()));
+  const testing::CliResult result = testing::run_cli("inspect " + program);
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  EXPECT_NE(result.stdout_text.find("aten::full_like.out  (no kernel in this build: run refuses the program)\n"),
+            std::string::npos)
+      << result.stdout_text;
+  EXPECT_NE(result.stdout_text.find("portable fallbacks (3) aten::clamp.out aten::full_like.out (not in this build) "
+                                    "aten::leaky_relu.out\n"),
+            std::string::npos)
+      << result.stdout_text;
+  EXPECT_NE(result.stdout_text.find("  not runnable here: 1 operator has no kernel in this build (see above)\n"),
+            std::string::npos)
+      << result.stdout_text;
+  const testing::CliResult json = testing::run_cli("inspect --json " + program);
+  ASSERT_EQ(json.exit_code, 0) << json.stderr_text;
+  const nlohmann::json kernels = nlohmann::json::parse(json.stdout_text)["methods"][0]["kernels_in_this_build"];
+  EXPECT_EQ(kernels["aten::full_like.out"], nlohmann::json::array());
+  EXPECT_EQ(kernels["aten::clamp.out"], nlohmann::json::array({"arm", "ns"}));
+
+  const testing::CliResult ns = testing::run_cli("inspect " + shared + "/models/tier1/tier1_ns.pte");
+  EXPECT_NE(ns.stdout_text.find("cortex_m_ns::quantized_relu.out  (ns only)\n"), std::string::npos) << ns.stdout_text;
 }
 
 TEST(Inspect, TextGivesTheMethodArenaOnTheCortexM55AndOnThisHost) {

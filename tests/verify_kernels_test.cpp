@@ -57,14 +57,23 @@ TEST_F(VerifyKernels, ArmImagePassesAsArmWithPortable) {
   const std::vector<std::string> lines = lines_of(result.stdout_text);
   ASSERT_GE(lines.size(), 3u) << result.stdout_text;
   EXPECT_EQ(lines[0], "ELF: " + elf);
-  EXPECT_EQ(lines[1], "declared flavor: provider=arm ns_ops=False expect_portable=True");
-  EXPECT_EQ(lines[2], "machine: ARM");
-  EXPECT_TRUE(has_line(result.stdout_text, "provider registries (1): ['_ZN4etns7kernels12registry_armEv']"))
-      << result.stdout_text;
-  EXPECT_TRUE(has_line(result.stdout_text, "cortex_m_ns kernel symbols (0): []")) << result.stdout_text;
-  EXPECT_TRUE(has_line(result.stdout_text, "heap symbols (0): []")) << result.stdout_text;
-  EXPECT_FALSE(has_line(result.stdout_text, "portable kernel symbols (0): []")) << result.stdout_text;
-  EXPECT_FALSE(has_line(result.stdout_text, "cortex_m kernel symbols (0): []")) << result.stdout_text;
+  EXPECT_EQ(lines[1], "machine: ARM");
+  EXPECT_EQ(lines[2], "declared: provider arm, cortex_m_ns kernels forbidden, portable kernels required");
+  EXPECT_TRUE(has_line(result.stdout_text, "provider registry: etns::kernels::registry_arm()")) << result.stdout_text;
+  EXPECT_TRUE(has_line(result.stdout_text, "cortex_m_ns kernels: none")) << result.stdout_text;
+  EXPECT_TRUE(has_line(result.stdout_text, "heap symbols: none")) << result.stdout_text;
+  EXPECT_TRUE(has_line_starting(result.stdout_text, "portable kernels: ")) << result.stdout_text;
+  EXPECT_FALSE(has_line(result.stdout_text, "portable kernels: none")) << result.stdout_text;
+  // Demangled and grouped by operator: no mangled name, no Python-style list.
+  const std::vector<std::string> conv2d = lines_starting(result.stdout_text, "  conv2d: ");
+  ASSERT_EQ(conv2d.size(), 1u) << result.stdout_text;
+  for (const char* function : {"conv2d_prepare", "conv2d_run", "conv2d_s8_mve"}) {
+    EXPECT_NE(conv2d[0].find(std::string(" ") + function + ","), std::string::npos) << conv2d[0];
+  }
+  EXPECT_TRUE(has_line_starting(result.stdout_text, "  clamp: clamp_prepare, clamp_run")) << result.stdout_text;
+  EXPECT_EQ(result.stdout_text.find("_ZN"), std::string::npos) << result.stdout_text;
+  EXPECT_EQ(result.stdout_text.find("['"), std::string::npos) << result.stdout_text;
+  EXPECT_EQ(result.stdout_text.find("=True"), std::string::npos) << result.stdout_text;
   EXPECT_EQ(lines_starting(result.stdout_text, "PASS: "),
             (std::vector<std::string>{"PASS: --provider arm: arm registry linked and ns registry not linked",
                                       "PASS: no --ns-ops: no cortex_m_ns kernels linked",
@@ -78,11 +87,14 @@ TEST_F(VerifyKernels, NsImagePassesAsNsWithNsOps) {
   const testing::CliResult result = testing::run_cli("verify-kernels --provider ns --ns-ops " + elf);
   EXPECT_EQ(result.exit_code, 0) << result.stdout_text << result.stderr_text;
   EXPECT_EQ(result.stderr_text, "");
-  EXPECT_TRUE(has_line(result.stdout_text, "declared flavor: provider=ns ns_ops=True expect_portable=False"))
+  EXPECT_TRUE(has_line(result.stdout_text, "declared: provider ns, cortex_m_ns kernels required, portable kernels allowed"))
       << result.stdout_text;
-  EXPECT_TRUE(has_line(result.stdout_text, "provider registries (1): ['_ZN4etns7kernels11registry_nsEv']"))
+  EXPECT_TRUE(has_line(result.stdout_text, "provider registry: etns::kernels::registry_ns()")) << result.stdout_text;
+  EXPECT_FALSE(has_line(result.stdout_text, "cortex_m_ns kernels: none")) << result.stdout_text;
+  // cortex_m_ns::quantized_sub (Helium) and the portable aten::sub, each under its provider's class.
+  EXPECT_TRUE(has_line_starting(result.stdout_text, "  sub: sub_lanes, sub_prepare, sub_run, sub_s8_mve"))
       << result.stdout_text;
-  EXPECT_FALSE(has_line(result.stdout_text, "cortex_m_ns kernel symbols (0): []")) << result.stdout_text;
+  EXPECT_TRUE(has_line(result.stdout_text, "  sub: sub_prepare, sub_run")) << result.stdout_text;
   EXPECT_EQ(lines_starting(result.stdout_text, "PASS: "),
             (std::vector<std::string>{"PASS: --provider ns: ns registry linked",
                                       "PASS: --ns-ops: cortex_m_ns kernels linked",
@@ -97,7 +109,7 @@ TEST_F(VerifyKernels, ArmImageFailsAsNs) {
   EXPECT_EQ(result.stderr_text, "");
   EXPECT_EQ(lines_starting(result.stdout_text, "FAIL: "),
             (std::vector<std::string>{
-                "FAIL: --provider ns: ns registry linked: no ns registry _ZN4etns7kernels11registry_nsEv",
+                "FAIL: --provider ns: ns registry linked: no ns registry etns::kernels::registry_ns()",
                 "FAIL: --ns-ops: cortex_m_ns kernels linked: none found"}));
   EXPECT_FALSE(has_line(result.stdout_text, kVerdict)) << result.stdout_text;
 }
@@ -111,9 +123,9 @@ TEST_F(VerifyKernels, NsImageFailsAsArm) {
   // The ns registry holds the arm rows itself, so the ns image defines no registry_arm().
   EXPECT_EQ(failures[0],
             "FAIL: --provider arm: arm registry linked and ns registry not linked: "
-            "no arm registry _ZN4etns7kernels12registry_armEv; found the ns registry _ZN4etns7kernels11registry_nsEv");
+            "no arm registry etns::kernels::registry_arm(); found the ns registry etns::kernels::registry_ns()");
   EXPECT_EQ(failures[1].rfind("FAIL: no --ns-ops: no cortex_m_ns kernels linked: found ", 0), 0u) << failures[1];
-  EXPECT_NE(failures[1].find("_ZN4etns11cortex_m_ns"), std::string::npos) << failures[1];
+  EXPECT_NE(failures[1].find("etns::cortex_m_ns::"), std::string::npos) << failures[1];
   EXPECT_FALSE(has_line(result.stdout_text, kVerdict)) << result.stdout_text;
 }
 
@@ -124,7 +136,7 @@ TEST(VerifyKernelsHost, HostBinaryIsAcceptedWithoutTheHeapRule) {
   EXPECT_EQ(as_ns.exit_code, 0) << as_ns.stdout_text << as_ns.stderr_text;
   EXPECT_TRUE(has_line(as_ns.stdout_text, "machine: x86-64")) << as_ns.stdout_text;
   EXPECT_TRUE(has_line_starting(as_ns.stdout_text, "SKIP: no heap: ")) << as_ns.stdout_text;
-  EXPECT_FALSE(has_line(as_ns.stdout_text, "heap symbols (0): []")) << "the host CLI allocates";
+  EXPECT_FALSE(has_line(as_ns.stdout_text, "heap symbols: none")) << "the host CLI allocates";
   EXPECT_TRUE(lines_starting(as_ns.stdout_text, "FAIL: ").empty()) << as_ns.stdout_text;
   EXPECT_EQ(lines_of(as_ns.stdout_text).back(), kVerdict);
 
@@ -134,7 +146,7 @@ TEST(VerifyKernelsHost, HostBinaryIsAcceptedWithoutTheHeapRule) {
   ASSERT_FALSE(failures.empty()) << as_arm.stdout_text;
   EXPECT_EQ(failures[0],
             "FAIL: --provider arm: arm registry linked and ns registry not linked: "
-            "found the ns registry _ZN4etns7kernels11registry_nsEv");
+            "found the ns registry etns::kernels::registry_ns()");
 }
 
 TEST(VerifyKernelsHost, MissingElfIsAUsageErrorInOneLine) {

@@ -35,9 +35,10 @@ int run_export_command(const ExportCommand& command) {
 CommandAction add_export_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("export", "write etns's own Tier-1 programs, example inputs and their manifest");
   command->footer(
-      "Builds the evidence models tier1 and tier1mean and the coverage models (relu6, hardtanh,\n"
-      "clamp, clamp_min, leaky_relu_0p01, leaky_relu_0p2, sub_channel, mean_c, mean_last) for\n"
-      "providers arm and ns from seeded weights and calibration (no PyTorch), plans each program's\n"
+      "Builds the evidence models tier1 and tier1mean, the coverage models (relu6, hardtanh,\n"
+      "clamp, clamp_min, leaky_relu_0p01, leaky_relu_0p2, sub_channel, mean_c, mean_last) and\n"
+      "dscnn (a DS-CNN keyword spotter made of the whole cortex_m:: path) for providers arm and ns\n"
+      "from seeded weights and calibration (no PyTorch), plans each program's\n"
       "activations into one arena and writes <model>_arm.pte, <model>_ns.pte, <model>.input.bin\n"
       "(an example input) and manifest.json (the upstream manifest's shape) to --out. The same\n"
       "seed and etns version give the same bytes on every run.\n"

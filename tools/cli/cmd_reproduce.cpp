@@ -24,14 +24,16 @@ CommandAction add_reproduce_command(CLI::App& app) {
       "Profiles every <model>_arm.pte / <model>_ns.pte pair on qemu-m55 and on host: etns's own\n"
       "programs (exported into <out>/programs, or those of --models) and, with --upstream, the\n"
       "upstream ones beside them. Checks both firmware images' kernels, compares each pair and\n"
-      "writes one report.md (a summary table, then a section per source and model) and\n"
-      "<source>_<model>.svg; bundles go to <out>/<target>/<source>/<program>. With --tflite, also\n"
-      "imports every .tflite of the folder and runs it on qemu-m55 beside TFLite Micro + CMSIS-NN's\n"
-      "counts for the same model.\n"
+      "writes one report.md, which opens with the answer (tier1 and dscnn, arm -> ns: one execute(),\n"
+      "the Tier-1 region, memory, image sizes, host time, ns's error in LSBs), then the details,\n"
+      "folded; <source>_<model>.svg; bundles go to <out>/<target>/<source>/<program>. With --golden,\n"
+      "also checks every upstream golden tensor on qemu-m55; with --tflite, imports every .tflite of\n"
+      "the folder and runs it on qemu-m55 beside TFLite Micro + CMSIS-NN's counts for the same model.\n"
       "Exit 1 when a run is not valid or a check fails; 2 for a bad folder, before anything runs.\n"
       "Examples: etns reproduce --out out/evidence\n"
       "          etns reproduce --out out/evidence --upstream ../shared/models/tier1\n"
-      "          etns reproduce --out out/evidence --tflite ../shared/models/mlperf-tiny");
+      "          etns reproduce --out out/evidence --upstream ../shared/models/tier1 --golden ../shared/golden \\\n"
+      "              --tflite ../shared/models/mlperf-tiny");
   auto options = std::make_shared<ReproduceOptions>();
   options->out_dir = "out/reproduce";
   command->add_option("--models", options->models_dir,
@@ -40,6 +42,9 @@ CommandAction add_reproduce_command(CLI::App& app) {
                       "folder with upstream program pairs (+ *_manifest.json), profiled beside etns's");
   command->add_option("--tflite", options->tflite_dir,
                       "folder of int8 .tflite models to import and run on qemu-m55 (section 'Imported TFLite models')");
+  command->add_option("--golden", options->golden_dir,
+                      "folder of upstream golden tensors (golden.json): checked on qemu-m55 for the first screen")
+      ->check(CLI::ExistingDirectory);
   command->add_option("--out", options->out_dir, "output folder (default out/reproduce)");
   command->add_option("--iterations", options->iterations, "measured iterations per pass (default 25)")
       ->check(CLI::PositiveNumber);

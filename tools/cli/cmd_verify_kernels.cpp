@@ -44,7 +44,7 @@ CommandAction add_verify_kernels_command(CLI::App& app) {
       }
     }();
     const KernelVerification verification = verify_kernels(image, flavor);
-    std::fputs(render_kernel_verification(verification).c_str(), stdout);
+    std::fputs(render_kernel_verification(verification, registered_operator_names()).c_str(), stdout);
     return verification.passed() ? 0 : 1;
   };
 }

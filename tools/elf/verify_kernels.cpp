@@ -1,12 +1,17 @@
 #include "tools/elf/verify_kernels.h"
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "kernels/registry.h"
 #include "tools/common/failure.h"
 
 namespace etns::tools {
@@ -15,8 +20,6 @@ const char* const kArmRegistrySymbol = "_ZN4etns7kernels12registry_armEv";
 const char* const kNsRegistrySymbol = "_ZN4etns7kernels11registry_nsEv";
 
 namespace {
-
-constexpr size_t kListedNames = 12;
 
 // Mangled names carry each namespace as <length><name>, so "11cortex_m_ns" is
 // etns::cortex_m_ns and "4etns8portable" is etns::portable.
@@ -34,12 +37,12 @@ bool is_cortex_m_kernel(const std::string& name) {
   return false;
 }
 
-// ['first', 'second', ...]: mangled, as in the class, so the list is its sorted head.
+// "first, second, third and 2 more": demangled, for FAIL details.
 std::string name_list(const std::vector<std::string>& names, size_t limit) {
-  std::string text = "[";
-  for (size_t i = 0; i < names.size() && i < limit; ++i) text += (i == 0 ? "'" : ", '") + names[i] + "'";
-  if (names.size() > limit) text += ", ...";
-  return text + "]";
+  std::string text;
+  for (size_t i = 0; i < names.size() && i < limit; ++i) text += (i == 0 ? "" : ", ") + demangle(names[i]);
+  if (names.size() > limit) text += " and " + std::to_string(names.size() - limit) + " more";
+  return text;
 }
 
 std::string found(const std::vector<std::string>& names) {
@@ -55,7 +58,118 @@ KernelCheck check(bool passed, std::string rule, std::string detail) {
           passed ? std::string() : std::move(detail)};
 }
 
-const char* python_bool(bool value) { return value ? "True" : "False"; }
+// The name a symbol is grouped by: its demangled name without the
+// parameter list, template arguments, namespaces and clone suffixes
+// ("etns::cortex_m::conv2d_s8_mve(...)" -> "conv2d_s8_mve"); a k-constant in
+// CamelCase becomes snake case ("kConv2dArgs" -> "conv2d_args").
+std::string symbol_stem(std::string demangled) {
+  static const std::string kAnonymous = "(anonymous namespace)::";
+  for (size_t at = demangled.find(kAnonymous); at != std::string::npos; at = demangled.find(kAnonymous)) {
+    demangled.erase(at, kAnonymous.size());
+  }
+  std::string name;
+  int depth = 0;
+  for (const char c : demangled) {
+    if (c == '(' && depth == 0) break;
+    if (c == '<' || c == '(') ++depth;
+    if (depth == 0) name += c;
+    if ((c == '>' || c == ')') && depth > 0) --depth;
+  }
+  const size_t scope = name.rfind("::");
+  if (scope != std::string::npos) name = name.substr(scope + 2);
+  const size_t clone = name.find('.');
+  if (clone != std::string::npos) name = name.substr(0, clone);
+  if (name.size() > 1 && name[0] == 'k' && std::isupper(static_cast<unsigned char>(name[1]))) {
+    std::string snake;
+    for (size_t i = 1; i < name.size(); ++i) {
+      const char c = name[i];
+      if (std::isupper(static_cast<unsigned char>(c))) {
+        if (!snake.empty()) snake += '_';
+        snake += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      } else {
+        snake += c;
+      }
+    }
+    name = snake;
+  }
+  return name;
+}
+
+std::vector<std::string> words_of(const std::string& snake) {
+  std::vector<std::string> words;
+  std::string word;
+  for (const char c : snake + "_") {
+    if (c == '_') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  return words;
+}
+
+// "cortex_m::quantized_conv2d.out" -> "conv2d": the operator as its kernel's
+// folder and functions name it.
+std::string operator_stem(const std::string& name) {
+  std::string stem = name.substr(name.rfind("::") == std::string::npos ? 0 : name.rfind("::") + 2);
+  const size_t overload = stem.find('.');
+  if (overload != std::string::npos) stem = stem.substr(0, overload);
+  if (stem.rfind("quantized_", 0) == 0) stem = stem.substr(10);
+  return stem;
+}
+
+// The operator of `stems` sharing the most leading words with the symbol's
+// stem (at least one); "other" when none does (helpers several share).
+std::string operator_of(const std::string& symbol, const std::vector<std::string>& stems) {
+  const std::vector<std::string> words = words_of(symbol_stem(demangle(symbol)));
+  std::string best = "other";
+  size_t best_words = 0;
+  for (const std::string& stem : stems) {
+    const std::vector<std::string> op_words = words_of(stem);
+    size_t common = 0;
+    while (common < words.size() && common < op_words.size() && words[common] == op_words[common]) ++common;
+    if (common > best_words || (common == best_words && common > 0 && stem.size() < best.size())) {
+      best = stem;
+      best_words = common;
+    }
+  }
+  return best;
+}
+
+// One class: "<label>: N symbols, M functions by operator" and then one line
+// per operator, "  conv2d: conv2d_prepare, conv2d_run, ..." with each name once.
+std::string class_lines(const std::string& label, const std::vector<std::string>& names,
+                        const std::vector<std::string>& stems) {
+  if (names.empty()) return label + ": none\n";
+  // Functions only: the data symbols are argument tables and constants.
+  std::map<std::string, std::set<std::string>> by_operator;
+  size_t functions = 0;
+  for (const std::string& name : names) {
+    std::string demangled = demangle(name);
+    static const std::string kAnonymous = "(anonymous namespace)";
+    for (size_t at = demangled.find(kAnonymous); at != std::string::npos; at = demangled.find(kAnonymous)) {
+      demangled.erase(at, kAnonymous.size());
+    }
+    if (demangled.find('(') == std::string::npos) continue;
+    const std::string stem = symbol_stem(demangled);
+    if (stem.empty()) continue;
+    by_operator[operator_of(name, stems)].insert(stem);
+    ++functions;
+  }
+  std::string text = label + ": " + std::to_string(names.size()) + (names.size() == 1 ? " symbol" : " symbols") +
+                     ", " + std::to_string(functions) + " functions by operator\n";
+  for (const auto& [op, functions] : by_operator) {
+    text += "  " + op + ": ";
+    bool first = true;
+    for (const std::string& function : functions) {
+      text += (first ? "" : ", ") + function;
+      first = false;
+    }
+    text += "\n";
+  }
+  return text;
+}
 
 }  // namespace
 
@@ -91,10 +205,10 @@ KernelVerification verify_kernels(const ElfImage& image, const KernelFlavor& fla
   const bool has_ns = contains(result.provider_registries, kNsRegistrySymbol);
   if (flavor.provider == KernelProvider::Ns) {
     result.checks.push_back(check(has_ns, "--provider ns: ns registry linked",
-                                  std::string("no ns registry ") + kNsRegistrySymbol));
+                                  std::string("no ns registry ") + demangle(kNsRegistrySymbol)));
   } else {
-    std::string detail = has_arm ? "" : std::string("no arm registry ") + kArmRegistrySymbol;
-    if (has_ns) detail += (detail.empty() ? "" : "; ") + std::string("found the ns registry ") + kNsRegistrySymbol;
+    std::string detail = has_arm ? "" : std::string("no arm registry ") + demangle(kArmRegistrySymbol);
+    if (has_ns) detail += (detail.empty() ? "" : "; ") + std::string("found the ns registry ") + demangle(kNsRegistrySymbol);
     result.checks.push_back(
         check(has_arm && !has_ns, "--provider arm: arm registry linked and ns registry not linked", detail));
   }
@@ -119,21 +233,47 @@ KernelVerification verify_kernels(const ElfImage& image, const KernelFlavor& fla
   return result;
 }
 
-std::string render_kernel_verification(const KernelVerification& verification) {
+std::vector<std::string> registered_operator_names() {
+  // The ns registry holds every operator: arm's rows, the portable ones and its own.
+  std::vector<std::string> names;
+  for (const runtime::KernelEntry& entry : kernels::registry_of(protocol::Provider::Ns).entries) {
+    names.push_back(entry.name);
+  }
+  return names;
+}
+
+std::string demangle(const std::string& name) {
+  int status = 0;
+  char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || text == nullptr) return name;
+  std::string result(text);
+  std::free(text);
+  return result;
+}
+
+std::string render_kernel_verification(const KernelVerification& verification,
+                                       const std::vector<std::string>& operator_names) {
   const KernelFlavor& flavor = verification.flavor;
+  std::set<std::string> stem_set;
+  for (const std::string& name : operator_names) stem_set.insert(operator_stem(name));
+  const std::vector<std::string> stems(stem_set.begin(), stem_set.end());
   std::string text;
   text += "ELF: " + verification.path + "\n";
-  text += std::string("declared flavor: provider=") + to_string(flavor.provider) +
-          " ns_ops=" + python_bool(flavor.ns_ops) + " expect_portable=" + python_bool(flavor.expect_portable) + "\n";
   text += "machine: " + verification.machine + "\n";
-  const auto add_class = [&text](const char* label, const std::vector<std::string>& names) {
-    text += std::string(label) + " (" + std::to_string(names.size()) + "): " + name_list(names, kListedNames) + "\n";
-  };
-  add_class("provider registries", verification.provider_registries);
-  add_class("cortex_m kernel symbols", verification.cortex_m_kernels);
-  add_class("cortex_m_ns kernel symbols", verification.cortex_m_ns_kernels);
-  add_class("portable kernel symbols", verification.portable_kernels);
-  add_class("heap symbols", verification.heap_symbols);
+  text += std::string("declared: provider ") + to_string(flavor.provider) + ", cortex_m_ns kernels " +
+          (flavor.ns_ops ? "required" : "forbidden") + ", portable kernels " +
+          (flavor.expect_portable ? "required" : "allowed") + "\n";
+  std::string registries;
+  for (const std::string& name : verification.provider_registries) {
+    registries += (registries.empty() ? "" : ", ") + demangle(name);
+  }
+  text += "provider registry: " + (registries.empty() ? std::string("none") : registries) + "\n";
+  text += class_lines("cortex_m kernels", verification.cortex_m_kernels, stems);
+  text += class_lines("cortex_m_ns kernels", verification.cortex_m_ns_kernels, stems);
+  text += class_lines("portable kernels", verification.portable_kernels, stems);
+  std::string heap;
+  for (const std::string& name : verification.heap_symbols) heap += (heap.empty() ? "" : ", ") + demangle(name);
+  text += "heap symbols: " + (heap.empty() ? std::string("none") : heap) + "\n";
   for (const KernelCheck& check : verification.checks) {
     switch (check.status) {
       case KernelCheck::Status::Pass: text += "PASS: " + check.rule + "\n"; break;

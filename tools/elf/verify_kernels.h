@@ -53,10 +53,20 @@ extern const char* const kNsRegistrySymbol;
 // binary, which may allocate) it is a Skip.
 KernelVerification verify_kernels(const ElfImage& image, const KernelFlavor& flavor);
 
-// The report `etns verify-kernels` prints on stdout: the declared flavour, the
-// classes (the first 12 mangled names of each), one "PASS: " /
-// "FAIL: " / "SKIP: " line per check, and, when nothing failed, the final
-// "PASS: linked kernels match the declared build flavor".
-std::string render_kernel_verification(const KernelVerification& verification);
+// The report `etns verify-kernels` prints on stdout: the declared flavour, each
+// class's symbols demangled and grouped by operator (`operator_names`, the
+// registries' names such as "cortex_m::quantized_conv2d.out", say which
+// operators there are; functions of none of them are listed as "other"), one
+// "PASS: " / "FAIL: " / "SKIP: " line per check, and, when nothing failed, the
+// final "PASS: linked kernels match the declared build flavor".
+std::string render_kernel_verification(const KernelVerification& verification,
+                                       const std::vector<std::string>& operator_names);
+
+// Every operator name this build's registries hold, for the grouping above.
+std::vector<std::string> registered_operator_names();
+
+// A mangled C++ name as source spells it ("etns::cortex_m::conv2d_run(...)");
+// the name itself when it is not a mangled C++ name.
+std::string demangle(const std::string& name);
 
 }  // namespace etns::tools

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "kernels/registry.h"
 #include "tools/common/sha256.h"
 #include "tools/common/text.h"
 
@@ -52,10 +53,18 @@ nlohmann::json describe_program(const HostSession& session) {
   }
   nlohmann::json operators = nlohmann::json::array();
   std::vector<std::string> portable;
+  // Which providers of this build have a kernel for each operator: a program
+  // naming one neither has is listed, but `run` refuses it at load.
+  nlohmann::json kernels = nlohmann::json::object();
   for (size_t k = 0; k < method.operator_count(); ++k) {
     const std::string name = method.operator_name(k);
     operators.push_back(name);
     if (is_portable(name)) portable.push_back(name);
+    nlohmann::json providers = nlohmann::json::array();
+    for (const protocol::Provider provider : {protocol::Provider::Arm, protocol::Provider::Ns}) {
+      if (kernels::registry_of(provider).find(name.c_str()) != nullptr) providers.push_back(protocol::to_string(provider));
+    }
+    kernels[name] = providers;
   }
   std::sort(portable.begin(), portable.end());
 
@@ -79,6 +88,7 @@ nlohmann::json describe_program(const HostSession& session) {
                      {"planned_buffers_bytes", planned},
                      {"instructions", instructions},
                      {"operators", operators},
+                     {"kernels_in_this_build", kernels},
                      {"portable_operators", portable}});
   nlohmann::json names = nlohmann::json::array();
   for (size_t m = 0; m < program.method_count(); ++m) names.push_back(program.method_name(m));
@@ -147,12 +157,30 @@ std::string render_description(const nlohmann::json& d) {
     }
     out << "  operators (" << m["operators"].size() << ")\n";
     size_t index = 0;
+    const nlohmann::json& kernels = m["kernels_in_this_build"];
+    // "" when both providers run it, else what this build lacks.
+    auto availability = [&](const std::string& name) -> std::string {
+      const nlohmann::json& providers = kernels.at(name);
+      if (providers.empty()) return "no kernel in this build: run refuses the program";
+      if (providers.size() == 1) return providers[0].get<std::string>() + " only";
+      return "";
+    };
+    size_t missing = 0;
     for (const nlohmann::json& name : m["operators"]) {
-      out << "    [" << index++ << "] " << printable(name.get<std::string>()) << "\n";
+      const std::string note = availability(name.get<std::string>());
+      missing += kernels.at(name.get<std::string>()).empty() ? 1 : 0;
+      out << "    [" << index++ << "] " << printable(name.get<std::string>()) << (note.empty() ? "" : "  (" + note + ")")
+          << "\n";
     }
     out << "  portable fallbacks (" << m["portable_operators"].size() << ")";
-    for (const nlohmann::json& name : m["portable_operators"]) out << " " << printable(name.get<std::string>());
+    for (const nlohmann::json& name : m["portable_operators"]) {
+      out << " " << printable(name.get<std::string>()) << (kernels.at(name.get<std::string>()).empty() ? " (not in this build)" : "");
+    }
     out << "\n";
+    if (missing > 0) {
+      out << "  not runnable here: " << missing << (missing == 1 ? " operator has" : " operators have")
+          << " no kernel in this build (see above)\n";
+    }
   }
   return out.str();
 }

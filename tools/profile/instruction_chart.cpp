@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
+#include <tuple>
 
 #include "tools/common/text.h"
 
@@ -25,12 +27,14 @@ std::string xml_escape(const std::string& text) {
 
 }  // namespace
 
-std::string instruction_chart_svg(const std::string& title, const std::string& unit,
+std::string instruction_chart_svg(const std::string& title, const std::string& unit, const ChartTotals& totals,
                                   const std::vector<std::string>& baseline_labels,
                                   const std::vector<double>& baseline_values,
                                   const std::vector<std::string>& candidate_labels,
                                   const std::vector<double>& candidate_values) {
-  const int label_width = 380, bar_width = 420, value_width = 120, row = 22, top = 48;
+  const int label_width = 380, bar_width = 420, value_width = 120, row = 22;
+  // The totals panel: a caption, two bars, a gap.
+  const int totals_top = 48, top = totals_top + 4 * row;
   const size_t rows = baseline_values.size() + candidate_values.size() + 1;  // a gap between programs
   const int height = top + static_cast<int>(rows) * row + 30;
   double max_value = 1, min_value = 0;
@@ -56,8 +60,27 @@ std::string instruction_chart_svg(const std::string& title, const std::string& u
       << "\" height=\"" << height << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   svg << "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">" << xml_escape(title) << "</text>\n";
-  svg << "<text x=\"8\" y=\"38\" fill=\"#555\">" << xml_escape(unit) << " per program instruction; "
-      << "blue: arm program, orange: ns program" << (log_scale ? "; logarithmic scale" : "") << "</text>\n";
+  svg << "<text x=\"8\" y=\"38\" fill=\"#555\">blue: arm program, orange: ns program</text>\n";
+  // Totals, linear from zero.
+  const double total_max = std::max({totals.baseline, totals.candidate, 1.0});
+  char factor[48] = "";
+  if (totals.baseline > 0) std::snprintf(factor, sizeof(factor), "; ns ÷ arm = %.2f×", totals.candidate / totals.baseline);
+  svg << "<text x=\"8\" y=\"" << totals_top + 14 << "\" font-weight=\"bold\">" << xml_escape(unit)
+      << ", one whole execute() (linear scale" << factor << ")</text>\n";
+  int total_y = totals_top + row;
+  for (const auto& [label, value, colour] :
+       {std::make_tuple("arm total", totals.baseline, "#3b6fb6"), std::make_tuple("ns total", totals.candidate, "#e08a2c")}) {
+    const int width = std::max(1, static_cast<int>(value / total_max * bar_width));
+    svg << "<text x=\"" << label_width - 6 << "\" y=\"" << total_y + 15 << "\" text-anchor=\"end\">" << label
+        << "</text>\n";
+    svg << "<rect x=\"" << label_width << "\" y=\"" << total_y + 4 << "\" width=\"" << width << "\" height=\""
+        << row - 8 << "\" fill=\"" << colour << "\"/>\n";
+    svg << "<text x=\"" << label_width + width + 4 << "\" y=\"" << total_y + 15 << "\">" << format_count(value)
+        << "</text>\n";
+    total_y += row;
+  }
+  svg << "<text x=\"8\" y=\"" << top - 8 << "\" font-weight=\"bold\">" << xml_escape(unit)
+      << " per program instruction" << (log_scale ? " (logarithmic scale)" : " (linear scale)") << "</text>\n";
   if (log_scale) {
     for (double decade = log_lo; decade <= log_hi; decade += 1) {
       const int x = label_width + static_cast<int>(length(std::pow(10.0, decade)));

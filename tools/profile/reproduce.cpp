@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -19,6 +20,8 @@
 #include "tools/config/config.h"
 #include "tools/elf/verify_kernels.h"
 #include "tools/export/exporter.h"
+#include "tools/lower/lower.h"
+#include "tools/profile/golden_check.h"
 #include "tools/profile/reproduce_imported.h"
 #include "tools/runner/host_session.h"
 #include "tools/runner/qemu_session.h"
@@ -327,7 +330,7 @@ std::string verify_firmware_kernels(Steps& steps, bool* ok) {
     *ok = *ok && verification.passed();
     // The page names the image by its place in the build, not by this machine's path.
     const std::string image = "build/firmware/" + fs::path(tools.firmware).filename().string();
-    std::string rendered = render_kernel_verification(verification);
+    std::string rendered = render_kernel_verification(verification, registered_operator_names());
     for (size_t at; (at = rendered.find(tools.firmware)) != std::string::npos;) {
       rendered.replace(at, tools.firmware.size(), image);
     }
@@ -356,12 +359,259 @@ BenchResults bench_every_program(const std::vector<Source>& sources, Steps& step
 
 // ---- The page, section by section ----------------------------------------------
 
+// ---- The first screen ----------------------------------------------------------
+
+// "−30.4 %, 0.70×": the change from arm to ns and ns ÷ arm.
+std::string change_text(double arm, double ns) {
+  if (arm <= 0) return kAbsent;
+  char text[64];
+  std::snprintf(text, sizeof(text), "%+.1f %%, %.2f×", (ns - arm) / arm * 100.0, ns / arm);
+  std::string out = text;
+  if (out[0] == '-') out = "−" + out.substr(1);
+  return out;
+}
+
+std::string arm_to_ns(double arm, double ns, const std::string& unit = "") {
+  return format_count(arm) + " → " + format_count(ns) + unit + " (" + change_text(arm, ns) + ")";
+}
+
+// A host figure with its spread: "3,884.1 µs (min 3,241.3, MAD 239.8)".
+std::string host_spread(const StatsDoc& stats) {
+  return micros_text(stats.median) + " µs (min " + micros_text(stats.min) + ", MAD " + micros_text(stats.mad) + ")";
+}
+
+// The pairs the first screen leads with: the Tier-1 model and dscnn, of every source.
+std::vector<std::pair<const Source*, const ProgramPair*>> headline_pairs(const std::vector<Source>& sources) {
+  std::vector<std::pair<const Source*, const ProgramPair*>> pairs;
+  for (const char* model : {"tier1", "dscnn"}) {
+    for (const Source& source : sources) {
+      for (const ProgramPair& pair : source.pairs) {
+        if (pair.model == model) pairs.emplace_back(&source, &pair);
+      }
+    }
+  }
+  return pairs;
+}
+
+// The Tier-1 region(s) of a pair, as compare-programs matched them: "arm
+// c0i2–c0i9 → ns c0i2–c0i5" and the two sums; empty when there is none.
+struct RegionFigures {
+  std::string label;
+  double arm = 0, ns = 0;
+  bool found = false;
+};
+RegionFigures tier1_region(const Bundle& arm, const Bundle& ns, const Source& source) {
+  RegionFigures r;
+  try {
+    const ComparisonReport report = compare_programs(arm, ns, source.manifest.manifest);
+    for (const nlohmann::json& metric : report.document.value("metrics", nlohmann::json::array())) {
+      const std::string name = metric.value("name", "");
+      if (name.rfind("Tier-1 region", 0) != 0) continue;
+      r.arm += metric.value("baseline", 0.0);
+      r.ns += metric.value("candidate", 0.0);
+      const size_t open = name.find('('), close = name.rfind(')');
+      const std::string ids = open != std::string::npos && close > open ? name.substr(open + 1, close - open - 1) : "";
+      r.label += (r.found ? "; " : "") + ids;
+      r.found = true;
+    }
+  } catch (const Failure&) {
+    // Not comparable: the model section says why.
+  }
+  return r;
+}
+
+// The input the arm/ns difference is measured on: the export manifest's
+// example input for etns's programs, the golden input A for upstream's.
+std::vector<uint8_t> comparison_input(const Source& source, const ProgramPair& pair, const std::string& golden_dir,
+                                      std::string* described) {
+  const fs::path manifest = fs::path(source.dir) / "manifest.json";
+  if (fs::is_regular_file(manifest)) {
+    const nlohmann::json doc = read_json_file(manifest.string());
+    const nlohmann::json* arm = nullptr;
+    if (doc.contains("models") && doc["models"].contains(pair.model)) arm = &doc["models"][pair.model]["providers"]["arm"];
+    if (arm != nullptr && arm->contains("example_input")) {
+      const std::string file = (*arm)["example_input"].get<std::string>();
+      *described = "its example input `" + file + "`";
+      return read_file((fs::path(source.dir) / file).string());
+    }
+  }
+  const fs::path golden = fs::path(golden_dir) / (pair.model + "_arm.A.input.bin");
+  if (!golden_dir.empty() && fs::is_regular_file(golden)) {
+    *described = "golden input A";
+    return read_file(golden.string());
+  }
+  *described = "an all-zero input";
+  return {};
+}
+
+// The first screen: the answer in one paragraph and one table, for the
+// Tier-1 pair and dscnn; the goldens; the host, said plainly.
+void write_first_screen(std::ostringstream& md, const ReproduceOptions& options, const std::vector<Source>& sources,
+                        Bundles& bundles, const std::optional<GoldenCheck>& goldens) {
+  md << "# etns evidence: int8 Tier-1 operators on Cortex-M55\n\n";
+  const auto pairs = headline_pairs(sources);
+  const bool on_qemu = runs_on(options, "qemu-m55");
+  const bool on_host = runs_on(options, "host");
+  struct Column {
+    std::string title;
+    std::optional<double> qemu_arm, qemu_ns;
+    RegionFigures region;
+    const Bundle* arm = nullptr;  // the first target's, for memory and image sizes
+    const Bundle* ns = nullptr;
+    const Bundle* qemu_arm_bundle = nullptr;
+    const Bundle* qemu_ns_bundle = nullptr;
+    const Bundle* host_arm = nullptr;
+    const Bundle* host_ns = nullptr;
+    std::optional<OutputDifference> lsb;
+    std::string lsb_input;
+  };
+  std::vector<Column> columns;
+  for (const auto& [source, pair] : pairs) {
+    Column c;
+    c.title = pair->model + (sources.size() > 1 ? " (" + source->label + ")" : "");
+    const std::string& first = options.targets.front();
+    c.arm = &bundles.get(first, *source, pair->arm);
+    c.ns = &bundles.get(first, *source, pair->ns);
+    if (on_qemu) {
+      c.qemu_arm_bundle = &bundles.get("qemu-m55", *source, pair->arm);
+      c.qemu_ns_bundle = &bundles.get("qemu-m55", *source, pair->ns);
+      c.qemu_arm = clean_median(*c.qemu_arm_bundle);
+      c.qemu_ns = clean_median(*c.qemu_ns_bundle);
+      c.region = tier1_region(*c.qemu_arm_bundle, *c.qemu_ns_bundle, *source);
+    }
+    if (on_host) {
+      c.host_arm = &bundles.get("host", *source, pair->arm);
+      c.host_ns = &bundles.get("host", *source, pair->ns);
+    }
+    try {
+      const std::vector<uint8_t> input = comparison_input(*source, *pair, options.golden_dir, &c.lsb_input);
+      c.lsb = compare_lowered(pair->arm, pair->ns, input);
+    } catch (const Failure& failure) {
+      c.lsb_input = std::string("not measured: ") + failure.what();
+    }
+    columns.push_back(std::move(c));
+  }
+
+  // The paragraph: the Tier-1 pair first.
+  if (!columns.empty() && columns.front().qemu_arm && columns.front().qemu_ns) {
+    const Column& t = columns.front();
+    md << "**The answer.** On the Cortex-M55 (the firmware under QEMU `mps3-an547`; executed instructions counted "
+          "by the etns plugin, not cycles), one inference of **"
+       << t.title << "** executes " << format_count(*t.qemu_ns) << " instructions with the `cortex_m_ns::` kernels (ns) "
+       << "against " << format_count(*t.qemu_arm) << " with the stock lowering (arm): " << change_text(*t.qemu_arm, *t.qemu_ns)
+       << ".";
+    if (t.region.found) {
+      md << " The Tier-1 region, the instructions the ns kernels replace, goes from " << format_count(t.region.arm)
+         << " to " << format_count(t.region.ns) << " (" << change_text(t.region.arm, t.region.ns) << ").";
+    }
+    for (size_t i = 1; i < columns.size(); ++i) {
+      const Column& c = columns[i];
+      if (!c.qemu_arm || !c.qemu_ns) continue;
+      md << " " << c.title << ": " << format_count(*c.qemu_arm) << " → " << format_count(*c.qemu_ns) << " ("
+         << change_text(*c.qemu_arm, *c.qemu_ns) << ")" << (c.region.found ? "" : ", no Tier-1 operator in it") << ".";
+    }
+    if (goldens) {
+      md << " The arm programs reproduce " << goldens->equal << " of " << goldens->tensors
+         << " upstream golden tensors bit for bit.";
+    }
+    md << "\n\n";
+  }
+
+  md << "| | " ;
+  for (const Column& c : columns) md << c.title << ": arm → ns (change, ns ÷ arm) | ";
+  md << "\n|---|";
+  for (size_t i = 0; i < columns.size(); ++i) md << "---:|";
+  md << "\n";
+  auto row = [&](const std::string& name, const std::function<std::string(const Column&)>& cell) {
+    md << "| " << name << " | ";
+    for (const Column& c : columns) md << cell(c) << " | ";
+    md << "\n";
+  };
+  if (on_qemu) {
+    row("one `execute()` on the M55: executed instructions", [](const Column& c) {
+      return c.qemu_arm && c.qemu_ns ? arm_to_ns(*c.qemu_arm, *c.qemu_ns) : std::string(kAbsent);
+    });
+    row("Tier-1 region: executed instructions", [](const Column& c) {
+      return c.region.found ? arm_to_ns(c.region.arm, c.region.ns) + "<br>" + c.region.label
+                            : std::string("none (no Tier-1 operator)");
+    });
+  }
+  row("planned arena", [](const Column& c) {
+    return arm_to_ns(static_cast<double>(c.arm->summary.memory.planned_arena),
+                     static_cast<double>(c.ns->summary.memory.planned_arena), " B");
+  });
+  if (on_qemu) {
+    row("kernel scratch on the M55", [](const Column& c) {
+      return arm_to_ns(static_cast<double>(c.qemu_arm_bundle->summary.memory.scratch_used),
+                       static_cast<double>(c.qemu_ns_bundle->summary.memory.scratch_used), " B");
+    });
+    auto image = [](const Column& c, bool flash) {
+      const std::optional<BinaryDoc>& a = c.qemu_arm_bundle->summary.binary;
+      const std::optional<BinaryDoc>& n = c.qemu_ns_bundle->summary.binary;
+      if (!a || !n) return std::string(kAbsent);
+      const auto size = [flash](const BinaryDoc& b) {
+        return static_cast<double>(flash ? b.text + b.data : b.data + b.bss);
+      };
+      return arm_to_ns(size(*a), size(*n), " B");
+    };
+    row("firmware image: flash (text + data)", [&](const Column& c) { return image(c, true); });
+    row("firmware image: static RAM (data + bss, arenas included)", [&](const Column& c) { return image(c, false); });
+  }
+  if (on_host) {
+    row("host `execute()` (this machine, reference kernels)", [](const Column& c) {
+      const auto& a = c.host_arm->summary.clean_end_to_end;
+      const auto& n = c.host_ns->summary.clean_end_to_end;
+      return a && n ? host_spread(*a) + " → " + host_spread(*n) : std::string(kAbsent);
+    });
+  }
+  row("ns output against arm, in output LSBs", [](const Column& c) {
+    if (!c.lsb) return c.lsb_input;
+    char text[96];
+    std::snprintf(text, sizeof(text), "max %.2f, mean %.4f over %zu elements", c.lsb->max_lsb, c.lsb->mean_lsb,
+                  c.lsb->elements);
+    return std::string(text) + " (" + c.lsb_input + ")";
+  });
+  md << "\n";
+
+  if (goldens) {
+    md << "- **Bit-exact with upstream.** " << goldens->equal << " of " << goldens->tensors
+       << " golden tensors (every instruction's output and the final output of " << goldens->programs
+       << " upstream arm programs on " << goldens->runs << " runs: ExecuTorch v1.3.0 + CMSIS-NN on x86-64) are "
+       << "reproduced byte for byte by the arm firmware under QEMU";
+    if (!goldens->differences.empty()) {
+      md << "; different: " << goldens->differences.front()
+         << (goldens->differences.size() > 1 ? " and " + std::to_string(goldens->differences.size() - 1) + " more" : "");
+    }
+    md << ".\n";
+  }
+  if (on_host && !columns.empty() && columns.front().host_arm != nullptr) {
+    const Column& t = columns.front();
+    const auto& a = t.host_arm->summary.clean_end_to_end;
+    const auto& n = t.host_ns->summary.clean_end_to_end;
+    if (a && n) {
+      const bool faster = n->median < a->median;
+      md << "- **On the host** " << t.title << "'s ns program is " << (faster ? "faster" : "slower") << " than arm ("
+         << micros_text(n->median) << " against " << micros_text(a->median)
+         << " µs, medians). The host runs every kernel's scalar reference (no Helium there), so host time says "
+            "little about the M55; the counts above do.";
+      const double spread = std::max(a->mad / std::max(a->median, 1.0), n->mad / std::max(n->median, 1.0));
+      if (spread > 0.05) {
+        md << " The spread is wide (MAD up to " << fixed(spread * 100.0, 0) << " % of the median): treat host "
+              "differences below that as noise.";
+      }
+      md << "\n";
+    }
+  }
+  md << "- Counts are executed instructions, deterministic for a build; not cycles. Each figure is the median of "
+     << iterations_text(options.iterations) << " after " << options.warmup << " warm-up runs, all-zero input.\n";
+}
+
 // What the numbers count, which programs are on the page, what arm and ns are.
 void write_introduction(std::ostringstream& md, const ReproduceOptions& options, const std::vector<Source>& sources) {
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
-  md << "# etns evidence: int8 Tier-1 operators on Cortex-M55\n\n";
+  md << "\n## About this page\n\n";
   md << "Generated by `etns reproduce` (etns " << kEtnsVersion << ") on " << date << ", without a board:\n\n";
   md << "- **qemu-m55**: the Cortex-M55 firmware images under QEMU `mps3-an547`; every number is a count of "
         "**executed instructions** from the etns QEMU plugin (deterministic), not cycles.\n";
@@ -369,7 +619,7 @@ void write_introduction(std::ostringstream& md, const ReproduceOptions& options,
         "(no Helium); every number is wall-clock **nanoseconds**.\n\n";
   md << "Each value is the median of " << iterations_text(options.iterations) << " after " << options.warmup
      << (options.warmup == 1 ? " warm-up run" : " warm-up runs")
-     << ", with an all-zero input (as the reference profiler).\n\n";
+     << ", with an all-zero input.\n\n";
   md << "The programs, in `<model>_arm.pte` / `<model>_ns.pte` pairs:\n\n";
   for (const Source& source : sources) {
     md << "- **" << source.title << "** (`" << source.label << "`): " << source.pairs.size()
@@ -394,7 +644,7 @@ void write_summary_table(std::ostringstream& md, const ReproduceOptions& options
                          Bundles& bundles) {
   const bool on_qemu = runs_on(options, "qemu-m55");
   const bool on_host = runs_on(options, "host");
-  md << "\n## Summary\n\n"
+  md << "\n## Every program pair\n\n"
      << "One row per program pair. *Program instructions*: the entries of the program's instruction list "
         "(operator calls; arm / ns). *Planned arena*: the bytes of the program's planned memory (arm / ns). "
         "*QEMU clean*: Cortex-M55 machine instructions executed by one whole `execute()` without "
@@ -404,8 +654,8 @@ void write_summary_table(std::ostringstream& md, const ReproduceOptions& options
         "Clean figures are the median of the clean pass's "
      << iterations_text(options.iterations) << "; " << kAbsent << " where a figure is absent (target not run, no clean pass).\n\n"
      << "| model | source | program instructions | planned arena (bytes) | QEMU clean: arm | QEMU clean: ns | "
-        "ns ÷ arm | host clean: arm (µs) | host clean: ns (µs) |\n"
-     << "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+        "ns ÷ arm | host clean: arm (µs) | host clean: ns (µs) | chart |\n"
+     << "|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
   auto micros = [](const std::optional<double>& nanos) { return nanos ? micros_text(*nanos) : std::string(kAbsent); };
   for (const Source& source : sources) {
     for (const ProgramPair& pair : source.pairs) {
@@ -428,18 +678,20 @@ void write_summary_table(std::ostringstream& md, const ReproduceOptions& options
          << " | "
          << count_or_absent(qemu_arm) << " | " << count_or_absent(qemu_ns) << " | "
          << (qemu_arm && qemu_ns && *qemu_arm > 0 ? fixed(*qemu_ns / *qemu_arm, 2) : std::string(kAbsent)) << " | "
-         << micros(host_arm) << " | " << micros(host_ns) << " |\n";
+         << micros(host_arm) << " | " << micros(host_ns) << " | [svg](" << source.label << "_" << pair.model
+         << ".svg) |\n";
     }
   }
 }
 
 void write_bench_section(std::ostringstream& md, const BenchResults& bench) {
   md << "\n## What the fast kernels change (Cortex-M55 under QEMU)\n\n"
-     << "Every kernel variant on the Tier-1 shape, and every program run once with each kernel's scalar "
-        "reference and once with the fast variants the firmware ships (`etns bench`); programs are named "
-        "`<source>/<file>`. "
-     << bench_counts_explained(bench) << "\n"
-     << bench_tables_markdown(bench, "###");
+     << "Every kernel variant on the Tier-1 shape and the models' layer shapes, and every program run once "
+        "with each kernel's scalar reference and once with the fast variants the firmware ships (`etns bench`); "
+        "programs are named `<source>/<file>`. "
+     << bench_counts_explained(bench) << "\n\n<details><summary>The kernel and program tables ("
+     << bench.kernels.size() << " kernel rows, " << bench.programs.size() << " program rows)</summary>\n\n"
+     << bench_tables_markdown(bench, "###") << "\n</details>\n";
 }
 
 // <out>/<chart>: arm and ns per instruction, the values of one target.
@@ -455,26 +707,58 @@ void write_chart(const fs::path& file, const std::string& title, const Bundle& a
     values_b.push_back(layer.value);
   }
   const std::string& unit = arm.summary.metric.unit;
+  const ChartTotals totals{clean_median(arm).value_or(arm.summary.per_layer_sum),
+                           clean_median(ns).value_or(ns.summary.per_layer_sum)};
   write_file_atomic(file.string(), instruction_chart_svg(title, unit == "instructions" ? "executed instructions (QEMU)" : unit,
-                                                         labels_a, values_a, labels_b, values_b));
+                                                         totals, labels_a, values_a, labels_b, values_b));
 }
 
-// One section per (source, model): the chart, then compare-programs on each
-// target. False when a pair is not comparable.
+// The models a section is written for: the Tier-1 pair, its mean variant and dscnn.
+bool is_evidence_model(const std::string& model) {
+  return model == "tier1" || model == "tier1mean" || model == "dscnn";
+}
+
+// One folded section per (source, evidence model): the chart, then
+// compare-programs on each target. False when a pair is not comparable.
 bool write_model_sections(std::ostringstream& md, const ReproduceOptions& options, const std::vector<Source>& sources,
                           Bundles& bundles, const fs::path& out) {
   bool ok = true;
   for (const Source& source : sources) {
     for (const ProgramPair& pair : source.pairs) {
       const std::string chart = source.label + "_" + pair.model + ".svg";
-      md << "\n## " << pair.model << " — " << source.title << "\n\n";
+      // The evidence models get a section; a coverage model is one row of
+      // the table above, its chart and bundles beside the page.
+      if (!is_evidence_model(pair.model)) {
+        for (const std::string& target : options.targets) {
+          try {
+            static_cast<void>(compare_programs(bundles.get(target, source, pair.arm),
+                                               bundles.get(target, source, pair.ns), source.manifest.manifest));
+          } catch (const Failure& failure) {
+            ok = false;
+            md << "\n" << pair.model << " (" << source.title << ", " << target << ") is not comparable: "
+               << failure.what() << "\n";
+          }
+        }
+        write_chart(out / chart, pair.model + " (" + source.title + ") on " + options.targets.front(),
+                    bundles.get(options.targets.front(), source, pair.arm),
+                    bundles.get(options.targets.front(), source, pair.ns));
+        continue;
+      }
+      std::string headline;
+      if (runs_on(options, "qemu-m55")) {
+        const std::optional<double> a = clean_median(bundles.get("qemu-m55", source, pair.arm));
+        const std::optional<double> n = clean_median(bundles.get("qemu-m55", source, pair.ns));
+        if (a && n) headline = ": " + arm_to_ns(*a, *n) + " instructions on the M55";
+      }
+      md << "\n<details><summary><b>" << pair.model << "</b> — " << source.title << headline
+         << "</summary>\n\n";
       md << "![" << pair.model << " (" << source.title << "): "
          << (options.targets.front() == "host" ? "wall time" : "executed instructions")
          << " per program instruction, arm vs ns](" << chart << ")\n\n";
       for (const std::string& target : options.targets) {
         const Bundle& arm = bundles.get(target, source, pair.arm);
         const Bundle& ns = bundles.get(target, source, pair.ns);
-        md << "### " << (target == "host" ? "Host (wall time)" : "Cortex-M55 under QEMU (executed instructions)")
+        md << "#### " << (target == "host" ? "Host (wall time)" : "Cortex-M55 under QEMU (executed instructions)")
            << "\n\n";
         try {
           md << demote_headings(compare_programs(arm, ns, source.manifest.manifest).markdown) << "\n";
@@ -486,6 +770,7 @@ bool write_model_sections(std::ostringstream& md, const ReproduceOptions& option
           write_chart(out / chart, pair.model + " (" + source.title + ") on " + target, arm, ns);
         }
       }
+      md << "</details>\n";
     }
   }
   return ok;
@@ -494,12 +779,16 @@ bool write_model_sections(std::ostringstream& md, const ReproduceOptions& option
 // The firmware kernel checks, then every bundle with its validity.
 void write_kernels_and_bundles(std::ostringstream& md, const std::string& kernel_report,
                                const std::vector<RunRecord>& runs, const fs::path& out) {
-  md << "\n## Linked kernels\n\n```\n" << kernel_report << "```\n";
-  md << "\n## Bundles\n\n| source | program | target | validity | bundle |\n|---|---|---|---|---|\n";
+  md << "\n## Linked kernels and bundles\n\n<details><summary>What each firmware image links (`etns "
+        "verify-kernels`)</summary>\n\n```\n"
+     << kernel_report << "```\n</details>\n";
+  md << "\n<details><summary>Every bundle (" << runs.size()
+     << " runs) and its validity</summary>\n\n| source | program | target | validity | bundle |\n|---|---|---|---|---|\n";
   for (const RunRecord& run : runs) {
     md << "| " << run.source << " | " << run.program << " | " << run.target << " | " << run.validity << " | "
        << fs::relative(run.bundle, out).string() << " |\n";
   }
+  md << "\n</details>\n";
 }
 
 }  // namespace
@@ -518,17 +807,26 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
   std::optional<BenchResults> bench;
   if (runs_on(options, "qemu-m55")) bench = bench_every_program(sources, steps);
 
+  std::optional<GoldenCheck> goldens;
+  if (!options.golden_dir.empty() && runs_on(options, "qemu-m55")) {
+    if (progress) progress("goldens: every upstream tensor on qemu-m55");
+    goldens = check_goldens(options.golden_dir, fs::path(options.golden_dir).parent_path().string(),
+                            resolve_qemu_tools(protocol::Provider::Arm, {}));
+    ok = ok && goldens->equal == goldens->tensors;
+  }
+
   std::ostringstream md;
-  write_introduction(md, options, sources);
-  write_summary_table(md, options, sources, bundles);
-  if (bench) write_bench_section(md, *bench);
-  ok = write_model_sections(md, options, sources, bundles, out) && ok;
+  write_first_screen(md, options, sources, bundles, goldens);
   if (!options.tflite_dir.empty() && runs_on(options, "qemu-m55")) {
     const ImportedSection imported = imported_models_section(options.tflite_dir, out.string(), progress);
     md << imported.markdown;
     ok = imported.ok && ok;
   }
+  write_summary_table(md, options, sources, bundles);
+  ok = write_model_sections(md, options, sources, bundles, out) && ok;
+  if (bench) write_bench_section(md, *bench);
   write_kernels_and_bundles(md, kernel_report, runs, out);
+  write_introduction(md, options, sources);
   write_file_atomic((out / "report.md").string(), md.str());
   return ok ? 0 : 1;
 }

@@ -21,6 +21,9 @@ struct ReproduceOptions {
   // <m>.A.tensors/ where available), imported and run on qemu-m55 for the
   // page's section on imported models (reproduce_imported.h).
   std::string tflite_dir;
+  // Optional: a golden folder (golden.json and the tensors it lists, as in
+  // ../shared/golden): every tensor checked on qemu-m55 for the first screen.
+  std::string golden_dir;
   std::string out_dir;  // bundles, report.md and one SVG chart per (source, model)
   std::vector<std::string> targets = {"qemu-m55", "host"};
   int64_t iterations = 25;
