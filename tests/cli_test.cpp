@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/support/cli.h"
 #include "tests/support/qemu.h"
 #include "tests/support/shared_data.h"
@@ -168,6 +170,36 @@ TEST(Cli, QemuRunSummaryLeadsWithOneExecute) {
   EXPECT_EQ(refused.stderr_text, "etns: " + program +
                                      ": input 0: 16384 bytes given, expected 65536 (float32, 16384 elements) "
                                      "[InvalidArgument]\n");
+}
+
+// `etns ops`: every operator of this build with the providers that bind it,
+// and with --args each argument as its contract accepts it.
+TEST(Cli, OpsListsEachOperatorItsProvidersAndArguments) {
+  const testing::CliResult all = testing::run_cli("ops");
+  ASSERT_EQ(all.exit_code, 0) << all.stderr_text;
+  EXPECT_NE(all.stdout_text.find("cortex_m::quantized_conv2d.out            arm, ns\n"), std::string::npos)
+      << all.stdout_text;
+  EXPECT_NE(all.stdout_text.find("cortex_m_ns::quantized_sub.out            ns\n"), std::string::npos)
+      << all.stdout_text;
+  EXPECT_NE(all.stdout_text.find("aten::sub.out                             arm, ns\n"), std::string::npos)
+      << all.stdout_text;
+
+  const testing::CliResult arm = testing::run_cli("ops --provider arm --args");
+  ASSERT_EQ(arm.exit_code, 0) << arm.stderr_text;
+  EXPECT_EQ(arm.stdout_text.find("cortex_m_ns::"), std::string::npos) << arm.stdout_text;
+  EXPECT_NE(arm.stdout_text.find("  0 input                     Tensor int8, 4-D, NHWC in memory\n"), std::string::npos)
+      << arm.stdout_text;
+  EXPECT_NE(arm.stdout_text.find("  2 bias                      Tensor or Null int32, one value per channel"),
+            std::string::npos)
+      << arm.stdout_text;
+
+  const testing::CliResult json = testing::run_cli("ops --json");
+  ASSERT_EQ(json.exit_code, 0) << json.stderr_text;
+  const nlohmann::json doc = nlohmann::json::parse(json.stdout_text);
+  EXPECT_EQ(doc["schema"], "etns.ops");
+  size_t ns_only = 0;
+  for (const nlohmann::json& op : doc["operators"]) ns_only += op["providers"] == nlohmann::json::array({"ns"}) ? 1 : 0;
+  EXPECT_EQ(ns_only, 5u) << "the five cortex_m_ns:: kernels";
 }
 
 // `etns bench --tflite DIR` imports every model of DIR before any QEMU run; a

@@ -12,6 +12,7 @@ namespace etns::tools {
 using CommandAction = std::function<int()>;
 
 CommandAction add_inspect_command(CLI::App& app);
+CommandAction add_ops_command(CLI::App& app);
 CommandAction add_run_command(CLI::App& app);
 CommandAction add_profile_command(CLI::App& app);
 CommandAction add_compare_command(CLI::App& app);

@@ -103,6 +103,7 @@ int main(int argc, char** argv) {
   // One line per command, in the order `etns --help` lists them.
   etns::tools::CommandAction (*const commands[])(CLI::App&) = {
       etns::tools::add_inspect_command,
+      etns::tools::add_ops_command,
       etns::tools::add_run_command,
       etns::tools::add_profile_command,
       etns::tools::add_compare_command,
