@@ -42,9 +42,17 @@ void conv2d_s8(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
   kernels::fastest(kernels::kConv2dVariants)(p, input, weight, bias, out, scratch);
 }
 
-// The Helium variant's need, on every target (the reference needs none, but
-// the host budgets what the Cortex-M55 would ask for).
-size_t conv2d_scratch_bytes(const Conv2dParams& p) { return conv2d_s8_mve_scratch_bytes(p); }
+// The Helium variants' need, on every target (the reference needs none, but
+// the host budgets what the Cortex-M55 would ask for). The most any variant
+// asks for, so that every variant can be run on the same call.
+size_t conv2d_scratch_bytes(const Conv2dParams& p) {
+  size_t bytes = conv2d_s8_mve_scratch_bytes(p);
+  const size_t gemm = conv2d_s8_mve_gemm_scratch_bytes(p);
+  const size_t three_by_three = conv2d_s8_mve_3x3_scratch_bytes(p);
+  if (gemm > bytes) bytes = gemm;
+  if (three_by_three > bytes) bytes = three_by_three;
+  return bytes;
+}
 
 Error conv2d_prepare(PrepareContext& ctx) {
   ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(kInput));

@@ -59,8 +59,34 @@ void conv2d_s8_mve(const Conv2dParams& p, const int8_t* input, const int8_t* wei
 // The Helium variant's scratch, computed on every target: the host applies
 // the device's scratch budget, so both give one verdict on a program.
 size_t conv2d_s8_mve_scratch_bytes(const Conv2dParams& p);
-// The implementation this build uses: conv2d_s8_mve when compiled, else the
-// reference; and the scratch it needs.
+
+// One group (any filter, stride, padding, dilation): an output pixel's
+// window is one dot product of filter_h * filter_w * filter_c bytes, so the
+// convolution is a matrix product of windows (gathered into scratch, or read
+// in place for 1x1 filters) with the weight rows. Declined when its scratch
+// (24 bytes per output channel plus 4 windows) would pass 8 KiB.
+bool conv2d_gemm_handles(const Conv2dParams& p);
+#if ETNS_HAVE_MVE
+// Helium for those shapes (any other goes to conv2d_s8_mve).
+void conv2d_s8_mve_gemm(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
+                        const int32_t* bias, int8_t* out, uint8_t* scratch);
+#endif
+size_t conv2d_s8_mve_gemm_scratch_bytes(const Conv2dParams& p);
+
+// 3x3 filters at stride 1 without dilation, one group, 16, 32, 48 or 64
+// input channels, at most 64 output channels, padding at most 2 and rows
+// narrow enough for 8 KiB of scratch (the Tier-1 convolution, ResNet's 3x3
+// layers).
+bool conv2d_3x3_handles(const Conv2dParams& p);
+#if ETNS_HAVE_MVE
+// Helium for those shapes (any other goes to conv2d_s8_mve_gemm).
+void conv2d_s8_mve_3x3(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
+                       const int32_t* bias, int8_t* out, uint8_t* scratch);
+#endif
+size_t conv2d_s8_mve_3x3_scratch_bytes(const Conv2dParams& p);
+
+// The implementation this build uses: the last Helium variant when compiled,
+// else the reference; and the most scratch any compiled variant needs.
 void conv2d_s8(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
                const int32_t* bias, int8_t* out, uint8_t* scratch);
 size_t conv2d_scratch_bytes(const Conv2dParams& p);
@@ -113,6 +139,10 @@ namespace etns::kernels {
 inline constexpr Variant<cortex_m::Conv2dFn> kConv2dVariants[] = {
     {"ref", &cortex_m::conv2d_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::conv2d_s8_mve)
+#if ETNS_HAVE_MVE
+    {"mve_gemm", &cortex_m::conv2d_s8_mve_gemm},
+    {"mve_3x3", &cortex_m::conv2d_s8_mve_3x3},
+#endif
 };
 
 }  // namespace etns::kernels

@@ -71,5 +71,68 @@ ETNS_KERNEL_BENCH(quantized_conv2d, ds_cnn_conv1) {
   }
 }
 
+// ic (ResNet-8) op 5: 1x16x16x32 -> 32, 3x3, padding 1: 2,359,296 MACs, with
+// its offsets (input zero point -128, output 4) and tier1's multipliers.
+ETNS_KERNEL_BENCH(quantized_conv2d, ic_16x16x32) {
+  Conv2dParams p;
+  p.batches = 1;
+  p.input_h = p.input_w = p.output_h = p.output_w = 16;
+  p.input_c = p.output_c = p.filter_c = 32;
+  p.filter_h = p.filter_w = 3;
+  p.pad_h = p.pad_w = 1;
+  p.input_offset = 128;
+  p.output_offset = 4;
+  int32_t* multipliers = ETNS_TEST_ARRAY(int32_t, 32);
+  int32_t* shifts = ETNS_TEST_ARRAY(int32_t, 32);
+  for (int32_t oc = 0; oc < 32; ++oc) {
+    multipliers[oc] = kMultipliers[oc % 16];
+    shifts[oc] = kShifts[oc % 16];
+  }
+  p.multipliers = multipliers;
+  p.shifts = shifts;
+  int8_t* input = ETNS_TEST_ARRAY(int8_t, 16 * 16 * 32);
+  int8_t* weight = ETNS_TEST_ARRAY(int8_t, 32 * 3 * 3 * 32);
+  int32_t* bias = ETNS_TEST_ARRAY(int32_t, 32);
+  int8_t* out = ETNS_TEST_ARRAY(int8_t, 16 * 16 * 32);
+  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, conv2d_scratch_bytes(p) + 16);
+  kernels::testing::Rng rng(5);
+  rng.fill_s8(input, 16 * 16 * 32);
+  rng.fill_s8(weight, 32 * 3 * 3 * 32);
+  for (const auto& v : kernels::kConv2dVariants) {
+    bench.measure(v.isa, [&] { v.fn(p, input, weight, bias, out, scratch); });
+  }
+}
+
+// ic op 9: 1x8x8x64 -> 64, 3x3, padding 1: 2,359,296 MACs (offsets 128 / -2).
+ETNS_KERNEL_BENCH(quantized_conv2d, ic_8x8x64) {
+  Conv2dParams p;
+  p.batches = 1;
+  p.input_h = p.input_w = p.output_h = p.output_w = 8;
+  p.input_c = p.output_c = p.filter_c = 64;
+  p.filter_h = p.filter_w = 3;
+  p.pad_h = p.pad_w = 1;
+  p.input_offset = 128;
+  p.output_offset = -2;
+  int32_t* multipliers = ETNS_TEST_ARRAY(int32_t, 64);
+  int32_t* shifts = ETNS_TEST_ARRAY(int32_t, 64);
+  for (int32_t oc = 0; oc < 64; ++oc) {
+    multipliers[oc] = kMultipliers[oc % 16];
+    shifts[oc] = kShifts[oc % 16];
+  }
+  p.multipliers = multipliers;
+  p.shifts = shifts;
+  int8_t* input = ETNS_TEST_ARRAY(int8_t, 8 * 8 * 64);
+  int8_t* weight = ETNS_TEST_ARRAY(int8_t, 64 * 3 * 3 * 64);
+  int32_t* bias = ETNS_TEST_ARRAY(int32_t, 64);
+  int8_t* out = ETNS_TEST_ARRAY(int8_t, 8 * 8 * 64);
+  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, conv2d_scratch_bytes(p) + 16);
+  kernels::testing::Rng rng(6);
+  rng.fill_s8(input, 8 * 8 * 64);
+  rng.fill_s8(weight, 64 * 3 * 3 * 64);
+  for (const auto& v : kernels::kConv2dVariants) {
+    bench.measure(v.isa, [&] { v.fn(p, input, weight, bias, out, scratch); });
+  }
+}
+
 }  // namespace
 }  // namespace etns::cortex_m
