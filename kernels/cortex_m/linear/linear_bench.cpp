@@ -1,6 +1,7 @@
-// quantized_linear on a DS-CNN-style classifier head (1x512 -> 12) and a
-// hidden layer (1x256 -> 64), as the exporter calls it (kernel_sum given, no
-// bias, symmetric weights), every variant (kernel_bench.h).
+// quantized_linear on a DS-CNN-style classifier head (1x512 -> 12), a hidden
+// layer (1x256 -> 64) and every fully connected layer of the MLPerf Tiny
+// models, as the exporter calls it (kernel_sum given, no bias, symmetric
+// weights), every variant (kernel_bench.h).
 #include "kernels/cortex_m/linear/linear.h"
 #include "kernels/testing/kernel_bench.h"
 #include "kernels/testing/kernel_test.h"
@@ -36,6 +37,17 @@ void bench_linear(kernels::testing::Bench& bench, int32_t in, int32_t rows) {
 ETNS_KERNEL_BENCH(quantized_linear, ds_cnn_head_1x512x12) { bench_linear(bench, 512, 12); }
 
 ETNS_KERNEL_BENCH(quantized_linear, 1x256x64) { bench_linear(bench, 256, 64); }
+
+// The MLPerf Tiny models' fully connected layers: the classifier heads of kws,
+// vww and ic, and the autoencoder's (ad) layers.
+ETNS_KERNEL_BENCH(quantized_linear, kws_head_1x64x12) { bench_linear(bench, 64, 12); }
+ETNS_KERNEL_BENCH(quantized_linear, vww_head_1x256x2) { bench_linear(bench, 256, 2); }
+ETNS_KERNEL_BENCH(quantized_linear, ic_head_1x64x10) { bench_linear(bench, 64, 10); }
+ETNS_KERNEL_BENCH(quantized_linear, ad_1x640x128) { bench_linear(bench, 640, 128); }
+ETNS_KERNEL_BENCH(quantized_linear, ad_1x128x128) { bench_linear(bench, 128, 128); }
+ETNS_KERNEL_BENCH(quantized_linear, ad_1x128x8) { bench_linear(bench, 128, 8); }
+ETNS_KERNEL_BENCH(quantized_linear, ad_1x8x128) { bench_linear(bench, 8, 128); }
+ETNS_KERNEL_BENCH(quantized_linear, ad_1x128x640) { bench_linear(bench, 128, 640); }
 
 }  // namespace
 }  // namespace etns::cortex_m

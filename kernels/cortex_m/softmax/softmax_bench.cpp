@@ -27,5 +27,9 @@ ETNS_KERNEL_BENCH(softmax, 1x12) { bench_softmax(bench, 1, 12); }
 
 ETNS_KERNEL_BENCH(softmax, 4x256) { bench_softmax(bench, 4, 256); }
 
+// The MLPerf Tiny heads: ic's 10 classes and vww's 2 (kws's 12 is above).
+ETNS_KERNEL_BENCH(softmax, ic_1x10) { bench_softmax(bench, 1, 10); }
+ETNS_KERNEL_BENCH(softmax, vww_1x2) { bench_softmax(bench, 1, 2); }
+
 }  // namespace
 }  // namespace etns::cortex_m
