@@ -98,8 +98,10 @@ CommandAction add_compare_programs_command(CLI::App& app) {
   CLI::App* command =
       app.add_subcommand("compare-programs", "compare the arm and ns programs of one model, instruction by instruction");
   command->footer(
-      "Prints the evidence tables: per-instruction rows side by side, then the per-instruction\n"
-      "sum, clean end to end, the Tier-1 region and the planned arena, with delta % and ×.\n"
+      "Prints the evidence tables: every instruction in rows matched by structure (same operator,\n"
+      "group, only in one program), then the per-instruction sum, clean end to end, the Tier-1\n"
+      "regions (groups where ns runs a cortex_m_ns:: kernel) and the planned arena, with delta %\n"
+      "and × (ns ÷ arm).\n"
       "--manifest (the export manifest) checks each program's SHA-256 and names instructions.\n"
       "Refuses (exit 2) anything but the arm then the ns program of one model: swapped, the same\n"
       "bundle or program twice, two models (by the manifest, else by <model>_arm/_ns file names).\n"

@@ -155,26 +155,60 @@ struct ExportManifest {
 // (a provider other than arm or ns is one).
 ExportManifest read_export_manifest(const nlohmann::json& manifest, const std::string& file);
 
+// How one row of compare-programs' table pairs the two programs' instructions.
+enum class RowMatch {
+  SameOperator,     // "same_operator": one instruction each, the same operator name
+  Group,            // "group": the instructions between two same-operator rows, on both sides
+  OnlyInBaseline,   // "only_in_baseline": instructions the candidate has nothing for
+  OnlyInCandidate,  // "only_in_candidate": instructions the baseline has nothing for
+};
+const char* code_of(RowMatch match);
+
+struct MatchedRow {
+  RowMatch match = RowMatch::SameOperator;
+  std::vector<size_t> baseline;   // indices into the baseline's instructions, consecutive
+  std::vector<size_t> candidate;  // the same for the candidate
+  bool tier1_region = false;      // a group: the candidate's cortex_m_ns:: kernels for the baseline's portable ones
+};
+
+// The structural match of two instruction lists (operator names in program
+// order). Anchors are the operators both programs run, by identical name
+// (portable ones too): a longest common subsequence, and among the longest the
+// one with the fewest unmatched stretches, so that an island the candidate
+// replaces stays one stretch (the arm `dequantize, leaky_relu, sub, quantize,
+// clamp` island against ns's three cortex_m_ns:: kernels). Each stretch between
+// consecutive anchors is one row: a group when both sides have instructions
+// there, else only in one program. A group is a Tier-1 region when its
+// candidate side runs a cortex_m_ns:: operator and its baseline side a
+// portable aten:: one (the float island profiler.md §10.4 defines); only those
+// two prefixes decide it, never data movement both programs run. Rows are
+// in program order and cover every instruction of both lists exactly once.
+std::vector<MatchedRow> match_by_structure(const std::vector<std::string>& baseline,
+                                           const std::vector<std::string>& candidate);
+
 // Two programs of the same model, the arm then the ns program (profiler.md
 // §10); anything else (swapped, the same bundle or program twice, different
 // models by the manifest or else the <model>_arm/_ns file names) is refused
-// with Failure exit 2. The first line says what was compared. Rows side
-// by side, then per-instruction sum, clean end to end, the Tier-1 region and
-// the planned arena. Instructions are matched through the export manifest
-// when given (labels, SHA-256 check, planned arena), otherwise the labels are
-// the bundles' own. The Tier-1 region comes from the programs' structure: the
-// cortex_m:: instructions both share align (a longest common subsequence in
-// which an aten:: operator also pairs with the cortex_m_ns:: operator that
-// replaces it), and the region is every stretch between aligned cortex_m::
-// instructions where the baseline runs portable (aten::) kernels.
+// with Failure exit 2. The first line says what was compared. Then the rows
+// of match_by_structure, each saying how it was matched, then per-instruction
+// sum, clean end to end, each Tier-1 region, each operator one Tier-1 kernel
+// replaces one-for-one inside a region, and the planned arena. With the
+// export manifest, operator names (and so the match), the SHA-256 check and
+// the planned arena come from it; otherwise the names are the bundles' own.
 ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidate,
                                   const std::optional<ExportManifest>& manifest);
 
-// {baseline, candidate, delta, delta_pct, factor (baseline / candidate)};
-// null where a division by zero would be.
+// The × of every comparison table and the JSON's `factor`: candidate ÷
+// baseline (1.9× is a figure that grew by 90 %, 0.40× one that fell by 60 %);
+// none when the baseline is 0.
+std::optional<double> factor_of(double baseline, double candidate);
+
+// {baseline, candidate, delta, delta_pct, factor (factor_of)}; null where a
+// division by zero would be.
 nlohmann::json delta_json(double baseline, double candidate);
 
-// "-21.3%"; "2.5×" (integers from 100×). Counts: format_count (tools/common/text.h).
+// "-21.3%"; the factor_of as "1.9×", "0.40×", "0.0057×" (two significant
+// digits below 1, integers from 100×). Counts: format_count (tools/common/text.h).
 std::string format_delta_pct(double baseline, double candidate);
 std::string format_factor(double baseline, double candidate);
 // A noise figure: "4.5%" below 10, "45%" from 10.

@@ -1,5 +1,6 @@
 // What both comparisons share: the comparability gate and codes, deltas, and
 // how numbers are written for people.
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -59,10 +60,15 @@ void require_comparable(const Bundle& baseline, const Bundle& candidate) {
   }
 }
 
+std::optional<double> factor_of(double baseline, double candidate) {
+  if (baseline == 0) return std::nullopt;
+  return candidate / baseline;
+}
+
 nlohmann::json delta_json(double baseline, double candidate) {
   nlohmann::json row = {{"baseline", baseline}, {"candidate", candidate}, {"delta", candidate - baseline}};
   row["delta_pct"] = baseline != 0 ? nlohmann::json((candidate - baseline) / baseline * 100.0) : nlohmann::json();
-  row["factor"] = candidate != 0 ? nlohmann::json(baseline / candidate) : nlohmann::json();
+  row["factor"] = json_or_null(factor_of(baseline, candidate));
   return row;
 }
 
@@ -72,9 +78,14 @@ std::string format_delta_pct(double baseline, double candidate) {
 }
 
 std::string format_factor(double baseline, double candidate) {
-  if (candidate == 0) return "";
-  const double factor = baseline / candidate;
-  return factor >= 100 ? fmt::format("{:.0f}×", factor) : fmt::format("{:.1f}×", factor);
+  const std::optional<double> factor = factor_of(baseline, candidate);
+  if (!factor) return "";
+  if (*factor == 0) return "0×";
+  if (*factor >= 100) return fmt::format("{:.0f}×", *factor);
+  if (*factor >= 1) return fmt::format("{:.1f}×", *factor);
+  // Below 1, two significant digits: a 175-fold drop is 0.0057×, not 0.0×.
+  const int decimals = std::min(6, std::max(2, 1 - static_cast<int>(std::floor(std::log10(*factor)))));
+  return fmt::format("{:.{}f}×", *factor, decimals);
 }
 
 std::string format_noise_pct(double pct) { return fmt::format(pct < 10 ? "{:.1f}%" : "{:.0f}%", pct); }

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -26,8 +27,8 @@ struct Side {
 
 bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
 
-bool is_stock(const std::string& op) { return starts_with(op, "cortex_m::"); }
 bool is_portable(const std::string& op) { return starts_with(op, "aten::"); }
+bool is_tier1(const std::string& op) { return starts_with(op, "cortex_m_ns::"); }
 
 // "aten::mean.out" -> "mean"; "cortex_m_ns::quantized_mean.out" -> "mean".
 std::string base_name(const std::string& op) {
@@ -36,6 +37,104 @@ std::string base_name(const std::string& op) {
   if (starts_with(name, "quantized_")) name = name.substr(10);
   return name;
 }
+
+// The anchors of match_by_structure: pairs (i, j) with a[i] == b[j], as
+// many as possible, and among those the fewest unmatched stretches. Scores
+// are anchors × weight − stretches, with a weight above any stretch count.
+// fresh[i][j] is the best score of the suffixes a[i..], b[j..] right after an
+// anchor (or at the start), where skipping an instruction opens a stretch;
+// open[i][j] the same inside a stretch already counted. Ties prefer the
+// anchor, then skipping the baseline's instruction: deterministic.
+std::vector<std::pair<size_t, size_t>> anchors_of(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  const size_t n = a.size(), m = b.size();
+  const long long weight = static_cast<long long>(n + m) + 2;
+  std::vector<std::vector<long long>> fresh(n + 1, std::vector<long long>(m + 1, 0));
+  std::vector<std::vector<long long>> open = fresh;
+  for (size_t i = n + 1; i-- > 0;) {
+    for (size_t j = m + 1; j-- > 0;) {
+      if (i == n && j == m) continue;
+      long long best_fresh = std::numeric_limits<long long>::min(), best_open = best_fresh;
+      if (i < n && j < m && a[i] == b[j]) best_fresh = best_open = weight + fresh[i + 1][j + 1];
+      if (i < n) {
+        best_fresh = std::max(best_fresh, open[i + 1][j] - 1);
+        best_open = std::max(best_open, open[i + 1][j]);
+      }
+      if (j < m) {
+        best_fresh = std::max(best_fresh, open[i][j + 1] - 1);
+        best_open = std::max(best_open, open[i][j + 1]);
+      }
+      fresh[i][j] = best_fresh;
+      open[i][j] = best_open;
+    }
+  }
+  std::vector<std::pair<size_t, size_t>> anchors;
+  size_t i = 0, j = 0;
+  bool in_stretch = false;
+  while (i < n || j < m) {
+    const long long here = in_stretch ? open[i][j] : fresh[i][j];
+    const long long skip_cost = in_stretch ? 0 : 1;
+    if (i < n && j < m && a[i] == b[j] && here == weight + fresh[i + 1][j + 1]) {
+      anchors.emplace_back(i++, j++);
+      in_stretch = false;
+    } else if (i < n && here == open[i + 1][j] - skip_cost) {
+      ++i;
+      in_stretch = true;
+    } else {
+      ++j;
+      in_stretch = true;
+    }
+  }
+  return anchors;
+}
+
+}  // namespace
+
+const char* code_of(RowMatch match) {
+  switch (match) {
+    case RowMatch::SameOperator: return "same_operator";
+    case RowMatch::Group: return "group";
+    case RowMatch::OnlyInBaseline: return "only_in_baseline";
+    case RowMatch::OnlyInCandidate: return "only_in_candidate";
+  }
+  return "unknown";
+}
+
+std::vector<MatchedRow> match_by_structure(const std::vector<std::string>& baseline,
+                                           const std::vector<std::string>& candidate) {
+  std::vector<MatchedRow> rows;
+  size_t next_a = 0, next_b = 0;
+  auto close_stretch = [&](size_t end_a, size_t end_b) {
+    MatchedRow row;
+    for (size_t i = next_a; i < end_a; ++i) row.baseline.push_back(i);
+    for (size_t j = next_b; j < end_b; ++j) row.candidate.push_back(j);
+    if (row.baseline.empty() && row.candidate.empty()) return;
+    if (row.candidate.empty()) {
+      row.match = RowMatch::OnlyInBaseline;
+    } else if (row.baseline.empty()) {
+      row.match = RowMatch::OnlyInCandidate;
+    } else {
+      row.match = RowMatch::Group;
+      // The float island profiler.md §10.4 defines: ns's Tier-1 kernels in
+      // place of arm's portable ones. ns's hardswish in place of stock
+      // kernels is a group, not a region.
+      row.tier1_region = std::any_of(row.candidate.begin(), row.candidate.end(),
+                                     [&](size_t j) { return is_tier1(candidate[j]); }) &&
+                         std::any_of(row.baseline.begin(), row.baseline.end(),
+                                     [&](size_t i) { return is_portable(baseline[i]); });
+    }
+    rows.push_back(std::move(row));
+  };
+  for (const auto& [a, b] : anchors_of(baseline, candidate)) {
+    close_stretch(a, b);
+    rows.push_back({RowMatch::SameOperator, {a}, {b}, false});
+    next_a = a + 1;
+    next_b = b + 1;
+  }
+  close_stretch(baseline.size(), candidate.size());
+  return rows;
+}
+
+namespace {
 
 Side read_side(const Bundle& bundle) {
   Side side;
@@ -65,70 +164,6 @@ const ManifestProgram& find_in_manifest(const ExportManifest& manifest, const Bu
   }
   if (first != nullptr) return *first;
   throw Failure(bundle.dir + ": its program (SHA-256 " + sha.substr(0, 12) + "…) is not in the manifest");
-}
-
-// Instructions that do the same job in both programs: the same stock
-// cortex_m:: operator, or a portable aten:: operator and the cortex_m_ns::
-// operator that replaces it (aten::mean.out and quantized_mean.out).
-bool stock_match(const std::string& a, const std::string& b) { return is_stock(a) && a == b; }
-bool same_job(const std::string& a, const std::string& b) {
-  return stock_match(a, b) ||
-         (is_portable(a) && starts_with(b, "cortex_m_ns::") && base_name(a) == base_name(b));
-}
-
-// The aligned stock instructions (anchors) of a longest common subsequence
-// under same_job: the replaced operators align too, which pins the anchors
-// around them.
-std::vector<std::pair<size_t, size_t>> align_stock(const std::vector<std::string>& a,
-                                                   const std::vector<std::string>& b) {
-  const size_t n = a.size(), m = b.size();
-  std::vector<std::vector<size_t>> lcs(n + 1, std::vector<size_t>(m + 1, 0));
-  for (size_t i = n; i-- > 0;) {
-    for (size_t j = m; j-- > 0;) {
-      lcs[i][j] = same_job(a[i], b[j]) ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
-    }
-  }
-  std::vector<std::pair<size_t, size_t>> anchors;
-  size_t i = 0, j = 0;
-  while (i < n && j < m) {
-    if (same_job(a[i], b[j]) && lcs[i][j] == lcs[i + 1][j + 1] + 1) {
-      if (stock_match(a[i], b[j])) anchors.emplace_back(i, j);
-      ++i;
-      ++j;
-    } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
-      ++i;
-    } else {
-      ++j;
-    }
-  }
-  return anchors;
-}
-
-struct Region {
-  std::vector<size_t> baseline;   // indices
-  std::vector<size_t> candidate;
-};
-
-// Stretches between anchors where the baseline runs portable kernels.
-std::vector<Region> tier1_regions(const Side& base, const Side& cand) {
-  const std::vector<std::pair<size_t, size_t>> pairs = align_stock(base.labels, cand.labels);
-  std::vector<Region> regions;
-  size_t next_a = 0, next_b = 0;
-  auto close_gap = [&](size_t end_a, size_t end_b) {
-    Region region;
-    for (size_t i = next_a; i < end_a; ++i) region.baseline.push_back(i);
-    for (size_t j = next_b; j < end_b; ++j) region.candidate.push_back(j);
-    const bool portable = std::any_of(region.baseline.begin(), region.baseline.end(),
-                                      [&](size_t i) { return is_portable(base.labels[i]); });
-    if (portable) regions.push_back(region);
-  };
-  for (const auto& [a, b] : pairs) {
-    close_gap(a, b);
-    next_a = a + 1;
-    next_b = b + 1;
-  }
-  close_gap(base.labels.size(), cand.labels.size());
-  return regions;
 }
 
 std::string id_range(const Side& side, const std::vector<size_t>& indices) {
@@ -257,7 +292,8 @@ void write_heading(Report& out, const Bundle& baseline, const Bundle& candidate,
   const std::string b_name = protocol::to_string(pair.candidate.provider);
   const SummaryDoc& summary = baseline.summary;
   out.doc = {{"schema", "etns.compare-programs"}, {"schema_version", 1}, {"model", model},
-             {"matching", from_manifest ? "manifest" : "structure"}, {"metric", summary.metric.name},
+             {"matching", "structure"},
+             {"operator_names", from_manifest ? "manifest" : "bundles"}, {"metric", summary.metric.name},
              {"unit", summary.metric.unit}, {"target", summary.target},
              {"baseline", {{"dir", baseline.dir}, {"provider", a_name}, {"path", pair.baseline.path},
                            {"sha256", pair.baseline.sha}}},
@@ -274,32 +310,82 @@ void write_heading(Report& out, const Bundle& baseline, const Bundle& candidate,
          << ".\n\n";
   out.md << "## " << model << ": per-instruction " << measure << " (" << summary.metric.name << ", "
          << summary.target << ")\n\n";
+  out.md << "Rows matched by structure" << (from_manifest ? " over the export manifest's operator names" : "")
+         << ": operators both programs run, in the same order, pair up (same operator), and the instructions "
+            "between two such pairs are compared as one group, a Tier-1 region when "
+         << b_name << " runs a `cortex_m_ns::` kernel there in place of " << a_name << "'s portable kernels.\n\n";
 }
 
-// Every instruction of both programs side by side, by position.
-void write_rows(Report& out, const Side& base, const Side& cand) {
+const char* match_text(RowMatch match) {
+  switch (match) {
+    case RowMatch::SameOperator: return "same operator";
+    case RowMatch::Group: return "group";
+    case RowMatch::OnlyInBaseline: return "only in ";
+    case RowMatch::OnlyInCandidate: return "only in ";
+  }
+  return "";
+}
+
+// One side of a row, for people: the id or id range, the operator or the
+// group's members each with its value, and the value (the members' sum).
+struct SideCells {
+  std::string ids, ops, value;
+};
+
+SideCells side_cells(const Side& side, const std::vector<size_t>& indices) {
+  SideCells cells;
+  if (indices.empty()) return cells;
+  cells.ids = id_range(side, indices);
+  for (size_t k = 0; k < indices.size(); ++k) {
+    if (k > 0) cells.ops += " + ";
+    cells.ops += side.labels[indices[k]];
+    if (indices.size() > 1) cells.ops += " (" + format_count(side.values[indices[k]]) + ")";
+  }
+  cells.value = format_count(sum_of(side, indices));
+  return cells;
+}
+
+json side_json(const Side& side, const std::vector<size_t>& indices) {
+  json ids = json::array(), ops = json::array(), values = json::array();
+  for (size_t i : indices) {
+    ids.push_back(side.ids[i]);
+    ops.push_back(side.labels[i]);
+    values.push_back(side.values[i]);
+  }
+  return {{"ids", ids}, {"ops", ops}, {"values", values}, {"value", sum_of(side, indices)}};
+}
+
+// Every instruction of both programs once, in the rows of the structural
+// match; each row says how it was matched.
+void write_rows(Report& out, const Side& base, const Side& cand, const std::vector<MatchedRow>& rows) {
   const std::string a_name = protocol::to_string(base.provider);
   const std::string b_name = protocol::to_string(cand.provider);
-  out.md << "| # | " << a_name << " op | " << a_name << " | " << b_name << " op | " << b_name << " |\n";
-  out.md << "|---|---|---:|---|---:|\n";
+  out.md << "| # | " << a_name << " | " << a_name << " op | " << a_name << " value | " << b_name << " | " << b_name
+         << " op | " << b_name << " value | delta | × (" << b_name << " ÷ " << a_name << ") | match |\n";
+  out.md << "|---|---|---|---:|---|---|---:|---:|---:|---|\n";
   out.doc["rows"] = json::array();
-  const size_t rows = std::max(base.labels.size(), cand.labels.size());
-  for (size_t k = 0; k < rows; ++k) {
-    json row = {{"index", k}};
-    out.md << "| " << k << " | ";
-    if (k < base.labels.size()) {
-      out.md << base.labels[k] << " | " << format_count(base.values[k]) << " | ";
-      row["baseline"] = {{"id", base.ids[k]}, {"op", base.labels[k]}, {"value", base.values[k]}};
-    } else {
-      out.md << " | | ";
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const MatchedRow& row = rows[k];
+    const SideCells a = side_cells(base, row.baseline);
+    const SideCells b = side_cells(cand, row.candidate);
+    std::string match = match_text(row.match);
+    if (row.match == RowMatch::OnlyInBaseline) match += a_name;
+    if (row.match == RowMatch::OnlyInCandidate) match += b_name;
+    if (row.tier1_region) match += " (Tier-1 region)";
+    std::string delta, factor;
+    json entry = {{"index", k}, {"match", code_of(row.match)}, {"tier1_region", row.tier1_region}};
+    if (!row.baseline.empty()) entry["baseline"] = side_json(base, row.baseline);
+    if (!row.candidate.empty()) entry["candidate"] = side_json(cand, row.candidate);
+    if (!row.baseline.empty() && !row.candidate.empty()) {
+      const double va = sum_of(base, row.baseline), vb = sum_of(cand, row.candidate);
+      delta = format_delta_pct(va, vb);
+      factor = format_factor(va, vb);
+      const json numbers = delta_json(va, vb);
+      for (const char* key : {"delta", "delta_pct", "factor"}) entry[key] = numbers[key];
     }
-    if (k < cand.labels.size()) {
-      out.md << cand.labels[k] << " | " << format_count(cand.values[k]) << " |\n";
-      row["candidate"] = {{"id", cand.ids[k]}, {"op", cand.labels[k]}, {"value", cand.values[k]}};
-    } else {
-      out.md << " | |\n";
-    }
-    out.doc["rows"].push_back(row);
+    out.md << "| " << k << " | " << a.ids << " | " << a.ops << " | " << a.value << " | " << b.ids << " | " << b.ops
+           << " | " << b.value << " | " << delta << " | " << factor << " | " << match << " |\n";
+    out.doc["rows"].push_back(entry);
   }
 }
 
@@ -309,13 +395,16 @@ std::vector<size_t> every_index(const Side& side) {
   return all;
 }
 
-// The run figures side by side: per-instruction sum, clean end to end, the
-// Tier-1 regions, every operator one kernel replaces one-for-one, the
-// planned arena; each with delta and factor.
-void write_metrics(Report& out, const Side& base, const Side& cand, const std::string& unit) {
+// The run figures side by side: per-instruction sum, clean end to end, each
+// Tier-1 region (and all of them together when there are several), every
+// portable operator a region's one Tier-1 kernel of the same name replaces,
+// the planned arena; each with delta and factor.
+void write_metrics(Report& out, const Side& base, const Side& cand, const std::vector<MatchedRow>& rows,
+                   const std::string& unit) {
   const std::string a_name = protocol::to_string(base.provider);
   const std::string b_name = protocol::to_string(cand.provider);
-  out.md << "\n| metric | " << a_name << " | " << b_name << " | delta | × |\n|---|---:|---:|---:|---:|\n";
+  out.md << "\n| metric | " << a_name << " | " << b_name << " | delta | × (" << b_name << " ÷ " << a_name
+         << ") |\n|---|---:|---:|---:|---:|\n";
   out.doc["metrics"] = json::array();
   auto metric_row = [&](const std::string& name, double a, double b) {
     out.md << "| " << name << " | " << format_count(a) << " | " << format_count(b) << " | "
@@ -326,26 +415,44 @@ void write_metrics(Report& out, const Side& base, const Side& cand, const std::s
   };
   metric_row("per-instruction sum (" + unit + ")", sum_of(base, every_index(base)), sum_of(cand, every_index(cand)));
   metric_row("clean end to end (" + unit + ")", base.clean, cand.clean);
-  for (const Region& region : tier1_regions(base, cand)) {
-    metric_row("Tier-1 region (" + a_name + " " + id_range(base, region.baseline) + ", " + b_name + " " +
-                   id_range(cand, region.candidate) + ")",
-               sum_of(base, region.baseline), sum_of(cand, region.candidate));
+  out.doc["tier1_regions"] = json::array();
+  std::vector<size_t> all_a, all_b;
+  for (const MatchedRow& row : rows) {
+    if (!row.tier1_region) continue;
+    metric_row("Tier-1 region (" + a_name + " " + id_range(base, row.baseline) + ", " + b_name + " " +
+                   id_range(cand, row.candidate) + ")",
+               sum_of(base, row.baseline), sum_of(cand, row.candidate));
+    json region = {{"baseline_ids", side_json(base, row.baseline)["ids"]},
+                   {"candidate_ids", side_json(cand, row.candidate)["ids"]}};
+    region.update(delta_json(sum_of(base, row.baseline), sum_of(cand, row.candidate)));
+    out.doc["tier1_regions"].push_back(region);
+    all_a.insert(all_a.end(), row.baseline.begin(), row.baseline.end());
+    all_b.insert(all_b.end(), row.candidate.begin(), row.candidate.end());
   }
-  // An operator the baseline runs as one portable kernel and the candidate as one Tier-1 kernel.
-  for (size_t i = 0; i < base.labels.size(); ++i) {
-    if (!is_portable(base.labels[i])) continue;
-    std::vector<size_t> matches;
-    for (size_t j = 0; j < cand.labels.size(); ++j) {
-      if (starts_with(cand.labels[j], "cortex_m_ns::") && base_name(cand.labels[j]) == base_name(base.labels[i])) {
-        matches.push_back(j);
+  if (out.doc["tier1_regions"].size() > 1) {
+    metric_row("Tier-1 regions together (" + std::to_string(out.doc["tier1_regions"].size()) + ")",
+               sum_of(base, all_a), sum_of(cand, all_b));
+  }
+  // Inside a region: a portable operator and the one Tier-1 kernel of the same name there.
+  for (const MatchedRow& row : rows) {
+    if (!row.tier1_region) continue;
+    for (size_t i : row.baseline) {
+      if (!is_portable(base.labels[i])) continue;
+      std::vector<size_t> matches;
+      for (size_t j : row.candidate) {
+        if (is_tier1(cand.labels[j]) && base_name(cand.labels[j]) == base_name(base.labels[i])) matches.push_back(j);
       }
-    }
-    if (matches.size() == 1) {
-      metric_row("`" + base_name(base.labels[i]) + "` op alone (" + base.ids[i] + ", " + cand.ids[matches[0]] + ")",
-                 base.values[i], cand.values[matches[0]]);
+      if (matches.size() == 1) {
+        metric_row("`" + base_name(base.labels[i]) + "` op alone (" + base.ids[i] + ", " + cand.ids[matches[0]] + ")",
+                   base.values[i], cand.values[matches[0]]);
+      }
     }
   }
   metric_row("planned arena (bytes)", base.planned_arena, cand.planned_arena);
+  if (out.doc["tier1_regions"].empty()) {
+    out.md << "\nNo Tier-1 region: " << b_name << " runs no `cortex_m_ns::` operator in place of " << a_name
+           << "'s portable kernels.\n";
+  }
 }
 
 }  // namespace
@@ -382,11 +489,11 @@ ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidat
   }
   Report out;
   write_heading(out, baseline, candidate, pair, manifest.has_value());
-  write_rows(out, base, cand);
+  const std::vector<MatchedRow> rows = match_by_structure(base.labels, cand.labels);
+  write_rows(out, base, cand, rows);
   const std::string& unit = baseline.summary.metric.unit;
-  write_metrics(out, base, cand, unit);
-  out.md << "\nRows matched by " << (manifest ? "manifest" : "structure") << "; values are the "
-         << baseline.results.aggregation << " of " << baseline.results.iterations << " iterations";
+  write_metrics(out, base, cand, rows, unit);
+  out.md << "\nValues are the " << baseline.results.aggregation << " of " << baseline.results.iterations << " iterations";
   if (unit == "instructions") out.md << " (executed instructions counted under QEMU, not cycles)";
   out.md << ".\n";
   return {std::move(out.doc), out.md.str()};

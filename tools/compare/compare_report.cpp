@@ -15,7 +15,8 @@ namespace {
 using json = nlohmann::json;
 
 // The numbers a pair of figures honestly has: none where a run did not
-// measure, no delta for 0 in both, no % or × where a division by zero would be.
+// measure, no delta for 0 in both, no % or × where a division by zero would be
+// (a zero baseline). The factor is factor_of's, candidate ÷ baseline.
 struct PairNumbers {
   std::optional<double> baseline, candidate, delta, delta_pct, factor;
 };
@@ -28,7 +29,7 @@ PairNumbers numbers_of(const FigureRow& row) {
   const double a = *n.baseline, b = *n.candidate;
   if (row.state != FigureState::ZeroInBoth) n.delta = b - a;
   if (a != 0) n.delta_pct = (b - a) / a * 100.0;
-  if (b != 0) n.factor = a / b;
+  n.factor = factor_of(a, b);
   return n;
 }
 
@@ -61,7 +62,6 @@ std::string cells(const FigureRow& row) {
       if (n.delta_pct) pct = format_delta_pct(*n.baseline, *n.candidate);
       if (n.delta_pct && n.factor) factor = format_factor(*n.baseline, *n.candidate);
       if (row.state == FigureState::ZeroInBaseline) note = "baseline 0: no % or ×";
-      if (row.state == FigureState::ZeroInCandidate) note = "candidate 0: no ×";
   }
   if (row.within_noise) note = "within noise (±" + format_noise_pct(*row.noise_pct) + ")";
   if (row.regression) note = "**regression**";
@@ -162,7 +162,8 @@ std::string comparison_markdown(const BundleComparison& comparison) {
     md += fmt::format("| {} | {} | {} | {} |\n", row.name, text(row.baseline), text(row.candidate),
                       row.same() ? "same" : "**diff**");
   }
-  md += "\n## Run\n\n| metric | unit | baseline | candidate | change | % | × | |\n|---|---|---:|---:|---:|---:|---:|---|\n";
+  md += "\n## Run\n\n| metric | unit | baseline | candidate | change | % | × (candidate ÷ baseline) | |\n"
+        "|---|---|---:|---:|---:|---:|---:|---|\n";
   for (const FigureRow& row : comparison.metrics) md += fmt::format("| {} | {} ", row.name, row.unit) + cells(row);
   if (comparison.layers_comparable) {
     std::vector<const InstructionRow*> shown;
@@ -181,7 +182,8 @@ std::string comparison_markdown(const BundleComparison& comparison) {
     if (shown.size() < comparison.layers.size()) {
       md += fmt::format("; the {} largest changes of {}", shown.size(), comparison.layers.size());
     }
-    md += ")\n\n| # | operator | baseline | candidate | change | % | × | |\n|---|---|---:|---:|---:|---:|---:|---|\n";
+    md += ")\n\n| # | operator | baseline | candidate | change | % | × (candidate ÷ baseline) | |\n"
+          "|---|---|---:|---:|---:|---:|---:|---|\n";
     for (const InstructionRow* row : shown) md += fmt::format("| {} | `{}` ", row->id, row->operator_name) + cells(row->figure);
   }
   if (comparison.gated) {
@@ -226,10 +228,13 @@ void write_comparison_files(const BundleComparison& comparison, const std::strin
   csv += "\n";
   for (const InstructionRow& row : comparison.layers) {
     const PairNumbers n = numbers_of(row.figure);
+    // The reference's `speedup` (profiler.md §9.3) is baseline ÷ candidate: factor_of with the sides swapped.
+    const std::optional<double> speedup =
+        n.baseline && n.candidate ? factor_of(*n.candidate, *n.baseline) : std::nullopt;
     csv += fmt::format("{},{},{},{},{},true,{},{},{},{},{},{},{},{},{},{}", row.index, csv_cell(row.id),
                        csv_cell(row.candidate_id), csv_cell(row.operator_name), csv_cell(row.operator_name),
                        csv_cell(comparison.unit), csv_number(n.baseline), csv_number(n.candidate), csv_number(n.delta),
-                       csv_number(n.delta_pct), csv_number(n.factor), csv_number(row.figure.noise_pct),
+                       csv_number(n.delta_pct), csv_number(speedup), csv_number(row.figure.noise_pct),
                        code_of(row.figure.state), row.figure.within_noise, row.figure.regression);
     for (const std::string& name : counters) {
       const auto found = std::find_if(row.counters.begin(), row.counters.end(),

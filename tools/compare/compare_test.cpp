@@ -65,6 +65,156 @@ TEST(Compare, RefusesABundleWhoseResultsLackTheCleanFigure) {
   EXPECT_EQ(refused, candidate + "/profile_results.json: /clean_end_to_end: missing (expected an object or null)");
 }
 
+// The programs' instruction lists, as `etns inspect` prints them.
+const std::vector<std::string> kTier1Arm = {
+    "cortex_m::quantize_per_tensor.out",   "cortex_m::quantized_conv2d.out", "cortex_m::minimum.out",
+    "cortex_m::quantized_mul.out",         "cortex_m::dequantize_per_tensor.out", "cortex_m::quantized_conv2d.out",
+    "cortex_m::dequantize_per_tensor.out", "aten::leaky_relu.out",           "aten::sub.out",
+    "cortex_m::quantize_per_tensor.out",   "aten::clamp.out",                "cortex_m::dequantize_per_tensor.out"};
+const std::vector<std::string> kTier1Ns = {
+    "cortex_m::quantize_per_tensor.out",      "cortex_m::quantized_conv2d.out",
+    "cortex_m_ns::quantized_hardswish.out",   "cortex_m::quantized_conv2d.out",
+    "cortex_m_ns::quantized_leaky_relu.out",  "cortex_m_ns::quantized_sub.out",
+    "cortex_m_ns::quantized_relu.out",        "cortex_m::dequantize_per_tensor.out"};
+const std::vector<std::string> kTier1MeanArm = {"cortex_m::quantize_per_tensor.out", "cortex_m::dequantize_per_tensor.out",
+                                                "aten::mean.out", "cortex_m::quantize_per_tensor.out",
+                                                "cortex_m::dequantize_per_tensor.out"};
+const std::vector<std::string> kTier1MeanNs = {"cortex_m::quantize_per_tensor.out", "cortex_m_ns::quantized_mean.out",
+                                               "cortex_m::dequantize_per_tensor.out"};
+// dscnn has no Tier-1 operator: `etns export` writes the same program for arm and ns.
+const std::vector<std::string> kDscnn = {
+    "cortex_m::quantize_per_tensor.out",     "cortex_m::quantized_conv2d.out",
+    "cortex_m::quantized_depthwise_conv2d.out", "cortex_m::quantized_conv2d.out",
+    "cortex_m::quantized_avg_pool2d.out",    "dim_order_ops::_to_dim_order_copy.out",
+    "aten::view_copy.out",                   "cortex_m::quantized_linear.out",
+    "cortex_m::softmax.out",                 "cortex_m::dequantize_per_tensor.out"};
+
+using Indices = std::vector<size_t>;
+
+// The match as text, one row per line: "group 2-4 | 2 region".
+std::string rows_text(const std::vector<MatchedRow>& rows) {
+  auto span = [](const Indices& indices) {
+    if (indices.empty()) return std::string("-");
+    if (indices.size() == 1) return std::to_string(indices.front());
+    return std::to_string(indices.front()) + "-" + std::to_string(indices.back());
+  };
+  std::string text;
+  for (const MatchedRow& row : rows) {
+    text += std::string(code_of(row.match)) + " " + span(row.baseline) + " | " + span(row.candidate) +
+            (row.tier1_region ? " region" : "") + "\n";
+  }
+  return text;
+}
+
+// Every instruction of both lists is on exactly one row, in program order,
+// and a same-operator row pairs identical names.
+void expect_covers(const std::vector<MatchedRow>& rows, const std::vector<std::string>& a,
+                   const std::vector<std::string>& b) {
+  Indices seen_a, seen_b;
+  for (const MatchedRow& row : rows) {
+    seen_a.insert(seen_a.end(), row.baseline.begin(), row.baseline.end());
+    seen_b.insert(seen_b.end(), row.candidate.begin(), row.candidate.end());
+    if (row.match == RowMatch::SameOperator) {
+      ASSERT_EQ(row.baseline.size(), 1u);
+      ASSERT_EQ(row.candidate.size(), 1u);
+      EXPECT_EQ(a[row.baseline[0]], b[row.candidate[0]]);
+    }
+  }
+  Indices all_a(a.size()), all_b(b.size());
+  for (size_t i = 0; i < a.size(); ++i) all_a[i] = i;
+  for (size_t j = 0; j < b.size(); ++j) all_b[j] = j;
+  EXPECT_EQ(seen_a, all_a);
+  EXPECT_EQ(seen_b, all_b);
+}
+
+// The ns hardswish replaces arm's minimum and quantized_mul (and the
+// dequantize beside them): a group, but no Tier-1 region, as arm runs no
+// portable kernel there; the three ns kernels replace the float island, the
+// region. quantized_mul is never beside a convolution.
+TEST(MatchByStructure, Tier1PairsGroupsNotPositions) {
+  const std::vector<MatchedRow> rows = match_by_structure(kTier1Arm, kTier1Ns);
+  expect_covers(rows, kTier1Arm, kTier1Ns);
+  EXPECT_EQ(rows_text(rows),
+            "same_operator 0 | 0\n"
+            "same_operator 1 | 1\n"
+            "group 2-4 | 2\n"
+            "same_operator 5 | 3\n"
+            "group 6-10 | 4-6 region\n"
+            "same_operator 11 | 7\n");
+}
+
+TEST(MatchByStructure, Tier1MeanIslandIsOneRegion) {
+  const std::vector<MatchedRow> rows = match_by_structure(kTier1MeanArm, kTier1MeanNs);
+  expect_covers(rows, kTier1MeanArm, kTier1MeanNs);
+  EXPECT_EQ(rows_text(rows), "same_operator 0 | 0\ngroup 1-3 | 1 region\nsame_operator 4 | 2\n");
+  // Swapped, the longest common subsequence could pair ns's dequantize with
+  // arm's first one; the fewest stretches keep the island one group, and a
+  // candidate with only portable kernels there makes no Tier-1 region.
+  EXPECT_EQ(rows_text(match_by_structure(kTier1MeanNs, kTier1MeanArm)),
+            "same_operator 0 | 0\ngroup 1 | 1-3\nsame_operator 2 | 4\n");
+}
+
+// Portable and data-movement operators both programs run are anchors like any
+// other: dscnn's view_copy and _to_dim_order_copy are never a Tier-1 region.
+TEST(MatchByStructure, IdenticalProgramsMatchRowForRow) {
+  const std::vector<MatchedRow> rows = match_by_structure(kDscnn, kDscnn);
+  expect_covers(rows, kDscnn, kDscnn);
+  ASSERT_EQ(rows.size(), kDscnn.size());
+  for (size_t k = 0; k < rows.size(); ++k) {
+    EXPECT_EQ(rows[k].match, RowMatch::SameOperator) << k;
+    EXPECT_EQ(rows[k].baseline, Indices{k});
+    EXPECT_FALSE(rows[k].tier1_region) << k;
+  }
+  // One portable kernel replaced: the region is that kernel alone, not the
+  // data movement after it. A stock kernel replaced is a group, no region.
+  std::vector<std::string> arm = kDscnn;
+  arm[4] = "aten::avg_pool2d.out";
+  std::vector<std::string> ns = kDscnn;
+  ns[4] = "cortex_m_ns::quantized_avg_pool2d.out";
+  const std::vector<MatchedRow> one = match_by_structure(arm, ns);
+  expect_covers(one, arm, ns);
+  const std::string rest = "same_operator 5 | 5\nsame_operator 6 | 6\nsame_operator 7 | 7\n"
+                           "same_operator 8 | 8\nsame_operator 9 | 9\n";
+  const std::string head = "same_operator 0 | 0\nsame_operator 1 | 1\nsame_operator 2 | 2\nsame_operator 3 | 3\n";
+  EXPECT_EQ(rows_text(one), head + "group 4 | 4 region\n" + rest);
+  EXPECT_EQ(rows_text(match_by_structure(kDscnn, ns)), head + "group 4 | 4\n" + rest);
+}
+
+TEST(MatchByStructure, AnOperatorOnOneSideOnly) {
+  const std::vector<std::string> arm = {"cortex_m::quantize_per_tensor.out", "cortex_m::quantized_conv2d.out",
+                                        "aten::view_copy.out", "cortex_m::dequantize_per_tensor.out"};
+  std::vector<std::string> ns = arm;
+  ns.erase(ns.begin() + 2);
+  EXPECT_EQ(rows_text(match_by_structure(arm, ns)),
+            "same_operator 0 | 0\nsame_operator 1 | 1\nonly_in_baseline 2 | -\nsame_operator 3 | 2\n");
+  // A Tier-1 kernel with nothing on the other side replaces nothing: no region.
+  ns = arm;
+  ns.insert(ns.begin() + 2, "cortex_m_ns::quantized_relu.out");
+  const std::vector<MatchedRow> rows = match_by_structure(arm, ns);
+  expect_covers(rows, arm, ns);
+  EXPECT_EQ(rows_text(rows),
+            "same_operator 0 | 0\nsame_operator 1 | 1\nonly_in_candidate - | 2\nsame_operator 2 | 3\n"
+            "same_operator 3 | 4\n");
+  // Nothing shared: one group; nothing at all: no rows.
+  EXPECT_EQ(rows_text(match_by_structure({"aten::mean.out"}, {"cortex_m_ns::quantized_mean.out"})),
+            "group 0 | 0 region\n");
+  EXPECT_EQ(rows_text(match_by_structure({}, {"aten::mean.out"})), "only_in_candidate - | 0\n");
+  EXPECT_TRUE(match_by_structure({}, {}).empty());
+}
+
+// × is candidate ÷ baseline everywhere: a figure that grew by 91 % is 1.9×.
+TEST(CompareFormat, FactorIsCandidateOverBaseline) {
+  EXPECT_EQ(format_delta_pct(100, 191), "+91.0%");
+  EXPECT_EQ(format_factor(100, 191), "1.9×");
+  EXPECT_EQ(format_factor(1156091, 461878), "0.40×");
+  EXPECT_EQ(format_factor(741211, 4234), "0.0057×");
+  EXPECT_EQ(format_factor(2, 500), "250×");
+  EXPECT_EQ(format_factor(64, 0), "0×");
+  EXPECT_EQ(format_factor(0, 64), "");
+  EXPECT_EQ(delta_json(100, 191)["factor"], 1.91);
+  EXPECT_TRUE(delta_json(0, 1)["factor"].is_null());
+}
+
 TEST(Compare, ConfigurationRowsShowToolchainAndArenas) {
   TemporaryDirectory dir("etns-compare-test");
   const Bundle a = read_bundle(testing::write_synthetic_bundle(dir.path(), "a"));

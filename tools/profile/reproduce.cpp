@@ -623,10 +623,11 @@ void write_introduction(std::ostringstream& md, const ReproduceOptions& options,
   md << "The programs, in `<model>_arm.pte` / `<model>_ns.pte` pairs:\n\n";
   for (const Source& source : sources) {
     md << "- **" << source.title << "** (`" << source.label << "`): " << source.pairs.size()
-       << (source.pairs.size() == 1 ? " pair, " : " pairs, ") << source.origin << "; rows matched "
-       << (source.manifest.manifest ? "through its export manifest (`" + source.manifest.files.front() + "`" +
+       << (source.pairs.size() == 1 ? " pair, " : " pairs, ") << source.origin << "; rows matched by structure "
+       << (source.manifest.manifest ? "over the operator names of its export manifest (`" +
+                                          source.manifest.files.front() + "`" +
                                           (source.manifest.files.size() > 1 ? " and others" : "") + ")"
-                                    : std::string("by the programs' structure (no export manifest beside them)"))
+                                    : std::string("over the programs' own operators (no export manifest beside them)"))
        << ".\n";
   }
   md << "\n";

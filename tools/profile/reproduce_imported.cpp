@@ -193,7 +193,8 @@ ImportedSection imported_models_section(const std::string& tflite_dir, const std
   }
   std::ostringstream md;
   md << "\n## Imported TFLite models (Cortex-M55 under QEMU)\n\n"
-     << "Each `.tflite` of `" << tflite_dir << "` imported by `etns import` (programs in `imported/`) and run once "
+     << "Each `.tflite` of `" << fs::path(tflite_dir).lexically_normal().filename().string()
+     << "` imported by `etns import` (programs in `imported/`) and run once "
      << "after a warm-up on the arm firmware, on its `<model>.A.input.bin` where the folder has one. Counts are "
         "executed instructions (etns QEMU plugin; *weighted* counts each gather or scatter once per lane), not "
         "cycles. TFLM + CMSIS-NN: TensorFlow Lite Micro with CMSIS-NN's Helium kernels on the same emulated "
