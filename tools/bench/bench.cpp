@@ -240,6 +240,51 @@ std::string bench_tables_markdown(const BenchResults& results, const std::string
   return md.str();
 }
 
+std::string bench_compact_tables_markdown(const BenchResults& results, const std::string& level) {
+  // Rows of one operator and shape, in the image's order.
+  std::vector<std::vector<const KernelBenchRow*>> cases;
+  std::map<std::string, size_t> index;
+  for (const KernelBenchRow& row : results.kernels) {
+    const std::string key = row.op + "/" + row.shape;
+    const auto found = index.find(key);
+    if (found == index.end()) {
+      index[key] = cases.size();
+      cases.push_back({&row});
+    } else {
+      cases[found->second].push_back(&row);
+    }
+  }
+  std::ostringstream md;
+  md << level << " Kernels: one call, the reference against the build's choice\n\n"
+     << "| operator | shape | reference | the build's choice (weighted) | MVE share | reference ÷ choice | "
+        "other variants (weighted) |\n|---|---|---:|---|---:|---:|---|\n";
+  for (const std::vector<const KernelBenchRow*>& rows : cases) {
+    const KernelBenchRow* ref = nullptr;
+    for (const KernelBenchRow* row : rows) {
+      if (row->variant == "ref") ref = row;
+    }
+    const KernelBenchRow& choice = *rows.back();
+    std::string others;
+    for (const KernelBenchRow* row : rows) {
+      if (row == ref || row == &choice) continue;
+      others += (others.empty() ? "" : ", ") + row->variant + " " + grouped(row->counts.at("weighted"));
+    }
+    md << "| `" << choice.op << "` | " << choice.shape << " | "
+       << (ref != nullptr ? grouped(ref->counts.at("weighted")) : "–") << " | " << choice.variant << " "
+       << grouped(choice.counts.at("weighted")) << " | "
+       << percent(choice.counts.at("mve"), choice.counts.at("total")) << " | "
+       << (ref != nullptr ? ratio(ref->counts.at("weighted"), choice.counts.at("weighted")) : "–") << " | "
+       << (others.empty() ? "–" : others) << " |\n";
+  }
+  BenchResults programs_only = results;
+  programs_only.kernels.clear();
+  const std::string programs = bench_tables_markdown(programs_only, level);
+  md << programs.substr(programs.find("\n" + level + " Programs") == std::string::npos
+                            ? programs.size()
+                            : programs.find("\n" + level + " Programs"));
+  return md.str();
+}
+
 std::string bench_to_markdown(const BenchResults& results) {
   return "# Kernel and program benchmarks on the Cortex-M55 (QEMU mps3-an547)\n\n" +
          bench_counts_explained(results) + "\n" + bench_tables_markdown(results, "##");

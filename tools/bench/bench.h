@@ -69,6 +69,11 @@ std::string bench_to_markdown(const BenchResults& results);
 // The kernel and program tables alone, each under a heading of `level`
 // ("###"), for pages that embed them (etns reproduce).
 std::string bench_tables_markdown(const BenchResults& results, const std::string& level);
+// The same results compacted for a page: one kernel row per operator and
+// shape (the reference, the build's choice, i.e. the last variant listed, its
+// MVE share and the reference ÷ choice factor, the other variants inline),
+// then the program table, each under a heading of `level`.
+std::string bench_compact_tables_markdown(const BenchResults& results, const std::string& level);
 // What the counts are, one paragraph.
 std::string bench_counts_explained(const BenchResults& results);
 

@@ -112,4 +112,16 @@ TEST(BenchRun, ProgramLabelsMustMatchThePrograms) {
 }
 
 }  // namespace
+// The page's compact table: one row per operator and shape, the last
+// variant listed as the build's choice, the others inline.
+TEST(BenchMarkdown, CompactTableHasOneRowPerOperatorAndShape) {
+  BenchResults results = two_rows();
+  results.kernels.push_back({"quantized_relu", "tier1", "lut", {{"total", 100}, {"weighted", 100}, {"mve", 0}}});
+  const std::string md = bench_compact_tables_markdown(results, "###");
+  EXPECT_NE(md.find("| `quantized_relu` | tier1 | 900 | lut 100 | 0.0 % | 9.0× | mve 200 |\n"), std::string::npos) << md;
+  EXPECT_EQ(md.find("| `quantized_relu` | tier1 | ref"), std::string::npos) << md;
+  EXPECT_NE(md.find("### Programs: one clean `execute()`"), std::string::npos) << md;
+  EXPECT_NE(md.find("| tier1_ns.pte | ns | 5,000 | 5,000 | 700 | 900 |"), std::string::npos) << md;
+}
+
 }  // namespace etns::tools

@@ -690,9 +690,10 @@ void write_bench_section(std::ostringstream& md, const BenchResults& bench) {
      << "Every kernel variant on the Tier-1 shape and the models' layer shapes, and every program run once "
         "with each kernel's scalar reference and once with the fast variants the firmware ships (`etns bench`); "
         "programs are named `<source>/<file>`. "
-     << bench_counts_explained(bench) << "\n\n<details><summary>The kernel and program tables ("
-     << bench.kernels.size() << " kernel rows, " << bench.programs.size() << " program rows)</summary>\n\n"
-     << bench_tables_markdown(bench, "###") << "\n</details>\n";
+     << bench_counts_explained(bench) << " Every variant's own row is in `etns bench`'s `bench.md`."
+     << "\n\n<details><summary>The kernel and program tables (" << bench.kernels.size() << " kernel variants, "
+     << bench.programs.size() / 2 << " programs)</summary>\n\n"
+     << bench_compact_tables_markdown(bench, "###") << "\n</details>\n";
 }
 
 // <out>/<chart>: arm and ns per instruction, the values of one target.
