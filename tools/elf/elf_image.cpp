@@ -132,7 +132,7 @@ std::string demangle(const std::string& name) {
 
 }  // namespace
 
-ElfImage ElfImage::load(const std::string& path) {
+ElfImage ElfImage::load(const std::string& path, SymbolTable symbol_table) {
   ElfFile file(path);
   ElfImage image;
   image.path_ = path;
@@ -140,6 +140,12 @@ ElfImage ElfImage::load(const std::string& path) {
   if (gelf_getehdr(file.get(), &header) == nullptr) corrupt(path, "ELF header unreadable");
   image.machine_ = machine_name(header.e_machine);
   check_layout(path, file.get(), header, file.size());
+  size_t section_count = 0;
+  if (elf_getshdrnum(file.get(), &section_count) != 0) corrupt(path, "section header table unreadable");
+  // Section names are for reports only: without their string table they are "".
+  size_t names_index = 0;
+  if (elf_getshdrstrndx(file.get(), &names_index) != 0) names_index = 0;
+  image.sections_.resize(section_count);
 
   bool found_symtab = false;
   for (Elf_Scn* section = elf_nextscn(file.get(), nullptr); section != nullptr;
@@ -150,6 +156,17 @@ ElfImage ElfImage::load(const std::string& path) {
     if (section_header.sh_type != SHT_NOBITS) {
       check_in_file(path, where, section_header.sh_offset, section_header.sh_size, file.size());
     }
+    if (elf_ndxscn(section) >= image.sections_.size()) image.sections_.resize(elf_ndxscn(section) + 1);
+    ElfSection& described = image.sections_[elf_ndxscn(section)];
+    const char* section_name =
+        names_index == 0 ? nullptr : elf_strptr(file.get(), names_index, section_header.sh_name);
+    described.name = section_name == nullptr ? "" : section_name;
+    described.address = section_header.sh_addr;
+    described.size = section_header.sh_size;
+    described.allocated = (section_header.sh_flags & SHF_ALLOC) != 0;
+    described.writable = (section_header.sh_flags & SHF_WRITE) != 0;
+    described.executable = (section_header.sh_flags & SHF_EXECINSTR) != 0;
+    described.has_contents = section_header.sh_type != SHT_NOBITS;
     if ((section_header.sh_flags & SHF_ALLOC) != 0) {
       if (section_header.sh_type == SHT_NOBITS) {
         image.sizes_.bss += section_header.sh_size;
@@ -194,14 +211,19 @@ ElfImage ElfImage::load(const std::string& path) {
       const unsigned type = GELF_ST_TYPE(raw.st_info);
       symbol.kind = type == STT_FUNC     ? ElfSymbol::Kind::Function
                     : type == STT_OBJECT ? ElfSymbol::Kind::Object
+                    : type == STT_FILE   ? ElfSymbol::Kind::File
                                          : ElfSymbol::Kind::Other;
       symbol.defined = raw.st_shndx != SHN_UNDEF;
+      if (raw.st_shndx != SHN_UNDEF && raw.st_shndx < SHN_LORESERVE && raw.st_shndx < section_count) {
+        symbol.section = raw.st_shndx;
+      }
       const unsigned binding = GELF_ST_BIND(raw.st_info);
       symbol.global = binding == STB_GLOBAL || binding == STB_WEAK;
       image.symbols_.push_back(std::move(symbol));
     }
   }
-  if (!found_symtab) throw Failure(path + ": no symbol table (stripped?)");
+  image.has_symbol_table_ = found_symtab;
+  if (!found_symtab && symbol_table == SymbolTable::Required) throw Failure(path + ": no symbol table (stripped?)");
   return image;
 }
 

@@ -58,6 +58,8 @@ KernelCheck check(bool passed, std::string rule, std::string detail) {
           passed ? std::string() : std::move(detail)};
 }
 
+}  // namespace
+
 // The name a symbol is grouped by: its demangled name without the
 // parameter list, template arguments, namespaces and clone suffixes
 // ("etns::cortex_m::conv2d_s8_mve(...)" -> "conv2d_s8_mve"); a k-constant in
@@ -95,6 +97,8 @@ std::string symbol_stem(std::string demangled) {
   return name;
 }
 
+namespace {
+
 std::vector<std::string> words_of(const std::string& snake) {
   std::vector<std::string> words;
   std::string word;
@@ -108,6 +112,8 @@ std::vector<std::string> words_of(const std::string& snake) {
   }
   return words;
 }
+
+}  // namespace
 
 // "cortex_m::quantized_conv2d.out" -> "conv2d": the operator as its kernel's
 // folder and functions name it.
@@ -136,6 +142,8 @@ std::string operator_of(const std::string& symbol, const std::vector<std::string
   }
   return best;
 }
+
+namespace {
 
 // One class: "<label>: N symbols, M functions by operator" and then one line
 // per operator, "  conv2d: conv2d_prepare, conv2d_run, ..." with each name once.

@@ -65,6 +65,21 @@ std::string render_kernel_verification(const KernelVerification& verification,
 // Every operator name this build's registries hold, for the grouping above.
 std::vector<std::string> registered_operator_names();
 
+// The name a symbol is grouped by: its demangled name without the
+// parameter list, template arguments, namespaces and clone suffixes
+// ("etns::cortex_m::conv2d_s8_mve(...)" -> "conv2d_s8_mve"); a k-constant in
+// CamelCase becomes snake case ("kConv2dArgs" -> "conv2d_args").
+std::string symbol_stem(std::string demangled);
+
+// "cortex_m::quantized_conv2d.out" -> "conv2d": the operator as its kernel's
+// folder and functions name it.
+std::string operator_stem(const std::string& name);
+
+// The operator of `stems` sharing the most leading words with the symbol's
+// stem (at least one); "other" when none does (helpers several share).
+// `symbol` may be mangled or plain ("conv2d_mve_3x3").
+std::string operator_of(const std::string& symbol, const std::vector<std::string>& stems);
+
 // A mangled C++ name as source spells it ("etns::cortex_m::conv2d_run(...)");
 // the name itself when it is not a mangled C++ name.
 std::string demangle(const std::string& name);
