@@ -17,6 +17,7 @@
 #include "tests/support/shared_data.h"
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
+#include "tools/common/text.h"
 #include "tools/config/config.h"
 #include "tools/config/config_keys.h"
 
@@ -144,7 +145,11 @@ TEST(Profile, HostBundlesOfEveryProgramAreValidAndFollowItsInstructions) {
     const std::string out = dir.path() + "/" + program;
     const testing::CliResult result = profile(program, "host", out, " --set model.path=" + model(shared, program));
     ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
-    EXPECT_EQ(result.stdout_text.rfind("valid: ", 0), 0u) << result.stdout_text;
+    // The clean figure, then the verdict: the run's last two lines.
+    EXPECT_TRUE(std::regex_match(result.stdout_text,
+                                 std::regex("clean end to end: [0-9,]+ ns for one execute\\(\\) \\(WALL_NS, median of 3 on "
+                                            "host; spread ±[0-9.]+% = 3 MAD, min [0-9,]+, max [0-9,]+ ns\\)\nvalid: .*\n")))
+        << result.stdout_text;
     expect_verified_bundle(out);
     const json summary = read_json(out + "/summary.json");
     EXPECT_EQ(summary["validity"], "valid");
@@ -172,10 +177,15 @@ TEST(Profile, QemuBundlesAreValidAndIdenticalRunToRun) {
     SCOPED_TRACE(program);
     const std::string first = dir.path() + "/" + program + ".1";
     const std::string second = dir.path() + "/" + program + ".2";
-    ASSERT_EQ(profile(program, "qemu", first, " --set model.path=" + model(shared, program)).exit_code, 0);
+    const testing::CliResult run = profile(program, "qemu", first, " --set model.path=" + model(shared, program));
+    ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
     ASSERT_EQ(profile(program, "qemu", second, " --set model.path=" + model(shared, program)).exit_code, 0);
     expect_verified_bundle(first);
     const json summary = read_json(first + "/summary.json");
+    // The headline is the clean figure itself: exact counts, no spread.
+    EXPECT_EQ(run.stdout_text.substr(0, run.stdout_text.find('\n')),
+              "clean end to end: " + tools::format_count(summary["clean_end_to_end"]["value"].get<double>()) +
+                  " instructions for one execute() (INST_RETIRED, median of 3 on qemu-m55)");
     EXPECT_EQ(summary["validity"], "valid");
     EXPECT_EQ(summary["metric"]["name"], "INST_RETIRED");
     EXPECT_EQ(summary["metric"]["unit"], "instructions");
@@ -222,14 +232,108 @@ TEST(Profile, ARefusedRunPrintsEveryFindingWithItsCode) {
                                             " --set model.path=" + program + " --set engine.config.portable_ops=[]");
   EXPECT_EQ(result.exit_code, 1);
   const std::string normalised = fs::absolute(program).lexically_normal().string();
+  const std::string why =
+      "the program calls it and engine.config.portable_ops leaves it out (drop the key to use the program's own "
+      "set)\n";
   EXPECT_EQ(result.stderr_text,
-            "etns: " + normalised + ": error run.load_failed: missing operator aten::leaky_relu.out: not in "
-            "engine.config.portable_ops\n"
-            "etns: " + normalised + ": error run.load_failed: missing operator aten::sub.out: not in "
-            "engine.config.portable_ops\n"
-            "etns: " + normalised + ": error run.load_failed: missing operator aten::clamp.out: not in "
-            "engine.config.portable_ops\n");  // in the program's operator-table order
+            "etns: " + normalised + ": error run.load_failed: missing operator aten::leaky_relu.out: " + why +
+            "etns: " + normalised + ": error run.load_failed: missing operator aten::sub.out: " + why +
+            "etns: " + normalised + ": error run.load_failed: missing operator aten::clamp.out: " + why);
+  // in the program's operator-table order
   EXPECT_EQ(read_json(dir.path() + "/bundle/summary.json")["issues"].size(), 3u);
+}
+
+// etns export's application model calls aten::view_copy.out, which no
+// config lists: the program's own portable operators are the default, and
+// the bundle records them and where they came from.
+TEST(Profile, AProgramProfilesWithItsOwnPortableOperators) {
+  testing::TempDir dir;
+  ASSERT_EQ(testing::run_cli("export --out " + dir.path() + "/export").exit_code, 0);
+  const std::string config = dir.path() + "/dscnn.yaml";
+  write_text(config, "model: {path: export/dscnn_arm.pte}\ntarget: {board: host}\n"
+                     "profiling: {iterations: 2, warmup: 0}\n");
+  const testing::CliResult result = testing::run_cli("profile --config " + config + " --out " + dir.path() + "/b");
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  EXPECT_EQ(result.stderr_text, "");
+  const json metadata = read_json(dir.path() + "/b/run_metadata.json");
+  EXPECT_EQ(metadata["provider"]["portable_ops"], json({"aten::view_copy.out"}));
+  EXPECT_EQ(metadata["provider"]["portable_ops_source"], "program");
+  EXPECT_EQ(metadata["config"]["engine"]["config"]["portable_ops"], json({"aten::view_copy.out"}));
+  EXPECT_EQ(metadata["inputs"], json::parse(R"([{"file": null, "size_bytes": 1960, "sha256": "zeros"}])"));
+
+  // A set given in the config that leaves the operator out fails, naming it.
+  const testing::CliResult left_out = testing::run_cli("profile --config " + config + " --out " + dir.path() +
+                                                       "/c --set engine.config.portable_ops=[aten::sub.out]");
+  EXPECT_EQ(left_out.exit_code, 1);
+  EXPECT_EQ(left_out.stderr_text, "etns: " + dir.path() +
+                                      "/export/dscnn_arm.pte: error run.load_failed: missing operator "
+                                      "aten::view_copy.out: the program calls it and engine.config.portable_ops "
+                                      "leaves it out (drop the key to use the program's own set)\n");
+  EXPECT_EQ(read_json(dir.path() + "/c/run_metadata.json")["provider"]["portable_ops_source"], "config");
+}
+
+// --input and profiling.input: a file of the wrong size is one line, exit 2
+// and no bundle; the right one runs, its SHA-256 in the bundle.
+TEST(Profile, InputFilesAreCheckedAndTheirHashRecorded) {
+  testing::TempDir dir;
+  ASSERT_EQ(testing::run_cli("export --out " + dir.path() + "/export").exit_code, 0);
+  const std::string config = dir.path() + "/dscnn.yaml";
+  write_text(config, "model: {path: export/dscnn_arm.pte}\ntarget: {board: host}\n"
+                     "profiling: {iterations: 2, warmup: 0, input: export/tier1.input.bin}\n");
+  const std::string wrong = dir.path() + "/export/tier1.input.bin";
+  const std::string expects = ": 65,536 bytes given, input 0 of dscnn_arm.pte expects 1,960 (float32, 490 elements)\n";
+  const testing::CliResult key = testing::run_cli("profile --config " + config + " --out " + dir.path() + "/b");
+  EXPECT_EQ(key.exit_code, 2);
+  EXPECT_EQ(key.stderr_text, "etns: config error: " + config + ": profiling.input: " + wrong + expects);
+  EXPECT_EQ(key.stdout_text, "");
+  EXPECT_FALSE(fs::exists(dir.path() + "/b"));
+
+  const std::string right = dir.path() + "/export/dscnn.input.bin";
+  const testing::CliResult option =
+      testing::run_cli("profile --config " + config + " --out " + dir.path() + "/b --input " + wrong);
+  EXPECT_EQ(option.exit_code, 2);
+  EXPECT_EQ(option.stderr_text, "etns: config error: override 'profiling.input=[\"" + wrong +
+                                    "\"]': profiling.input: " + wrong + expects);
+  EXPECT_FALSE(fs::exists(dir.path() + "/b"));
+
+  // --input overrides the key.
+  const testing::CliResult ok =
+      testing::run_cli("profile --config " + config + " --out " + dir.path() + "/b --input " + right);
+  ASSERT_EQ(ok.exit_code, 0) << ok.stderr_text;
+  const std::vector<uint8_t> bytes = testing::read_file(right);
+  const json input = read_json(dir.path() + "/b/run_metadata.json")["inputs"];
+  ASSERT_EQ(input.size(), 1u);
+  EXPECT_EQ(input[0]["file"], right);
+  EXPECT_EQ(input[0]["size_bytes"], 1960);
+  EXPECT_EQ(input[0]["sha256"], tools::sha256_hex(bytes.data(), bytes.size()));
+  const std::vector<uint8_t> report = testing::read_file(dir.path() + "/b/report.md");
+  EXPECT_NE(std::string(report.begin(), report.end()).find(input[0]["sha256"].get<std::string>()), std::string::npos);
+}
+
+// Every configuration error in one run, one line each; a key that changes
+// nothing on the target warns and the run goes on.
+TEST(ProfileConfigCli, EveryErrorIsReportedAndKeysWithoutEffectWarn) {
+  testing::TempDir dir;
+  ASSERT_EQ(testing::run_cli("export --out " + dir.path() + "/export").exit_code, 0);
+  const std::string config = dir.path() + "/c.yaml";
+  write_text(config, "model: {path: export/tier1mean_ns.pte, arena_sise: 3}\n"
+                     "profiling: {iterations: 0, aggregation: mode}\n");
+  const testing::CliResult three = testing::run_cli("profile --config " + config + " --out " + dir.path() + "/b");
+  EXPECT_EQ(three.exit_code, 2);
+  EXPECT_EQ(three.stderr_text,
+            "etns: config error: " + config + ": model.arena_sise: unknown key (did you mean 'arena_size'?)\n"
+            "etns: config error: " + config + ": profiling.iterations: expected a positive integer, got 0\n"
+            "etns: config error: " + config + ": profiling.aggregation: expected one of median, mean, trimmed, got "
+            "'mode'\n");
+  EXPECT_FALSE(fs::exists(dir.path() + "/b"));
+
+  write_text(config, "model: {path: export/tier1mean_arm.pte}\ntarget: {board: host, jlink_serial: 1234}\n"
+                     "profiling: {iterations: 2, warmup: 0}\ntimeouts: {run: 60}\n");
+  const testing::CliResult warned = testing::run_cli("profile --config " + config + " --out " + dir.path() + "/b");
+  EXPECT_EQ(warned.exit_code, 0) << warned.stderr_text;
+  EXPECT_EQ(warned.stderr_text,
+            "etns: warning: " + config + ": target.jlink_serial: has no effect on target host; ignored\n"
+            "etns: warning: " + config + ": timeouts.run: has no effect on target host; ignored\n");
 }
 
 // Following a config's own comment (--set target.board=host) must not
@@ -307,7 +411,8 @@ TEST(Profile, AnArenaTooSmallForTheLoadIsAnInvalidRunNamedOnStderr) {
   EXPECT_EQ(result.stderr_text, "etns: " + normalised +
                                     ": error memory.method_arena_too_small: the method arena is 1000 bytes, "
                                     "the load used 1400\n");
-  EXPECT_EQ(result.stdout_text.rfind("invalid: tier1mean_ns.pte on qemu-m55, ns: bundle ", 0), 0u);
+  const std::string verdict = result.stdout_text.substr(result.stdout_text.find('\n') + 1);
+  EXPECT_EQ(verdict.rfind("invalid: tier1mean_ns.pte on qemu-m55, ns: bundle ", 0), 0u) << result.stdout_text;
   expect_verified_bundle(out);
   EXPECT_EQ(read_json(out + "/summary.json")["validity"], "invalid");
 }
@@ -414,6 +519,60 @@ TEST(Compare, RefusesBundlesOfDifferentPrograms) {
   EXPECT_EQ(result.stdout_text, "");
 }
 
+// compare-programs on tier1's arm and ns bundles (any target), with and
+// without the manifest: rows by structure, not by position. arm's
+// quantized_mul is never beside a convolution: it is in the group ns's
+// hardswish replaces, and the float island is one group; both are Tier-1
+// regions, in the JSON with their members' ids.
+void expect_tier1_matched_by_structure(const std::string& shared, const std::string& arm, const std::string& ns) {
+  for (const std::string& manifest : {std::string(), " --manifest " + shared + "/models/tier1/tier1_manifest.json"}) {
+    SCOPED_TRACE(manifest.empty() ? "by structure" : "through the manifest");
+    const testing::CliResult result = testing::run_cli("compare-programs " + arm + " " + ns + manifest);
+    ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+    const std::string& md = result.stdout_text;
+    EXPECT_NE(md.find("\nRows matched by structure"), std::string::npos) << md;
+    std::istringstream stream(md);
+    size_t rows = 0;
+    for (std::string line; std::getline(stream, line);) {
+      if (!std::regex_search(line, std::regex(R"(^\| \d+ \| )"))) continue;
+      ++rows;
+      EXPECT_FALSE(line.find("quantized_mul") != std::string::npos &&
+                   line.find("quantized_conv2d") != std::string::npos)
+          << line;
+    }
+    EXPECT_EQ(rows, 6u) << md;
+    EXPECT_TRUE(std::regex_search(
+        md, std::regex(R"(\| 2 \| c0i2–c0i4 \| cortex_m::minimum\.out \([0-9,]+\) \+ cortex_m::quantized_mul\.out )"
+                       R"(\([0-9,]+\) \+ cortex_m::dequantize_per_tensor\.out \([0-9,]+\) \| [0-9,]+ \| c0i2 \| )"
+                       R"(cortex_m_ns::quantized_hardswish\.out \| [0-9,]+ \| [-+0-9.]+% \| [0-9.]+× \| )"
+                       R"(group \|)")))
+        << md;
+    EXPECT_TRUE(std::regex_search(md, std::regex(R"(\| 3 \| c0i5 \| cortex_m::quantized_conv2d\.out \| [0-9,]+ \| )"
+                                                 R"(c0i3 \| cortex_m::quantized_conv2d\.out \| .* \| same operator \|)")))
+        << md;
+    EXPECT_TRUE(std::regex_search(md, std::regex(R"(\| 5 \| c0i11 \| cortex_m::dequantize_per_tensor\.out \| [0-9,]+ \| )"
+                                                 R"(c0i7 \| cortex_m::dequantize_per_tensor\.out \| .* \| same operator \|)")))
+        << md;
+    EXPECT_NE(md.find("| Tier-1 region (arm c0i6–c0i10, ns c0i4–c0i6) |"), std::string::npos) << md;
+    EXPECT_EQ(md.find("| Tier-1 region (arm c0i2–c0i4, ns c0i2) |"), std::string::npos)
+        << "hardswish replaces stock kernels: outside the region (profiler.md §10.4)\n" << md;
+    EXPECT_NE(md.find("| planned arena (bytes) | 196,608 | 98,304 | -50.0% | 0.50× |"), std::string::npos) << md;
+    const testing::CliResult as_json = testing::run_cli("compare-programs " + arm + " " + ns + manifest + " --json");
+    ASSERT_EQ(as_json.exit_code, 0) << as_json.stderr_text;
+    const json doc = json::parse(as_json.stdout_text);
+    std::vector<std::string> kinds;
+    for (const json& row : doc["rows"]) kinds.push_back(row["match"]);
+    EXPECT_EQ(kinds, (std::vector<std::string>{"same_operator", "same_operator", "group", "same_operator", "group",
+                                               "same_operator"}));
+    ASSERT_EQ(doc["tier1_regions"].size(), 1u);
+    EXPECT_EQ(doc["tier1_regions"][0]["baseline_ids"], json({"c0i6", "c0i7", "c0i8", "c0i9", "c0i10"}));
+    EXPECT_EQ(doc["tier1_regions"][0]["candidate_ids"], json({"c0i4", "c0i5", "c0i6"}));
+    const json& planned = doc["metrics"].back();
+    EXPECT_EQ(planned["name"], "planned arena (bytes)");
+    EXPECT_EQ(planned["factor"], 0.5) << "candidate ÷ baseline";
+  }
+}
+
 TEST(ComparePrograms, Tier1PairPrintsEveryRowTheRegionAndTheArena) {
   ETNS_REQUIRE_SHARED(shared);
   ETNS_REQUIRE_QEMU();
@@ -421,36 +580,73 @@ TEST(ComparePrograms, Tier1PairPrintsEveryRowTheRegionAndTheArena) {
   const std::string arm = dir.path() + "/arm", ns = dir.path() + "/ns";
   ASSERT_EQ(profile("tier1_arm", "qemu", arm, " --set model.path=" + model(shared, "tier1_arm")).exit_code, 0);
   ASSERT_EQ(profile("tier1_ns", "qemu", ns, " --set model.path=" + model(shared, "tier1_ns")).exit_code, 0);
-  for (const std::string& manifest : {std::string(), " --manifest " + shared + "/models/tier1/tier1_manifest.json"}) {
-    SCOPED_TRACE(manifest.empty() ? "by structure" : "through the manifest");
-    const testing::CliResult result = testing::run_cli("compare-programs " + arm + " " + ns + manifest);
-    ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
-    const std::string& md = result.stdout_text;
-    EXPECT_NE(md.find("## tier1: per-instruction executed instructions (INST_RETIRED, qemu-m55)"), std::string::npos)
-        << md;
-    // 12 arm rows, of which the first 8 also carry an ns row.
-    size_t arm_rows = 0, ns_rows = 0;
-    std::istringstream stream(md);
-    for (std::string line; std::getline(stream, line);) {
-      if (line.find("| cortex_m") == std::string::npos && line.find("| aten::") == std::string::npos) continue;
-      ++arm_rows;
-      if (line.find(" |  | |") == std::string::npos) ++ns_rows;
-    }
-    EXPECT_EQ(arm_rows, 12u);
-    EXPECT_EQ(ns_rows, 8u);
-    // The last arm row has no ns counterpart (its count is whatever the kernel costs today).
-    EXPECT_TRUE(std::regex_search(md, std::regex(R"(\| 11 \| cortex_m::dequantize_per_tensor\.out \| [0-9,]+ \|  \| \|)")))
-        << md;
-    EXPECT_NE(md.find("| Tier-1 region (arm c0i6–c0i10, ns c0i4–c0i6) |"), std::string::npos) << md;
-    EXPECT_NE(md.find("| planned arena (bytes) | 196,608 | 98,304 | -50.0% | 2.0× |"), std::string::npos) << md;
-    EXPECT_NE(md.find("| clean end to end (instructions) |"), std::string::npos) << md;
-  }
+  expect_tier1_matched_by_structure(shared, arm, ns);
+  const testing::CliResult result = testing::run_cli("compare-programs " + arm + " " + ns);
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  const std::string& md = result.stdout_text;
+  EXPECT_NE(md.find("## tier1: per-instruction executed instructions (INST_RETIRED, qemu-m55)"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| clean end to end (instructions) |"), std::string::npos) << md;
   // A manifest that does not list the program is refused.
   const std::string other = dir.path() + "/other.json";
   write_text(other, R"({"models": {}})");
   const testing::CliResult refused = testing::run_cli("compare-programs " + arm + " " + ns + " --manifest " + other);
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_NE(refused.stderr_text.find("is not in the manifest"), std::string::npos) << refused.stderr_text;
+}
+
+// The same on the host, so that it runs where no firmware is built.
+TEST(ComparePrograms, Tier1RowsMatchByStructureOnTheHost) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const std::string arm = dir.path() + "/arm", ns = dir.path() + "/ns";
+  ASSERT_EQ(profile("tier1_arm", "host", arm, " --set model.path=" + model(shared, "tier1_arm")).exit_code, 0);
+  ASSERT_EQ(profile("tier1_ns", "host", ns, " --set model.path=" + model(shared, "tier1_ns")).exit_code, 0);
+  expect_tier1_matched_by_structure(shared, arm, ns);
+}
+
+// dscnn has no Tier-1 operator: arm and ns run the same program, every row is
+// the same operator, and its data movement (_to_dim_order_copy, view_copy) is
+// no Tier-1 region, with or without the export manifest.
+TEST(ComparePrograms, DscnnDataMovementIsNoTier1Region) {
+  testing::TempDir dir;
+  const std::string programs = dir.path() + "/programs";
+  const testing::CliResult exported = testing::run_cli("export --out " + programs);
+  ASSERT_EQ(exported.exit_code, 0) << exported.stderr_text;
+  for (const char* provider : {"arm", "ns"}) {
+    const std::string program = programs + "/dscnn_" + provider + ".pte";
+    const testing::CliResult run =
+        profile(std::string("tier1_") + provider, "host", dir.path() + "/dscnn_" + provider,
+                " --set model.path=" + program + " --set 'engine.config.portable_ops=[\"aten::view_copy.out\"]'");
+    ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
+  }
+  const std::string pair = dir.path() + "/dscnn_arm " + dir.path() + "/dscnn_ns";
+  for (const std::string& manifest : {std::string(), " --manifest " + programs + "/manifest.json"}) {
+    SCOPED_TRACE(manifest.empty() ? "by structure" : "through the manifest");
+    const testing::CliResult result = testing::run_cli("compare-programs " + pair + manifest);
+    ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+    const std::string& md = result.stdout_text;
+    EXPECT_EQ(md.find("| Tier-1 region"), std::string::npos) << md;
+    EXPECT_NE(md.find("No Tier-1 region: ns runs no `cortex_m_ns::` operator"), std::string::npos) << md;
+    EXPECT_NE(md.find("| 5 | c0i5 | dim_order_ops::_to_dim_order_copy.out | "), std::string::npos) << md;
+    EXPECT_TRUE(std::regex_search(md, std::regex(R"(\| 6 \| c0i6 \| aten::view_copy\.out \| [0-9,]+ \| c0i6 \| )"
+                                                 R"(aten::view_copy\.out \| .* \| same operator \|)")))
+        << md;
+
+    const testing::CliResult as_json = testing::run_cli("compare-programs " + pair + manifest + " --json");
+    ASSERT_EQ(as_json.exit_code, 0) << as_json.stderr_text;
+    const json doc = json::parse(as_json.stdout_text);
+    EXPECT_EQ(doc["matching"], "structure");
+    EXPECT_EQ(doc["operator_names"], manifest.empty() ? "bundles" : "manifest");
+    EXPECT_EQ(doc["tier1_regions"], json::array());
+    ASSERT_EQ(doc["rows"].size(), 10u);
+    for (const json& row : doc["rows"]) {
+      EXPECT_EQ(row["match"], "same_operator") << row;
+      EXPECT_EQ(row["tier1_region"], false) << row;
+      EXPECT_EQ(row["baseline"]["ops"], row["candidate"]["ops"]) << row;
+    }
+    EXPECT_EQ(doc["rows"][6]["baseline"]["ops"][0], "aten::view_copy.out");
+  }
 }
 
 // Anything but the arm then the ns program of one model is refused with one
@@ -597,7 +793,7 @@ TEST(Compare, HostTimesWithinTheirNoiseAreNotRegressions) {
   EXPECT_EQ(noisy.stderr_text,
             "etns: warning: the threshold +5% is below the run-to-run noise of 5 of 5 timed figures (up to ±45%): "
             "changes within a figure's noise are not called regressions\n");
-  EXPECT_NE(noisy.stdout_text.find("| c0i1 | `cortex_m_ns::quantized_mean.out` | 1,000 | 1,200 | +200 | +20.0% | 0.8× | "
+  EXPECT_NE(noisy.stdout_text.find("| c0i1 | `cortex_m_ns::quantized_mean.out` | 1,000 | 1,200 | +200 | +20.0% | 1.2× | "
                                    "within noise (±45%) |"),
             std::string::npos)
       << noisy.stdout_text;
@@ -744,21 +940,43 @@ TEST(Reproduce, RebuildsTheEvidencePageEndToEnd) {
   ETNS_REQUIRE_SHARED(shared);
   ETNS_REQUIRE_QEMU();
   testing::TempDir dir;
-  const testing::CliResult result = testing::run_cli("reproduce --upstream " + shared + "/models/tier1 --out " +
-                                                     dir.path() + "/evidence --iterations 3 --warmup 1");
+  const testing::CliResult result =
+      testing::run_cli("reproduce --upstream " + shared + "/models/tier1 --golden " + shared + "/golden --out " +
+                       dir.path() + "/evidence --iterations 3 --warmup 1");
   ASSERT_EQ(result.exit_code, 0) << result.stderr_text << result.stdout_text;
   EXPECT_EQ(result.stdout_text, "reproduced: " + dir.path() + "/evidence/report.md\n");
   const std::vector<uint8_t> bytes = testing::read_file(dir.path() + "/evidence/report.md");
   const std::string report(bytes.begin(), bytes.end());
-  for (const char* text : {"## tier1 — etns export\n", "## tier1mean — etns export\n",
-                           "## tier1 — upstream program\n", "## tier1mean — upstream program\n",
-                           "rows matched through its export manifest (`tier1_manifest.json`)",
-                           "### Cortex-M55 under QEMU (executed instructions)",
-                           "### Host (wall time)", "| Tier-1 region (arm c0i6–c0i10, ns c0i4–c0i6) |",
+  // The first screen leads: the answer, then the table, arm -> ns per figure.
+  EXPECT_EQ(report.rfind("# etns evidence: int8 Tier-1 operators on Cortex-M55\n\n**The answer.** On the Cortex-M55 ", 0),
+            0u)
+      << report;
+  const std::string first_screen = report.substr(0, report.find("\n## "));
+  for (const char* text : {"| one `execute()` on the M55: executed instructions | ",
+                           "| Tier-1 region: executed instructions | ", "| planned arena | 196,608 → ",
+                           "| kernel scratch on the M55 | ", "| firmware image: flash (text + data) | ",
+                           "| host `execute()` (this machine, reference kernels) | ",
+                           "| ns output against arm, in output LSBs | max ",
+                           "- **Bit-exact with upstream.** 57 of 57 golden tensors", "- **On the host** "}) {
+    EXPECT_NE(first_screen.find(text), std::string::npos) << text << "\n" << first_screen;
+  }
+  // tier1's region is the float island, from the structural match (arm c0i6-c0i10); dscnn has none.
+  EXPECT_TRUE(std::regex_search(first_screen,
+                                std::regex(R"(\| Tier-1 region: executed instructions \| [0-9,]+ → [0-9,]+ \(−[0-9.]+ %, )"
+                                           R"(0\.[0-9]{2}×\)<br>arm c0i6–c0i10, ns c0i4–c0i6 \| )")))
+      << first_screen;
+  EXPECT_NE(first_screen.find("none (no Tier-1 operator)"), std::string::npos) << first_screen;
+  for (const char* text : {"<details><summary><b>tier1</b> — etns export: ", "<details><summary><b>tier1mean</b> — etns export: ",
+                           "<details><summary><b>tier1</b> — upstream program: ",
+                           "<details><summary><b>tier1mean</b> — upstream program: ",
+                           "rows matched by structure over the operator names of its export manifest (`tier1_manifest.json`)",
+                           "#### Cortex-M55 under QEMU (executed instructions)",
+                           "#### Host (wall time)", "| Tier-1 region (arm c0i6–c0i10, ns c0i4–c0i6) |",
                            "| `mean` op alone (c0i2, c0i1) |", "| Tier-1 region (arm c0i1–c0i3, ns c0i1) |", "PASS: linked kernels match the declared build flavor",
                            "| upstream | tier1mean_ns | host | valid |", "| etns | tier1mean_ns | host | valid |",
                            "## What the fast kernels change (Cortex-M55 under QEMU)",
-                           "### Kernels: one call per variant", "| `quantized_conv2d` | tier1 | mve |",
+                           "### Kernels: one call, the reference against the build's choice",
+                           "| `quantized_conv2d` | tier1 | 18,887,020 | mve_3x3 ",
                            "### Programs: one clean `execute()`, all-zero input", "| upstream/tier1_ns.pte | ns |",
                            "| etns/tier1_ns.pte | ns |", "**What arm and ns are here.**", "not cycles"}) {
     EXPECT_NE(report.find(text), std::string::npos) << text;
@@ -769,7 +987,7 @@ TEST(Reproduce, RebuildsTheEvidencePageEndToEnd) {
     for (const char* model : {"tier1", "tier1mean"}) {
       const std::regex row("\\| " + std::string(model) + " \\| " + source +
                            R"( \| \d+ / \d+ \| [0-9,]+ / [0-9,]+ \| [0-9,]+ \| [0-9,]+ \| 0\.[0-9]{2} \| )"
-                           R"([0-9,]+\.[0-9] \| [0-9,]+\.[0-9] \|\n)");
+                           R"([0-9,]+\.[0-9] \| [0-9,]+\.[0-9] \| \[svg\]\([a-z0-9_]+\.svg\) \|\n)");
       EXPECT_TRUE(std::regex_search(report, row)) << model << " " << source << "\n" << report;
     }
   }
@@ -868,17 +1086,21 @@ TEST(Reproduce, OwnAndUpstreamProgramsShareOnePage) {
   EXPECT_EQ(result.stdout_text, "reproduced: " + out + "/report.md\n");
   const std::string report = text_of(out + "/report.md");
 
-  for (const char* text : {"## Summary\n", "## tier1 — etns export\n", "## tier1mean — etns export\n",
-                           "## tier1 — upstream program\n", "- **etns export** (`etns`): ",
-                           "rows matched through its export manifest (`manifest.json`)",
+  for (const char* text : {"## Every program pair\n", "<details><summary><b>tier1</b> — etns export</summary>",
+                           "<details><summary><b>tier1mean</b> — etns export</summary>",
+                           "<details><summary><b>tier1</b> — upstream program</summary>", "- **etns export** (`etns`): ",
+                           "rows matched by structure over the operator names of its export manifest (`manifest.json`)",
                            "- **upstream program** (`upstream`): 1 pair, ",
-                           "by the programs' structure (no export manifest beside them)", "not cycles",
-                           "### Host (wall time)", "![tier1 (upstream program): wall time per program instruction",
+                           "over the programs' own operators (no export manifest beside them)", "not cycles",
+                           "#### Host (wall time)", "![tier1 (upstream program): wall time per program instruction",
                            "| upstream | tier1_arm | host | valid | host/upstream/tier1_arm |",
                            "| etns | tier1_arm | host | valid | host/etns/tier1_arm |"}) {
     EXPECT_NE(report.find(text), std::string::npos) << text << "\n" << report;
   }
-  EXPECT_EQ(report.find("## tier1mean — upstream program"), std::string::npos);
+  EXPECT_EQ(report.find("<b>tier1mean</b> — upstream program"), std::string::npos);
+  // A coverage model is a row of the table, not a section.
+  EXPECT_EQ(report.find("<b>relu6</b>"), std::string::npos) << report;
+  EXPECT_NE(report.find("| relu6 | etns | "), std::string::npos) << report;
   // No path of this machine on the page: folders by name, firmware by its place in the build.
   EXPECT_EQ(report.find(dir.path()), std::string::npos) << report;
   EXPECT_EQ(report.find(std::string(ETNS_SOURCE_DIR)), std::string::npos) << report;
@@ -886,13 +1108,15 @@ TEST(Reproduce, OwnAndUpstreamProgramsShareOnePage) {
   EXPECT_NE(report.find("after 0 warm-up runs"), std::string::npos) << report;
   EXPECT_EQ(report.find("Not comparable"), std::string::npos) << report;
   // The upstream pair is compared without a manifest, etns's pairs through theirs.
-  EXPECT_EQ(occurrences(report, "Rows matched by structure"), 1u) << report;
-  EXPECT_EQ(occurrences(report, "Rows matched by manifest"), occurrences(report, " — etns export\n")) << report;
+  EXPECT_EQ(occurrences(report, "Rows matched by structure:"), 1u) << report;
+  EXPECT_EQ(occurrences(report, "Rows matched by structure over the export manifest's operator names:"),
+            occurrences(report, "</b> — etns export"))
+      << report;
 
   // The summary: one row per source and model. Host only: the QEMU figures are absent,
   // the host times are there. Same bytes, so the same program facts in both rows.
   const std::regex row(R"(\| tier1 \| (etns|upstream) \| (\d+ / \d+) \| ([0-9,]+ / [0-9,]+) \| — \| — \| — \| )"
-                       R"([0-9,]+\.[0-9] \| [0-9,]+\.[0-9] \|\n)");
+                       R"([0-9,]+\.[0-9] \| [0-9,]+\.[0-9] \| \[svg\]\((etns|upstream)_tier1\.svg\) \|\n)");
   std::vector<std::string> facts;
   for (auto match = std::sregex_iterator(report.begin(), report.end(), row); match != std::sregex_iterator();
        ++match) {

@@ -117,6 +117,22 @@ MemoryRegionDoc region_from(const JsonField& field) {
           field["used"].count(),          field["free"].count_or_null(), field["overflow"].flag()};
 }
 
+// A file's SHA-256, or "zeros" with no file.
+InputDoc input_from(const JsonField& field) {
+  InputDoc input;
+  input.file = field["file"].text_or_null();
+  input.size_bytes = field["size_bytes"].count();
+  input.sha256 = field["sha256"].text();
+  const bool hex = input.sha256.size() == 64 &&
+                   std::all_of(input.sha256.begin(), input.sha256.end(),
+                               [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+  if (input.file && !hex) field["sha256"].fail("expected 64 lowercase hex digits (the file's SHA-256), found '" + input.sha256 + "'");
+  if (!input.file && input.sha256 != "zeros") {
+    field["sha256"].fail("expected 'zeros' (/file is null), found '" + input.sha256 + "'");
+  }
+  return input;
+}
+
 }  // namespace
 
 std::optional<std::string> MetadataDoc::detail(const std::string& key) const {
@@ -210,6 +226,10 @@ nlohmann::ordered_json to_json(const MetadataDoc& metadata) {
                       {"path", metadata.model_path},
                       {"size_bytes", json_or_null(metadata.model_size_bytes)},
                       {"sha256", json_or_null(metadata.model_sha256)}};
+  json inputs = json::array();
+  for (const InputDoc& input : metadata.inputs) {
+    inputs.push_back({{"file", json_or_null(input.file)}, {"size_bytes", input.size_bytes}, {"sha256", input.sha256}});
+  }
   const ArenaDoc& arena = metadata.arena;
   return nlohmann::ordered_json{
       {"schema", bundle::kMetadataSchema},
@@ -222,8 +242,10 @@ nlohmann::ordered_json to_json(const MetadataDoc& metadata) {
       {"provider",
        {{"backend", protocol::to_string(metadata.backend)},
         {"ns_ops", metadata.ns_ops()},
-        {"portable_ops", metadata.portable_ops}}},
+        {"portable_ops", metadata.portable_ops},
+        {"portable_ops_source", metadata.portable_ops_source}}},
       {"model", model},
+      {"inputs", inputs},
       {"toolchain", toolchain},
       {"arena",
        {{"size", json_or_null(arena.size)},
@@ -249,11 +271,13 @@ MetadataDoc metadata_from_json(const JsonField& document) {
                             protocol::to_string(metadata.backend) + " (ns_ops follows the backend)");
   }
   metadata.portable_ops = provider["portable_ops"].texts();
+  metadata.portable_ops_source = provider["portable_ops_source"].text_in({"program", "config"});
   const JsonField model = document["model"];
   metadata.model_name = model["name"].text();
   metadata.model_path = model["path"].text();
   metadata.model_size_bytes = model["size_bytes"].count_or_null();
   metadata.model_sha256 = model["sha256"].text_or_null();
+  for (const JsonField& input : document["inputs"].elements()) metadata.inputs.push_back(input_from(input));
   const JsonField toolchain = document["toolchain"];
   metadata.toolchain = toolchain["name"].text();
   metadata.host_compiler = toolchain["host_compiler"].text();

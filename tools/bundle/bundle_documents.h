@@ -112,6 +112,13 @@ struct ArenaDoc {
   int64_t temporary_arena_size = 0;
 };
 
+// One method input as every run saw it: a file's bytes, or zeros.
+struct InputDoc {
+  std::optional<std::string> file;  // null for zeros
+  uint64_t size_bytes = 0;
+  std::string sha256;  // 64 lowercase hex digits, or "zeros"
+};
+
 // run_metadata.json, etns.run-metadata v1.
 struct MetadataDoc {
   std::string etns_version;
@@ -122,10 +129,12 @@ struct MetadataDoc {
   nlohmann::json target_details = nlohmann::json::object();  // per target: qemu_version, firmware_sha256, cpu...
   protocol::Provider backend = protocol::Provider::Arm;
   std::vector<std::string> portable_ops;
+  std::string portable_ops_source;  // "program" (its instructions' aten:: operators) or "config"
   std::string model_name;
   std::string model_path;
   std::optional<uint64_t> model_size_bytes;  // null when the program was gone at writing
   std::optional<std::string> model_sha256;
+  std::vector<InputDoc> inputs;  // one per method input, in order; empty when the program did not load
   std::string toolchain;  // target.toolchain
   std::string host_compiler;
   std::string cmake_version;

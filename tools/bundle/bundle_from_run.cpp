@@ -180,12 +180,14 @@ MetadataDoc metadata_of(const ProfileConfig& config, const ProfileResult& result
   metadata.target_details = result.target_details;
   metadata.backend = config.backend;
   metadata.portable_ops = config.portable_ops;
+  metadata.portable_ops_source = config.portable_ops_source;
   metadata.model_name = fs::path(config.model_path).filename().string();
   metadata.model_path = config.model_path;
   if (fs::exists(config.model_path)) {
     metadata.model_size_bytes = fs::file_size(config.model_path);
     metadata.model_sha256 = sha256_hex_file(config.model_path);
   }
+  for (const InputRecord& input : result.inputs) metadata.inputs.push_back({input.file, input.size_bytes, input.sha256});
   metadata.toolchain = config.toolchain;
   metadata.host_compiler = std::string("g++ ") + __VERSION__;
   metadata.cmake_version = ETNS_CMAKE_VERSION;

@@ -127,6 +127,21 @@ TEST(Bundle, ASchemaErrorNamesTheFileAndTheField) {
   other_op["layers"][0]["op"] = "OPERATOR_CALL:c0i9";
   cases.push_back({"profile_results.json", other_op,
                    "/layers/0/op: expected \"OPERATOR_CALL:c0i0\", found \"OPERATOR_CALL:c0i9\""});
+  json source = metadata;
+  source["provider"]["portable_ops_source"] = "sidecar";
+  cases.push_back({"run_metadata.json", source,
+                   "/provider/portable_ops_source: expected one of program, config, found 'sidecar'"});
+  json no_inputs = metadata;
+  no_inputs.erase("inputs");
+  cases.push_back({"run_metadata.json", no_inputs, "/inputs: missing (expected an array)"});
+  json file_without_hash = metadata;
+  file_without_hash["inputs"][0]["file"] = "/in.bin";
+  cases.push_back({"run_metadata.json", file_without_hash,
+                   "/inputs/0/sha256: expected 64 lowercase hex digits (the file's SHA-256), found 'zeros'"});
+  json hash_without_file = metadata;
+  hash_without_file["inputs"][0]["sha256"] = std::string(64, 'a');
+  cases.push_back({"run_metadata.json", hash_without_file,
+                   "/inputs/0/sha256: expected 'zeros' (/file is null), found '" + std::string(64, 'a') + "'"});
   json severity = summary;
   severity["issues"] = {{{"code", "x"}, {"severity", "fatal"}, {"message", "m"}, {"context", json::object()}}};
   cases.push_back({"summary.json", severity, "/issues/0/severity: expected one of error, warning, found 'fatal'"});

@@ -1,5 +1,6 @@
 #include "tools/bundle/bundle_text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -14,6 +15,18 @@ std::string csv_number(double value) {
 }
 
 std::string pct_text(const std::optional<double>& pct) { return pct ? fmt::format("{:.1f}", *pct) : ""; }
+
+// "an all-zero input", or each input's file and SHA-256.
+std::string inputs_text(const std::vector<InputDoc>& inputs) {
+  const bool zeros = std::all_of(inputs.begin(), inputs.end(), [](const InputDoc& input) { return !input.file; });
+  if (zeros) return "an all-zero input";
+  std::string text;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    text += (i == 0 ? "input " : ", input ") + std::to_string(i) + " " +
+            (inputs[i].file ? fmt::format("`{}` (SHA-256 {})", *inputs[i].file, inputs[i].sha256) : "all zeros");
+  }
+  return text;
+}
 
 }  // namespace
 
@@ -53,9 +66,9 @@ std::string report_markdown(const RunDocuments& documents) {
   } else {
     md += "\n";
   }
-  md += fmt::format("\nEach value is the {} of {} iterations after {} warm-up runs, with an all-zero input. {}: {}.\n",
-                    results.aggregation, results.iterations, results.warmup, results.metric.name,
-                    results.metric.description);
+  md += fmt::format("\nEach value is the {} of {} iterations after {} warm-up runs, with {}. {}: {}.\n",
+                    results.aggregation, results.iterations, results.warmup, inputs_text(documents.metadata.inputs),
+                    results.metric.name, results.metric.description);
   if (!results.layers.empty()) {
     std::vector<std::string> extra;
     for (const CounterDoc& counter : results.counters) {

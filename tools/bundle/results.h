@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,13 @@ struct LayerResult {
   std::vector<std::vector<uint64_t>> samples;
 };
 
+// What one method input held in every run: a file's bytes, or zeros.
+struct InputRecord {
+  std::optional<std::string> file;  // absolute; none for zeros
+  size_t size_bytes = 0;
+  std::string sha256;  // of the bytes, or "zeros"
+};
+
 struct ProfileResult {
   std::string target;                 // "qemu-m55" | "host"
   std::vector<CounterSpec> counters;  // the columns, selection order
@@ -57,6 +65,7 @@ struct ProfileResult {
   std::vector<size_t> planned_bytes;
   size_t input_bytes = 0;
   size_t output_bytes = 0;
+  std::vector<InputRecord> inputs;  // one per method input; empty when the program did not load
   std::vector<Issue> issues;
   std::string failure;           // the run's error message when it could not complete
   nlohmann::json target_details = nlohmann::json::object();  // qemu version, firmware, host CPU...

@@ -51,6 +51,7 @@ inline ProfileResult synthetic_result() {
   result.planned_bytes = {64};
   result.input_bytes = 16;
   result.output_bytes = 16;
+  result.inputs = {{std::nullopt, 16, "zeros"}};
   result.target_details = {{"board", "host"}, {"cpu", "test cpu"}, {"compiler", "g++"}};
   return result;
 }

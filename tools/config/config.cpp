@@ -6,12 +6,18 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
+#include <set>
+#include <sstream>
 #include <utility>
 
 #include "tools/common/program_names.h"
 #include "tools/common/sha256.h"
+#include "tools/common/text.h"
 #include "tools/config/config_tree.h"
+#include "tools/config/config_keys.h"
 #include "tools/config/counters.h"
+#include "tools/runner/host_session.h"
 
 namespace etns::tools {
 namespace {
@@ -51,7 +57,6 @@ struct Sidecar {
   std::optional<int64_t> planned_arena_size;
   std::optional<int64_t> input_size;   // the first input's
   std::optional<int64_t> output_size;  // the first output's
-  std::optional<std::vector<std::string>> portable_ops;
 };
 
 std::optional<int64_t> positive_integer(const nlohmann::json& value) {
@@ -131,15 +136,13 @@ std::optional<Sidecar> read_sidecar(const std::string& model_path, const std::ve
     if (!operators->is_object()) fail(path, "operators: expected an object, got " + describe(*operators));
     if (const auto portable = operators->find("portable"); portable != operators->end()) {
       if (!portable->is_array()) fail(path, "operators.portable: expected a list, got " + describe(*portable));
-      std::vector<std::string> names;
+      // Checked, not used: the program itself says which operators it needs.
       for (size_t i = 0; i < portable->size(); ++i) {
         const nlohmann::json& name = (*portable)[i];
         if (!name.is_string()) {
           fail(path, "operators.portable[" + std::to_string(i) + "]: expected a string, got " + describe(name));
         }
-        names.push_back(name.get<std::string>());
       }
-      sidecar.portable_ops = std::move(names);
     }
   }
   return sidecar;
@@ -170,7 +173,6 @@ void resolve_target(Json& target, ProfileConfig& config) {
 }
 
 void resolve_profiling(Json& profiling, ProfileConfig& config) {
-  profiling["pmu_counters"] = select_counters(profiling["pmu_counters"], config);
   config.per_layer = profiling["per_layer"].get<bool>();
   config.iterations = profiling["iterations"].get<int64_t>();
   config.warmup = profiling["warmup"].get<int64_t>();
@@ -255,9 +257,10 @@ void resolve_engine(Json& engine, const std::optional<Sidecar>& sidecar, Profile
   Json& keys = engine["config"];
   const std::string backend_origin = resolve_backend(engine, sidecar, config);
   check_ns_ops(keys, sidecar, config, backend_origin);
-  config.portable_ops = !keys["portable_ops"].is_null() ? keys["portable_ops"].get<std::vector<std::string>>()
-                        : sidecar && sidecar->portable_ops ? *sidecar->portable_ops
-                                                           : std::vector<std::string>{};
+  if (!keys["portable_ops"].is_null()) {
+    config.portable_ops = keys["portable_ops"].get<std::vector<std::string>>();
+    config.portable_ops_source = "config";
+  }
   // Without any size the program's own memory plan sizes the arena.
   const std::optional<int64_t> planned = optional_of<int64_t>(keys["planned_arena_size"]);
   config.planned_arena_size = planned              ? planned
@@ -273,10 +276,123 @@ void resolve_engine(Json& engine, const std::optional<Sidecar>& sidecar, Profile
 
   engine["backend"] = protocol::to_string(config.backend);
   keys["ns_ops"] = config.ns_ops();
-  keys["portable_ops"] = config.portable_ops;
   keys["planned_arena_size"] = or_null(config.planned_arena_size);
   keys["input_size"] = or_null(config.input_size);
   keys["output_size"] = or_null(config.output_size);
+}
+
+// ---------------------------------------------------------------------------
+// What the configuration takes from the program itself.
+
+struct InputTensor {
+  size_t nbytes = 0;
+  std::string dtype;  // "float32"
+  size_t numel = 0;
+};
+
+struct ProgramInputs {
+  std::vector<std::string> portable_ops;  // the aten:: operators its instructions use, in operator-table order
+  std::vector<InputTensor> inputs;
+};
+
+// The program loaded unbound, as `etns inspect` does; nullopt when it does
+// not load, which the run then reports with the runtime's own lines.
+std::optional<ProgramInputs> read_program_inputs(const std::string& path) {
+  std::unique_ptr<HostSession> session;
+  try {
+    session = std::make_unique<HostSession>(path, nullptr);
+  } catch (const Failure&) {
+    return std::nullopt;
+  }
+  const runtime::Method& method = session->method();
+  std::set<std::string> used;
+  for (size_t i = 0; i < method.instruction_count(); ++i) {
+    if (method.instruction(i).operator_name != nullptr) used.insert(method.instruction(i).operator_name);
+  }
+  ProgramInputs facts;
+  for (size_t i = 0; i < method.operator_count(); ++i) {
+    const std::string name = method.operator_name(i);
+    if (name.rfind("aten::", 0) == 0 && used.count(name) > 0 && !contains(facts.portable_ops, name)) {
+      facts.portable_ops.push_back(name);
+    }
+  }
+  for (size_t i = 0; i < method.input_count(); ++i) {
+    const runtime::Tensor& input = method.input(i);
+    facts.inputs.push_back({input.nbytes, runtime::to_string(input.dtype), input.numel});
+  }
+  return facts;
+}
+
+// profiling.input: one readable file per method input, each exactly as large
+// as its input. Every file with a problem is one line.
+void check_inputs(const std::vector<std::string>& files, const std::string& model_path,
+                  const std::vector<InputTensor>& inputs, Problems& problems) {
+  const std::string where = "profiling.input";
+  const std::string program = fs::path(model_path).filename().string();
+  if (files.size() != inputs.size()) {
+    const auto count = [](size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
+    problems.add(ConfigProblem(where, count(files.size(), "file") + " given, but " + program + " has " +
+                                          count(inputs.size(), "input") + " (one file per method input, in order)"));
+    return;
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string item = files.size() == 1 ? where : where + "[" + std::to_string(i) + "]";
+    std::error_code error;
+    const fs::file_status status = fs::status(files[i], error);
+    if (!fs::exists(status)) {
+      problems.add(ConfigProblem(item, files[i] + ": no such file"));
+      continue;
+    }
+    if (!fs::is_regular_file(status)) {
+      problems.add(ConfigProblem(item, files[i] + ": not a regular file"));
+      continue;
+    }
+    const uint64_t size = fs::file_size(files[i], error);
+    const InputTensor& input = inputs[i];
+    if (error || size != input.nbytes) {
+      problems.add(ConfigProblem(
+          item, files[i] + ": " + (error ? "cannot read (" + error.message() + ")" : grouped(size) + " bytes given") +
+                    ", input " + std::to_string(i) + " of " + program + " expects " + grouped(input.nbytes) + " (" +
+                    input.dtype + ", " + grouped(input.numel) + " elements)"));
+    }
+  }
+}
+
+// A key given (not null) that changes nothing on the target is named, so a
+// setting never passes silently.
+std::vector<std::string> keys_without_effect(const Json& given, const std::string& target, const Origins& origins) {
+  std::vector<std::string> warnings;
+  for (const KeySpec& spec : profile_config_keys()) {
+    if (spec.type == KeyType::Section || spec.type == KeyType::Reserved || affects(spec, target)) continue;
+    const Json* node = &given;
+    std::stringstream path(spec.path);
+    for (std::string leaf; node != nullptr && std::getline(path, leaf, '.');) {
+      const auto found = node->is_object() ? node->find(leaf) : node->end();
+      node = node->is_object() && found != node->end() ? &*found : nullptr;
+    }
+    if (node == nullptr || node->is_null()) continue;
+    const std::string source = origins.of(spec.path);
+    warnings.push_back((source.empty() ? "" : source + ": ") + spec.path + ": has no effect on target " + target +
+                       "; ignored");
+  }
+  return warnings;
+}
+
+// Every problem as its one line, naming the file or override that wrote the
+// key; a problem with another file (the sidecar) names that file alone.
+std::string problem_lines(const Problems& problems, const Json& given, const Origins& origins) {
+  std::string lines;
+  for (const ConfigProblem& problem : problems.all()) {
+    const std::string& where = problem.where();
+    const std::string top = where.substr(0, where.find_first_of(".["));
+    const bool is_key = given.contains(top) || std::any_of(profile_config_keys().begin(), profile_config_keys().end(),
+                                                           [&](const KeySpec& spec) { return spec.path == top; });
+    const std::string source = is_key ? origins.of(where) : "";
+    const std::string line =
+        source.empty() ? problem.what() : ConfigProblem(source, problem.where() + ": " + problem.what_is_wrong()).what();
+    lines += (lines.empty() ? "" : "\n") + line;
+  }
+  return lines;
 }
 
 }  // namespace
@@ -284,37 +400,51 @@ void resolve_engine(Json& engine, const std::optional<Sidecar>& sidecar, Profile
 ProfileConfig load_profile_config(const std::string& path, const std::vector<std::string>& overrides) {
   ProfileConfig config;
   Origins origins;
-  Json resolved = load_tree(path, overrides, &config.config_path, &origins);
-  // A problem with a key also names who wrote it: the file or an override.
-  const auto naming_the_source = [&](const auto& step) {
-    try {
-      step();
-    } catch (const ConfigProblem& problem) {
-      const std::string source = origins.of(problem.where());
-      if (source.empty()) throw;
-      fail(source, problem.where() + ": " + problem.what_is_wrong());
-    }
-  };
+  const Json given = load_tree(path, overrides, &config.config_path, &origins);
   // Every key's type, range and allowed values first (the key table), then
-  // the rules across keys, then the files they name.
-  std::vector<uint8_t> model_bytes;
-  naming_the_source([&] {
-    resolved = check_against_keys(resolved);
-    resolve_model(resolved["model"], config);
+  // the rules across keys, then the files they name. A rule runs only when
+  // the keys it reads are sound, so that one mistake is reported once.
+  Problems problems;
+  Json resolved = check_against_keys(given, problems);
+  const auto rule = [&](std::initializer_list<const char*> reads, const auto& step) {
+    for (const char* key : reads) {
+      if (problems.touches(key)) return false;
+    }
+    return problems.attempt(step);
+  };
+  const bool model_given = rule({"model.path"}, [&] { resolve_model(resolved["model"], config); });
+  rule({"engine.config.cmsis_nn_path", "engine.config.cmsis_nn_ref"}, [&] {
     if (!resolved["engine"]["config"]["cmsis_nn_path"].is_null() &&
         !resolved["engine"]["config"]["cmsis_nn_ref"].is_null()) {
       fail("engine.config.cmsis_nn_ref", "cannot be combined with engine.config.cmsis_nn_path");
     }
-    resolve_target(resolved["target"], config);
-    resolve_profiling(resolved["profiling"], config);
-    resolve_output(resolved["output"], config);
-    config.run_timeout_s = static_cast<double>(resolved["timeouts"]["run"].get<int64_t>());
-    resolve_build(resolved);
-    config.verbose = resolved["verbose"].get<bool>();
-    model_bytes = read_model_file(config.model_path);
   });
-  const std::optional<Sidecar> sidecar = read_sidecar(config.model_path, model_bytes);
-  naming_the_source([&] { resolve_engine(resolved["engine"], sidecar, config); });
+  resolve_target(resolved["target"], config);
+  Json& profiling = resolved["profiling"];
+  rule({"target.board", "profiling.pmu_counters"},
+       [&] { profiling["pmu_counters"] = select_counters(profiling["pmu_counters"], config, problems); });
+  rule({"profiling.window_min", "profiling.window_max"}, [&] { resolve_profiling(profiling, config); });
+  if (!profiling["input"].is_null()) config.inputs = profiling["input"].get<std::vector<std::string>>();
+  if (model_given) resolve_output(resolved["output"], config);
+  config.run_timeout_s = static_cast<double>(resolved["timeouts"]["run"].get<int64_t>());
+  rule({"build.offline", "build.update_dependencies", "frozen"}, [&] { resolve_build(resolved); });
+  config.verbose = resolved["verbose"].get<bool>();
+
+  std::vector<uint8_t> model_bytes;
+  const bool model_read = model_given && rule({}, [&] { model_bytes = read_model_file(config.model_path); });
+  std::optional<Sidecar> sidecar;
+  const bool sidecar_read = model_read && rule({}, [&] { sidecar = read_sidecar(config.model_path, model_bytes); });
+  if (sidecar_read) {
+    rule({"engine.backend", "engine.config.ns_ops"}, [&] { resolve_engine(resolved["engine"], sidecar, config); });
+  }
+  const std::optional<ProgramInputs> program = model_read ? read_program_inputs(config.model_path) : std::nullopt;
+  if (program && config.portable_ops_source == "program") config.portable_ops = program->portable_ops;
+  resolved["engine"]["config"]["portable_ops"] = config.portable_ops;
+  if (program && !config.inputs.empty() && !problems.touches("profiling.input")) {
+    check_inputs(config.inputs, config.model_path, program->inputs, problems);
+  }
+  if (!problems.empty()) throw Failure(problem_lines(problems, given, origins), 2);
+  config.warnings = keys_without_effect(given, config.target, origins);
   config.resolved = std::move(resolved);
   return config;
 }

@@ -46,7 +46,11 @@ struct ProfileConfig {
   // engine.config.ns_ops: derived from the backend (a config whose ns_ops
   // disagrees is refused), so the image that runs is the provider recorded.
   bool ns_ops() const { return backend == protocol::Provider::Ns; }
+  // engine.config.portable_ops as given ("config"), else the aten:: operators
+  // the program's instructions use ("program"; none when it does not load,
+  // and the run then says why).
   std::vector<std::string> portable_ops;
+  std::string portable_ops_source = "program";  // "program" | "config"
   std::optional<int64_t> planned_arena_size;
   int64_t method_arena_size = 65536;
   int64_t temporary_arena_size = 32768;
@@ -65,22 +69,32 @@ struct ProfileConfig {
   int64_t iterations = 100;
   int64_t warmup = 5;
   std::string aggregation = "median";  // "median" | "mean" | "trimmed"
+  // profiling.input: one file per method input, absolute, each as large as
+  // its input; empty: every input is all zeros.
+  std::vector<std::string> inputs;
 
   // output
   std::string output_format = "csv";  // "csv" | "json"
   std::string output_dir;             // absolute
   bool detailed = false;
   bool verbose = false;
+
+  // One line per key given that changes nothing on the target:
+  // "<source>: <key>: has no effect on target <target>; ignored".
+  std::vector<std::string> warnings;
 };
 
 // Loads `path` ("" = start from an empty mapping), deep-merges `overrides`
 // ("dotted.key=value", value parsed as YAML; list indices not supported),
-// rejects unknown keys at any depth, checks types and values, fills defaults.
-// Paths in the file are relative to the file's folder; paths in overrides to
-// the current folder. Every problem throws Failure(message, 2) whose message
-// is one line: "config error: <source>: <dotted.path>: <what> [(did you mean
-// 'x'?)]", the source being the file or "override '<text>'" that wrote the
-// key; problems with a file itself are "config error: <file>: <what>".
+// rejects unknown keys at any depth, checks types and values, fills defaults,
+// and checks profiling.input against the program's inputs. Paths in the file
+// are relative to the file's folder; paths in overrides to the current
+// folder. Every problem is one line, "config error: <source>:
+// <dotted.path>: <what> [(did you mean 'x'?)]", the source being the file or
+// "override '<text>'" that wrote the key (problems with a file itself are
+// "config error: <file>: <what>"); all of them, in the order found, are
+// thrown as one Failure(lines, 2). A file that cannot be read or parsed
+// stops at once: nothing else can be checked.
 ProfileConfig load_profile_config(const std::string& path, const std::vector<std::string>& overrides);
 
 }  // namespace etns::tools

@@ -26,6 +26,14 @@ std::vector<const KeySpec*> keys_in(const std::string& section) {
   return keys;
 }
 
+std::vector<std::string> keys_named(const std::vector<const KeySpec*>& keys, KeyType type) {
+  std::vector<std::string> names;
+  for (const KeySpec* spec : keys) {
+    if (spec->type == type) names.push_back(leaf_of(spec->path));
+  }
+  return names;
+}
+
 bool contains_value(const std::vector<Json>& values, const Json& value) {
   return std::find(values.begin(), values.end(), value) != values.end();
 }
@@ -43,14 +51,18 @@ std::string with_value(const std::string& message, const Json& value) {
   fail(spec.path, "expected " + kind + (or_null ? " or null" : "") + ", got " + describe(value));
 }
 
-Json check_section(const Json& given, const std::string& section);
+Json check_section(const Json& given, const std::string& section, Problems& problems);
 
-Json check_value(const KeySpec& spec, const Json* given) {
+// A section's keys are checked one by one, every problem kept.
+Json check_value(const KeySpec& spec, const Json* given, Problems& problems) {
   if (spec.type == KeyType::Section) {
     static const Json kEmpty = Json::object();
-    if (given == nullptr || given->is_null()) return check_section(kEmpty, spec.path);
-    if (!given->is_object()) fail(spec.path, "expected a mapping, got " + describe(*given));
-    return check_section(*given, spec.path);
+    if (given == nullptr || given->is_null()) return check_section(kEmpty, spec.path, problems);
+    if (!given->is_object()) {
+      problems.add(ConfigProblem(spec.path, "expected a mapping, got " + describe(*given)));
+      return check_section(kEmpty, spec.path, problems);
+    }
+    return check_section(*given, spec.path, problems);
   }
   if (given == nullptr) return spec.fallback;
   const Json& value = *given;
@@ -87,6 +99,19 @@ Json check_value(const KeySpec& spec, const Json* given) {
     case KeyType::Path:
       if (!is_text) fail_type(spec, expected_kind(spec), value);
       return value;
+    case KeyType::PathList: {
+      // One path reads as a list of one.
+      const Json list = value.is_array() ? value : Json::array({value});
+      if (list.empty()) fail_type(spec, expected_kind(spec), value);
+      for (size_t i = 0; i < list.size(); ++i) {
+        const Json& item = list[i];
+        if (!item.is_string() || item.get_ref<const std::string&>().empty()) {
+          if (!value.is_array()) fail_type(spec, expected_kind(spec), value);
+          fail(spec.path + "[" + std::to_string(i) + "]", "expected a path, got " + describe(item));
+        }
+      }
+      return list;
+    }
     case KeyType::Choice:
       if (!is_text) fail_type(spec, expected_kind(spec), value);
       if (!contains_value(spec.choices, value)) {
@@ -116,7 +141,9 @@ Json check_value(const KeySpec& spec, const Json* given) {
 }
 
 // Reserved keys first, then unknown ones, then every value in table order.
-Json check_section(const Json& given, const std::string& section) {
+// A key with a problem takes its default, so that the rules across keys can
+// still run on the others.
+Json check_section(const Json& given, const std::string& section, Problems& problems) {
   const std::vector<const KeySpec*> keys = keys_in(section);
   std::vector<std::string> valid;
   for (const KeySpec* spec : keys) {
@@ -124,26 +151,30 @@ Json check_section(const Json& given, const std::string& section) {
     if (spec->type != KeyType::Reserved) {
       valid.push_back(leaf);
     } else if (given.contains(leaf)) {
-      fail(spec->path, spec->help);
+      problems.add(ConfigProblem(spec->path, spec->help));
     }
   }
   for (const auto& item : given.items()) {
-    if (contains(valid, item.key())) continue;
+    if (contains(valid, item.key()) || contains(keys_named(keys, KeyType::Reserved), item.key())) continue;
     const std::string match = closest_name(item.key(), valid);
-    fail(child_path(section, item.key()),
-         match.empty() ? "unknown key (valid: " + join(valid) + ")" : "unknown key (did you mean '" + match + "'?)");
+    problems.add(ConfigProblem(child_path(section, item.key()), match.empty()
+                                                                    ? "unknown key (valid: " + join(valid) + ")"
+                                                                    : "unknown key (did you mean '" + match + "'?)"));
   }
   Json resolved = Json::object();
   for (const KeySpec* spec : keys) {
     if (spec->type == KeyType::Reserved) continue;
     const auto found = given.find(leaf_of(spec->path));
-    resolved[leaf_of(spec->path)] = check_value(*spec, found == given.end() ? nullptr : &*found);
+    Json& value = resolved[leaf_of(spec->path)];
+    if (!problems.attempt([&] { value = check_value(*spec, found == given.end() ? nullptr : &*found, problems); })) {
+      value = spec->fallback;
+    }
   }
   return resolved;
 }
 
 }  // namespace
 
-Json check_against_keys(const Json& root) { return check_section(root, ""); }
+Json check_against_keys(const Json& root, Problems& problems) { return check_section(root, "", problems); }
 
 }  // namespace etns::tools::config_detail

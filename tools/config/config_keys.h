@@ -20,6 +20,7 @@ enum class KeyType {
   Integer,           // in [min, max], or one of `choices`
   String,            // a non-empty string
   Path,              // a non-empty string, made absolute where it was written
+  PathList,          // a path or a list of paths, each made absolute where it was written; resolved as a list
   Serial,            // a string, or digits that YAML read as a number (kept as text)
   Choice,            // one of `choices` (strings)
   OperatorList,      // a list of operator names
@@ -52,7 +53,17 @@ struct KeySpec {
   std::string other;         // Choice: the message for a string outside `choices` ("{}" = the value)
   std::string unit;          // "bytes", "s", "ms", "Hz"
   std::string default_text;  // the default as documented when another key or file decides it
+  // The targets (target.board values) on which the key changes what runs or
+  // what is checked; empty: none, the key is recorded only. A key given on a
+  // target it does not affect draws a warning instead of passing silently.
+  std::vector<std::string> targets;
 };
+
+// The values of target.board, in the order the docs list them.
+const std::vector<std::string>& profile_targets();
+
+// Whether `spec` changes anything on `target`.
+bool affects(const KeySpec& spec, const std::string& target);
 
 // Every key in schema order: a section's keys follow it, in the order the
 // resolved configuration (and the bundle's frozen copy) lists them.

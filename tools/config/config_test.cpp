@@ -7,6 +7,7 @@
 
 #include "tools/common/failure.h"
 #include "tools/common/sha256.h"
+#include "tools/config/config_keys.h"
 #include "tools/config/config_test_fixture.h"
 #include "tools/runner/qemu_session.h"
 
@@ -74,7 +75,8 @@ TEST_F(ProfileConfigTest, ResolvedHoldsEveryKeyWithItsDefault) {
       "ensure_board_powered": false})"));
   EXPECT_EQ(resolved["profiling"], nlohmann::ordered_json::parse(R"({
       "pmu_counters": {"cpu": ["INST_RETIRED", "BR_RETIRED", "LE_RETIRED", "FP_RETIRED"]},
-      "per_layer": true, "iterations": 100, "warmup": 5, "aggregation": "median", "window_mode": "auto",
+      "per_layer": true, "iterations": 100, "warmup": 5, "aggregation": "median", "input": null,
+      "window_mode": "auto",
       "window_target_ms": 1000, "window_min": 10, "window_max": 500000, "clean_window_probe": "infer",
       "clean_window_trace": false, "force_shared_sram": false, "extreme_mode": false})"));
   EXPECT_EQ(resolved["power"], nlohmann::ordered_json::parse(R"({"enabled": false})"));
@@ -275,6 +277,115 @@ TEST_F(ProfileConfigTest, OtherTypesAreCheckedToo) {
             "125000000, 192000000, 250000000 (Hz), got 50000000");
   EXPECT_EQ(error(kMinimal + "timeouts: {run: 0}\n"), in_file() + "timeouts.run: expected a positive integer, got 0");
   EXPECT_EQ(load(kMinimal + "timeouts: {run: 60}\n").run_timeout_s, 60);
+}
+
+// ---------------------------------------------------------------------------
+// Every problem in one run, and keys that change nothing on the target.
+
+TEST_F(ProfileConfigTest, EveryProblemIsReportedNotOnlyTheFirst) {
+  EXPECT_EQ(errors(kMinimal + "profiling: {iteratons: 3, warmup: -1, aggregation: max}\n",
+                   {"target.board=apollo510_evb"}),
+            std::vector<std::string>({
+                in_override("target.board=apollo510_evb") +
+                    "target.board: no etns port for 'apollo510_evb' yet (supported: qemu-m55, host; see docs/porting.md)",
+                in_file() + "profiling.iteratons: unknown key (did you mean 'iterations'?)",
+                in_file() + "profiling.warmup: expected a non-negative integer, got -1",
+                in_file() + "profiling.aggregation: expected one of median, mean, trimmed, got 'max'",
+            }));
+  // Rules across keys and the files they name are checked too, each once.
+  EXPECT_EQ(errors("model: {path: none.pte}\nprofiling: {window_min: 20, window_max: 10, pmu_counters: {cpu: "
+                   "[CPU_CYCLES, NOPE]}}\n"),
+            std::vector<std::string>({
+                in_file() + "profiling.pmu_counters.cpu[0]: CPU_CYCLES cannot be counted on qemu-m55: QEMU counts "
+                            "instructions, not cycles (valid: " + kQemuCounters + ")",
+                in_file() + "profiling.pmu_counters.cpu[1]: unknown counter 'NOPE' on qemu-m55 (valid: " +
+                    kQemuCounters + ")",
+                in_file() + "profiling.window_max: must be >= window_min (20), got 10",
+                in_file() + "model.path: " + at("none.pte") + ": no such file",
+            }));
+  // A key with a problem is not used again: a bad board does not also fail every counter.
+  EXPECT_EQ(errors(kMinimal + "target: {board: x}\nprofiling: {pmu_counters: {mve: default}}\n").size(), 1u);
+}
+
+TEST_F(ProfileConfigTest, KeysDeclareTheTargetsTheyAffect) {
+  const auto spec = [](const std::string& path) {
+    for (const KeySpec& key : profile_config_keys()) {
+      if (key.path == path) return key;
+    }
+    ADD_FAILURE() << path;
+    return KeySpec();
+  };
+  EXPECT_EQ(spec("profiling.iterations").targets, std::vector<std::string>({"qemu-m55", "host"}));
+  EXPECT_EQ(spec("timeouts.run").targets, std::vector<std::string>({"qemu-m55"}));
+  EXPECT_EQ(spec("target.toolchain").targets, std::vector<std::string>({"qemu-m55"}));
+  EXPECT_TRUE(spec("target.jlink_serial").targets.empty());
+  EXPECT_TRUE(spec("target.psram.clock_hz").targets.empty());
+  size_t without_effect = 0;
+  for (const KeySpec& key : profile_config_keys()) {
+    const bool settable = key.type != KeyType::Section && key.type != KeyType::Reserved;
+    without_effect += settable && !(affects(key, "qemu-m55") && affects(key, "host")) ? 1 : 0;
+  }
+  EXPECT_GE(without_effect, 40u);  // the reference's board and build settings
+}
+
+TEST_F(ProfileConfigTest, AKeyWithoutEffectOnTheTargetWarnsAndIsIgnored) {
+  const ProfileConfig host = load(kMinimal + "target: {board: host, jlink_serial: 1234, psram: {clock_hz: 96000000}}\n"
+                                             "timeouts: {run: 60}\n",
+                                  {"profiling.window_mode=fixed"});
+  const std::string file = at("config.yaml") + ": ";
+  EXPECT_EQ(host.warnings, std::vector<std::string>({
+                               file + "target.jlink_serial: has no effect on target host; ignored",
+                               file + "target.psram.clock_hz: has no effect on target host; ignored",
+                               "override 'profiling.window_mode=fixed': profiling.window_mode: has no effect on "
+                               "target host; ignored",
+                               file + "timeouts.run: has no effect on target host; ignored",
+                           }));
+  // QEMU honours timeouts.run; a key given as null is not given; defaults never warn.
+  EXPECT_EQ(load(kMinimal + "timeouts: {run: 60}\ntarget: {jlink_serial: null}\n").warnings,
+            std::vector<std::string>());
+  EXPECT_EQ(load(kMinimal).warnings, std::vector<std::string>());
+  EXPECT_EQ(load("model: {path: model.pte, arena_location: sram}\n").warnings,
+            std::vector<std::string>({file + "model.arena_location: has no effect on target qemu-m55; ignored"}));
+}
+
+// ---------------------------------------------------------------------------
+// What comes from the program: its portable operators, the size of its input.
+
+TEST_F(ProfileConfigTest, PortableOpsDefaultToTheProgramsOwn) {
+  write("dscnn_arm.pte", exported_bytes("dscnn_arm.pte"));
+  const ProfileConfig program = load("model: {path: dscnn_arm.pte}\n");
+  EXPECT_EQ(program.portable_ops, std::vector<std::string>({"aten::view_copy.out"}));
+  EXPECT_EQ(program.portable_ops_source, "program");
+  EXPECT_EQ(program.resolved["engine"]["config"]["portable_ops"], nlohmann::ordered_json({"aten::view_copy.out"}));
+  const ProfileConfig given = load("model: {path: dscnn_arm.pte}\n", {"engine.config.portable_ops=[aten::sub.out]"});
+  EXPECT_EQ(given.portable_ops, std::vector<std::string>({"aten::sub.out"}));
+  EXPECT_EQ(given.portable_ops_source, "config");
+  write("tier1_ns.pte", exported_bytes("tier1_ns.pte"));
+  EXPECT_TRUE(load("model: {path: tier1_ns.pte}\n").portable_ops.empty());
+}
+
+TEST_F(ProfileConfigTest, InputFilesAreRelativeToTheConfigAndMatchTheProgramsInputs) {
+  write("cfg/dscnn_arm.pte", exported_bytes("dscnn_arm.pte"));
+  write("cfg/dscnn.input.bin", exported_bytes("dscnn.input.bin"));
+  write("cfg/tier1.input.bin", exported_bytes("tier1.input.bin"));
+  const std::string yaml = "model: {path: dscnn_arm.pte}\nprofiling: {input: dscnn.input.bin}\n";
+  write("cfg/config.yaml", yaml);
+  EXPECT_EQ(load_profile_config(at("cfg/config.yaml"), {}).inputs, std::vector<std::string>({at("cfg/dscnn.input.bin")}));
+  EXPECT_TRUE(load_profile_config(at("cfg/config.yaml"), {"profiling.input=null"}).inputs.empty());
+
+  const std::string wrong = "model: {path: cfg/dscnn_arm.pte}\nprofiling: {input: cfg/tier1.input.bin}\n";
+  EXPECT_EQ(error(wrong), in_file() + "profiling.input: " + at("cfg/tier1.input.bin") +
+                              ": 65,536 bytes given, input 0 of dscnn_arm.pte expects 1,960 (float32, 490 elements)");
+  // An override (what --input writes) replaces the file's key, relative to the current folder.
+  EXPECT_EQ(load(wrong, {"profiling.input=[cfg/dscnn.input.bin]"}).inputs,
+            std::vector<std::string>({at("cfg/dscnn.input.bin")}));
+  EXPECT_EQ(error(wrong, {"profiling.input=[cfg/dscnn.input.bin, cfg/dscnn.input.bin]"}),
+            in_override("profiling.input=[cfg/dscnn.input.bin, cfg/dscnn.input.bin]") +
+                "profiling.input: 2 files given, but dscnn_arm.pte has 1 input (one file per method input, in order)");
+  EXPECT_EQ(error(wrong, {"profiling.input=none.bin"}),
+            in_override("profiling.input=none.bin") + "profiling.input: " + at("none.bin") + ": no such file");
+  EXPECT_EQ(error(wrong, {"profiling.input=[]"}),
+            in_override("profiling.input=[]") + "profiling.input: expected a path or a list of paths or null, got a list");
 }
 
 // ---------------------------------------------------------------------------
@@ -573,7 +684,10 @@ TEST_F(ProfileConfigTest, SidecarSuppliesDefaults) {
   EXPECT_EQ(config.planned_arena_size, 98304);
   EXPECT_EQ(config.input_size, 65536);
   EXPECT_EQ(config.output_size, 64);
-  EXPECT_EQ(config.portable_ops, std::vector<std::string>({"aten::mean.out"}));
+  // The sidecar's operators.portable is checked, but the program itself says
+  // what it calls: this one does not load, so none, and the run says why.
+  EXPECT_TRUE(config.portable_ops.empty());
+  EXPECT_EQ(config.portable_ops_source, "program");
 }
 
 TEST_F(ProfileConfigTest, ExplicitValuesBeatTheSidecar) {

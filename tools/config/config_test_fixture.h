@@ -16,6 +16,7 @@
 #include "tools/common/failure.h"
 #include "tools/common/sha256.h"
 #include "tools/config/config.h"
+#include "tools/export/exporter.h"
 
 namespace etns::tools::config_testing {
 
@@ -39,6 +40,20 @@ inline std::vector<std::string> keys_of(const nlohmann::ordered_json& object) {
   std::vector<std::string> keys;
   for (const auto& item : object.items()) keys.push_back(item.key());
   return keys;
+}
+
+// A file of `etns export` (a program, "dscnn_arm.pte", or an example input,
+// "dscnn.input.bin"): real programs for the checks that read one.
+inline std::string exported_bytes(const std::string& file) {
+  static const Tier1Export kExport = export_tier1();
+  for (const ExportedProgram& program : kExport.programs) {
+    if (program.file == file) return std::string(program.bytes.begin(), program.bytes.end());
+  }
+  for (const ExportedFile& input : kExport.inputs) {
+    if (input.file == file) return std::string(input.bytes.begin(), input.bytes.end());
+  }
+  ADD_FAILURE() << file << " is not among etns export's files";
+  return "";
 }
 
 // Each test runs in a fresh temporary folder, which is also the current folder.
@@ -90,6 +105,21 @@ class ProfileConfigTest : public ::testing::Test {
   }
   std::string error(const std::string& yaml, const std::vector<std::string>& overrides = {}) const {
     return error_loading(write("config.yaml", yaml), overrides);
+  }
+  // Every line of the Failure that loading `yaml` throws (exit code 2).
+  std::vector<std::string> errors(const std::string& yaml, const std::vector<std::string>& overrides = {}) const {
+    std::vector<std::string> lines;
+    try {
+      load_profile_config(write("config.yaml", yaml), overrides);
+    } catch (const Failure& failure) {
+      EXPECT_EQ(failure.exit_code(), 2);
+      std::string message = failure.what();
+      for (size_t end; (end = message.find('\n')) != std::string::npos; message.erase(0, end + 1)) {
+        lines.push_back(message.substr(0, end));
+      }
+      lines.push_back(message);
+    }
+    return lines;
   }
 
   // A sidecar for model.pte with the right digest plus `fields` (JSON members).

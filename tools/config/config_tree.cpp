@@ -30,6 +30,18 @@ ConfigProblem::ConfigProblem(std::string where, std::string what)
 
 [[noreturn]] void fail(const std::string& where, const std::string& what) { throw ConfigProblem(where, what); }
 
+// Whether `outer` is `inner` or a section (or list) holding it.
+bool encloses(const std::string& outer, const std::string& inner) {
+  return inner.rfind(outer, 0) == 0 &&
+         (inner.size() == outer.size() || inner[outer.size()] == '.' || inner[outer.size()] == '[');
+}
+
+bool Problems::touches(const std::string& path) const {
+  return std::any_of(list_.begin(), list_.end(), [&](const ConfigProblem& problem) {
+    return encloses(path, problem.where()) || encloses(problem.where(), path);
+  });
+}
+
 std::string Origins::of(const std::string& where) const {
   for (auto entry = entries_.rbegin(); entry != entries_.rend(); ++entry) {
     const std::string& key = entry->first;
@@ -189,6 +201,7 @@ const std::vector<std::vector<std::string>> kPathKeys = {
     {"engine", "config", "source_path"},
     {"engine", "config", "cmsis_nn_path"},
     {"output", "dir"},
+    {"profiling", "input"},
     {"work_dir"},
 };
 
@@ -211,8 +224,16 @@ void make_paths_absolute(Json& tree, const fs::path& base) {
       const auto found = node->find(key);
       node = found == node->end() ? nullptr : &*found;
     }
-    if (node != nullptr && node->is_string() && !node->get_ref<const std::string&>().empty()) {
-      *node = absolute_path(base, node->get<std::string>());
+    if (node == nullptr) continue;
+    const auto make_absolute = [&](Json& value) {
+      if (value.is_string() && !value.get_ref<const std::string&>().empty()) {
+        value = absolute_path(base, value.get<std::string>());
+      }
+    };
+    if (node->is_array()) {
+      for (Json& item : *node) make_absolute(item);  // a list of paths (profiling.input)
+    } else {
+      make_absolute(*node);
     }
   }
 }

@@ -35,6 +35,32 @@ class ConfigProblem : public Failure {
 };
 
 [[noreturn]] void fail(const std::string& where, const std::string& what);
+
+// Every problem of one configuration, in the order found, so that one run
+// reports them all. A step that finds a problem stops there; the others run.
+class Problems {
+ public:
+  // Runs `step`; keeps the ConfigProblem it throws. True when it completed.
+  template <typename Step>
+  bool attempt(Step&& step) {
+    try {
+      step();
+      return true;
+    } catch (const ConfigProblem& problem) {
+      list_.push_back(problem);
+      return false;
+    }
+  }
+  void add(const ConfigProblem& problem) { list_.push_back(problem); }
+  bool empty() const { return list_.empty(); }
+  const std::vector<ConfigProblem>& all() const { return list_; }
+  // Whether a problem was found at the dotted key `path`, inside it, or at a
+  // section above it.
+  bool touches(const std::string& path) const;
+
+ private:
+  std::vector<ConfigProblem> list_;
+};
 std::string join(const std::vector<std::string>& items);
 bool contains(const std::vector<std::string>& items, const std::string& item);
 std::string child_path(const std::string& parent, const std::string& key);
@@ -93,8 +119,10 @@ std::string integer_kind(int64_t min);
 
 // The merged tree checked against profile_config_keys(): reserved keys, then
 // unknown keys (with "did you mean"), then every value's type, range and
-// refusals, section by section in table order. Returns every key of the
-// table, given or defaulted, in table order (Reserved keys left out).
-Json check_against_keys(const Json& root);
+// refusals, section by section in table order. Every problem is added to
+// `problems` and the key takes its default, so that the check goes on.
+// Returns every key of the table, given or defaulted, in table order
+// (Reserved keys left out).
+Json check_against_keys(const Json& root, Problems& problems);
 
 }  // namespace etns::tools::config_detail

@@ -162,9 +162,10 @@ const CounterSpec& find_counter(const std::string& given, const std::string& tar
 // profiling.pmu_counters (spec §4.2): each entry in mapping order, duplicates
 // dropped (first wins), then bucketed by each counter's own group. Returns the
 // resolved mapping: group entry -> the counter names it selected.
-Json select_counters(const Json& selection, ProfileConfig& config) {
+Json select_counters(const Json& selection, ProfileConfig& config, Problems& problems) {
   const std::string where = "profiling.pmu_counters";
   if (selection.empty()) fail(where, "no counters selected");
+  const size_t problems_before = problems.all().size();
 
   const std::vector<CounterSpec>& catalogue = counter_catalogue(config.target);
   const std::vector<std::string> groups = counter_groups(catalogue);
@@ -185,9 +186,12 @@ Json select_counters(const Json& selection, ProfileConfig& config) {
       continue;
     }
     if (!contains(groups, group)) {
-      fail(entry_where, "no counter group '" + group + "' on " + config.target + " (groups: " + join(groups) + ")");
+      problems.add(ConfigProblem(entry_where, "no counter group '" + group + "' on " + config.target + " (groups: " +
+                                                  join(groups) + ")"));
+      continue;
     }
     std::vector<const CounterSpec*> picked;
+    bool named_all = true;  // every listed name is a counter of the target
     if (value.is_string() && (value == "default" || value == "all")) {
       for (const CounterSpec& counter : catalogue) {
         if (counter.group == group && (value == "all" || counter.is_default)) picked.push_back(&counter);
@@ -195,13 +199,20 @@ Json select_counters(const Json& selection, ProfileConfig& config) {
     } else if (value.is_array()) {
       for (size_t i = 0; i < value.size(); ++i) {
         const std::string item_where = entry_where + "[" + std::to_string(i) + "]";
-        if (!value[i].is_string()) fail(item_where, "expected a counter name, got " + describe(value[i]));
-        picked.push_back(&find_counter(value[i].get<std::string>(), config.target, item_where));
+        named_all = problems.attempt([&] {
+                      if (!value[i].is_string()) fail(item_where, "expected a counter name, got " + describe(value[i]));
+                      picked.push_back(&find_counter(value[i].get<std::string>(), config.target, item_where));
+                    }) && named_all;
       }
     } else {
-      fail(entry_where, "expected default, all or a list of counter names, got " + describe(value));
+      problems.add(ConfigProblem(entry_where, "expected default, all or a list of counter names, got " + describe(value)));
+      continue;
     }
-    if (picked.empty()) fail(entry_where, "the selection is empty");
+    if (!named_all) continue;
+    if (picked.empty()) {
+      problems.add(ConfigProblem(entry_where, "the selection is empty"));
+      continue;
+    }
     Json names = Json::array();
     for (const CounterSpec* counter : picked) {
       names.push_back(counter->name);
@@ -216,6 +227,7 @@ Json select_counters(const Json& selection, ProfileConfig& config) {
     }
     for (const CounterSpec& counter : chosen) resolved[counter.group].push_back(counter.name);
   }
+  if (problems.all().size() > problems_before) return resolved;  // the problems say what is wrong
   if (resolved.empty()) fail(where, "no counters selected");
 
   config.groups.clear();

@@ -59,7 +59,9 @@ std::string first_line_of_file(const std::string& path, const std::string& key) 
 
 // What the program is, from an unbound load: sizes, operators, planned memory.
 struct ProgramFacts {
-  std::vector<std::string> operators;
+  std::vector<std::string> operators;       // the operator table, in order
+  std::set<std::string> used_operators;     // those the instructions call
+  std::vector<size_t> input_sizes;          // bytes of each input
   std::vector<size_t> planned_bytes;
   uint64_t planned_arena_bytes = 0;  // laid out as the runtime places them (runtime/exec/budget.h)
   size_t input_bytes = 0;
@@ -79,6 +81,10 @@ ProgramFacts read_program_facts(const std::string& path) {
   ProgramFacts facts;
   const runtime::Method& method = session.method();
   for (size_t i = 0; i < method.operator_count(); ++i) facts.operators.push_back(method.operator_name(i));
+  for (size_t i = 0; i < method.instruction_count(); ++i) {
+    if (method.instruction(i).operator_name != nullptr) facts.used_operators.insert(method.instruction(i).operator_name);
+  }
+  for (size_t i = 0; i < method.input_count(); ++i) facts.input_sizes.push_back(method.input(i).nbytes);
   for (size_t i = 0; i < method.meta().planned_buffer_count; ++i) {
     facts.planned_bytes.push_back(method.meta().planned_buffer_bytes[i]);
   }
@@ -122,15 +128,47 @@ void check_against_config(const ProfileConfig& config, const ProgramFacts& facts
                                        "engine.config.output_size is " + std::to_string(*config.output_size) +
                                            " bytes, output 0 needs " + std::to_string(facts.output_bytes)));
   }
-  // A selective build registers only the listed portable kernels.
+  // A selective build registers only the listed portable kernels. The
+  // program's own set (the default) holds every one its instructions call;
+  // a set from the config may leave one out.
   const std::set<std::string> allowed(config.portable_ops.begin(), config.portable_ops.end());
   for (const std::string& op : facts.operators) {
-    if (op.rfind("aten::", 0) == 0 && allowed.count(op) == 0) {
-      result.issues.push_back(make_issue("run.load_failed", bundle::kSeverityError,
-                                         "missing operator " + op + ": not in engine.config.portable_ops",
-                                         {{"operator", op}}));
+    if (op.rfind("aten::", 0) == 0 && facts.used_operators.count(op) > 0 && allowed.count(op) == 0) {
+      result.issues.push_back(make_issue(
+          "run.load_failed", bundle::kSeverityError,
+          "missing operator " + op + ": the program calls it and engine.config.portable_ops leaves it out (drop the "
+              "key to use the program's own set)",
+          {{"operator", op}}));
     }
   }
+}
+
+// Each method input's bytes: its profiling.input file, or zeros. The config
+// checked every file's size against the program; one that changed since is
+// refused, not cut.
+std::vector<std::vector<uint8_t>> input_bytes_of(const ProfileConfig& config, const ProgramFacts& facts,
+                                                 ProfileResult& result) {
+  if (!config.inputs.empty() && config.inputs.size() != facts.input_sizes.size()) {
+    throw Failure(std::to_string(config.inputs.size()) + " input files for " + std::to_string(facts.input_sizes.size()) +
+                  " method inputs (one per method input, in order)");
+  }
+  std::vector<std::vector<uint8_t>> inputs;
+  for (size_t i = 0; i < facts.input_sizes.size(); ++i) {
+    if (config.inputs.empty()) {
+      inputs.emplace_back(facts.input_sizes[i], 0);
+      result.inputs.push_back({std::nullopt, facts.input_sizes[i], "zeros"});
+      continue;
+    }
+    const std::string& file = config.inputs[i];
+    std::vector<uint8_t> bytes = read_file(file);
+    if (bytes.size() != facts.input_sizes[i]) {
+      throw Failure(file + ": " + std::to_string(bytes.size()) + " bytes, input " + std::to_string(i) + " expects " +
+                    std::to_string(facts.input_sizes[i]) + " (the file changed after the configuration was checked)");
+    }
+    result.inputs.push_back({file, bytes.size(), sha256_hex(bytes.data(), bytes.size())});
+    inputs.push_back(std::move(bytes));
+  }
+  return inputs;
 }
 
 void record_qemu(const QemuRun& run, const ProfileConfig& config, ProfileResult& result) {
@@ -164,7 +202,8 @@ void record_qemu(const QemuRun& run, const ProfileConfig& config, ProfileResult&
   result.scratch_bytes = run.scratch_bytes;
 }
 
-void run_on_qemu_target(const ProfileConfig& config, const ProgressFn& progress, ProfileResult& result) {
+void run_on_qemu_target(const ProfileConfig& config, const std::vector<std::vector<uint8_t>>& inputs,
+                        const ProgressFn& progress, ProfileResult& result) {
   QemuTools tools = resolve_qemu_tools(config.backend, QemuTools{});
   result.target_details = {{"board", "qemu-mps3-an547"},
                            {"qemu", tools.qemu},
@@ -176,7 +215,7 @@ void run_on_qemu_target(const ProfileConfig& config, const ProgressFn& progress,
                            {"counts", "instructions executed by the guest, counted by the etns QEMU plugin; not cycles"}};
   QemuJob job;
   job.program = read_file(config.model_path);
-  job.inputs.push_back(std::vector<uint8_t>(result.input_bytes, 0));
+  job.inputs = inputs;
   job.warmup = static_cast<uint32_t>(config.warmup);
   job.iterations = static_cast<uint32_t>(config.iterations);
   job.per_instruction_pass = config.per_layer;
@@ -226,7 +265,8 @@ uint32_t outputs_crc32(const HostSession& session) {
   return crc;
 }
 
-void run_on_host_target(const ProfileConfig& config, const ProgressFn& progress, ProfileResult& result) {
+void run_on_host_target(const ProfileConfig& config, const std::vector<std::vector<uint8_t>>& inputs,
+                        const ProgressFn& progress, ProfileResult& result) {
   result.target_details = {{"board", "host"},
                            {"cpu", first_line_of_file("/proc/cpuinfo", "model name")},
                            {"compiler", std::string("g++ ") + __VERSION__},
@@ -244,10 +284,12 @@ void run_on_host_target(const ProfileConfig& config, const ProgressFn& progress,
   // The Cortex-M55 figure, as the firmware reports it: one rule for both targets.
   result.method_arena_bytes = session.method_arena_arm32_bytes();
   result.scratch_bytes = session.method().max_scratch_bytes();
-  const std::vector<uint8_t> zeros(result.input_bytes, 0);
   const size_t layers = session.method().instruction_count();
+  auto set_inputs = [&] {
+    for (size_t i = 0; i < inputs.size(); ++i) session.set_input(i, inputs[i]);
+  };
   auto run_once = [&](const runtime::ExecuteHooks* hooks) {
-    session.set_input(0, zeros);
+    set_inputs();
     session.execute(hooks);
   };
 
@@ -280,7 +322,7 @@ void run_on_host_target(const ProfileConfig& config, const ProgressFn& progress,
   for (int64_t k = 0; k < config.warmup; ++k) run_once(nullptr);
   for (int64_t k = 0; k < config.iterations; ++k) {
     if (progress) progress("clean pass: iteration " + std::to_string(k + 1) + " of " + std::to_string(config.iterations));
-    session.set_input(0, zeros);
+    set_inputs();
     const auto start = Clock::now();
     session.execute(nullptr);
     const auto elapsed = Clock::now() - start;
@@ -340,6 +382,7 @@ ProfileResult run_profile(const ProfileConfig& config, const ProgressFn& progres
     result.input_bytes = facts.input_bytes;
     result.output_bytes = facts.output_bytes;
     check_against_config(config, facts, result);
+    const std::vector<std::vector<uint8_t>> inputs = input_bytes_of(config, facts, result);
     if (validity_of(result.issues) == bundle::kInvalid) {
       // Every finding, one line each with its issue code (not only the first).
       for (const Issue& issue : result.issues) {
@@ -347,9 +390,9 @@ ProfileResult run_profile(const ProfileConfig& config, const ProgressFn& progres
                           issue.code + ": " + issue.message;
       }
     } else if (config.target == "qemu-m55") {
-      run_on_qemu_target(config, progress, result);
+      run_on_qemu_target(config, inputs, progress, result);
     } else {
-      run_on_host_target(config, progress, result);
+      run_on_host_target(config, inputs, progress, result);
     }
   } catch (const Failure& failure) {
     // The run stops; the bundle still says why.

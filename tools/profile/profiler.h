@@ -17,7 +17,9 @@ using ProgressFn = std::function<void(const std::string& status)>;
 //    every instruction (kernel plus the runtime's dispatch of it);
 //  - a clean pass: `warmup` runs, then `iterations` execute() calls measured
 //    end to end with no per-instruction instrumentation.
-// The input is all zeros, as the reference profiler's (profiler.md §5.2).
+// Every input is all zeros, as the reference profiler's (profiler.md §5.2),
+// unless profiling.input names a file per input (checked by the config
+// reader); result.inputs records each one's SHA-256 or "zeros".
 // On qemu-m55 the counters are the QEMU plugin's executed-instruction counts;
 // on host the steady clock's nanoseconds. A run that cannot complete (a
 // missing operator, a fault, a kernel error) returns with `failure` set and

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tests/support/shared_data.h"
+#include "tools/common/sha256.h"
 #include "tools/config/config_test_fixture.h"
 #include "tools/program/program_model.h"
 #include "tools/program/pte_writer.h"
@@ -61,6 +62,46 @@ TEST_F(ProfileConfigTest, PlannedArenaIsCheckedAgainstTheRuntimesPlacementNotThe
   const Issue* one_short = find_issue(one, "memory.planned_arena_too_small");
   ASSERT_NE(one_short, nullptr) << one.failure;
   EXPECT_EQ(one_short->message, "the planned arena is 81919 bytes, the program plans 81920");
+}
+
+// dscnn calls aten::view_copy.out: without engine.config.portable_ops the
+// program's own set registers it, and the run is valid; a set from the config
+// that leaves it out fails the load, naming it.
+TEST_F(ProfileConfigTest, TheProgramsOwnPortableOperatorsAreTheDefault) {
+  write("dscnn_arm.pte", exported_bytes("dscnn_arm.pte"));
+  const std::string yaml = "model: {path: dscnn_arm.pte}\ntarget: {board: host}\nprofiling: {iterations: 2, warmup: 0}\n";
+  const ProfileResult own = run_profile(load(yaml), nullptr);
+  EXPECT_EQ(validity_of(own.issues), "valid") << own.failure;
+  EXPECT_EQ(own.clean.size(), 2u);
+
+  const ProfileResult left_out = run_profile(load(yaml, {"engine.config.portable_ops=[aten::sub.out]"}), nullptr);
+  ASSERT_EQ(left_out.issues.size(), 1u) << left_out.failure;
+  EXPECT_EQ(left_out.issues[0].code, "run.load_failed");
+  EXPECT_EQ(left_out.issues[0].message,
+            "missing operator aten::view_copy.out: the program calls it and engine.config.portable_ops leaves it out "
+            "(drop the key to use the program's own set)");
+  EXPECT_TRUE(left_out.clean.empty());
+}
+
+// Each input is recorded as the run saw it: the file's SHA-256, or zeros.
+TEST_F(ProfileConfigTest, EachInputIsRecordedWithItsSha256OrZeros) {
+  write("dscnn_arm.pte", exported_bytes("dscnn_arm.pte"));
+  const std::string bytes = exported_bytes("dscnn.input.bin");
+  write("dscnn.input.bin", bytes);
+  const std::string yaml = "model: {path: dscnn_arm.pte}\ntarget: {board: host}\nprofiling: {iterations: 1, warmup: 0}\n";
+  const ProfileResult zeros = run_profile(load(yaml), nullptr);
+  ASSERT_EQ(zeros.inputs.size(), 1u);
+  EXPECT_FALSE(zeros.inputs[0].file);
+  EXPECT_EQ(zeros.inputs[0].sha256, "zeros");
+  EXPECT_EQ(zeros.inputs[0].size_bytes, 1960u);
+
+  const ProfileResult given = run_profile(load(yaml, {"profiling.input=dscnn.input.bin"}), nullptr);
+  EXPECT_EQ(validity_of(given.issues), "valid") << given.failure;
+  ASSERT_EQ(given.inputs.size(), 1u);
+  EXPECT_EQ(given.inputs[0].file, at("dscnn.input.bin"));
+  EXPECT_EQ(given.inputs[0].sha256, sha256_hex(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+  // The example input is not zeros: the outputs differ, so the input reached the program.
+  EXPECT_NE(given.output_crc32, zeros.output_crc32);
 }
 
 }  // namespace
