@@ -83,7 +83,7 @@ int profile(const ProfileOptions& options) {
 CommandAction add_profile_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("profile", "profile a program per instruction and end to end; write a bundle");
   command->footer(
-      "The YAML keys follow the reference profiler: --list-keys lists every key with its type,\n"
+      "The YAML keys keep the board profiler's names: --list-keys lists every key with its type,\n"
       "default, limits (iterations and warmup have upper bounds, each with its reason) and help;\n"
       "docs/profiling.md has the same table. A config file is a regular file of at most 1 MiB.\n"
       "Every configuration error is reported, one line each, then exit 2; a key that changes\n"
