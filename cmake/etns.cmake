@@ -2,16 +2,22 @@
 
 # Flags every etns target compiles with. Float code must not be contracted into
 # FMAs: the portable kernels are bit-exact only with separately rounded ops.
+# Installed as etns::options (cmake/install.cmake), where only the include
+# folder and the definitions that change what the headers declare remain: a
+# consumer's code is not built with our warnings.
 add_library(etns_options INTERFACE)
-target_include_directories(etns_options INTERFACE ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/generated)
-target_compile_options(etns_options INTERFACE -Wall -Wextra -ffp-contract=off)
+set_target_properties(etns_options PROPERTIES EXPORT_NAME options)
+target_include_directories(etns_options INTERFACE $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+                                                  $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/generated>
+                                                  $<INSTALL_INTERFACE:include>)
+target_compile_options(etns_options INTERFACE $<BUILD_INTERFACE:-Wall -Wextra -ffp-contract=off>)
 # Implicit narrowing is where int8 kernels go wrong: GCC's -Wconversion on all
 # our code (clang's also implies -Wsign-conversion, which its fuzz build skips).
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-  target_compile_options(etns_options INTERFACE -Wconversion)
+  target_compile_options(etns_options INTERFACE $<BUILD_INTERFACE:-Wconversion>)
 endif()
 if(ETNS_WARNINGS_AS_ERRORS)
-  target_compile_options(etns_options INTERFACE -Werror)
+  target_compile_options(etns_options INTERFACE $<BUILD_INTERFACE:-Werror>)
 endif()
 if(ETNS_REFERENCE_KERNELS)
   target_compile_definitions(etns_options INTERFACE ETNS_REFERENCE_KERNELS=1)
@@ -21,10 +27,17 @@ if(ETNS_FORCE_SCALAR)
 endif()
 
 # A library that runs on the device: no exceptions, no RTTI (the host build
-# enforces the device rules too).
+# enforces the device rules too). Paths in its debug information and in
+# __FILE__ are rooted at the repository and the build folder ("runtime/exec/
+# method.cpp"), never the build machine's absolute paths, so the installed
+# archives are the same wherever they were built (tests/support/
+# check_install_paths.sh). The build folder's entry comes last: GCC applies
+# the last matching map, and the build folder may sit inside the source tree.
 function(etns_device_library name)
   add_library(${name} STATIC ${ARGN})
-  target_compile_options(${name} PRIVATE -fno-exceptions -fno-rtti)
+  target_compile_options(${name} PRIVATE -fno-exceptions -fno-rtti
+                         -ffile-prefix-map=${PROJECT_SOURCE_DIR}/=
+                         -ffile-prefix-map=${PROJECT_BINARY_DIR}=etns-build)
   target_link_libraries(${name} PUBLIC etns_options)
 endfunction()
 
