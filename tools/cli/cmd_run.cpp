@@ -10,10 +10,12 @@
 
 #include "kernels/registry.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/progress_line.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
 #include "tools/common/text.h"
+#include "tools/runner/batch.h"
 #include "tools/runner/host_session.h"
 #include "tools/runner/qemu_session.h"
 
@@ -32,6 +34,12 @@ struct RunOptions {
   double timeout_seconds = 900;
   bool self_test_fault = false;
   std::string summary = "auto";  // auto (when stdout is a terminal), always, never
+  // Many inputs (docs/running.md): --inputs DIR_OR_LIST instead of --input.
+  std::string batch_inputs;
+  std::string batch_outputs;
+  int threads = 1;
+  std::string labels;
+  std::string predictions;
 };
 
 // What the summary line reports besides the files.
@@ -41,11 +49,14 @@ struct RunFacts {
   std::string cost;  // "0.41 ms on the host" or "1,234,567 instructions for one execute() on qemu-m55 (...)"
 };
 
-// One line on stdout after a successful run: what was written, how big, what it
-// cost. Scripts read stdout, so by default it appears only on a terminal.
+// Scripts read stdout, so by default the summary appears only on a terminal.
+bool summary_wanted(const RunOptions& options) {
+  return options.summary == "always" || (options.summary == "auto" && isatty(STDOUT_FILENO) == 1);
+}
+
+// One line on stdout after a successful run: what was written, how big, what it cost.
 void print_summary(const RunOptions& options, const RunFacts& facts) {
-  const bool wanted = options.summary == "always" || (options.summary == "auto" && isatty(STDOUT_FILENO) == 1);
-  if (!wanted) return;
+  if (!summary_wanted(options)) return;
   std::string line = "etns run: wrote ";
   for (size_t i = 0; i < options.outputs.size(); ++i) {
     line += (i == 0 ? "" : ", ") + options.outputs[i] + " (" + grouped(facts.output_bytes.at(i)) + " B)";
@@ -61,7 +72,7 @@ void print_summary(const RunOptions& options, const RunFacts& facts) {
 
 // "2 inputs", "1 output".
 std::string count_of(size_t count, const char* what) {
-  return std::to_string(count) + " " + what + (count == 1 ? "" : "s");
+  return grouped(count) + " " + what + (count == 1 ? "" : "s");
 }
 
 // One file per method input (output), in order. The line is the firmware
@@ -176,7 +187,89 @@ struct DumpCapture {
   }
 };
 
+// "2.3 s", "0.41 s", "12 s".
+std::string seconds_text(double ms) {
+  const double seconds = ms / 1000;
+  return fmt::format(seconds >= 10 ? "{:.0f} s" : seconds >= 1 ? "{:.1f} s" : "{:.2f} s", seconds);
+}
+
+// "3.1 ms", "0.412 ms".
+std::string ms_text(double ms) { return fmt::format(ms >= 1 ? "{:.1f} ms" : "{:.3f} ms", ms); }
+
+// The options of many inputs and of one input do not mix; each line names
+// the option and what to use instead.
+void check_batch_options(const RunOptions& options) {
+  if (options.batch_inputs.empty()) {
+    const std::pair<bool, const char*> batch_only[] = {{!options.batch_outputs.empty(), "--outputs"},
+                                                       {options.threads != 1, "--threads"},
+                                                       {!options.labels.empty(), "--labels"},
+                                                       {!options.predictions.empty(), "--predictions"}};
+    for (const auto& [given, name] : batch_only) {
+      if (given) throw Failure(std::string("run: ") + name + " needs --inputs (many inputs)", 2);
+    }
+    if (options.inputs.empty()) throw Failure("run: --input is required (or --inputs for many inputs)", 2);
+    if (options.outputs.empty()) throw Failure("run: --output is required (once per method output)", 2);
+    return;
+  }
+  if (!options.inputs.empty() || !options.outputs.empty()) {
+    throw Failure(std::string("run: --inputs cannot be combined with ") +
+                      (options.inputs.empty() ? "--output" : "--input") + " (many inputs write to --outputs DIR)",
+                  2);
+  }
+  if (options.target != "host") {
+    throw Failure("run: --inputs runs on the host only; --target " + options.target + " takes one --input", 2);
+  }
+  if (!options.dump_dir.empty()) throw Failure("run: --dump-dir takes one input, not --inputs", 2);
+  if (!options.counts.empty()) throw Failure("--counts needs --target qemu-m55", 2);
+  if (options.threads < 1) {
+    throw Failure("run: --threads " + std::to_string(options.threads) + ": expected 1 or more", 2);
+  }
+  if (options.batch_outputs.empty() && options.labels.empty()) {
+    throw Failure("run: --inputs needs --outputs DIR (or --labels FILE for the accuracy alone)", 2);
+  }
+  if (!options.predictions.empty() && options.labels.empty()) throw Failure("run: --predictions needs --labels", 2);
+}
+
+// Many inputs, one run each: outputs in --outputs, top-1 with --labels.
+int run_batch_command(const RunOptions& options) {
+  BatchJob job;
+  job.program = options.program;
+  job.registry = &kernels::registry_of(options.provider);
+  job.inputs = list_batch_inputs(options.batch_inputs);
+  job.output_dir = options.batch_outputs;
+  job.threads = static_cast<size_t>(options.threads);
+  if (!options.labels.empty()) job.labels = read_labels(options.labels, job.inputs);
+  ProgressLine progress;
+  const size_t total = job.inputs.size();
+  job.progress = [&progress, total](size_t done, double elapsed_ms) {
+    progress.show(fmt::format("[{}/{}]", done, total) +
+                  (done == 0 ? std::string() : " " + ms_text(elapsed_ms / static_cast<double>(done)) + " per input"));
+  };
+  const BatchResult result = run_batch(job);
+  progress.clear();
+
+  if (!options.labels.empty()) {
+    size_t right = 0;
+    for (size_t i = 0; i < total; ++i) right += result.predicted[i] == job.labels[i] ? 1 : 0;
+    if (!options.predictions.empty()) {
+      write_file_atomic(options.predictions, render_predictions(job.inputs, job.labels, result.predicted));
+    }
+    std::printf("top-1: %.1f %% (%s of %s) over %s inputs\n",
+                100.0 * static_cast<double>(right) / static_cast<double>(total), grouped(right).c_str(),
+                grouped(total).c_str(), grouped(total).c_str());
+  }
+  if (summary_wanted(options)) {
+    const std::string where = options.batch_outputs.empty() ? std::string("no output files") : options.batch_outputs;
+    std::printf("etns run: %s -> %s (%s): %s, %s per input\n", count_of(total, "input").c_str(), where.c_str(),
+                count_of(result.threads, "thread").c_str(), seconds_text(result.wall_ms).c_str(),
+                ms_text(result.wall_ms / static_cast<double>(total)).c_str());
+  }
+  return 0;
+}
+
 int run(const RunOptions& options) {
+  check_batch_options(options);
+  if (!options.batch_inputs.empty()) return run_batch_command(options);
   if (options.target == "qemu-m55") return run_on_qemu_target(options);
   if (!options.counts.empty()) throw Failure("--counts needs --target qemu-m55", 2);
   const runtime::KernelRegistry* registry = &kernels::registry_of(options.provider);
@@ -235,21 +328,39 @@ CommandAction add_run_command(CLI::App& app) {
       "instructions of one execute() and then the whole QEMU run's); nothing when\n"
       "stdout is a file or a pipe.\n"
       "--summary always|never overrides that.\n"
+      "Many inputs (host only; a method of one input): --inputs takes a folder\n"
+      "(every regular file, sorted by name) or a list file (one path a line,\n"
+      "relative to the list's folder; blank lines and '#' lines skipped) and\n"
+      "writes one output per input to --outputs DIR: <stem>.out.bin, or\n"
+      "<stem>.out<k>.bin for a method with several outputs. Every file's size is\n"
+      "checked before anything runs. --threads N runs N methods in parallel, each\n"
+      "with its own memory; the output bytes are the same for every N.\n"
+      "--labels FILE ('<input file name> <class index>' per line, every input\n"
+      "once) prints the top-1 accuracy of output 0 (int8 or float32; a tie goes\n"
+      "to the lowest index); --predictions FILE writes input,label,predicted.\n"
+      "A progress line goes to stderr when it is a terminal. See docs/running.md.\n"
       "Examples:\n"
       "  etns run tier1_arm.pte --provider arm --input in.bin --output out.bin\n"
       "  etns run tier1_ns.pte --provider ns --input in.bin --output out.bin --dump-dir dump/\n"
       "  etns run add.pte --provider arm --input a.bin --input b.bin --output sum.bin\n"
-      "  etns run tier1_ns.pte --target qemu-m55 --provider ns --input in.bin --output out.bin --counts counts.json");
+      "  etns run tier1_ns.pte --target qemu-m55 --provider ns --input in.bin --output out.bin --counts counts.json\n"
+      "  etns run dscnn_arm.pte --provider arm --inputs clips/ --outputs scores/ --threads 2\n"
+      "  etns run dscnn_arm.pte --provider arm --inputs clips.txt --labels labels.txt --predictions pred.csv");
   auto options = std::make_shared<RunOptions>();
   command->add_option("program", options->program, "the .pte file")->required();
   add_provider_option(command, options->provider, "kernel provider: arm or ns")->required();
   // One file per occurrence, so that a file name is never taken for the program.
   command->add_option("--input", options->inputs, "input tensor bytes; once per method input, in order")
-      ->required()
       ->allow_extra_args(false);
   command->add_option("--output", options->outputs, "where to write the output tensor bytes; once per method output")
-      ->required()
       ->allow_extra_args(false);
+  command->add_option("--inputs", options->batch_inputs,
+                      "many inputs: a folder (each file) or a list file (one path a line); not with --input");
+  command->add_option("--outputs", options->batch_outputs, "with --inputs: write DIR/<input stem>.out.bin per input");
+  command->add_option("--threads", options->threads, "with --inputs: methods run in parallel, one per thread (1)");
+  command->add_option("--labels", options->labels,
+                      "with --inputs: '<input file name> <class index>' per line; prints the top-1 accuracy");
+  command->add_option("--predictions", options->predictions, "with --labels: write input,label,predicted (CSV)");
   command->add_option("--dump-dir", options->dump_dir, "write each instruction's output as DIR/c0i<k>.bin");
   command->add_option("--target", options->target, "host (default) or qemu-m55")
       ->check(one_of({"host", "qemu-m55"}));

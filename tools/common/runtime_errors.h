@@ -8,7 +8,10 @@
 namespace etns::tools {
 
 // Collects the runtime's log lines while alive, so a failed runtime call can
-// be turned into a Failure that carries what the runtime said.
+// be turned into a Failure that carries what the runtime said. A capture
+// collects the lines of its own thread only: threads that each run their own
+// Method (etns run --threads) each hold their own. Captures nest on a thread;
+// the innermost collects.
 class RuntimeLogCapture {
  public:
   RuntimeLogCapture();
@@ -23,6 +26,7 @@ class RuntimeLogCapture {
 
  private:
   std::vector<std::string> lines_;
+  std::vector<std::string>* previous_;
 };
 
 }  // namespace etns::tools

@@ -1,0 +1,314 @@
+#include "tools/runner/batch.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <system_error>
+#include <thread>
+
+#include "tools/common/failure.h"
+#include "tools/common/files.h"
+#include "tools/common/text.h"
+#include "tools/runner/host_session.h"
+
+namespace etns::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string trimmed(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r") + 1 - first);
+}
+
+// The lines of a text file that carry something: trimmed, with their
+// 1-based numbers; blank lines and '#' comments are skipped.
+std::vector<std::pair<size_t, std::string>> content_lines(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_file(path);
+  std::istringstream stream(std::string(bytes.begin(), bytes.end()));
+  std::vector<std::pair<size_t, std::string>> lines;
+  size_t number = 0;
+  for (std::string line; std::getline(stream, line);) {
+    ++number;
+    line = trimmed(line);
+    if (!line.empty() && line[0] != '#') lines.emplace_back(number, line);
+  }
+  return lines;
+}
+
+BatchInput input_at(const fs::path& path) {
+  return BatchInput{path.string(), path.filename().string(), path.stem().string()};
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string count_of(size_t count, const char* what) {
+  return grouped(count) + " " + what + (count == 1 ? "" : "s");
+}
+
+// Every input file must have the method input's size before anything runs.
+void check_input_sizes(const std::vector<BatchInput>& inputs, const runtime::Tensor& input) {
+  for (const BatchInput& each : inputs) {
+    std::error_code error;
+    const uintmax_t size = fs::file_size(each.path, error);
+    if (error) throw Failure("cannot read " + each.path + ": " + error.message() + " (--inputs)");
+    if (size != input.nbytes) {
+      throw Failure(each.path + ": " + std::to_string(size) + " bytes given, expected " +
+                    std::to_string(input.nbytes) + " (the method's input: " + runtime::to_string(input.dtype) + ", " +
+                    std::to_string(input.numel) + " elements)");
+    }
+  }
+}
+
+// What the worker threads share: the next input to take, the first failure.
+struct SharedProgress {
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> done{0};
+  std::atomic<bool> failed{false};
+  std::mutex mutex;
+  std::condition_variable finished_changed;
+  size_t finished_threads = 0;
+  std::string failure;  // the first, under `mutex`
+  int failure_exit_code = 1;
+};
+
+// One thread: takes inputs until none is left, each through its own session.
+void work(HostSession& session, const BatchJob& job, std::vector<size_t>& predicted, SharedProgress& shared) {
+  try {
+    const size_t output_count = session.method().output_count();
+    for (size_t i = shared.next++; i < job.inputs.size() && !shared.failed; i = shared.next++) {
+      const BatchInput& input = job.inputs[i];
+      try {
+        session.set_input(0, read_file(input.path));
+      } catch (const Failure& failure) {
+        throw Failure(std::string(failure.what()) + " (--inputs " + input.path + ")", failure.exit_code());
+      }
+      session.execute();
+      if (!job.output_dir.empty()) {
+        const std::vector<std::string> paths = batch_output_paths(job.output_dir, input, output_count);
+        for (size_t k = 0; k < output_count; ++k) {
+          const runtime::Tensor& out = session.method().output(k);
+          write_file_atomic(paths[k], out.data, out.nbytes);
+        }
+      }
+      if (!job.labels.empty()) predicted[i] = top1_index(session.output_bytes(0), session.method().output(0).dtype);
+      ++shared.done;
+    }
+  } catch (const std::exception& error) {
+    const std::lock_guard<std::mutex> lock(shared.mutex);
+    if (!shared.failed.exchange(true)) {
+      shared.failure = error.what();
+      const auto* failure = dynamic_cast<const Failure*>(&error);
+      shared.failure_exit_code = failure != nullptr ? failure->exit_code() : 1;
+    }
+  }
+  const std::lock_guard<std::mutex> lock(shared.mutex);
+  ++shared.finished_threads;
+  shared.finished_changed.notify_all();
+}
+
+}  // namespace
+
+std::vector<BatchInput> list_batch_inputs(const std::string& dir_or_list) {
+  std::error_code error;
+  std::vector<BatchInput> inputs;
+  if (fs::is_directory(dir_or_list, error)) {
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir_or_list, error)) {
+      std::error_code status_error;
+      if (entry.is_regular_file(status_error)) inputs.push_back(input_at(entry.path()));
+    }
+    if (error) throw Failure("cannot read the folder " + dir_or_list + ": " + error.message() + " (--inputs)", 2);
+    std::sort(inputs.begin(), inputs.end(),
+              [](const BatchInput& a, const BatchInput& b) { return a.name < b.name; });
+  } else if (fs::is_regular_file(dir_or_list, error)) {
+    const fs::path folder = fs::path(dir_or_list).parent_path();
+    for (const auto& numbered : content_lines(dir_or_list)) {
+      const fs::path listed(numbered.second);
+      inputs.push_back(input_at(listed.is_absolute() ? listed : folder / listed));
+    }
+  } else {
+    throw Failure(dir_or_list + ": no such folder or list file (--inputs)", 2);
+  }
+  if (inputs.empty()) throw Failure(dir_or_list + ": no input in it (--inputs)", 2);
+  // Outputs are named by stem, labels by file name: each must be unique.
+  std::map<std::string, const BatchInput*> by_stem;
+  for (const BatchInput& input : inputs) {
+    const auto [at, added] = by_stem.emplace(input.stem, &input);
+    if (!added) {
+      throw Failure(dir_or_list + ": " + at->second->path + " and " + input.path + " would both write " + input.stem +
+                        ".out.bin (--inputs)",
+                    2);
+    }
+  }
+  return inputs;
+}
+
+std::vector<size_t> read_labels(const std::string& path, const std::vector<BatchInput>& inputs) {
+  std::map<std::string, size_t> index_of;
+  for (size_t i = 0; i < inputs.size(); ++i) index_of[inputs[i].name] = i;
+  std::vector<size_t> labels(inputs.size());
+  std::vector<size_t> line_of(inputs.size(), 0);
+  for (const auto& [number, line] : content_lines(path)) {
+    const std::string where = path + ":" + std::to_string(number) + ": ";
+    const size_t space = line.find_last_of(" \t");
+    if (space == std::string::npos) throw Failure(where + "expected '<input file name> <class index>'");
+    const std::string name = trimmed(line.substr(0, space));
+    const std::string index = line.substr(space + 1);
+    if (index.size() > 9 || index.find_first_not_of("0123456789") != std::string::npos) {
+      throw Failure(where + "'" + printable(index) + "' is not a class index (0, 1, ...)");
+    }
+    const auto input = index_of.find(name);
+    if (input == index_of.end()) throw Failure(where + printable(name) + " is not one of the inputs (--inputs)");
+    if (line_of[input->second] != 0) {
+      throw Failure(where + printable(name) + " is labelled twice (first on line " +
+                    std::to_string(line_of[input->second]) + ")");
+    }
+    line_of[input->second] = number;
+    labels[input->second] = static_cast<size_t>(std::stoul(index));
+  }
+  const size_t missing = static_cast<size_t>(std::count(line_of.begin(), line_of.end(), 0));
+  if (missing > 0) {
+    const size_t first = static_cast<size_t>(std::find(line_of.begin(), line_of.end(), 0) - line_of.begin());
+    throw Failure(path + ": no label for " + inputs[first].path +
+                  (missing > 1 ? " (and " + count_of(missing - 1, "other input") + ")" : std::string()));
+  }
+  return labels;
+}
+
+size_t top1_index(const std::vector<uint8_t>& bytes, runtime::ScalarType dtype) {
+  size_t best = 0;
+  if (dtype == runtime::ScalarType::Char) {
+    for (size_t i = 1; i < bytes.size(); ++i) {
+      if (static_cast<int8_t>(bytes[i]) > static_cast<int8_t>(bytes[best])) best = i;
+    }
+    return best;
+  }
+  if (dtype == runtime::ScalarType::Float) {
+    bool found = false;
+    float best_value = 0;
+    for (size_t i = 0; i + sizeof(float) <= bytes.size(); i += sizeof(float)) {
+      float value;
+      std::memcpy(&value, bytes.data() + i, sizeof(float));
+      if (std::isnan(value)) continue;
+      if (!found || value > best_value) {
+        found = true;
+        best_value = value;
+        best = i / sizeof(float);
+      }
+    }
+    return best;
+  }
+  throw Failure(std::string("top-1 needs an int8 or float32 output, not ") + runtime::to_string(dtype), 2);
+}
+
+std::string render_predictions(const std::vector<BatchInput>& inputs, const std::vector<size_t>& labels,
+                               const std::vector<size_t>& predicted) {
+  std::string text = "input,label,predicted\n";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    text += csv_field(inputs[i].name) + "," + std::to_string(labels.at(i)) + "," + std::to_string(predicted.at(i)) +
+            "\n";
+  }
+  return text;
+}
+
+std::vector<std::string> batch_output_paths(const std::string& output_dir, const BatchInput& input,
+                                            size_t output_count) {
+  std::vector<std::string> paths;
+  for (size_t k = 0; k < output_count; ++k) {
+    paths.push_back(output_dir + "/" + input.stem + (output_count == 1 ? ".out" : ".out" + std::to_string(k)) +
+                    ".bin");
+  }
+  return paths;
+}
+
+BatchResult run_batch(const BatchJob& job) {
+  const auto started = std::chrono::steady_clock::now();
+  const size_t threads = std::max<size_t>(1, std::min(job.threads, job.inputs.size()));
+  // The first session checks the program; it then serves the first thread.
+  std::vector<std::unique_ptr<HostSession>> sessions;
+  sessions.push_back(std::make_unique<HostSession>(job.program, job.registry));
+  const runtime::Method& method = sessions.front()->method();
+  if (method.input_count() != 1) {
+    throw Failure(job.program + ": the method has " + count_of(method.input_count(), "input") +
+                      "; --inputs runs a method of one input (use --input once per method input)",
+                  2);
+  }
+  if (!job.labels.empty()) {
+    if (method.output_count() != 1) {
+      throw Failure(job.program + ": the method has " + count_of(method.output_count(), "output") +
+                        "; --labels needs one (the classifier's scores)",
+                    2);
+    }
+    const runtime::Tensor& out = method.output(0);
+    if (out.dtype != runtime::ScalarType::Char && out.dtype != runtime::ScalarType::Float) {
+      throw Failure(job.program + ": the output is " + runtime::to_string(out.dtype) +
+                        "; --labels needs int8 or float32 scores",
+                    2);
+    }
+    for (size_t i = 0; i < job.labels.size(); ++i) {
+      if (job.labels[i] >= out.numel) {
+        const std::string classes = grouped(out.numel) + (out.numel == 1 ? " class" : " classes");
+        throw Failure("--labels: " + job.inputs.at(i).name + " is labelled " + std::to_string(job.labels[i]) +
+                      ", but the output has " + classes + " (0 to " + std::to_string(out.numel - 1) + ")");
+      }
+    }
+  }
+  check_input_sizes(job.inputs, method.input(0));
+  if (!job.output_dir.empty()) {
+    std::error_code error;
+    fs::create_directories(job.output_dir, error);
+    if (error) throw Failure("cannot create --outputs " + job.output_dir + ": " + error.message());
+  }
+  // Each further thread loads its own copy: nothing of a Method is shared.
+  while (sessions.size() < threads) sessions.push_back(std::make_unique<HostSession>(job.program, job.registry));
+
+  BatchResult result;
+  result.threads = threads;
+  result.predicted.assign(job.labels.empty() ? 0 : job.inputs.size(), 0);
+  SharedProgress shared;
+  std::vector<std::thread> workers;
+  try {
+    for (size_t t = 0; t < threads; ++t) {
+      workers.emplace_back(work, std::ref(*sessions[t]), std::cref(job), std::ref(result.predicted), std::ref(shared));
+    }
+  } catch (const std::system_error& error) {
+    // The threads already started stop after their current input.
+    shared.failed = true;
+    for (std::thread& worker : workers) worker.join();
+    throw Failure(std::string("cannot start a thread: ") + error.what());
+  }
+  const auto elapsed_ms = [&started]() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  };
+  {
+    std::unique_lock<std::mutex> lock(shared.mutex);
+    while (!shared.finished_changed.wait_for(lock, std::chrono::milliseconds(100),
+                                             [&]() { return shared.finished_threads == threads; })) {
+      if (job.progress) {
+        lock.unlock();
+        job.progress(shared.done, elapsed_ms());
+        lock.lock();
+      }
+    }
+  }
+  for (std::thread& worker : workers) worker.join();
+  if (shared.failed) throw Failure(shared.failure, shared.failure_exit_code);
+  result.wall_ms = elapsed_ms();
+  return result;
+}
+
+}  // namespace etns::tools
