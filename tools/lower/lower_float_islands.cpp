@@ -158,6 +158,9 @@ void Lowerer::plan_float_ops(IslandState& state) {
       if (auto q = qdq_params(i, &why); q && in && in->dtype == ScalarType::Char) {
         const double s = q->first;
         const int64_t zp = q->second;
+        // An int8 grid's zero point is an int8; any other is no grid to lower
+        // onto (and would overflow the range below).
+        if (zp < -128 || zp > 127) continue;
         quant[out_arg(i)] = {input, s, zp, static_cast<double>(-128 - zp) * s, static_cast<double>(127 - zp) * s};
         dequantize_of[out_arg(i)] = i;
       }
