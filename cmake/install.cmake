@@ -70,3 +70,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/etnsConfigVersion
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/package/etnsConfig.cmake ${PROJECT_BINARY_DIR}/package/etnsConfigVersion.cmake
         DESTINATION ${etns_install_cmake_dir})
+# The selective build (etns_select_kernels): its CMake function and the one
+# source it compiles into the consumer's target.
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/etnsSelectKernels.cmake ${PROJECT_SOURCE_DIR}/kernels/registry_selected.cpp
+        DESTINATION ${etns_install_cmake_dir})

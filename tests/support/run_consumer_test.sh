@@ -1,13 +1,20 @@
 #!/bin/sh
 # The installed package from a user's side: installs the Cortex-M55 device
 # half (the nested firmware build) to a staging prefix, moves it (the package
-# must be relocatable), configures and builds examples/kws-app against it with
-# the package's toolchain file, runs it under QEMU mps3-an547 and checks that
-# it exits 0 and prints the top class and CRC-32 that `etns run` gives on the
-# host for the same program and input. The program is kws.tflite imported
-# when ../shared has it, else etns export's dscnn. Exit 77 (CTest's skip)
-# when arm-none-eabi-gcc, QEMU or the firmware build is missing.
-#   run_consumer_test.sh ETNS CMAKE GENERATOR QEMU BUILD_DIR SOURCE_DIR SHARED_DIR WORK_DIR
+# must be relocatable), and for each program configures and builds
+# examples/kws-app against it with the package's toolchain file, as a
+# selective build (etns_select_kernels), then:
+#   - runs it under QEMU mps3-an547: it must exit 0 and print the top class and
+#     CRC-32 that `etns run` gives on the host for the same program and input;
+#   - checks with `etns verify-kernels --programs` that the image links the
+#     kernels of exactly the program's operators;
+#   - prints its flash by component (`etns size`).
+# The programs: kws.tflite imported (else etns export's dscnn), the other
+# MLPerf Tiny models imported when ../shared has them, and etns export's
+# tier1 (arm and ns) and dscnn_ns; with `all` as the last argument, every
+# program etns export writes. Exit 77 (CTest's skip) when arm-none-eabi-gcc,
+# QEMU or the firmware build is missing.
+#   run_consumer_test.sh ETNS CMAKE GENERATOR QEMU BUILD_DIR SOURCE_DIR SHARED_DIR WORK_DIR [all]
 etns=$1
 cmake=$2
 generator=$3
@@ -16,6 +23,7 @@ build=$5
 source=$6
 shared=$7
 work=$8
+which_programs=${9:-some}
 
 skip() {
   echo "skipped: $1"
@@ -30,57 +38,100 @@ command -v arm-none-eabi-gcc >/dev/null 2>&1 || skip "arm-none-eabi-gcc not foun
 [ -f "$build/firmware-m55/cmake_install.cmake" ] || skip "no nested firmware build in $build/firmware-m55"
 
 rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
-echo "[1/5] install the device half (M55) to a staging prefix"
+echo "[1/3] install the device half (M55) to a staging prefix"
 "$cmake" --install "$build/firmware-m55" --prefix "$work/stage" >"$work/install.log" 2>&1 ||
   { cat "$work/install.log"; fail "cmake --install $build/firmware-m55"; }
 mv "$work/stage" "$work/etns-m55" || fail "cannot move the staged package"
 prefix=$work/etns-m55
 
-echo "[2/5] the program and its input"
-tflite=$shared/models/mlperf-tiny/kws.tflite
-if [ -f "$tflite" ] && [ -f "$shared/models/mlperf-tiny/kws.A.input.bin" ]; then
-  program=$work/kws.pte
-  input=$shared/models/mlperf-tiny/kws.A.input.bin
-  "$etns" import "$tflite" -o "$program" >"$work/import.log" || fail "etns import $tflite"
+echo "[2/3] the programs and their inputs"
+# One line per program: name, program, input, provider.
+list=$work/programs.txt
+: >"$list"
+"$etns" export --out "$work/export" >/dev/null || fail "etns export"
+models=$shared/models/mlperf-tiny
+if [ -f "$models/kws.tflite" ] && [ -f "$models/kws.A.input.bin" ]; then
+  for model in kws vww ic ad; do
+    "$etns" import "$models/$model.tflite" -o "$work/$model.pte" >"$work/import_$model.log" ||
+      fail "etns import $models/$model.tflite"
+    echo "$model $work/$model.pte $models/$model.A.input.bin arm" >>"$list"
+  done
 else
-  program=$work/export/dscnn_arm.pte
-  input=$work/export/dscnn.input.bin
-  "$etns" export --out "$work/export" >/dev/null || fail "etns export"
+  echo "dscnn_arm $work/export/dscnn_arm.pte $work/export/dscnn.input.bin arm" >>"$list"
 fi
-echo "program $program, input $input"
+for program in "$work"/export/*.pte; do
+  name=$(basename "$program" .pte)
+  case $name in
+    *_ns) provider=ns base=${name%_ns} ;;
+    *) provider=arm base=${name%_arm} ;;
+  esac
+  if [ "$which_programs" != all ]; then
+    case $name in tier1_arm | tier1_ns | dscnn_ns) ;; *) continue ;; esac
+  fi
+  input=$work/export/$name.input.bin
+  [ -f "$input" ] || input=$work/export/$base.input.bin
+  [ -f "$input" ] || fail "no input for $program"
+  grep -q "^$name " "$list" || echo "$name $program $input $provider" >>"$list"
+done
+cat "$list"
 
-echo "[3/5] the host's answer (etns run)"
-"$etns" run "$program" --provider arm --input "$input" --output "$work/host_out.bin" ||
-  fail "etns run $program"
-# The first highest score (int8 or float32, as etns inspect names the output),
-# as the example picks it; CRC-32 from gzip's trailer (zlib's polynomial).
-dtype=$("$etns" inspect "$program" | awk '$1 == "output" && $2 == "0" { print $5; exit }')
-case $dtype in
-  int8) od_type=d1 ;;
-  float32) od_type=f4 ;;
-  *) fail "output 0 of $program is '$dtype', expected int8 or float32" ;;
-esac
-host_class=$(od -An -v -t$od_type "$work/host_out.bin" |
-  awk '{ for (i = 1; i <= NF; i++) { if (n == 0 || $i + 0 > best) { best = $i + 0; cls = n } n++ } } END { print cls }')
-host_crc=$(gzip -c <"$work/host_out.bin" | tail -c 8 | od -An -tx4 -N4 | tr -d ' \n')
-echo "host: class=$host_class crc32=$host_crc"
+echo "[3/3] for each: a selective build of examples/kws-app, run under QEMU mps3-an547"
+failures=0
+# The list on fd 3: QEMU's console is stdio.
+while read -r name program input provider <&3; do
+  echo "--- $name (provider $provider)"
+  out=$work/$name
+  mkdir -p "$out"
+  "$etns" run "$program" --provider "$provider" --input "$input" --output "$out/host_out.bin" >"$out/host.log" 2>&1 ||
+    { cat "$out/host.log"; fail "etns run $program"; }
+  # The first highest score (int8 or float32, as etns inspect names the
+  # output), as the example picks it; CRC-32 from gzip's trailer (zlib's polynomial).
+  dtype=$("$etns" inspect "$program" | awk '$1 == "output" && $2 == "0" { print $5; exit }')
+  case $dtype in
+    int8) od_type=d1 ;;
+    float32) od_type=f4 ;;
+    *) fail "output 0 of $program is '$dtype', expected int8 or float32" ;;
+  esac
+  host_class=$(od -An -v -t$od_type "$out/host_out.bin" |
+    awk '{ for (i = 1; i <= NF; i++) { if (n == 0 || $i + 0 > best) { best = $i + 0; cls = n + 0 } n++ } } END { print cls }')
+  host_crc=$(gzip -c <"$out/host_out.bin" | tail -c 8 | od -An -tx4 -N4 | tr -d ' \n')
 
-echo "[4/5] configure and build examples/kws-app against $prefix"
-"$cmake" -S "$source/examples/kws-app" -B "$work/app" -G "$generator" -DCMAKE_BUILD_TYPE=Release \
-  --toolchain "$prefix/lib/cmake/etns/toolchains/arm-none-eabi-cortex-m55.cmake" \
-  -DCMAKE_PREFIX_PATH="$prefix" -DKWS_PROGRAM="$program" -DKWS_INPUT="$input" >"$work/configure.log" 2>&1 ||
-  { cat "$work/configure.log"; fail "configuring examples/kws-app"; }
-"$cmake" --build "$work/app" -j 1 >"$work/build.log" 2>&1 ||
-  { cat "$work/build.log"; fail "building examples/kws-app"; }
+  # One build folder for all: each reconfigure rebuilds the embedded files,
+  # the selected registry and the link.
+  "$cmake" -S "$source/examples/kws-app" -B "$work/app" -G "$generator" -DCMAKE_BUILD_TYPE=Release \
+    --toolchain "$prefix/lib/cmake/etns/toolchains/arm-none-eabi-cortex-m55.cmake" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DETNS_EXECUTABLE="$etns" -DKWS_PROGRAM="$program" -DKWS_INPUT="$input" \
+    -DKWS_PROVIDER="$provider" >"$out/configure.log" 2>&1 ||
+    { cat "$out/configure.log"; fail "configuring examples/kws-app for $name"; }
+  "$cmake" --build "$work/app" -j 1 >"$out/build.log" 2>&1 ||
+    { cat "$out/build.log"; fail "building examples/kws-app for $name"; }
+  cp "$work/app/kws_app.elf" "$out/kws_app.elf"
 
-echo "[5/5] run it under QEMU mps3-an547"
-timeout 120 "$qemu" -machine mps3-an547 -nodefaults -display none -monitor none -serial null \
-  -chardev stdio,id=console -semihosting-config enable=on,target=native,chardev=console \
-  -kernel "$work/app/kws_app.elf" >"$work/console.txt" 2>&1
-status=$?
-cat "$work/console.txt"
-[ "$status" -eq 0 ] || fail "kws_app exited with status $status"
-grep -q "^kws-app: ok" "$work/console.txt" || fail "kws_app did not print ok"
-grep -q "^kws-app: class=$host_class .*crc32=$host_crc\$" "$work/console.txt" ||
-  fail "kws_app's class or CRC-32 differs from the host's (class=$host_class crc32=$host_crc)"
-echo "PASS: kws_app on mps3-an547 gives the host's class $host_class and crc32 $host_crc"
+  timeout 120 "$qemu" -machine mps3-an547 -nodefaults -display none -monitor none -serial null \
+    -chardev stdio,id=console -semihosting-config enable=on,target=native,chardev=console \
+    -kernel "$out/kws_app.elf" >"$out/console.txt" 2>&1
+  status=$?
+  cat "$out/console.txt"
+  if [ "$status" -ne 0 ] || ! grep -q "^kws-app: ok" "$out/console.txt"; then
+    echo "FAIL: $name: kws_app exited with status $status"
+    failures=$((failures + 1))
+  elif ! grep -q "^kws-app: class=$host_class .*crc32=$host_crc\$" "$out/console.txt"; then
+    echo "FAIL: $name: class or CRC-32 differs from the host's (class=$host_class crc32=$host_crc)"
+    failures=$((failures + 1))
+  else
+    echo "PASS: $name on mps3-an547 gives the host's class $host_class and crc32 $host_crc"
+  fi
+
+  if "$etns" verify-kernels --provider "$provider" --programs "$program" -- "$out/kws_app.elf" >"$out/verify.txt"; then
+    grep "^operators linked" "$out/verify.txt"
+    echo "PASS: $name: verify-kernels --programs: exactly the program's kernels"
+  else
+    cat "$out/verify.txt"
+    echo "FAIL: $name: verify-kernels --programs"
+    failures=$((failures + 1))
+  fi
+  "$etns" size "$out/kws_app.elf" >"$out/size.txt" || { cat "$out/size.txt"; fail "etns size $out/kws_app.elf"; }
+  grep -E "^(sections|kernels|runtime core|program verifier|C library|application data|port and)" "$out/size.txt"
+done 3<"$list"
+[ "$failures" -eq 0 ] || fail "$failures failed checks (above)"
+echo "PASS: every selective image runs its program as the host does and links exactly its kernels"

@@ -110,6 +110,7 @@ int main(int argc, char** argv) {
       etns::tools::add_compare_programs_command,
       etns::tools::add_verify_kernels_command,
       etns::tools::add_size_command,
+      etns::tools::add_kernels_command,
       etns::tools::add_reproduce_command,
       etns::tools::add_bench_command,
       etns::tools::add_export_command,

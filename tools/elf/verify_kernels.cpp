@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -18,6 +19,7 @@ namespace etns::tools {
 
 const char* const kArmRegistrySymbol = "_ZN4etns7kernels12registry_armEv";
 const char* const kNsRegistrySymbol = "_ZN4etns7kernels11registry_nsEv";
+const char* const kSelectedRegistrySymbol = "_ZN4etns7kernels17registry_selectedEv";
 
 namespace {
 
@@ -181,6 +183,50 @@ std::string class_lines(const std::string& label, const std::vector<std::string>
 
 }  // namespace
 
+std::string kernel_operator_key(const std::string& operator_name) {
+  const char* kernel_namespace = "portable";  // aten:: and dim_order_ops::
+  if (operator_name.rfind("cortex_m_ns::", 0) == 0) {
+    kernel_namespace = "cortex_m_ns";
+  } else if (operator_name.rfind("cortex_m::", 0) == 0) {
+    kernel_namespace = "cortex_m";
+  }
+  return std::string(kernel_namespace) + "::" + operator_stem(operator_name);
+}
+
+namespace {
+
+// The operators whose run functions ("etns::cortex_m::conv2d_run(...)") the
+// image defines: every registry row points at one, so a linked kernel has it.
+std::vector<std::string> linked_operators(const ElfImage& image) {
+  std::map<std::string, std::vector<std::string>> stems_by_namespace;
+  for (const std::string& name : registered_operator_names()) {
+    const std::string key = kernel_operator_key(name);
+    const size_t split = key.find("::");
+    stems_by_namespace[key.substr(0, split)].push_back(key.substr(split + 2));
+  }
+  std::set<std::string> linked;
+  for (const ElfSymbol& symbol : image.symbols()) {
+    if (!symbol.defined) continue;
+    const std::string demangled = demangle(symbol.name);
+    for (const auto& [kernel_namespace, stems] : stems_by_namespace) {
+      if (demangled.rfind("etns::" + kernel_namespace + "::", 0) != 0) continue;
+      const std::string stem = symbol_stem(demangled);
+      if (stem.size() <= 4 || stem.compare(stem.size() - 4, 4, "_run") != 0) continue;
+      const std::string op = operator_of(stem, stems);
+      if (op != "other") linked.insert(kernel_namespace + "::" + op);
+    }
+  }
+  return std::vector<std::string>(linked.begin(), linked.end());
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+}  // namespace
+
 bool KernelVerification::passed() const {
   return std::none_of(checks.begin(), checks.end(),
                       [](const KernelCheck& check) { return check.status == KernelCheck::Status::Fail; });
@@ -196,7 +242,9 @@ KernelVerification verify_kernels(const ElfImage& image, const KernelFlavor& fla
   for (const ElfSymbol& symbol : image.symbols()) {
     if (!symbol.defined) continue;
     const std::string& name = symbol.name;
-    if (name == kArmRegistrySymbol || name == kNsRegistrySymbol) registries.insert(name);
+    if (name == kArmRegistrySymbol || name == kNsRegistrySymbol || name == kSelectedRegistrySymbol) {
+      registries.insert(name);
+    }
     if (is_cortex_m_ns_kernel(name)) cortex_m_ns.insert(name);
     if (is_portable_kernel(name)) portable.insert(name);
     if (is_cortex_m_kernel(name)) cortex_m.insert(name);
@@ -209,9 +257,36 @@ KernelVerification verify_kernels(const ElfImage& image, const KernelFlavor& fla
   result.portable_kernels.assign(portable.begin(), portable.end());
   result.heap_symbols.assign(heap_set.begin(), heap_set.end());
 
+  result.linked_operators = linked_operators(image);
+
   const bool has_arm = contains(result.provider_registries, kArmRegistrySymbol);
   const bool has_ns = contains(result.provider_registries, kNsRegistrySymbol);
-  if (flavor.provider == KernelProvider::Ns) {
+  if (flavor.selective) {
+    const bool has_selected = contains(result.provider_registries, kSelectedRegistrySymbol);
+    std::string detail = has_selected ? "" : "no selected registry " + demangle(kSelectedRegistrySymbol);
+    for (const char* whole : {kArmRegistrySymbol, kNsRegistrySymbol}) {
+      if (contains(result.provider_registries, whole)) {
+        detail += (detail.empty() ? "found " : "; found ") + demangle(whole);
+      }
+    }
+    result.checks.push_back(
+        check(detail.empty(), "--programs: the selected registry linked, no whole provider's", detail));
+    std::set<std::string> needed;
+    for (const std::string& name : flavor.selected_operators) needed.insert(kernel_operator_key(name));
+    const std::set<std::string> linked(result.linked_operators.begin(), result.linked_operators.end());
+    std::vector<std::string> missing, extra;
+    std::set_difference(needed.begin(), needed.end(), linked.begin(), linked.end(), std::back_inserter(missing));
+    std::set_difference(linked.begin(), linked.end(), needed.begin(), needed.end(), std::back_inserter(extra));
+    std::string operators_detail;
+    if (!missing.empty()) operators_detail = "needed, not linked: " + joined(missing);
+    if (!extra.empty()) {
+      operators_detail += std::string(operators_detail.empty() ? "" : "; ") + "linked, not needed: " + joined(extra);
+    }
+    result.checks.push_back(check(missing.empty() && extra.empty(),
+                                  "--programs: kernels of exactly the programs' " + std::to_string(needed.size()) +
+                                      " operators linked",
+                                  operators_detail));
+  } else if (flavor.provider == KernelProvider::Ns) {
     result.checks.push_back(check(has_ns, "--provider ns: ns registry linked",
                                   std::string("no ns registry ") + demangle(kNsRegistrySymbol)));
   } else {
@@ -220,7 +295,9 @@ KernelVerification verify_kernels(const ElfImage& image, const KernelFlavor& fla
     result.checks.push_back(
         check(has_arm && !has_ns, "--provider arm: arm registry linked and ns registry not linked", detail));
   }
-  if (flavor.ns_ops) {
+  if (flavor.selective) {
+    // The exact operator set above already decides which cortex_m_ns kernels belong.
+  } else if (flavor.ns_ops) {
     result.checks.push_back(
         check(!result.cortex_m_ns_kernels.empty(), "--ns-ops: cortex_m_ns kernels linked", "none found"));
   } else {
@@ -276,6 +353,8 @@ std::string render_kernel_verification(const KernelVerification& verification,
     registries += (registries.empty() ? "" : ", ") + demangle(name);
   }
   text += "provider registry: " + (registries.empty() ? std::string("none") : registries) + "\n";
+  text += "operators linked (" + std::to_string(verification.linked_operators.size()) + ", by their run functions): " +
+          (verification.linked_operators.empty() ? std::string("none") : joined(verification.linked_operators)) + "\n";
   text += class_lines("cortex_m kernels", verification.cortex_m_kernels, stems);
   text += class_lines("cortex_m_ns kernels", verification.cortex_m_ns_kernels, stems);
   text += class_lines("portable kernels", verification.portable_kernels, stems);

@@ -19,6 +19,11 @@ struct KernelFlavor {
   KernelProvider provider = KernelProvider::Arm;
   bool ns_ops = false;           // the image must link cortex_m_ns kernels; without it, none
   bool expect_portable = false;  // the image must link portable kernels; without it, no rule
+  // A selective build (etns kernels): when `selective`, the image must link the
+  // selected registry and the kernels of exactly these operators (the
+  // programs' operators, "cortex_m::quantized_conv2d.out"), no other's.
+  bool selective = false;
+  std::vector<std::string> selected_operators;
 };
 
 struct KernelCheck {
@@ -39,14 +44,23 @@ struct KernelVerification {
   std::vector<std::string> cortex_m_ns_kernels;
   std::vector<std::string> portable_kernels;
   std::vector<std::string> heap_symbols;  // defined or referenced, as heap_symbols() reports them
+  // The operators whose kernels are linked, found by their run functions:
+  // "cortex_m::conv2d", "portable::mean" (namespace :: operator_stem).
+  std::vector<std::string> linked_operators;
   std::vector<KernelCheck> checks;
 
   bool passed() const;  // no check failed
 };
 
-// Mangled names of the two provider registries, etns::kernels::registry_arm() and registry_ns().
+// Mangled names of the two provider registries, etns::kernels::registry_arm() and
+// registry_ns(), and of a selective build's registry_selected().
 extern const char* const kArmRegistrySymbol;
 extern const char* const kNsRegistrySymbol;
+extern const char* const kSelectedRegistrySymbol;
+
+// "cortex_m::quantized_conv2d.out" -> "cortex_m::conv2d", "aten::mean.out" ->
+// "portable::mean": the kernel namespace and operator_stem, as linked_operators names them.
+std::string kernel_operator_key(const std::string& operator_name);
 
 // Classifies the symbols of `image` and applies the rules of `flavor`. The
 // no-heap rule applies to Arm images only; on any other machine (a host

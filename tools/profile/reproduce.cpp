@@ -322,8 +322,12 @@ bool profile_every_program(const ReproduceOptions& options, const std::vector<So
 // prints them. Sets *ok to false when a check fails.
 std::string verify_firmware_kernels(Steps& steps, bool* ok) {
   std::string report;
-  for (const KernelFlavor& flavor :
-       {KernelFlavor{KernelProvider::Arm, false, true}, KernelFlavor{KernelProvider::Ns, true, false}}) {
+  KernelFlavor arm, ns;
+  arm.provider = KernelProvider::Arm;
+  arm.expect_portable = true;
+  ns.provider = KernelProvider::Ns;
+  ns.ns_ops = true;
+  for (const KernelFlavor& flavor : {arm, ns}) {
     steps.begin(std::string("verify-kernels ") + protocol::to_string(flavor.provider));
     const QemuTools tools = resolve_qemu_tools(flavor.provider, QemuTools{});
     const KernelVerification verification = verify_kernels(ElfImage::load(tools.firmware), flavor);

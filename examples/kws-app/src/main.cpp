@@ -1,6 +1,7 @@
 // kws_app: loads the embedded keyword-spotting program with the etns runtime,
-// binds it to the arm provider's kernels, runs one inference on the embedded
-// input and prints the top class and the outputs' CRC-32:
+// binds it to the kernels selected for it (etns_select_kernels in
+// CMakeLists.txt), runs one inference on the embedded input and prints the
+// top class and the outputs' CRC-32:
 //   kws-app: class=4 score=0.28125 crc32=2f0e14c9
 //   kws-app: ok
 // Returns 0 on success, 1 when the program does not load, run or give a
@@ -11,7 +12,7 @@
 #include <cstdint>
 
 #include "board/board.h"
-#include "kernels/registry.h"
+#include "kernels/registry_selected.h"
 #include "runtime/core/arena.h"
 #include "runtime/core/crc32.h"
 #include "runtime/core/format.h"
@@ -29,9 +30,10 @@ using etns::runtime::Error;
 // Where the memory goes (board/mps3_an547.ld): the method arena (values,
 // instruction table, kernel state) and the temporary arena (kernel scratch)
 // in DTCM's .bss; the planned buffers (activations) in SRAM2, not zeroed.
-alignas(16) uint8_t g_method_memory[64 * 1024];
-alignas(16) uint8_t g_temporary_memory[32 * 1024];
-alignas(16) __attribute__((section(".planned"))) uint8_t g_planned_memory[1024 * 1024];
+// Their sizes come from CMakeLists.txt (KWS_*_BYTES).
+alignas(16) uint8_t g_method_memory[KWS_METHOD_BYTES];
+alignas(16) uint8_t g_temporary_memory[KWS_TEMPORARY_BYTES];
+alignas(16) __attribute__((section(".planned"))) uint8_t g_planned_memory[KWS_PLANNED_BYTES];
 
 __attribute__((format(printf, 1, 2))) void print(const char* format, ...) {
   char line[160];
@@ -64,11 +66,11 @@ int run() {
   budget.max_instructions = 1024;
 
   // Verify the program, lay out its planned buffers, bind every operator to
-  // the arm provider's kernels and prepare them: a missing operator or an
-  // arena too small fails here, naming it.
+  // the selected kernels and prepare them: a missing operator or an arena
+  // too small fails here, naming it.
   const etns::runtime::Span<const uint8_t> file(kws_program, kws_program_bytes);
   etns::runtime::Result<etns::runtime::BudgetedMethod> loaded =
-      etns::runtime::load_within_budget(file, "forward", &etns::kernels::registry_arm(), budget, memory);
+      etns::runtime::load_within_budget(file, "forward", &etns::kernels::registry_selected(), budget, memory);
   if (!loaded.ok()) return fail("load", loaded.error());
   etns::runtime::Method& method = loaded->method;
   if (method.input_count() != 1 || method.output_count() != 1) {
