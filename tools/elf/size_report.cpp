@@ -27,6 +27,7 @@ const char* const kFirmwareRunner = "firmware runner";
 const char* const kPortAndStartup = "port and start-up";
 const char* const kCLibrary = "C library and compiler runtime";
 const char* const kOther = "other";
+const char* const kApplicationData = "application data (embedded program, inputs)";
 
 namespace {
 
@@ -105,7 +106,7 @@ std::string qualified_name(std::string demangled) {
 // runner's do).
 std::string component_of_file(const std::string& file) {
   static const std::pair<const char*, const char*> kFiles[] = {
-      {"startup.cpp", kPortAndStartup},   {"port.cpp", kPortAndStartup},
+      {"startup.cpp", kPortAndStartup},   {"startup.c", kPortAndStartup}, {"port.cpp", kPortAndStartup},
       {"semihosting.cpp", kPortAndStartup}, {"runner.cpp", kFirmwareRunner},
       {"program.cpp", kProgramVerifier},  {"extended_header.cpp", kProgramVerifier},
   };
@@ -324,6 +325,25 @@ SizeBytes SizeReport::attributed() const {
   return sum;
 }
 
+namespace {
+
+// A user's firmware (examples/kws-app) names its own globals in C: its start-up
+// (main, the vector table, the exception handlers) and the data it embeds (a
+// program, an input), which would otherwise count as the C library's. Global
+// C library objects start with an underscore (_impure_ptr, __ctype_ptr__).
+void refine_application_symbol(const ElfSymbol& symbol, SymbolHome& home) {
+  if (home.component != kCLibrary || !symbol.global) return;
+  const std::string& name = symbol.name;
+  const bool handler = name.size() > 8 && name.compare(name.size() - 8, 8, "_handler") == 0;
+  if (name == "main" || name == "vector_table" || handler) {
+    home.component = kPortAndStartup;
+  } else if (symbol.kind == ElfSymbol::Kind::Object && !starts_with(name, "_")) {
+    home.component = kApplicationData;
+  }
+}
+
+}  // namespace
+
 SymbolHome classify_symbol(const std::string& name, const std::string& file, const std::vector<std::string>& stems,
                            const std::vector<std::string>& variants) {
   SymbolHome home;
@@ -425,6 +445,7 @@ SizeReport size_report(const ElfImage& image, const std::vector<std::string>& op
   std::map<std::string, std::map<std::string, size_t>> file_votes;
   for (const Placed& symbol : placed) {
     homes.push_back(classify_symbol(symbol.symbol->name, symbol.file, stems, variants));
+    refine_application_symbol(*symbol.symbol, homes.back());
     if (!symbol.file.empty() && !homes.back().component.empty()) ++file_votes[symbol.file][homes.back().component];
   }
   std::map<std::string, SizeComponent> components;
