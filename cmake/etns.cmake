@@ -25,6 +25,16 @@ endif()
 if(ETNS_FORCE_SCALAR)
   target_compile_definitions(etns_options INTERFACE ETNS_FORCE_SCALAR=1)
 endif()
+# Without error lines only the codes remain (runtime/core/log.h); consumers
+# get the definition too, as PrepareContext::fail is declared differently.
+if(NOT ETNS_ERROR_MESSAGES)
+  target_compile_definitions(etns_options INTERFACE ETNS_NO_ERROR_MESSAGES=1)
+endif()
+# The variant lists leave the shape-specialised variants out; their scratch
+# sizes stay as they are, so every build refuses the same programs.
+if(NOT ETNS_SHAPE_VARIANTS)
+  target_compile_definitions(etns_options INTERFACE ETNS_NO_SHAPE_VARIANTS=1)
+endif()
 
 # A library that runs on the device: no exceptions, no RTTI (the host build
 # enforces the device rules too). Paths in its debug information and in
@@ -38,6 +48,10 @@ function(etns_device_library name)
   target_compile_options(${name} PRIVATE -fno-exceptions -fno-rtti
                          -ffile-prefix-map=${PROJECT_SOURCE_DIR}/=
                          -ffile-prefix-map=${PROJECT_BINARY_DIR}=etns-build)
+  # After the build type's -O2, so it wins.
+  if(ETNS_OPTIMIZE STREQUAL "size")
+    target_compile_options(${name} PRIVATE -Os)
+  endif()
   target_link_libraries(${name} PUBLIC etns_options)
 endfunction()
 

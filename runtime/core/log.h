@@ -18,7 +18,16 @@ void log_error(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 }  // namespace etns::runtime
 
+#if defined(ETNS_NO_ERROR_MESSAGES)
+// ETNS_ERROR_MESSAGES=OFF: the line is type-checked, never formatted, and its
+// strings are not in the image; the Error code still says what failed.
+#define ETNS_LOG_ERROR(...)                                            \
+  do {                                                                 \
+    if (false) ::etns::runtime::log_error(__VA_ARGS__);                \
+  } while (0)
+#else
 #define ETNS_LOG_ERROR(...) ::etns::runtime::log_error(__VA_ARGS__)
+#endif
 
 // Logs the message and returns `code` when `cond` holds.
 #define ETNS_RETURN_IF(cond, code, ...) \

@@ -8,6 +8,7 @@
 
 namespace etns::runtime {
 
+#if !defined(ETNS_NO_ERROR_MESSAGES)
 Error PrepareContext::fail(Error code, const char* format, ...) const {
   char message[200];
   va_list args;
@@ -17,6 +18,7 @@ Error PrepareContext::fail(Error code, const char* format, ...) const {
   ETNS_LOG_ERROR("%s %s: %s", instruction_id_, operator_name_, message);
   return code;
 }
+#endif
 
 namespace {
 

@@ -141,7 +141,9 @@ inline constexpr Variant<cortex_m::Conv2dFn> kConv2dVariants[] = {
     ETNS_MVE_VARIANT(&cortex_m::conv2d_s8_mve)
 #if ETNS_HAVE_MVE
     {"mve_gemm", &cortex_m::conv2d_s8_mve_gemm},
+#if !defined(ETNS_NO_SHAPE_VARIANTS)
     {"mve_3x3", &cortex_m::conv2d_s8_mve_3x3},
+#endif
 #endif
 };
 

@@ -138,7 +138,7 @@ namespace etns::kernels {
 inline constexpr Variant<cortex_m::DepthwiseConv2dFn> kDepthwiseConv2dVariants[] = {
     {"ref", &cortex_m::depthwise_conv2d_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::depthwise_conv2d_s8_mve)
-#if ETNS_HAVE_MVE
+#if ETNS_HAVE_MVE && !defined(ETNS_NO_SHAPE_VARIANTS)
     {"mve_3x3", &cortex_m::depthwise_conv2d_3x3_s8_mve},
 #endif
 };
