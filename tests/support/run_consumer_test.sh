@@ -132,6 +132,13 @@ while read -r name program input provider <&3; do
   fi
   "$etns" size "$out/kws_app.elf" >"$out/size.txt" || { cat "$out/size.txt"; fail "etns size $out/kws_app.elf"; }
   grep -E "^(sections|kernels|runtime core|program verifier|C library|application data|port and)" "$out/size.txt"
+  # The embedded program and input are the application's data, not the C library's.
+  embedded=$(($(wc -c <"$program") + $(wc -c <"$input")))
+  data=$(awk '/^application data/ { gsub(",", "", $(NF-2)); print $(NF-2) }' "$out/size.txt")
+  if [ -z "$data" ] || [ "$data" -lt "$embedded" ]; then
+    echo "FAIL: $name: etns size puts ${data:-no} bytes under application data, the program and input are $embedded"
+    failures=$((failures + 1))
+  fi
 done 3<"$list"
 [ "$failures" -eq 0 ] || fail "$failures failed checks (above)"
 echo "PASS: every selective image runs its program as the host does and links exactly its kernels"

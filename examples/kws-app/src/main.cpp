@@ -7,7 +7,6 @@
 // Returns 0 on success, 1 when the program does not load, run or give a
 // score vector (the runtime's log line says why).
 
-#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
 
@@ -15,7 +14,6 @@
 #include "kernels/registry_selected.h"
 #include "runtime/core/arena.h"
 #include "runtime/core/crc32.h"
-#include "runtime/core/format.h"
 #include "runtime/exec/budget.h"
 
 extern const uint8_t kws_program[];
@@ -35,17 +33,61 @@ alignas(16) uint8_t g_method_memory[KWS_METHOD_BYTES];
 alignas(16) uint8_t g_temporary_memory[KWS_TEMPORARY_BYTES];
 alignas(16) __attribute__((section(".planned"))) uint8_t g_planned_memory[KWS_PLANNED_BYTES];
 
-__attribute__((format(printf, 1, 2))) void print(const char* format, ...) {
-  char line[160];
-  va_list args;
-  va_start(args, format);
-  etns::runtime::format_text_v(line, sizeof(line), format, args);
-  va_end(args);
-  board_write(line);
-}
+// One console line, built without printf or the runtime's formatter: a
+// firmware that prints a few numbers need not link either (docs/porting.md,
+// "Speed or size").
+class Line {
+ public:
+  Line& text(const char* s) {
+    while (*s != '\0' && used_ + 1 < sizeof(buffer_)) buffer_[used_++] = *s++;
+    return *this;
+  }
+  // 32-bit arithmetic: the numbers are small, and 64-bit division would link
+  // the compiler runtime's __udivmoddi4.
+  Line& number(int32_t value) {
+    if (value < 0) text("-");
+    uint32_t magnitude = value < 0 ? 0u - static_cast<uint32_t>(value) : static_cast<uint32_t>(value);
+    char digits[11];
+    size_t n = sizeof(digits) - 1;
+    digits[n] = '\0';
+    do {
+      digits[--n] = static_cast<char>('0' + magnitude % 10);
+      magnitude /= 10;
+    } while (magnitude != 0);
+    return text(digits + n);
+  }
+  Line& hex32(uint32_t value) {
+    char digits[9];
+    for (int i = 7; i >= 0; --i, value >>= 4) digits[i] = "0123456789abcdef"[value & 0xF];
+    digits[8] = '\0';
+    return text(digits);
+  }
+  // A score to five decimals, rounded half away from zero (scores are small:
+  // beyond +-20,000 it prints the bound).
+  Line& fixed5(float value) {
+    const float bounded = value > 20000.0f ? 20000.0f : (value < -20000.0f ? -20000.0f : value);
+    const int32_t scaled = static_cast<int32_t>(bounded * 100000.0f + (bounded < 0 ? -0.5f : 0.5f));
+    uint32_t magnitude = scaled < 0 ? 0u - static_cast<uint32_t>(scaled) : static_cast<uint32_t>(scaled);
+    if (scaled < 0) text("-");
+    number(static_cast<int32_t>(magnitude / 100000)).text(".");
+    char decimals[6];
+    magnitude %= 100000;
+    for (int i = 4; i >= 0; --i, magnitude /= 10) decimals[i] = static_cast<char>('0' + magnitude % 10);
+    decimals[5] = '\0';
+    return text(decimals);
+  }
+  void print() {
+    buffer_[used_] = '\0';
+    board_write(buffer_);
+  }
+
+ private:
+  char buffer_[160];
+  size_t used_ = 0;
+};
 
 int fail(const char* what, Error error) {
-  print("kws-app: %s failed: %s\n", what, etns::runtime::to_string(error));
+  Line().text("kws-app: ").text(what).text(" failed: ").text(etns::runtime::to_string(error)).text("\n").print();
   return 1;
 }
 
@@ -74,8 +116,13 @@ int run() {
   if (!loaded.ok()) return fail("load", loaded.error());
   etns::runtime::Method& method = loaded->method;
   if (method.input_count() != 1 || method.output_count() != 1) {
-    print("kws-app: expected one input and one output, the program has %u and %u\n",
-          static_cast<unsigned>(method.input_count()), static_cast<unsigned>(method.output_count()));
+    Line()
+        .text("kws-app: expected one input and one output, the program has ")
+        .number(static_cast<int32_t>(method.input_count()))
+        .text(" and ")
+        .number(static_cast<int32_t>(method.output_count()))
+        .text("\n")
+        .print();
     return 1;
   }
 
@@ -88,25 +135,25 @@ int run() {
   const etns::runtime::Tensor& scores = method.output(0);
   if (scores.numel == 0) return fail("output", Error::InvalidProgram);
   size_t best = 0;
-  char score[32];
+  Line line;
+  line.text("kws-app: class=");
   if (scores.dtype == etns::runtime::ScalarType::Char) {
     const auto* values = static_cast<const int8_t*>(scores.data);
     for (size_t i = 1; i < scores.numel; ++i) {
       if (values[i] > values[best]) best = i;
     }
-    etns::runtime::format_text(score, sizeof(score), "%d", values[best]);
+    line.number(static_cast<int32_t>(best)).text(" score=").number(values[best]);
   } else if (scores.dtype == etns::runtime::ScalarType::Float) {
     const auto* values = static_cast<const float*>(scores.data);
     for (size_t i = 1; i < scores.numel; ++i) {
       if (values[i] > values[best]) best = i;
     }
-    etns::runtime::format_text(score, sizeof(score), "%g", static_cast<double>(values[best]));
+    line.number(static_cast<int32_t>(best)).text(" score=").fixed5(values[best]);
   } else {
     return fail("output (int8 or float scores expected)", Error::NotSupported);
   }
-  print("kws-app: class=%u score=%s crc32=%08lx\n", static_cast<unsigned>(best), score,
-        static_cast<unsigned long>(etns::runtime::crc32(scores.data, scores.nbytes)));
-  print("kws-app: ok\n");
+  line.text(" crc32=").hex32(etns::runtime::crc32(scores.data, scores.nbytes)).text("\n").print();
+  Line().text("kws-app: ok\n").print();
   return 0;
 }
 
