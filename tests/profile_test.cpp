@@ -1094,7 +1094,11 @@ TEST(Reproduce, OwnAndUpstreamProgramsShareOnePage) {
                            "over the programs' own operators (no export manifest beside them)", "not cycles",
                            "#### Host (wall time)", "![tier1 (upstream program): wall time per program instruction",
                            "| upstream | tier1_arm | host | valid | host/upstream/tier1_arm |",
-                           "| etns | tier1_arm | host | valid | host/etns/tier1_arm |"}) {
+                           "| etns | tier1_arm | host | valid | host/etns/tier1_arm |",
+                           "## Flash and RAM by component\n",
+                           "| component | etns_m55_arm.elf flash B | etns_m55_ns.elf flash B | kws-app (kws, selective) "
+                           "flash B |",
+                           "| runtime core | ", "| program verifier | ", "| **flash (sections)** | "}) {
     EXPECT_NE(report.find(text), std::string::npos) << text << "\n" << report;
   }
   EXPECT_EQ(report.find("<b>tier1mean</b> — upstream program"), std::string::npos);

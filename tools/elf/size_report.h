@@ -81,6 +81,7 @@ extern const char* const kFirmwareRunner;
 extern const char* const kPortAndStartup;
 extern const char* const kCLibrary;
 extern const char* const kOther;
+extern const char* const kApplicationData;  // a user firmware's embedded program and inputs
 
 // Where one symbol's bytes go. `name` is the symbol table's (mangled or C)
 // name; `file` the source file of a local symbol ("conv2d_mve_3x3.cpp"), ""

@@ -23,6 +23,7 @@
 #include "tools/lower/lower.h"
 #include "tools/profile/golden_check.h"
 #include "tools/profile/reproduce_imported.h"
+#include "tools/profile/reproduce_size.h"
 #include "tools/runner/host_session.h"
 #include "tools/runner/qemu_session.h"
 
@@ -782,6 +783,18 @@ bool write_model_sections(std::ostringstream& md, const ReproduceOptions& option
   return ok;
 }
 
+// The shipped images beside the example a user would build (the consumer
+// test's selective kws image, left in the build folder by CTest).
+void write_size_section(std::ostringstream& md) {
+  const fs::path arm = resolve_qemu_tools(protocol::Provider::Arm, QemuTools{}).firmware;
+  const fs::path ns = resolve_qemu_tools(protocol::Provider::Ns, QemuTools{}).firmware;
+  const fs::path example = arm.parent_path().parent_path() / "kws-app-consumer" / "kws" / "kws_app.elf";
+  md << size_section({{arm.filename().string(), arm.string(), ""},
+                      {ns.filename().string(), ns.string(), ""},
+                      {"kws-app (kws, selective)", example.string(),
+                       "run `ctest --test-dir build -R kws_app_consumer` (it builds the example), then reproduce"}});
+}
+
 // The firmware kernel checks, then every bundle with its validity.
 void write_kernels_and_bundles(std::ostringstream& md, const std::string& kernel_report,
                                const std::vector<RunRecord>& runs, const fs::path& out) {
@@ -831,6 +844,7 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
   write_summary_table(md, options, sources, bundles);
   ok = write_model_sections(md, options, sources, bundles, out) && ok;
   if (bench) write_bench_section(md, *bench);
+  write_size_section(md);
   write_kernels_and_bundles(md, kernel_report, runs, out);
   write_introduction(md, options, sources);
   write_file_atomic((out / "report.md").string(), md.str());
