@@ -26,7 +26,10 @@ struct Variant {
 // "ref" first, one line per variant), ordered from the reference to the
 // fastest variant compiled. A build with
 // ETNS_REFERENCE_KERNELS (CMake option) runs the references everywhere, so a
-// whole program can be measured both ways (`etns bench`).
+// whole program can be measured both ways (`etns bench`). On the host the
+// choice can also be made at run time (set_reference_kernels), so that a
+// benchmark times both in one run on one machine.
+#if ETNS_HAVE_MVE || defined(ETNS_REFERENCE_KERNELS)
 template <typename Fn, size_t N>
 constexpr Fn fastest(const Variant<Fn> (&variants)[N]) {
 #if defined(ETNS_REFERENCE_KERNELS)
@@ -35,5 +38,16 @@ constexpr Fn fastest(const Variant<Fn> (&variants)[N]) {
   return variants[N - 1].fn;
 #endif
 }
+#else
+// Whether the host runs every operator's reference (default: the fastest
+// variant). Set it before running methods, not while they run.
+void set_reference_kernels(bool on);
+bool reference_kernels();
+
+template <typename Fn, size_t N>
+inline Fn fastest(const Variant<Fn> (&variants)[N]) {
+  return reference_kernels() ? variants[0].fn : variants[N - 1].fn;
+}
+#endif
 
 }  // namespace etns::kernels
