@@ -1,0 +1,61 @@
+#include "kernels/common/byte_table.h"
+
+// Host SIMD (Highway): compiled once per target by foreach_target.h, the
+// target chosen at run time (HWY_DYNAMIC_DISPATCH).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/common/byte_table_hwy.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace etns::kernels::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// x86 byte shuffles look up 16 entries at a time, so the table is 16 chunks
+// of 16 bytes: for chunk k, j = code - 16k wraps to [0, 15] only for the
+// codes it holds; adding 0x70 with saturation keeps those below 0x80 with
+// their low nibble and takes every other j to 0x80 or more, which
+// TableLookupBytesOr0 turns into 0. ORing the 16 lookups leaves the one hit.
+void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
+#if HWY_TARGET == HWY_SCALAR
+  // One lane: no shuffle to use (GCC before 12.3 falls back to this target).
+  lookup_s8(table, in, out, n);
+#else
+  const hn::ScalableTag<uint8_t> d;
+  const size_t lanes = hn::Lanes(d);
+  const auto* values = reinterpret_cast<const uint8_t*>(table.values);
+  const auto* src = reinterpret_cast<const uint8_t*>(in);
+  auto* dst = reinterpret_cast<uint8_t*>(out);
+  hn::Vec<decltype(d)> chunks[16];
+  for (size_t k = 0; k < 16; ++k) chunks[k] = hn::LoadDup128(d, values + 16 * k);
+  const auto step = hn::Set(d, uint8_t{16});
+  const auto bias = hn::Set(d, uint8_t{0x70});
+  size_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    auto j = hn::LoadU(d, src + i);
+    auto looked_up = hn::Zero(d);
+    for (size_t k = 0; k < 16; ++k) {
+      looked_up = hn::Or(looked_up, hn::TableLookupBytesOr0(chunks[k], hn::SaturatedAdd(j, bias)));
+      j = hn::Sub(j, step);
+    }
+    hn::StoreU(looked_up, d, dst + i);
+  }
+  // The tail (fewer than a vector): no load or store past n.
+  if (i < n) lookup_s8(table, in + i, out + i, n - i);
+#endif
+}
+
+}  // namespace etns::kernels::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace etns::kernels {
+
+HWY_EXPORT(LookupS8);
+
+void lookup_s8_hwy(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
+  HWY_DYNAMIC_DISPATCH(LookupS8)(table, in, out, n);
+}
+
+}  // namespace etns::kernels
+#endif  // HWY_ONCE
