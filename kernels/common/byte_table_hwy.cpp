@@ -11,11 +11,13 @@ HWY_BEFORE_NAMESPACE();
 namespace etns::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// x86 byte shuffles look up 16 entries at a time, so the table is 16 chunks
-// of 16 bytes: for chunk k, j = code - 16k wraps to [0, 15] only for the
-// codes it holds; adding 0x70 with saturation keeps those below 0x80 with
-// their low nibble and takes every other j to 0x80 or more, which
-// TableLookupBytesOr0 turns into 0. ORing the 16 lookups leaves the one hit.
+// Byte shuffles look up 16 entries at a time, so the table is 16 chunks of
+// 16 bytes: for chunk k, j = code - 16k wraps to [0, 15] only for the codes
+// it holds. Adding 0x70 with saturation takes those to [0x70, 0x7f] and
+// every other j to 0x80 or more; masking with 0x8f then leaves a hit's low
+// nibble and a miss's top bit, for which TableLookupBytesOr0 gives 0 (on
+// every target: only indices below 16 or with the top bit are defined).
+// ORing the 16 lookups leaves the one hit.
 void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
 #if HWY_TARGET == HWY_SCALAR
   // One lane: no shuffle to use (GCC before 12.3 falls back to this target).
@@ -30,12 +32,14 @@ void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
   for (size_t k = 0; k < 16; ++k) chunks[k] = hn::LoadDup128(d, values + 16 * k);
   const auto step = hn::Set(d, uint8_t{16});
   const auto bias = hn::Set(d, uint8_t{0x70});
+  const auto mask = hn::Set(d, uint8_t{0x8f});
   size_t i = 0;
   for (; i + lanes <= n; i += lanes) {
     auto j = hn::LoadU(d, src + i);
     auto looked_up = hn::Zero(d);
     for (size_t k = 0; k < 16; ++k) {
-      looked_up = hn::Or(looked_up, hn::TableLookupBytesOr0(chunks[k], hn::SaturatedAdd(j, bias)));
+      const auto index = hn::And(hn::SaturatedAdd(j, bias), mask);
+      looked_up = hn::Or(looked_up, hn::TableLookupBytesOr0(chunks[k], index));
       j = hn::Sub(j, step);
     }
     hn::StoreU(looked_up, d, dst + i);
