@@ -53,22 +53,26 @@ void GatherWindow(const Conv2dParams& p, const int8_t* image, int32_t oy, int32_
 
 // sums[r] = window[0..n) . rows[r][0..n) for `count` (1 to 4) weight rows
 // `stride` bytes apart: int16 lanes multiplied and added in pairs into int32
-// lanes, one window load shared by the rows; the last elements (fewer than a
-// vector) one at a time, so no load passes a row.
-void DotRows(const int16_t* window, const int8_t* rows, size_t stride, size_t n, int count,
-             int32_t* sums) {
+// lanes (d32's pairs), one window load shared by the rows. The window is 0
+// past n up to a whole vector, so the last vector may read the next weight
+// bytes (times 0) when `room` (the weight bytes from the last row on) has
+// them; else the last elements go one at a time.
+template <class D32>
+void DotRows(D32 d32, const int16_t* window, const int8_t* rows, size_t stride, size_t n, int count,
+             size_t room, int32_t* sums) {
   const int8_t* row[4] = {rows, rows + (count > 1 ? stride : 0), rows + (count > 2 ? 2 * stride : 0),
                           rows + (count > 3 ? 3 * stride : 0)};
   int32_t s[4] = {0, 0, 0, 0};
   size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR  // one lane has no int16 pair to widen into int32
-  const hn::ScalableTag<int32_t> d32;
-  const hn::Repartition<int16_t, decltype(d32)> d16;
+  const hn::Repartition<int16_t, D32> d16;
   const hn::Rebind<int8_t, decltype(d16)> d8;
   const size_t lanes = hn::Lanes(d16);
+  const size_t whole = (n + lanes - 1) / lanes * lanes;
+  const size_t end = whole <= room ? whole : n / lanes * lanes;
   auto a0 = hn::Zero(d32), b0 = hn::Zero(d32), a1 = hn::Zero(d32), b1 = hn::Zero(d32);
   auto a2 = hn::Zero(d32), b2 = hn::Zero(d32), a3 = hn::Zero(d32), b3 = hn::Zero(d32);
-  for (; i + lanes <= n; i += lanes) {
+  for (; i < end; i += lanes) {
     const auto x = hn::LoadU(d16, window + i);
     // Rows past `count` repeat row 0 (in bounds); their sums are dropped.
     a0 = hn::ReorderWidenMulAccumulate(d32, x, hn::PromoteTo(d16, hn::LoadU(d8, row[0] + i)), a0, b0);
@@ -80,6 +84,9 @@ void DotRows(const int16_t* window, const int8_t* rows, size_t stride, size_t n,
   s[1] = hn::GetLane(hn::SumOfLanes(d32, hn::Add(a1, b1)));
   s[2] = hn::GetLane(hn::SumOfLanes(d32, hn::Add(a2, b2)));
   s[3] = hn::GetLane(hn::SumOfLanes(d32, hn::Add(a3, b3)));
+#else
+  (void)d32;
+  (void)room;
 #endif
   for (; i < n; ++i) {
     for (int r = 0; r < count; ++r) s[r] += window[i] * row[r][i];
@@ -92,7 +99,12 @@ void Conv2dS8(const Conv2dParams& p, const int8_t* input, const int8_t* weight, 
   const int32_t groups = p.input_c / p.filter_c;
   const int32_t channels_per_group = p.output_c / groups;
   const size_t k_total = static_cast<size_t>(p.filter_h) * p.filter_w * p.filter_c;
-  HWY_ALIGN int16_t window[kChunk];
+  // Room for a whole vector past the chunk, kept 0.
+  HWY_ALIGN int16_t window[kChunk + HWY_MAX_BYTES / sizeof(int16_t)];
+  const size_t weight_bytes = static_cast<size_t>(p.output_c) * k_total;
+  const hn::ScalableTag<int32_t> d32;
+  // 128-bit vectors where a full one would be mostly the zero padding.
+  const hn::CappedTag<int32_t, 16 / sizeof(int32_t)> d32_narrow;
   uint32_t acc[kChannelBlock];
   int32_t sums[4];
   for (int32_t n = 0; n < p.batches; ++n) {
@@ -115,13 +127,20 @@ void Conv2dS8(const Conv2dParams& p, const int8_t* input, const int8_t* weight, 
               const size_t count = std::min(kChunk, k_total - k0);
               if (held_group != g || held_k0 != k0) {
                 GatherWindow(p, image, oy, ox, g * p.filter_c, k0, count, window);
+                std::fill_n(window + count, HWY_MAX_BYTES / sizeof(int16_t), int16_t{0});
                 held_group = g;
                 held_k0 = k0;
               }
+              const bool narrow = count < hn::Lanes(d32);
               for (int32_t j = 0; j < block; j += 4) {
                 const int rows = std::min(4, block - j);
-                DotRows(window, weight + static_cast<size_t>(oc0 + j) * k_total + k0, k_total, count, rows,
-                        sums);
+                const size_t first = static_cast<size_t>(oc0 + j) * k_total + k0;
+                const size_t room = weight_bytes - (first + static_cast<size_t>(rows - 1) * k_total);
+                if (narrow) {
+                  DotRows(d32_narrow, window, weight + first, k_total, count, rows, room, sums);
+                } else {
+                  DotRows(d32, window, weight + first, k_total, count, rows, room, sums);
+                }
                 for (int r = 0; r < rows; ++r) acc[j + r] += static_cast<uint32_t>(sums[r]);
               }
             }
