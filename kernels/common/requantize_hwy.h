@@ -55,7 +55,9 @@ HWY_INLINE hn::Vec<D> DoublingHighMultiply(D d, hn::Vec<D> a, hn::Vec<D> m) {
   const auto half = hn::Set(d64, int64_t{1} << 30);
   const auto even = hn::ShiftRight<31>(hn::Add(hn::MulEven(a, m), half));
   const auto a_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, a)));
-  const auto odd = hn::ShiftRight<31>(hn::Add(hn::MulEven(a_odd, m), half));
+  // m may differ per lane (per-channel factors): its odd lanes moved down too.
+  const auto m_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, m)));
+  const auto odd = hn::ShiftRight<31>(hn::Add(hn::MulEven(a_odd, m_odd), half));
   // Each result fits in int32: keep the low halves, odd ones moved up.
   const auto low = hn::And(hn::BitCast(du64, even), hn::Set(du64, uint64_t{0xFFFFFFFFu}));
   const auto high = hn::ShiftLeft<32>(hn::BitCast(du64, odd));
@@ -95,6 +97,24 @@ struct LaneRequant {
   int left;
   int right;
 };
+
+// requantize(v, {multiplier, shift}) with a factor per lane (per-channel
+// requantisation): shifts in [-31, 30] and multipliers in [0, 2^31), as
+// validated at load. The rounding divide is RoundingDivideByPow2's, with the
+// exponent, mask and threshold per lane.
+template <class D>
+HWY_INLINE hn::Vec<D> RequantPerLane(D d, hn::Vec<D> v, hn::Vec<D> multiplier, hn::Vec<D> shift) {
+  const hn::RebindToUnsigned<D> du;
+  const auto zero = hn::Zero(d);
+  const auto left = hn::BitCast(du, hn::Max(shift, zero));
+  const auto right = hn::Max(hn::Sub(zero, shift), zero);
+  const auto x = DoublingHighMultiply(d, hn::BitCast(d, hn::BitCast(du, v) << left), multiplier);
+  const auto one = hn::Set(du, 1u);
+  const auto mask = hn::Sub(one << hn::BitCast(du, right), one);
+  const auto remainder = hn::And(x, hn::BitCast(d, mask));
+  const auto threshold = hn::Sub(hn::BitCast(d, hn::ShiftRight<1>(mask)), hn::BroadcastSignBit(x));
+  return hn::Sub(x >> right, hn::VecFromMask(d, hn::Gt(remainder, threshold)));
+}
 
 }  // namespace etns::kernels::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
