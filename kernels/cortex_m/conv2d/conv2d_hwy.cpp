@@ -9,10 +9,12 @@
 #define HWY_TARGET_INCLUDE "kernels/cortex_m/conv2d/conv2d_hwy.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/common/dot_hwy.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace etns::cortex_m::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+using kernels::HWY_NAMESPACE::DotRows;
 
 // Window elements gathered at once (a stack buffer of int16). Also bounds a
 // chunk's dot product: 4096 products of at most 255 * 128 stay below 2^31,
@@ -49,49 +51,6 @@ void GatherWindow(const Conv2dParams& p, const int8_t* image, int32_t oy, int32_
     }
     k += run;
   }
-}
-
-// sums[r] = window[0..n) . rows[r][0..n) for `count` (1 to 4) weight rows
-// `stride` bytes apart: int16 lanes multiplied and added in pairs into int32
-// lanes (d32's pairs), one window load shared by the rows. The window is 0
-// past n up to a whole vector, so the last vector may read the next weight
-// bytes (times 0) when `room` (the weight bytes from the last row on) has
-// them; else the last elements go one at a time.
-template <class D32>
-void DotRows(D32 d32, const int16_t* window, const int8_t* rows, size_t stride, size_t n, int count,
-             size_t room, int32_t* sums) {
-  const int8_t* row[4] = {rows, rows + (count > 1 ? stride : 0), rows + (count > 2 ? 2 * stride : 0),
-                          rows + (count > 3 ? 3 * stride : 0)};
-  int32_t s[4] = {0, 0, 0, 0};
-  size_t i = 0;
-#if HWY_TARGET != HWY_SCALAR  // one lane has no int16 pair to widen into int32
-  const hn::Repartition<int16_t, D32> d16;
-  const hn::Rebind<int8_t, decltype(d16)> d8;
-  const size_t lanes = hn::Lanes(d16);
-  const size_t whole = (n + lanes - 1) / lanes * lanes;
-  const size_t end = whole <= room ? whole : n / lanes * lanes;
-  auto a0 = hn::Zero(d32), b0 = hn::Zero(d32), a1 = hn::Zero(d32), b1 = hn::Zero(d32);
-  auto a2 = hn::Zero(d32), b2 = hn::Zero(d32), a3 = hn::Zero(d32), b3 = hn::Zero(d32);
-  for (; i < end; i += lanes) {
-    const auto x = hn::LoadU(d16, window + i);
-    // Rows past `count` repeat row 0 (in bounds); their sums are dropped.
-    a0 = hn::ReorderWidenMulAccumulate(d32, x, hn::PromoteTo(d16, hn::LoadU(d8, row[0] + i)), a0, b0);
-    a1 = hn::ReorderWidenMulAccumulate(d32, x, hn::PromoteTo(d16, hn::LoadU(d8, row[1] + i)), a1, b1);
-    a2 = hn::ReorderWidenMulAccumulate(d32, x, hn::PromoteTo(d16, hn::LoadU(d8, row[2] + i)), a2, b2);
-    a3 = hn::ReorderWidenMulAccumulate(d32, x, hn::PromoteTo(d16, hn::LoadU(d8, row[3] + i)), a3, b3);
-  }
-  s[0] = hn::GetLane(hn::SumOfLanes(d32, hn::Add(a0, b0)));
-  s[1] = hn::GetLane(hn::SumOfLanes(d32, hn::Add(a1, b1)));
-  s[2] = hn::GetLane(hn::SumOfLanes(d32, hn::Add(a2, b2)));
-  s[3] = hn::GetLane(hn::SumOfLanes(d32, hn::Add(a3, b3)));
-#else
-  (void)d32;
-  (void)room;
-#endif
-  for (; i < n; ++i) {
-    for (int r = 0; r < count; ++r) s[r] += window[i] * row[r][i];
-  }
-  for (int r = 0; r < count; ++r) sums[r] = s[r];
 }
 
 void Conv2dS8(const Conv2dParams& p, const int8_t* input, const int8_t* weight, const int32_t* bias,
