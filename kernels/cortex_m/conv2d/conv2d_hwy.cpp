@@ -10,11 +10,14 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernels/common/dot_hwy.h"
+#include "kernels/common/requantize_hwy.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace etns::cortex_m::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using kernels::HWY_NAMESPACE::DotRows;
+using kernels::HWY_NAMESPACE::RequantPerLane;
+using kernels::HWY_NAMESPACE::WrappingAdd;
 
 // Window elements gathered at once (a stack buffer of int16). Also bounds a
 // chunk's dot product: 4096 products of at most 255 * 128 stay below 2^31,
@@ -64,6 +67,12 @@ void Conv2dS8(const Conv2dParams& p, const int8_t* input, const int8_t* weight, 
   const hn::ScalableTag<int32_t> d32;
   // 128-bit vectors where a full one would be mostly the zero padding.
   const hn::CappedTag<int32_t, 16 / sizeof(int32_t)> d32_narrow;
+  const hn::RebindToUnsigned<decltype(d32)> du32;
+  const hn::Rebind<int8_t, decltype(d32)> d8;
+  const int32_t lanes = static_cast<int32_t>(hn::Lanes(d32));
+  const auto output_offset = hn::Set(d32, p.output_offset);
+  const auto low = hn::Set(d32, p.activation_min);
+  const auto high = hn::Set(d32, p.activation_max);
   uint32_t acc[kChannelBlock];
   int32_t sums[4];
   for (int32_t n = 0; n < p.batches; ++n) {
@@ -103,7 +112,16 @@ void Conv2dS8(const Conv2dParams& p, const int8_t* input, const int8_t* weight, 
                 for (int r = 0; r < rows; ++r) acc[j + r] += static_cast<uint32_t>(sums[r]);
               }
             }
-            for (int32_t j = 0; j < block; ++j) {
+            // Requantised a vector at a time with each channel's factors,
+            // the rest one by one.
+            int32_t j = 0;
+            for (; j + lanes <= block; j += lanes) {
+              const auto y = RequantPerLane(d32, hn::BitCast(d32, hn::LoadU(du32, acc + j)),
+                                            hn::LoadU(d32, p.multipliers + oc0 + j), hn::LoadU(d32, p.shifts + oc0 + j));
+              hn::StoreU(hn::DemoteTo(d8, hn::Min(hn::Max(WrappingAdd(d32, y, output_offset), low), high)), d8,
+                         pixel + oc0 + j);
+            }
+            for (; j < block; ++j) {
               const int32_t oc = oc0 + j;
               const kernels::Requant rq{p.multipliers[oc], p.shifts[oc]};
               const int32_t value =
