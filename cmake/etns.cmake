@@ -53,6 +53,10 @@ function(etns_hwy_sources name)
   target_include_directories(${name} SYSTEM PRIVATE ${HWY_INCLUDE_DIRS})
   target_compile_options(${name} PRIVATE ${HWY_CFLAGS_OTHER})
   target_link_libraries(${name} PRIVATE hwy)
+  # Also compile Highway's AVX3_DL target (AVX-512 with VBMI): the byte-table
+  # lookups use its two-table byte permute. Every Highway source gets it, so
+  # the target list the tests force (hwy_targets.cpp) holds it too.
+  set_source_files_properties(${ARGN} PROPERTIES COMPILE_DEFINITIONS HWY_WANT_AVX3_DL=1)
   if(HWY_LIBRARY_DIRS)
     target_link_directories(${name} INTERFACE $<BUILD_INTERFACE:${HWY_LIBRARY_DIRS}>)
   endif()

@@ -22,6 +22,31 @@ void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
 #if HWY_TARGET == HWY_SCALAR
   // One lane: no shuffle to use (GCC before 12.3 falls back to this target).
   lookup_s8(table, in, out, n);
+#elif HWY_TARGET == HWY_AVX3_DL
+  // VBMI: one two-source byte permute looks a byte up in 128 entries, so two
+  // of them cover the table, and the index's top bit picks between them.
+  const auto* values = reinterpret_cast<const uint8_t*>(table.values);
+  const auto* src = reinterpret_cast<const uint8_t*>(in);
+  auto* dst = reinterpret_cast<uint8_t*>(out);
+  const __m512i low0 = _mm512_loadu_si512(values);
+  const __m512i low1 = _mm512_loadu_si512(values + 64);
+  const __m512i high0 = _mm512_loadu_si512(values + 128);
+  const __m512i high1 = _mm512_loadu_si512(values + 192);
+  const auto look_up = [&](size_t at) {
+    const __m512i index = _mm512_loadu_si512(src + at);
+    const __m512i low = _mm512_permutex2var_epi8(low0, index, low1);
+    const __m512i high = _mm512_permutex2var_epi8(high0, index, high1);
+    _mm512_storeu_si512(dst + at, _mm512_mask_blend_epi8(_mm512_movepi8_mask(index), low, high));
+  };
+  size_t i = 0;
+  // Two vectors a step: the permutes of one overlap the other's.
+  for (; i + 128 <= n; i += 128) {
+    look_up(i);
+    look_up(i + 64);
+  }
+  for (; i + 64 <= n; i += 64) look_up(i);
+  // The tail (fewer than 64): no load or store past n.
+  if (i < n) lookup_s8(table, in + i, out + i, n - i);
 #else
   const hn::ScalableTag<uint8_t> d;
   const size_t lanes = hn::Lanes(d);
