@@ -72,10 +72,5 @@ void relu_s8_lut(const ReluParams& p, const int8_t* in, int8_t* out, size_t n) {
   kernels::lookup_s8(p.table, in, out, n);
 }
 
-#if ETNS_HAVE_HWY
-void relu_s8_hwy(const ReluParams& p, const int8_t* in, int8_t* out, size_t n) {
-  kernels::lookup_s8_hwy(p.table, in, out, n);
-}
-#endif
 
 }  // namespace etns::cortex_m_ns

@@ -53,7 +53,8 @@ void relu_s8_lut(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
 void relu_s8_mve(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
 #endif
 #if ETNS_HAVE_HWY
-// Host SIMD (Highway, target picked at run time): byte shuffles over p.table.
+// Host SIMD (Highway, target picked at run time): the identity path as a
+// clamp, the other as byte shuffles over p.table.
 void relu_s8_hwy(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
 #endif
 // The build's choice, the last of kReluVariants (below).
