@@ -55,6 +55,27 @@ function(etns_device_library name)
   target_link_libraries(${name} PUBLIC etns_options)
 endfunction()
 
+# Host SIMD sources (*_hwy.cpp, Highway) of a kernel library: added only when
+# the host build uses Highway (ETNS_USE_HWY), so never in the cross build.
+# hwy is linked by its plain name: the exported package then names no path
+# of this machine.
+function(etns_hwy_sources name)
+  if(NOT ETNS_USE_HWY)
+    return()
+  endif()
+  target_sources(${name} PRIVATE ${ARGN})
+  target_include_directories(${name} SYSTEM PRIVATE ${HWY_INCLUDE_DIRS})
+  target_compile_options(${name} PRIVATE ${HWY_CFLAGS_OTHER})
+  target_link_libraries(${name} PRIVATE hwy)
+  # Also compile Highway's AVX3_DL target (AVX-512 with VBMI): the byte-table
+  # lookups use its two-table byte permute. Every Highway source gets it, so
+  # the target list the tests force (hwy_targets.cpp) holds it too.
+  set_source_files_properties(${ARGN} PROPERTIES COMPILE_DEFINITIONS HWY_WANT_AVX3_DL=1)
+  if(HWY_LIBRARY_DIRS)
+    target_link_directories(${name} INTERFACE $<BUILD_INTERFACE:${HWY_LIBRARY_DIRS}>)
+  endif()
+endfunction()
+
 # A test binary for one area, linked against the given libraries and GoogleTest.
 function(etns_test name)
   cmake_parse_arguments(arg "" "" "SOURCES;LIBS" ${ARGN})

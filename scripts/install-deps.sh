@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package etns needs to build, test and run (run as root).
-# Host build and tests: compilers, CMake, flatbuffers, CLI/config/JSON libraries, GoogleTest;
+# Host build and tests: compilers, CMake, flatbuffers, CLI/config/JSON libraries, GoogleTest,
+# Highway (host SIMD kernel variants);
 # clang and its sanitizer runtimes (libFuzzer) for the fuzz targets.
 # Cortex-M55 target: the Arm bare-metal toolchain, newlib, its C++ headers and QEMU.
 set -euo pipefail
@@ -10,6 +11,7 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler
   libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libelf-dev nettle-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libhwy-dev
   clang libclang-rt-14-dev
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-dev libstdc++-arm-none-eabi-newlib
   qemu-system-arm

@@ -38,5 +38,10 @@ void lookup_s8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n);
 // The same with Helium byte gathers, 16 lanes a step; the tail is predicated.
 void lookup_s8_mve(const ByteTable& table, const int8_t* in, int8_t* out, size_t n);
 #endif
+#if ETNS_HAVE_HWY
+// The same with host byte shuffles (Highway, target picked at run time), 16
+// table chunks per vector of codes.
+void lookup_s8_hwy(const ByteTable& table, const int8_t* in, int8_t* out, size_t n);
+#endif
 
 }  // namespace etns::kernels

@@ -11,11 +11,20 @@
 #define ETNS_MVE_VARIANT(fn)
 #endif
 
+// A variant list's host SIMD entry, present when the host build compiles
+// Highway; listed last, so the host runs it (fastest below).
+#if ETNS_HAVE_HWY
+#define ETNS_HWY_VARIANT(fn) {"hwy", fn},
+#else
+#define ETNS_HWY_VARIANT(fn)
+#endif
+
 namespace etns::kernels {
 
 // One compiled implementation of an operator's kernel function; `isa` names
 // it: "ref" (the scalar reference, the definition of the numerics), "lut"
-// (a table built from the reference), "mve" (Helium).
+// (a table built from the reference), "mve" (Helium), "hwy" (host SIMD,
+// Highway, dispatched at run time to the best instruction set the CPU has).
 template <typename Fn>
 struct Variant {
   const char* isa;

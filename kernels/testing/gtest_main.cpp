@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
+#include "kernels/common/hwy_targets.h"
 #include "kernels/testing/kernel_test.h"
 
 namespace {
@@ -37,5 +39,12 @@ int main(int argc, char** argv) {
     ::testing::RegisterTest(test->suite, test->name, nullptr, nullptr, test->file, test->line,
                             [test]() -> ::testing::Test* { return new KernelTest(test); });
   }
-  return RUN_ALL_TESTS();
+  const int result = RUN_ALL_TESTS();
+#if ETNS_HAVE_HWY
+  // Which instruction sets the "hwy" variants were checked on (variant_check.h).
+  char targets[256];
+  etns::kernels::describe_hwy_targets_run(targets, sizeof targets);
+  std::printf("%s\n", targets);
+#endif
+  return result;
 }

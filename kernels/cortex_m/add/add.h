@@ -53,6 +53,11 @@ void add_s8_ref(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* ou
 // each requantisation computed exactly.
 void add_s8_mve(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): one int32 lane per element,
+// each requantisation computed exactly.
+void add_s8_hwy(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
+#endif
 // The build's choice, the last of kAddVariants (below).
 void add_s8(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
 
@@ -98,6 +103,7 @@ namespace etns::kernels {
 inline constexpr Variant<cortex_m::AddFn> kAddVariants[] = {
     {"ref", &cortex_m::add_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::add_s8_mve)
+    ETNS_HWY_VARIANT(&cortex_m::add_s8_hwy)
 };
 
 }  // namespace etns::kernels

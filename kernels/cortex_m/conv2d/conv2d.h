@@ -59,6 +59,13 @@ void conv2d_s8_mve(const Conv2dParams& p, const int8_t* input, const int8_t* wei
 // The Helium variant's scratch, computed on every target: the host applies
 // the device's scratch budget, so both give one verdict on a program.
 size_t conv2d_s8_mve_scratch_bytes(const Conv2dParams& p);
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): each output pixel's window
+// gathered as int16 (in + input_offset, 0 for padding) on the stack, then dot
+// products with four weight rows at a time in int32 lanes. No scratch.
+void conv2d_s8_hwy(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
+                   const int32_t* bias, int8_t* out, uint8_t* scratch);
+#endif
 
 // One group (any filter, stride, padding, dilation): an output pixel's
 // window is one dot product of filter_h * filter_w * filter_c bytes, so the
@@ -145,6 +152,7 @@ inline constexpr Variant<cortex_m::Conv2dFn> kConv2dVariants[] = {
     {"mve_3x3", &cortex_m::conv2d_s8_mve_3x3},
 #endif
 #endif
+    ETNS_HWY_VARIANT(&cortex_m::conv2d_s8_hwy)
 };
 
 }  // namespace etns::kernels

@@ -79,6 +79,14 @@ size_t depthwise_conv2d_3x3_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p)
 // The Helium variant's scratch, computed on every target: the host applies
 // the device's scratch budget, so both give one verdict on a program.
 size_t depthwise_conv2d_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p);
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): one int32 lane per output
+// channel, summed over the in-image taps and requantised per lane. No
+// scratch.
+void depthwise_conv2d_s8_hwy(const DepthwiseConv2dParams& p, const int8_t* input,
+                             const int8_t* weight, const int32_t* bias, int8_t* out,
+                             uint8_t* scratch);
+#endif
 // The implementation this build uses: depthwise_conv2d_3x3_s8_mve when
 // Helium is compiled, else the reference; and the scratch the Helium variants
 // need.
@@ -141,6 +149,7 @@ inline constexpr Variant<cortex_m::DepthwiseConv2dFn> kDepthwiseConv2dVariants[]
 #if ETNS_HAVE_MVE && !defined(ETNS_NO_SHAPE_VARIANTS)
     {"mve_3x3", &cortex_m::depthwise_conv2d_3x3_s8_mve},
 #endif
+    ETNS_HWY_VARIANT(&cortex_m::depthwise_conv2d_s8_hwy)
 };
 
 }  // namespace etns::kernels

@@ -36,6 +36,11 @@ void dequantize_s16_f32_ref(const DequantizeParams& p, const int16_t* in, float*
 void dequantize_s8_f32_mve(const DequantizeParams& p, const int8_t* in, float* out, size_t n);
 void dequantize_s16_f32_mve(const DequantizeParams& p, const int16_t* in, float* out, size_t n);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): one float32 lane per element.
+void dequantize_s8_f32_hwy(const DequantizeParams& p, const int8_t* in, float* out, size_t n);
+void dequantize_s16_f32_hwy(const DequantizeParams& p, const int16_t* in, float* out, size_t n);
+#endif
 // The build's choice, the last of kDequantizeS8Variants / kDequantizeS16Variants (below).
 void dequantize_s8_f32(const DequantizeParams& p, const int8_t* in, float* out, size_t n);
 void dequantize_s16_f32(const DequantizeParams& p, const int16_t* in, float* out, size_t n);
@@ -75,11 +80,13 @@ namespace etns::kernels {
 inline constexpr Variant<decltype(&cortex_m::dequantize_s8_f32_ref)> kDequantizeS8Variants[] = {
     {"ref", &cortex_m::dequantize_s8_f32_ref},
     ETNS_MVE_VARIANT(&cortex_m::dequantize_s8_f32_mve)
+    ETNS_HWY_VARIANT(&cortex_m::dequantize_s8_f32_hwy)
 };
 
 inline constexpr Variant<decltype(&cortex_m::dequantize_s16_f32_ref)> kDequantizeS16Variants[] = {
     {"ref", &cortex_m::dequantize_s16_f32_ref},
     ETNS_MVE_VARIANT(&cortex_m::dequantize_s16_f32_mve)
+    ETNS_HWY_VARIANT(&cortex_m::dequantize_s16_f32_hwy)
 };
 
 }  // namespace etns::kernels

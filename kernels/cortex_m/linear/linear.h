@@ -56,6 +56,13 @@ void linear_s8_mve(const LinearParams& p, const int8_t* input, const int8_t* wei
                    const int32_t* bias, const int32_t* kernel_sum, int8_t* out,
                    uint8_t* scratch);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): the input widened to int16
+// on the stack, dot products with four weight rows at a time in int32 lanes.
+// No scratch.
+void linear_s8_hwy(const LinearParams& p, const int8_t* input, const int8_t* weight,
+                   const int32_t* bias, const int32_t* kernel_sum, int8_t* out, uint8_t* scratch);
+#endif
 // The build's choice, the last of kLinearVariants (below).
 void linear_s8(const LinearParams& p, const int8_t* input, const int8_t* weight,
                const int32_t* bias, const int32_t* kernel_sum, int8_t* out, uint8_t* scratch);
@@ -105,6 +112,7 @@ namespace etns::kernels {
 inline constexpr Variant<cortex_m::LinearFn> kLinearVariants[] = {
     {"ref", &cortex_m::linear_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::linear_s8_mve)
+    ETNS_HWY_VARIANT(&cortex_m::linear_s8_hwy)
 };
 
 }  // namespace etns::kernels

@@ -34,6 +34,11 @@ void max_pool2d_s8_ref(const MaxPool2dParams& p, const int8_t* input, int8_t* ou
 // the clamp, one predicated store.
 void max_pool2d_s8_mve(const MaxPool2dParams& p, const int8_t* input, int8_t* out);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): int8 lanes of channels,
+// Max over the taps, then the clamp.
+void max_pool2d_s8_hwy(const MaxPool2dParams& p, const int8_t* input, int8_t* out);
+#endif
 // The build's choice, the last of kMaxPool2dVariants (below).
 void max_pool2d_s8(const MaxPool2dParams& p, const int8_t* input, int8_t* out);
 
@@ -74,6 +79,7 @@ namespace etns::kernels {
 inline constexpr Variant<cortex_m::MaxPool2dFn> kMaxPool2dVariants[] = {
     {"ref", &cortex_m::max_pool2d_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::max_pool2d_s8_mve)
+    ETNS_HWY_VARIANT(&cortex_m::max_pool2d_s8_hwy)
 };
 
 }  // namespace etns::kernels

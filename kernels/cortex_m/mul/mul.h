@@ -44,6 +44,11 @@ void mul_s8_ref(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* ou
 // Helium: eight 16-bit lanes a step, the requantisation computed exactly.
 void mul_s8_mve(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): one int32 lane per element,
+// each requantisation computed exactly.
+void mul_s8_hwy(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
+#endif
 // The build's choice, the last of kMulVariants (below).
 void mul_s8(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
 
@@ -83,6 +88,7 @@ namespace etns::kernels {
 inline constexpr Variant<cortex_m::MulFn> kMulVariants[] = {
     {"ref", &cortex_m::mul_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::mul_s8_mve)
+    ETNS_HWY_VARIANT(&cortex_m::mul_s8_hwy)
 };
 
 }  // namespace etns::kernels

@@ -41,6 +41,11 @@ void quantize_f32_s16_ref(const QuantizeParams& p, const float* in, int16_t* out
 void quantize_f32_s8_mve(const QuantizeParams& p, const float* in, int8_t* out, size_t n);
 void quantize_f32_s16_mve(const QuantizeParams& p, const float* in, int16_t* out, size_t n);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): one float32 lane per element.
+void quantize_f32_s8_hwy(const QuantizeParams& p, const float* in, int8_t* out, size_t n);
+void quantize_f32_s16_hwy(const QuantizeParams& p, const float* in, int16_t* out, size_t n);
+#endif
 // The build's choice, the last of kQuantizeS8Variants / kQuantizeS16Variants (below).
 void quantize_f32_s8(const QuantizeParams& p, const float* in, int8_t* out, size_t n);
 void quantize_f32_s16(const QuantizeParams& p, const float* in, int16_t* out, size_t n);
@@ -78,11 +83,13 @@ namespace etns::kernels {
 inline constexpr Variant<decltype(&cortex_m::quantize_f32_s8_ref)> kQuantizeS8Variants[] = {
     {"ref", &cortex_m::quantize_f32_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::quantize_f32_s8_mve)
+    ETNS_HWY_VARIANT(&cortex_m::quantize_f32_s8_hwy)
 };
 
 inline constexpr Variant<decltype(&cortex_m::quantize_f32_s16_ref)> kQuantizeS16Variants[] = {
     {"ref", &cortex_m::quantize_f32_s16_ref},
     ETNS_MVE_VARIANT(&cortex_m::quantize_f32_s16_mve)
+    ETNS_HWY_VARIANT(&cortex_m::quantize_f32_s16_hwy)
 };
 
 }  // namespace etns::kernels

@@ -69,6 +69,12 @@ void hardswish_s8_lut(const HardswishParams& p, const int8_t* in, int8_t* out, s
   kernels::lookup_s8(p.table, in, out, n);
 }
 
+#if ETNS_HAVE_HWY
+void hardswish_s8_hwy(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n) {
+  kernels::lookup_s8_hwy(p.table, in, out, n);
+}
+#endif
+
 #if ETNS_HAVE_MVE
 void hardswish_s8_mve(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n) {
   kernels::lookup_s8_mve(p.table, in, out, n);

@@ -45,6 +45,10 @@ void hardswish_s8_lut(const HardswishParams& p, const int8_t* in, int8_t* out, s
 // Helium: 16-lane byte gathers from p.table.
 void hardswish_s8_mve(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): byte shuffles over p.table.
+void hardswish_s8_hwy(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n);
+#endif
 // The build's choice, the last of kHardswishVariants (below).
 void hardswish_s8(const HardswishParams& p, const int8_t* in, int8_t* out, size_t n);
 
@@ -88,6 +92,7 @@ inline constexpr Variant<cortex_m_ns::HardswishFn> kHardswishVariants[] = {
     {"ref", &cortex_m_ns::hardswish_s8_ref},
     {"lut", &cortex_m_ns::hardswish_s8_lut},
     ETNS_MVE_VARIANT(&cortex_m_ns::hardswish_s8_mve)
+    ETNS_HWY_VARIANT(&cortex_m_ns::hardswish_s8_hwy)
 };
 
 }  // namespace etns::kernels

@@ -59,6 +59,12 @@ void leaky_relu_s8_lut(const LeakyReluParams& p, const int8_t* in, int8_t* out, 
   kernels::lookup_s8(p.table, in, out, n);
 }
 
+#if ETNS_HAVE_HWY
+void leaky_relu_s8_hwy(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n) {
+  kernels::lookup_s8_hwy(p.table, in, out, n);
+}
+#endif
+
 #if ETNS_HAVE_MVE
 void leaky_relu_s8_mve(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n) {
   kernels::lookup_s8_mve(p.table, in, out, n);

@@ -42,6 +42,10 @@ void leaky_relu_s8_lut(const LeakyReluParams& p, const int8_t* in, int8_t* out, 
 // Helium: 16-lane byte gathers from p.table.
 void leaky_relu_s8_mve(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): byte shuffles over p.table.
+void leaky_relu_s8_hwy(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n);
+#endif
 // The build's choice, the last of kLeakyReluVariants (below).
 void leaky_relu_s8(const LeakyReluParams& p, const int8_t* in, int8_t* out, size_t n);
 
@@ -83,6 +87,7 @@ inline constexpr Variant<cortex_m_ns::LeakyReluFn> kLeakyReluVariants[] = {
     {"ref", &cortex_m_ns::leaky_relu_s8_ref},
     {"lut", &cortex_m_ns::leaky_relu_s8_lut},
     ETNS_MVE_VARIANT(&cortex_m_ns::leaky_relu_s8_mve)
+    ETNS_HWY_VARIANT(&cortex_m_ns::leaky_relu_s8_hwy)
 };
 
 }  // namespace etns::kernels

@@ -65,6 +65,12 @@ void mean_s8_ref(const MeanParams& p, const MeanGeometry& g, const int8_t* in, i
 // widened to 32 bits every 256 rows; requantisation 4 outputs at a time.
 void mean_s8_mve(const MeanParams& p, const MeanGeometry& g, const int8_t* in, int8_t* out);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): contiguous reductions as
+// byte sums into 64-bit lanes, columns as int32 lane sums of rows, a vector
+// of columns requantised together.
+void mean_s8_hwy(const MeanParams& p, const MeanGeometry& g, const int8_t* in, int8_t* out);
+#endif
 // The build's choice, the last of kMeanVariants (below).
 void mean_s8(const MeanParams& p, const MeanGeometry& g, const int8_t* in, int8_t* out);
 
@@ -105,6 +111,7 @@ namespace etns::kernels {
 inline constexpr Variant<cortex_m_ns::MeanFn> kMeanVariants[] = {
     {"ref", &cortex_m_ns::mean_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m_ns::mean_s8_mve)
+    ETNS_HWY_VARIANT(&cortex_m_ns::mean_s8_hwy)
 };
 
 }  // namespace etns::kernels

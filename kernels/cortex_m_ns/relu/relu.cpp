@@ -72,4 +72,5 @@ void relu_s8_lut(const ReluParams& p, const int8_t* in, int8_t* out, size_t n) {
   kernels::lookup_s8(p.table, in, out, n);
 }
 
+
 }  // namespace etns::cortex_m_ns

@@ -52,6 +52,11 @@ void relu_s8_lut(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
 // Helium: the identity path as a 16-lane clamp, the other as byte gathers from p.table.
 void relu_s8_mve(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): the identity path as a
+// clamp, the other as byte shuffles over p.table.
+void relu_s8_hwy(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
+#endif
 // The build's choice, the last of kReluVariants (below).
 void relu_s8(const ReluParams& p, const int8_t* in, int8_t* out, size_t n);
 
@@ -95,6 +100,7 @@ inline constexpr Variant<cortex_m_ns::ReluFn> kReluVariants[] = {
     {"ref", &cortex_m_ns::relu_s8_ref},
     {"lut", &cortex_m_ns::relu_s8_lut},
     ETNS_MVE_VARIANT(&cortex_m_ns::relu_s8_mve)
+    ETNS_HWY_VARIANT(&cortex_m_ns::relu_s8_hwy)
 };
 
 }  // namespace etns::kernels

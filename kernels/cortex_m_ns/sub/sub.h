@@ -65,6 +65,11 @@ void sub_s8_ref(const SubParams& p, const int8_t* self, const int8_t* other, int
 // exactly (no tables).
 void sub_s8_mve(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): the same int32-lane
+// arithmetic as the MVE variant, one lane per element.
+void sub_s8_hwy(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
+#endif
 // The build's choice, the last of kSubVariants (below).
 void sub_s8(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
 
@@ -112,6 +117,7 @@ namespace etns::kernels {
 inline constexpr Variant<cortex_m_ns::SubFn> kSubVariants[] = {
     {"ref", &cortex_m_ns::sub_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m_ns::sub_s8_mve)
+    ETNS_HWY_VARIANT(&cortex_m_ns::sub_s8_hwy)
 };
 
 }  // namespace etns::kernels

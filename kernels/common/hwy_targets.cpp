@@ -1,0 +1,79 @@
+#include "kernels/common/hwy_targets.h"
+
+#include <cstdio>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/common/hwy_targets.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace etns::kernels::HWY_NAMESPACE {
+
+int64_t CompiledTarget() { return HWY_TARGET; }
+
+}  // namespace etns::kernels::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace etns::kernels {
+
+HWY_EXPORT(CompiledTarget);
+
+namespace {
+
+int64_t targets_run = 0;
+
+}  // namespace
+
+int64_t hwy_compiled_targets() { return HWY_TARGETS; }
+
+int64_t hwy_supported_targets() { return hwy::SupportedTargets() & HWY_TARGETS; }
+
+const char* hwy_target_name(int64_t target) { return hwy::TargetName(target); }
+
+int64_t hwy_dispatched_target() { return HWY_DYNAMIC_DISPATCH(CompiledTarget)(); }
+
+bool for_each_hwy_target(bool (*fn)(int64_t target, const char* name, void* context),
+                         void* context) {
+  // Read before forcing: a forced mask is returned as is, whatever the CPU has.
+  const int64_t supported = hwy_supported_targets();
+  bool all = true;
+  // Lower bits are better targets.
+  for (int64_t left = supported; left != 0 && all; left &= left - 1) {
+    const int64_t target = left & -left;
+    // Resets the cached dispatch too, so the next call picks `target`.
+    hwy::SetSupportedTargetsForTest(target);
+    targets_run |= target;
+    all = fn(target, hwy::TargetName(target), context);
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  return all;
+}
+
+int64_t hwy_targets_run() { return targets_run; }
+
+void describe_hwy_targets_run(char* text, size_t size) {
+  if (size == 0) return;
+  size_t used = 0;
+  const auto append = [&](const char* part) {
+    const int wrote = std::snprintf(text + used, size - used, "%s", part);
+    if (wrote > 0) used += static_cast<size_t>(wrote) < size - used ? static_cast<size_t>(wrote)
+                                                                     : size - used - 1;
+  };
+  const auto list = [&](int64_t targets) {
+    if (targets == 0) append(" none");
+    for (int64_t left = targets; left != 0; left &= left - 1) {
+      append(" ");
+      append(hwy::TargetName(left & -left));
+    }
+  };
+  text[0] = '\0';
+  append("host SIMD variants run:");
+  list(targets_run);
+  append("; skipped (this CPU lacks them):");
+  list(HWY_TARGETS & ~hwy_supported_targets());
+}
+
+}  // namespace etns::kernels
+#endif  // HWY_ONCE

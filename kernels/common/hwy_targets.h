@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/common/isa.h"
+
+// The Highway targets of the host SIMD variants (host only, ETNS_HAVE_HWY):
+// which instruction sets this binary compiled, which of them the CPU runs,
+// and a way to run code once per runnable target, so tests cover every
+// target and not only the one dispatch picks. Targets are Highway's bits
+// (HWY_AVX2, ...); the header keeps Highway's own headers out of its users.
+#if ETNS_HAVE_HWY
+namespace etns::kernels {
+
+// Every target compiled into the *_hwy.cpp sources (HWY_TARGETS).
+int64_t hwy_compiled_targets();
+// Those of them this CPU supports.
+int64_t hwy_supported_targets();
+// Highway's name of one target bit: "AVX2", "EMU128", ...
+const char* hwy_target_name(int64_t target);
+// The target HWY_DYNAMIC_DISPATCH picks now (follows a forced target).
+int64_t hwy_dispatched_target();
+
+// Runs fn(target, name, context) once per supported compiled target, best
+// first, with dispatch forced to that target, then restores the CPU's own
+// choice. Stops early, returning false, when fn returns false.
+bool for_each_hwy_target(bool (*fn)(int64_t target, const char* name, void* context),
+                         void* context);
+template <typename Fn>
+bool for_each_hwy_target(Fn&& fn) {
+  return for_each_hwy_target(
+      [](int64_t target, const char* name, void* context) {
+        return (*static_cast<Fn*>(context))(target, name);
+      },
+      &fn);
+}
+
+// The targets for_each_hwy_target has forced so far in this process.
+int64_t hwy_targets_run();
+// One line for a test log: "host SIMD variants run: AVX3 AVX2 SSE4 SSSE3
+// EMU128; skipped (this CPU lacks them): none".
+void describe_hwy_targets_run(char* text, size_t size);
+
+}  // namespace etns::kernels
+#endif

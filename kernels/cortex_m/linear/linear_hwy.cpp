@@ -1,0 +1,136 @@
+#include <algorithm>
+
+#include "kernels/cortex_m/linear/linear.h"
+
+// Host SIMD (Highway): compiled once per target by foreach_target.h, the
+// target chosen at run time (HWY_DYNAMIC_DISPATCH).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/cortex_m/linear/linear_hwy.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "kernels/common/dot_hwy.h"
+#include "kernels/common/requantize_hwy.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace etns::cortex_m::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+using kernels::HWY_NAMESPACE::DotRows;
+using kernels::HWY_NAMESPACE::LaneRequant;
+using kernels::HWY_NAMESPACE::WrappingAdd;
+
+// Input elements widened to int16 at once (a stack buffer). Also bounds a
+// chunk's dot products: 4096 products of at most 128 * 128 stay below 2^31
+// in int32 lanes; chunks are summed wrapping, as the reference's uint32 sums.
+constexpr size_t kChunk = 4096;
+// Rows whose sums are kept while the input chunks go by.
+constexpr size_t kRowBlock = 64;
+
+// The reference's sum, reordered: every term is added modulo 2^32, so
+//   ks + filter_offset * sum(x) + sum(x * w)
+// with ks = bias + input_offset * (sum(w) + in * filter_offset) when the
+// kernel sums are not given, is the same uint32.
+void LinearS8(const LinearParams& p, const int8_t* input, const int8_t* weight, const int32_t* bias,
+              const int32_t* kernel_sum, int8_t* out) {
+  const size_t in = static_cast<size_t>(p.in_features);
+  const size_t rows = static_cast<size_t>(p.out_features);
+  const size_t weight_bytes = rows * in;
+  const hn::ScalableTag<int32_t> d32;
+  // 128-bit vectors where a full one would be mostly the zero padding.
+  const hn::CappedTag<int32_t, 16 / sizeof(int32_t)> d32_narrow;
+  const hn::RebindToUnsigned<decltype(d32)> du32;
+  const hn::Rebind<int8_t, decltype(d32)> d8;
+  const LaneRequant<decltype(d32)> out_rq(d32, p.out);
+  const auto output_offset = hn::Set(d32, p.output_offset);
+  const auto low = hn::Set(d32, p.activation_min);
+  const auto high = hn::Set(d32, p.activation_max);
+  // Chunks of x and of 1s (to sum weight rows), each 0 for a vector past its end.
+  HWY_ALIGN int16_t x16[kChunk + HWY_MAX_BYTES / sizeof(int16_t)];
+  HWY_ALIGN int16_t ones[kChunk + HWY_MAX_BYTES / sizeof(int16_t)];
+  uint32_t acc[kRowBlock];
+  int32_t sums[4];
+  for (size_t b = 0; b < static_cast<size_t>(p.batches); ++b) {
+    const int8_t* x = input + b * in;
+    uint32_t input_sum = 0;
+    for (size_t i = 0; i < in; ++i) input_sum += static_cast<uint32_t>(x[i]);
+    const uint32_t input_term = static_cast<uint32_t>(p.filter_offset) * input_sum;
+    size_t held = kChunk;  // no chunk in x16 yet (chunks start at multiples of kChunk)
+    for (size_t r0 = 0; r0 < rows; r0 += kRowBlock) {
+      const size_t block = std::min(kRowBlock, rows - r0);
+      for (size_t j = 0; j < block; ++j) {
+        const size_t r = r0 + j;
+        if (kernel_sum != nullptr) {
+          acc[j] = static_cast<uint32_t>(kernel_sum[r]) + input_term;
+        } else {
+          // input_offset * (sum(w) + in * filter_offset); sum(w) is added below.
+          acc[j] = (bias != nullptr ? static_cast<uint32_t>(bias[r]) : 0u) +
+                   static_cast<uint32_t>(p.input_offset) * static_cast<uint32_t>(in) *
+                       static_cast<uint32_t>(p.filter_offset) +
+                   input_term;
+        }
+      }
+      for (size_t k0 = 0; k0 < in; k0 += kChunk) {
+        const size_t count = std::min(kChunk, in - k0);
+        if (held != k0) {
+          for (size_t i = 0; i < count; ++i) x16[i] = x[k0 + i];
+          std::fill_n(x16 + count, HWY_MAX_BYTES / sizeof(int16_t), int16_t{0});
+          if (kernel_sum == nullptr) {
+            std::fill_n(ones, count, int16_t{1});
+            std::fill_n(ones + count, HWY_MAX_BYTES / sizeof(int16_t), int16_t{0});
+          }
+          held = k0;
+        }
+        const bool narrow = count < hn::Lanes(d32);
+        for (size_t j = 0; j < block; j += 4) {
+          const int n_rows = static_cast<int>(std::min<size_t>(4, block - j));
+          const size_t first = (r0 + j) * in + k0;
+          const size_t room = weight_bytes - (first + static_cast<size_t>(n_rows - 1) * in);
+          if (narrow) {
+            DotRows(d32_narrow, x16, weight + first, in, count, n_rows, room, sums);
+          } else {
+            DotRows(d32, x16, weight + first, in, count, n_rows, room, sums);
+          }
+          for (int r = 0; r < n_rows; ++r) acc[j + r] += static_cast<uint32_t>(sums[r]);
+          if (kernel_sum == nullptr) {
+            if (narrow) {
+              DotRows(d32_narrow, ones, weight + first, in, count, n_rows, room, sums);
+            } else {
+              DotRows(d32, ones, weight + first, in, count, n_rows, room, sums);
+            }
+            for (int r = 0; r < n_rows; ++r) {
+              acc[j + r] += static_cast<uint32_t>(p.input_offset) * static_cast<uint32_t>(sums[r]);
+            }
+          }
+        }
+      }
+      // Requantised a vector at a time (one factor for all), the rest one by one.
+      int8_t* row_out = out + b * rows + r0;
+      size_t j = 0;
+      for (; j + hn::Lanes(d32) <= block; j += hn::Lanes(d32)) {
+        const auto y = WrappingAdd(d32, out_rq(d32, hn::BitCast(d32, hn::LoadU(du32, acc + j))), output_offset);
+        hn::StoreU(hn::DemoteTo(d8, hn::Min(hn::Max(y, low), high)), d8, row_out + j);
+      }
+      for (; j < block; ++j) {
+        const uint32_t value = static_cast<uint32_t>(kernels::requantize(static_cast<int32_t>(acc[j]), p.out)) +
+                               static_cast<uint32_t>(p.output_offset);
+        row_out[j] = static_cast<int8_t>(
+            kernels::clamp_s32(static_cast<int32_t>(value), p.activation_min, p.activation_max));
+      }
+    }
+  }
+}
+
+}  // namespace etns::cortex_m::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace etns::cortex_m {
+
+HWY_EXPORT(LinearS8);
+
+void linear_s8_hwy(const LinearParams& p, const int8_t* input, const int8_t* weight, const int32_t* bias,
+                   const int32_t* kernel_sum, int8_t* out, uint8_t* /*scratch*/) {
+  HWY_DYNAMIC_DISPATCH(LinearS8)(p, input, weight, bias, kernel_sum, out);
+}
+
+}  // namespace etns::cortex_m
+#endif  // HWY_ONCE

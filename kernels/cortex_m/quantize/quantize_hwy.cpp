@@ -1,0 +1,69 @@
+#include "kernels/cortex_m/quantize/quantize.h"
+
+// Host SIMD (Highway): compiled once per target by foreach_target.h, the
+// target chosen at run time (HWY_DYNAMIC_DISPATCH).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/cortex_m/quantize/quantize_hwy.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace etns::cortex_m::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// One float32 lane per element, as the reference: one float multiply (x86
+// keeps denormals, so no case needs the reference as on Helium), rounded half
+// to even (Round), then clamped while still a float to
+// [quant_min - zp, quant_max - zp] (exact: small integers), where
+// clamp(zp + r) = clamp(r) + zp holds and +-Inf lands on a bound; NaN is
+// taken to 0 first, giving zero_point. Only then converted, exactly. The tail
+// (fewer than a vector) runs the reference: no load or store past n.
+template <typename Out>
+void Quantize(const QuantizeParams& p, const float* in, Out* out, size_t n,
+              void (*reference)(const QuantizeParams&, const float*, Out*, size_t)) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> d32;
+  const hn::Rebind<Out, decltype(d32)> dout;
+  const size_t lanes = hn::Lanes(df);
+  const auto inv_scale = hn::Set(df, p.inv_scale);
+  const auto low = hn::Set(df, static_cast<float>(p.quant_min - p.zero_point));
+  const auto high = hn::Set(df, static_cast<float>(p.quant_max - p.zero_point));
+  const auto zero_point = hn::Set(d32, p.zero_point);
+  size_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto product = hn::Mul(hn::LoadU(df, in + i), inv_scale);
+    const auto rounded = hn::IfThenZeroElse(hn::IsNaN(product), hn::Round(product));
+    const auto clamped = hn::Min(hn::Max(rounded, low), high);
+    const auto q = hn::Add(hn::ConvertTo(d32, clamped), zero_point);
+    hn::StoreU(hn::DemoteTo(dout, q), dout, out + i);
+  }
+  if (i < n) reference(p, in + i, out + i, n - i);
+}
+
+void QuantizeS8(const QuantizeParams& p, const float* in, int8_t* out, size_t n) {
+  Quantize(p, in, out, n, &quantize_f32_s8_ref);
+}
+
+void QuantizeS16(const QuantizeParams& p, const float* in, int16_t* out, size_t n) {
+  Quantize(p, in, out, n, &quantize_f32_s16_ref);
+}
+
+}  // namespace etns::cortex_m::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace etns::cortex_m {
+
+HWY_EXPORT(QuantizeS8);
+HWY_EXPORT(QuantizeS16);
+
+void quantize_f32_s8_hwy(const QuantizeParams& p, const float* in, int8_t* out, size_t n) {
+  HWY_DYNAMIC_DISPATCH(QuantizeS8)(p, in, out, n);
+}
+
+void quantize_f32_s16_hwy(const QuantizeParams& p, const float* in, int16_t* out, size_t n) {
+  HWY_DYNAMIC_DISPATCH(QuantizeS16)(p, in, out, n);
+}
+
+}  // namespace etns::cortex_m
+#endif  // HWY_ONCE
