@@ -33,8 +33,8 @@ int8_t OneChannel(const DepthwiseConv2dParams& p, const int8_t* image, const int
     }
   }
   const kernels::Requant rq{p.multipliers[oc], p.shifts[oc]};
-  const int32_t value = static_cast<int32_t>(
-      static_cast<uint32_t>(kernels::requantize(static_cast<int32_t>(acc), rq)) + static_cast<uint32_t>(p.output_offset));
+  const int32_t value = static_cast<int32_t>(static_cast<uint32_t>(kernels::requantize(static_cast<int32_t>(acc), rq)) +
+                                             static_cast<uint32_t>(p.output_offset));
   return static_cast<int8_t>(kernels::clamp_s32(value, p.activation_min, p.activation_max));
 }
 
