@@ -29,6 +29,11 @@ void avg_pool2d_s8_ref(const AvgPool2dParams& p, const int8_t* input, int8_t* ou
 // by a reciprocal (docs/numerics.md#avg_pool2d).
 void avg_pool2d_s8_mve(const AvgPool2dParams& p, const int8_t* input, int8_t* out);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): int32 sums of channels,
+// divided in double lanes (exact; see avg_pool2d_hwy.cpp).
+void avg_pool2d_s8_hwy(const AvgPool2dParams& p, const int8_t* input, int8_t* out);
+#endif
 // The build's choice, the last of kAvgPool2dVariants (below).
 void avg_pool2d_s8(const AvgPool2dParams& p, const int8_t* input, int8_t* out);
 
@@ -68,6 +73,7 @@ namespace etns::kernels {
 inline constexpr Variant<cortex_m::AvgPool2dFn> kAvgPool2dVariants[] = {
     {"ref", &cortex_m::avg_pool2d_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::avg_pool2d_s8_mve)
+    ETNS_HWY_VARIANT(&cortex_m::avg_pool2d_s8_hwy)
 };
 
 }  // namespace etns::kernels

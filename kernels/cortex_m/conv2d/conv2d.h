@@ -62,7 +62,9 @@ size_t conv2d_s8_mve_scratch_bytes(const Conv2dParams& p);
 #if ETNS_HAVE_HWY
 // Host SIMD (Highway, target picked at run time): each output pixel's window
 // gathered as int16 (in + input_offset, 0 for padding) on the stack, then dot
-// products with four weight rows at a time in int32 lanes. No scratch.
+// products with four weight rows at a time in int32 lanes; windows of at most
+// 48 elements (one group) instead broadcast each element against weights
+// transposed on the stack, one lane per output channel. No scratch.
 void conv2d_s8_hwy(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
                    const int32_t* bias, int8_t* out, uint8_t* scratch);
 #endif

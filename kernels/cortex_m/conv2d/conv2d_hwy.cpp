@@ -34,14 +34,14 @@ constexpr int32_t kChannelBlock = 64;
 void GatherWindow(const Conv2dParams& p, const int8_t* image, int32_t oy, int32_t ox,
                   int32_t first_channel, size_t k0, size_t count, int16_t* window) {
   const size_t filter_c = static_cast<size_t>(p.filter_c);
+  // The first tap and channel by division, the rest by stepping.
+  size_t ic = k0 % filter_c;
+  int32_t kx = static_cast<int32_t>((k0 / filter_c) % static_cast<size_t>(p.filter_w));
+  int32_t ky = static_cast<int32_t>((k0 / filter_c) / static_cast<size_t>(p.filter_w));
   size_t k = k0;
   const size_t end = k0 + count;
   while (k < end) {
-    const size_t tap = k / filter_c;
-    const size_t ic = k % filter_c;
     const size_t run = std::min(filter_c - ic, end - k);
-    const int32_t ky = static_cast<int32_t>(tap / static_cast<size_t>(p.filter_w));
-    const int32_t kx = static_cast<int32_t>(tap % static_cast<size_t>(p.filter_w));
     const int32_t iy = oy * p.stride_h - p.pad_h + ky * p.dilation_h;
     const int32_t ix = ox * p.stride_w - p.pad_w + kx * p.dilation_w;
     int16_t* dst = window + (k - k0);
@@ -53,7 +53,87 @@ void GatherWindow(const Conv2dParams& p, const int8_t* image, int32_t oy, int32_
       for (size_t i = 0; i < run; ++i) dst[i] = static_cast<int16_t>(src[i] + p.input_offset);
     }
     k += run;
+    ic = 0;
+    if (++kx == p.filter_w) {
+      kx = 0;
+      ++ky;
+    }
   }
+}
+
+// Output channels [oc, oc + Lanes(d)) of one pixel from their sums.
+template <class D>
+HWY_INLINE void RequantStore(D d, const Conv2dParams& p, const uint32_t* sums, int32_t oc, int8_t* pixel) {
+  const hn::RebindToUnsigned<D> du;
+  const hn::Rebind<int8_t, D> d8;
+  const auto y = RequantPerLane(d, hn::BitCast(d, hn::LoadU(du, sums)), hn::LoadU(d, p.multipliers + oc),
+                                hn::LoadU(d, p.shifts + oc));
+  const auto value = WrappingAdd(d, y, hn::Set(d, p.output_offset));
+  const auto clamped = hn::Min(hn::Max(value, hn::Set(d, p.activation_min)), hn::Set(d, p.activation_max));
+  hn::StoreU(hn::DemoteTo(d8, clamped), d8, pixel + oc);
+}
+
+// Short windows (at most kShortWindow elements, one group): the dot
+// products would be mostly their reductions, so the output channels are the
+// lanes instead. The weights are transposed once per call into int32 [k][oc]
+// rows on the stack (output channels padded to a vector with 0), and each
+// window element, broadcast, multiplies one row. The sums stay within
+// 48 * 255 * 128, so they cannot overflow before the bias is added wrapping.
+// Returns false, doing nothing, when the transposed weights would not fit.
+constexpr size_t kShortWindow = 48;
+constexpr size_t kPackedWeights = 4096;
+
+template <class D>
+bool Conv2dS8ShortWindows(D d32, const Conv2dParams& p, const int8_t* input, const int8_t* weight,
+                          const int32_t* bias, int8_t* out, size_t k_total) {
+  const hn::Rebind<int8_t, D> d8;
+  const size_t lanes = hn::Lanes(d32);
+  const size_t channels = static_cast<size_t>(p.output_c);
+  const size_t padded = (channels + lanes - 1) / lanes * lanes;
+  if (padded * k_total > kPackedWeights) return false;
+  HWY_ALIGN int32_t packed[kPackedWeights];
+  for (size_t k = 0; k < k_total; ++k) {
+    for (size_t oc = 0; oc < padded; ++oc) packed[k * padded + oc] = oc < channels ? weight[oc * k_total + k] : 0;
+  }
+  HWY_ALIGN int16_t window[kShortWindow];
+  HWY_ALIGN int32_t tail[HWY_MAX_BYTES / sizeof(int32_t)];
+  for (int32_t n = 0; n < p.batches; ++n) {
+    const int8_t* image = input + static_cast<size_t>(n) * p.input_h * p.input_w * p.input_c;
+    for (int32_t oy = 0; oy < p.output_h; ++oy) {
+      for (int32_t ox = 0; ox < p.output_w; ++ox) {
+        int8_t* pixel = out + ((static_cast<size_t>(n) * p.output_h + oy) * p.output_w + ox) * channels;
+        GatherWindow(p, image, oy, ox, 0, 0, k_total, window);
+        for (size_t oc = 0; oc < padded; oc += lanes) {
+          auto sum = hn::Zero(d32);
+          for (size_t k = 0; k < k_total; ++k) {
+            sum = hn::Add(sum, hn::Mul(hn::Set(d32, window[k]), hn::Load(d32, packed + k * padded + oc)));
+          }
+          if (oc + lanes <= channels) {
+            const auto acc = bias != nullptr ? WrappingAdd(d32, sum, hn::LoadU(d32, bias + oc)) : sum;
+            const auto y = RequantPerLane(d32, acc, hn::LoadU(d32, p.multipliers + oc), hn::LoadU(d32, p.shifts + oc));
+            const auto value = WrappingAdd(d32, y, hn::Set(d32, p.output_offset));
+            const auto clamped =
+                hn::Min(hn::Max(value, hn::Set(d32, p.activation_min)), hn::Set(d32, p.activation_max));
+            hn::StoreU(hn::DemoteTo(d8, clamped), d8, pixel + oc);
+            continue;
+          }
+          // The channels after the last whole vector, one at a time.
+          hn::Store(sum, d32, tail);
+          for (size_t j = 0; oc + j < channels; ++j) {
+            const size_t c = oc + j;
+            const uint32_t acc =
+                static_cast<uint32_t>(tail[j]) + (bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u);
+            const kernels::Requant rq{p.multipliers[c], p.shifts[c]};
+            const int32_t value = static_cast<int32_t>(
+                static_cast<uint32_t>(kernels::requantize(static_cast<int32_t>(acc), rq)) +
+                static_cast<uint32_t>(p.output_offset));
+            pixel[c] = static_cast<int8_t>(kernels::clamp_s32(value, p.activation_min, p.activation_max));
+          }
+        }
+      }
+    }
+  }
+  return true;
 }
 
 void Conv2dS8(const Conv2dParams& p, const int8_t* input, const int8_t* weight, const int32_t* bias,
@@ -61,18 +141,26 @@ void Conv2dS8(const Conv2dParams& p, const int8_t* input, const int8_t* weight, 
   const int32_t groups = p.input_c / p.filter_c;
   const int32_t channels_per_group = p.output_c / groups;
   const size_t k_total = static_cast<size_t>(p.filter_h) * p.filter_w * p.filter_c;
+  if (p.filter_c == p.input_c && k_total <= kShortWindow) {
+    // Lanes no wider than the output channels, so few fall to the tail.
+    const hn::ScalableTag<int32_t> full;
+    const hn::CappedTag<int32_t, 8> half;
+    const hn::CappedTag<int32_t, 4> quarter;
+    const size_t channels = static_cast<size_t>(p.output_c);
+    if (channels >= hn::Lanes(full) ? Conv2dS8ShortWindows(full, p, input, weight, bias, out, k_total)
+        : channels >= hn::Lanes(half) ? Conv2dS8ShortWindows(half, p, input, weight, bias, out, k_total)
+                                      : Conv2dS8ShortWindows(quarter, p, input, weight, bias, out, k_total)) {
+      return;
+    }
+  }
   // Room for a whole vector past the chunk, kept 0.
   HWY_ALIGN int16_t window[kChunk + HWY_MAX_BYTES / sizeof(int16_t)];
   const size_t weight_bytes = static_cast<size_t>(p.output_c) * k_total;
   const hn::ScalableTag<int32_t> d32;
   // 128-bit vectors where a full one would be mostly the zero padding.
   const hn::CappedTag<int32_t, 16 / sizeof(int32_t)> d32_narrow;
-  const hn::RebindToUnsigned<decltype(d32)> du32;
-  const hn::Rebind<int8_t, decltype(d32)> d8;
   const int32_t lanes = static_cast<int32_t>(hn::Lanes(d32));
-  const auto output_offset = hn::Set(d32, p.output_offset);
-  const auto low = hn::Set(d32, p.activation_min);
-  const auto high = hn::Set(d32, p.activation_max);
+  const int32_t narrow_lanes = static_cast<int32_t>(hn::Lanes(d32_narrow));
   uint32_t acc[kChannelBlock];
   int32_t sums[4];
   for (int32_t n = 0; n < p.batches; ++n) {
@@ -112,15 +200,12 @@ void Conv2dS8(const Conv2dParams& p, const int8_t* input, const int8_t* weight, 
                 for (int r = 0; r < rows; ++r) acc[j + r] += static_cast<uint32_t>(sums[r]);
               }
             }
-            // Requantised a vector at a time with each channel's factors,
-            // the rest one by one.
+            // Requantised a vector at a time with each channel's factors
+            // (128-bit vectors for what is short of a whole one), the rest
+            // one by one.
             int32_t j = 0;
-            for (; j + lanes <= block; j += lanes) {
-              const auto y = RequantPerLane(d32, hn::BitCast(d32, hn::LoadU(du32, acc + j)),
-                                            hn::LoadU(d32, p.multipliers + oc0 + j), hn::LoadU(d32, p.shifts + oc0 + j));
-              hn::StoreU(hn::DemoteTo(d8, hn::Min(hn::Max(WrappingAdd(d32, y, output_offset), low), high)), d8,
-                         pixel + oc0 + j);
-            }
+            for (; j + lanes <= block; j += lanes) RequantStore(d32, p, acc + j, oc0 + j, pixel);
+            for (; j + narrow_lanes <= block; j += narrow_lanes) RequantStore(d32_narrow, p, acc + j, oc0 + j, pixel);
             for (; j < block; ++j) {
               const int32_t oc = oc0 + j;
               const kernels::Requant rq{p.multipliers[oc], p.shifts[oc]};

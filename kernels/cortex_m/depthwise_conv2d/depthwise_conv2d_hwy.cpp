@@ -33,8 +33,8 @@ int8_t OneChannel(const DepthwiseConv2dParams& p, const int8_t* image, const int
     }
   }
   const kernels::Requant rq{p.multipliers[oc], p.shifts[oc]};
-  const int32_t value = static_cast<int32_t>(
-      static_cast<uint32_t>(kernels::requantize(static_cast<int32_t>(acc), rq)) + static_cast<uint32_t>(p.output_offset));
+  const int32_t value = static_cast<int32_t>(static_cast<uint32_t>(kernels::requantize(static_cast<int32_t>(acc), rq)) +
+                                             static_cast<uint32_t>(p.output_offset));
   return static_cast<int8_t>(kernels::clamp_s32(value, p.activation_min, p.activation_max));
 }
 
@@ -79,13 +79,16 @@ void ChannelVector(D d, const DepthwiseConv2dParams& p, const int8_t* image, con
   hn::StoreU(hn::DemoteTo(d8, clamped), d8, pixel + c);
 }
 
-// Whole vectors of channels, then 128-bit ones (so 8 or 16 channels do not
-// fall to the one-at-a-time tail on wide targets), then single channels.
+// Whole vectors of channels, then 256- and 128-bit ones (so 8 or 16 channels
+// are not one at a time, nor a 4-lane pair, on wide targets), then single
+// channels.
 void DepthwiseConv2dS8(const DepthwiseConv2dParams& p, const int8_t* input, const int8_t* weight,
                        const int32_t* bias, int8_t* out) {
   const hn::ScalableTag<int32_t> d;
+  const hn::CappedTag<int32_t, 32 / sizeof(int32_t)> d_half;
   const hn::CappedTag<int32_t, 16 / sizeof(int32_t)> d_narrow;
   const size_t lanes = hn::Lanes(d);
+  const size_t half_lanes = hn::Lanes(d_half);
   const size_t narrow_lanes = hn::Lanes(d_narrow);
   const size_t channels = static_cast<size_t>(p.output_c);
   for (int32_t n = 0; n < p.batches; ++n) {
@@ -95,6 +98,9 @@ void DepthwiseConv2dS8(const DepthwiseConv2dParams& p, const int8_t* input, cons
         int8_t* pixel = out + ((static_cast<size_t>(n) * p.output_h + oy) * p.output_w + ox) * channels;
         size_t c = 0;
         for (; c + lanes <= channels; c += lanes) ChannelVector(d, p, image, weight, bias, oy, ox, c, pixel);
+        for (; c + half_lanes <= channels; c += half_lanes) {
+          ChannelVector(d_half, p, image, weight, bias, oy, ox, c, pixel);
+        }
         for (; c + narrow_lanes <= channels; c += narrow_lanes) {
           ChannelVector(d_narrow, p, image, weight, bias, oy, ox, c, pixel);
         }

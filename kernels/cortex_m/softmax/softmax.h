@@ -64,6 +64,12 @@ void softmax_s8_ref(const SoftmaxParams& p, const int8_t* input, int8_t* out);
 // with exp_table gathered by difference; the reciprocal is scalar, once per row.
 void softmax_s8_mve(const SoftmaxParams& p, const int8_t* input, int8_t* out);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): the row's max, then int32
+// lanes with exp_table gathered by difference; the reciprocal is scalar,
+// once per row.
+void softmax_s8_hwy(const SoftmaxParams& p, const int8_t* input, int8_t* out);
+#endif
 // The build's choice, the last of kSoftmaxVariants (below).
 void softmax_s8(const SoftmaxParams& p, const int8_t* input, int8_t* out);
 
@@ -103,6 +109,7 @@ namespace etns::kernels {
 inline constexpr Variant<cortex_m::SoftmaxFn> kSoftmaxVariants[] = {
     {"ref", &cortex_m::softmax_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::softmax_s8_mve)
+    ETNS_HWY_VARIANT(&cortex_m::softmax_s8_hwy)
 };
 
 }  // namespace etns::kernels
