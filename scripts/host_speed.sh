@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The host goals of docs/host-speed.md, measured in one run on this machine:
+# whole programs (etns_program_bench: fast variants against the references,
+# side by side), the Tier-1 elementwise kernels per element at 16K elements
+# (etns_kernel_bench, beside XNNPACK's figures in performance-anchors.md §3),
+# and `etns run` over 1,000 inputs with one and two threads. Prints the goal
+# table with the CPU's name; the raw Google Benchmark JSON stays in OUT.
+#   scripts/host_speed.sh [OUT]     (default out/host-speed; needs a build with
+#                                    -DETNS_BUILD_BENCH=ON and python3)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-out/host-speed}
+bin=$PWD/build/bin
+shared=${ETNS_SHARED_DIR:-../shared}
+for tool in etns etns_program_bench etns_kernel_bench; do
+  [ -x "$bin/$tool" ] || { echo "host_speed: $bin/$tool missing: configure build with -DETNS_BUILD_BENCH=ON" >&2; exit 2; }
+done
+command -v python3 >/dev/null || { echo "host_speed: python3 is needed for the table" >&2; exit 2; }
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+repetitions=${ETNS_BENCH_REPETITIONS:-11}
+
+"$bin/etns" export --out "$out/export" >/dev/null
+programs=("$out/export/tier1_arm.pte=$out/export/tier1.input.bin" "$out/export/tier1_ns.pte=$out/export/tier1.input.bin"
+          "$out/export/tier1mean_arm.pte=$out/export/tier1mean.input.bin"
+          "$out/export/tier1mean_ns.pte=$out/export/tier1mean.input.bin"
+          "$out/export/dscnn_arm.pte=$out/export/dscnn.input.bin" "$out/export/dscnn_ns.pte=$out/export/dscnn.input.bin")
+for pair in sub_channel leaky_relu_0p2 relu6 clamp hardtanh mean_c; do
+  input=$out/export/$pair.input.bin
+  programs+=("$out/export/${pair}_arm.pte=$input")
+  [ -f "$out/export/${pair}_ns.input.bin" ] && input=$out/export/${pair}_ns.input.bin
+  programs+=("$out/export/${pair}_ns.pte=$input")
+done
+if [ -f "$shared/models/tier1/tier1_arm.pte" ]; then
+  mkdir -p "$out/upstream"
+  for p in tier1_arm tier1_ns tier1mean_arm tier1mean_ns; do
+    cp "$shared/models/tier1/$p.pte" "$out/upstream/upstream_$p.pte"
+    programs+=("$out/upstream/upstream_$p.pte")
+  done
+fi
+models=$shared/models/mlperf-tiny
+if [ -f "$models/kws.tflite" ]; then
+  for m in kws vww ic ad; do
+    "$bin/etns" import "$models/$m.tflite" -o "$out/$m.pte" >/dev/null
+    programs+=("$out/$m.pte=$models/$m.A.input.bin")
+  done
+fi
+
+echo "== programs (fast against reference, $repetitions repetitions)"
+"$bin/etns_program_bench" --benchmark_repetitions="$repetitions" --benchmark_report_aggregates_only=true \
+  --benchmark_format=json --benchmark_out="$out/programs.json" "${programs[@]}" >/dev/null
+echo "== kernels per element (16K elements)"
+"$bin/etns_kernel_bench" --benchmark_filter='(quantized_sub|quantized_leaky_relu|quantized_hardswish|quantized_relu|quantized_mean)/tier1' \
+  --benchmark_repetitions="$repetitions" --benchmark_report_aggregates_only=true --benchmark_format=json \
+  --benchmark_out="$out/kernels.json" >/dev/null
+echo "== etns run over 1,000 inputs"
+mkdir -p "$out/inputs"
+size=$(wc -c <"$out/export/dscnn.input.bin")
+for i in $(seq -w 1 1000); do head -c "$size" /dev/urandom >"$out/inputs/in$i.bin"; done
+seconds() {
+  local start end
+  start=$(date +%s%N)
+  "$@" >/dev/null
+  end=$(date +%s%N)
+  printf '%d.%03d\n' $(((end - start) / 1000000000)) $(((end - start) / 1000000 % 1000))
+}
+one=$(seconds "$bin/etns" run "$out/export/dscnn_arm.pte" --provider arm --inputs "$out/inputs" --outputs "$out/o1" --threads 1)
+two=$(seconds "$bin/etns" run "$out/export/dscnn_arm.pte" --provider arm --inputs "$out/inputs" --outputs "$out/o2" --threads 2)
+cmp -s <(cat "$out"/o1/*) <(cat "$out"/o2/*) || { echo "host_speed: outputs differ between 1 and 2 threads" >&2; exit 1; }
+echo "{\"one_thread_s\": $one, \"two_threads_s\": $two}" >"$out/threads.json"
+
+cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')
+python3 - "$out" "$cpu" "$(nproc)" <<'PY'
+import json, sys, os
+out, cpu, cores = sys.argv[1], sys.argv[2], sys.argv[3]
+def medians(path):
+    rows = {}
+    for b in json.load(open(path))["benchmarks"]:
+        if b.get("aggregate_name") == "median":
+            rows[b["run_name"]] = b["real_time"] * {"us": 1e3, "ns": 1.0, "ms": 1e6}[b["time_unit"]]
+    return rows
+programs = medians(os.path.join(out, "programs.json"))
+kernels = medians(os.path.join(out, "kernels.json"))
+threads = json.load(open(os.path.join(out, "threads.json")))
+us = lambda ns: f"{ns / 1e3:,.1f} µs"
+print(f"CPU: {cpu} ({cores} cores), median of each benchmark's repetitions, one run.\n")
+print("| program | fast | reference | reference ÷ fast |")
+print("|---|---:|---:|---:|")
+names = sorted({n.rsplit("/", 1)[0] for n in programs})
+for n in names:
+    f, r = programs.get(n + "/fast"), programs.get(n + "/reference")
+    if f and r: print(f"| {n} | {us(f)} | {us(r)} | {r / f:.1f}x |")
+print("\n| pair | arm (fast) | ns (fast) | ns ÷ arm |")
+print("|---|---:|---:|---:|")
+for n in names:
+    if n.endswith("_arm") and n[:-4] + "_ns" in names:
+        a, s = programs[n + "/fast"], programs[n[:-4] + "_ns/fast"]
+        print(f"| {n[:-4]} | {us(a)} | {us(s)} | {s / a:.2f} |")
+xnnpack = {"quantized_sub/tier1": ("sub", 0.084), "quantized_leaky_relu/tier1": ("leaky_relu", 0.056),
+           "quantized_hardswish/tier1": ("hardswish", 0.099), "quantized_relu/tier1_clamp": ("clamp (relu, identity)", 0.013),
+           "quantized_mean/tier1_channels_last": ("NHWC mean", 0.030)}
+print("\n| kernel (16,384 elements) | reference ns/element | fastest variant ns/element | XNNPACK | ≤ XNNPACK |")
+print("|---|---:|---:|---:|---|")
+for row, (label, goal) in xnnpack.items():
+    variants = {k.split("/")[-1]: v for k, v in kernels.items() if k.rsplit("/", 1)[0] == row}
+    if not variants: continue
+    faster = [v for k, v in variants.items() if k != "ref"]
+    best = min(faster) if faster else variants["ref"]  # a build without host variants
+    print(f"| {label} | {variants['ref'] / 16384:.3f} | {best / 16384:.3f} | {goal} | {'yes' if best / 16384 <= goal else 'no'} |")
+print(f"\netns run, 1,000 dscnn inputs: 1 thread {threads['one_thread_s']:.2f} s, 2 threads {threads['two_threads_s']:.2f} s "
+      f"({threads['two_threads_s'] / threads['one_thread_s']:.2f}x); outputs identical.")
+PY
