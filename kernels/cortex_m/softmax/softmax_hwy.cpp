@@ -52,7 +52,12 @@ void SoftmaxS8(const SoftmaxParams& p, const int8_t* input, int8_t* out) {
       const auto e = hn::GatherIndex(d, p.exp_table, index);
       sums = hn::Add(sums, hn::BitCast(du, RoundingDivideByPow2(d, e, kAccumBits)));
     }
-    uint32_t sum = hn::GetLane(hn::SumOfLanes(du, sums));
+    // Summed lane by lane in uint32, wrapping as the reference does: the
+    // x86 horizontal add intrinsics finish in signed int, which overflows.
+    HWY_ALIGN uint32_t lane_sums[HWY_MAX_BYTES / sizeof(uint32_t)];
+    hn::Store(sums, du, lane_sums);
+    uint32_t sum = 0;
+    for (size_t lane = 0; lane < lanes; ++lane) sum += lane_sums[lane];
     for (; j < n; ++j) {
       sum += static_cast<uint32_t>(RoundingDivide(p.exp_table[max - input[j]], kAccumBits));
     }
