@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstring>
 
 #include "kernels/common/requantize.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
@@ -73,6 +74,26 @@ HWY_INLINE void RequantStore(D d, const Conv2dParams& p, const uint32_t* sums, i
   hn::StoreU(hn::DemoteTo(d8, clamped), d8, pixel + oc);
 }
 
+// Output channels [oc0, oc0 + count) of one pixel from their sums: a vector
+// at a time with each channel's factors (128-bit vectors for what is short of
+// a whole one), the rest one by one.
+HWY_INLINE void RequantBlock(const Conv2dParams& p, const uint32_t* sums, int32_t oc0, int32_t count, int8_t* pixel) {
+  const hn::ScalableTag<int32_t> d32;
+  const hn::CappedTag<int32_t, 16 / sizeof(int32_t)> d32_narrow;
+  const int32_t lanes = static_cast<int32_t>(hn::Lanes(d32));
+  const int32_t narrow_lanes = static_cast<int32_t>(hn::Lanes(d32_narrow));
+  int32_t j = 0;
+  for (; j + lanes <= count; j += lanes) RequantStore(d32, p, sums + j, oc0 + j, pixel);
+  for (; j + narrow_lanes <= count; j += narrow_lanes) RequantStore(d32_narrow, p, sums + j, oc0 + j, pixel);
+  for (; j < count; ++j) {
+    const int32_t oc = oc0 + j;
+    const kernels::Requant rq{p.multipliers[oc], p.shifts[oc]};
+    const int32_t value = static_cast<int32_t>(static_cast<uint32_t>(kernels::requantize(static_cast<int32_t>(sums[j]), rq)) +
+                                               static_cast<uint32_t>(p.output_offset));
+    pixel[oc] = static_cast<int8_t>(kernels::clamp_s32(value, p.activation_min, p.activation_max));
+  }
+}
+
 // Short windows (at most kShortWindow elements, one group): the dot
 // products would be mostly their reductions, so the output channels are the
 // lanes instead. The weights are transposed once per call into int32 [k][oc]
@@ -136,11 +157,250 @@ bool Conv2dS8ShortWindows(D d32, const Conv2dParams& p, const int8_t* input, con
   return true;
 }
 
+#if HWY_TARGET == HWY_AVX3_DL
+// AVX-512 VNNI (Highway's AVX3_DL target implies it; Highway 1.0.3 has no
+// operation for it, so these few lines are intrinsics): vpdpbusd multiplies
+// 4 unsigned bytes by 4 signed bytes and adds the four products to an int32
+// lane, 64 multiply-adds an instruction. The output channels are the 16
+// lanes; each lane holds 4 consecutive window elements of its channel's
+// weights, and the window's 4 bytes are broadcast to every lane.
+//
+// The input is signed, so it goes in as in ^ 0x80 = in + 128 (unsigned) and
+// the sum is corrected per channel, modulo 2^32 as the reference wraps:
+//   sum (in + input_offset) * w = sum (in + 128) * w + (input_offset - 128) * sum w.
+// The image is copied once per call, flipped so, into a padded image whose
+// border holds the flipped input zero point (-input_offset, an int8 as
+// validated at load): there (in + input_offset) is 0, as the reference skips
+// those taps, and every window reads in bounds without a test. Products of
+// 4 bytes add to at most 4 * 255 * 128 and the lanes add wrapping, so nothing
+// saturates.
+#define ETNS_VNNI_ATTR __attribute__((target(HWY_TARGET_STR ",avx512vnni")))
+
+constexpr size_t kVnniLanes = 16;
+// Stack buffers: the weights repacked per block of 64 channels as
+// [k / 4][vector][lane][4], and the padded image.
+constexpr size_t kVnniPackedBytes = 64 * 1024;
+constexpr size_t kVnniImageBytes = 64 * 1024;
+constexpr size_t kVnniMaxChannels = 2048;
+
+// The padded, flipped image of one batch: (padded row, padded column) =
+// (iy + pad_h, ix + pad_w), rows of row_bytes, pixels of input_c bytes;
+// `data` points at the group's first channel.
+struct VnniImage {
+  const uint8_t* data;
+  size_t row_bytes;
+  size_t step_h, step_w;          // one output pixel down, across
+  size_t dilation_h, dilation_w;  // one tap down, across
+};
+
+// The sums of `kVectors` * 16 output channels for `kPixels` pixels of one
+// output row, starting at (oy, ox), each from `start` (the channels'
+// correction and bias). The pixel and vector loops are unrolled so the
+// accumulators stay in registers.
+template <int kVectors, int kPixels>
+ETNS_VNNI_ATTR void VnniPixels(const Conv2dParams& p, const VnniImage& image, const uint8_t* packed,
+                               const uint32_t* start, int32_t oy, int32_t ox, uint32_t* sums) {
+  const int32_t groups4 = p.filter_c / 4;
+  __m512i acc[kPixels][kVectors];
+#pragma GCC unroll 8
+  for (int i = 0; i < kPixels; ++i) {
+#pragma GCC unroll 8
+    for (int v = 0; v < kVectors; ++v) acc[i][v] = _mm512_loadu_si512(start + v * kVnniLanes);
+  }
+  const uint8_t* weights = packed;
+  const uint8_t* corner = image.data + static_cast<size_t>(oy) * image.step_h + static_cast<size_t>(ox) * image.step_w;
+  for (int32_t ky = 0; ky < p.filter_h; ++ky) {
+    for (int32_t kx = 0; kx < p.filter_w; ++kx) {
+      const uint8_t* tap = corner + static_cast<size_t>(ky) * image.dilation_h + static_cast<size_t>(kx) * image.dilation_w;
+      for (int32_t c4 = 0; c4 < groups4; ++c4) {
+        __m512i wv[kVectors];
+#pragma GCC unroll 8
+        for (int v = 0; v < kVectors; ++v) wv[v] = _mm512_load_si512(weights + 64 * v);
+        weights += 64 * kVectors;
+#pragma GCC unroll 8
+        for (int i = 0; i < kPixels; ++i) {
+          int32_t bytes;
+          std::memcpy(&bytes, tap + static_cast<size_t>(i) * image.step_w + 4 * static_cast<size_t>(c4), sizeof(bytes));
+          const __m512i x = _mm512_set1_epi32(bytes);
+#pragma GCC unroll 8
+          for (int v = 0; v < kVectors; ++v) acc[i][v] = _mm512_dpbusd_epi32(acc[i][v], x, wv[v]);
+        }
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < kPixels; ++i) {
+#pragma GCC unroll 8
+    for (int v = 0; v < kVectors; ++v) {
+      _mm512_storeu_si512(sums + (static_cast<size_t>(i) * kVectors + v) * kVnniLanes, acc[i][v]);
+    }
+  }
+}
+
+// Packs output channels [oc0, oc0 + count) of the OHWI weights, rows of
+// k_total bytes (a multiple of 4), into [k / 4][vector][lane][4] with
+// `vectors` vectors per step (channels past count 0): one gather of 16 rows'
+// 4 bytes a step. Also sets weight_sums[0, count) to each row's sum, by the
+// same vpdpbusd against unsigned 1s.
+ETNS_VNNI_ATTR void VnniPack(const int8_t* weight, size_t k_total, int32_t oc0, int32_t count, int32_t vectors,
+                             uint8_t* packed, uint32_t* weight_sums) {
+  const __m512i ones = _mm512_set1_epi8(1);
+  const int32_t row_words = static_cast<int32_t>(k_total / 4);
+  const __m512i rows = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                          _mm512_set1_epi32(row_words));
+  for (int32_t v = 0; v < vectors; ++v) {
+    const int32_t first = v * static_cast<int32_t>(kVnniLanes);
+    const int32_t here = std::min<int32_t>(static_cast<int32_t>(kVnniLanes), count - first);
+    const __mmask16 present = static_cast<__mmask16>((1u << here) - 1);
+    const int8_t* base = weight + static_cast<size_t>(oc0 + first) * k_total;
+    __m512i sums = _mm512_setzero_si512();
+    for (int32_t k4 = 0; k4 < row_words; ++k4) {
+      const __m512i words =
+          _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), present, rows, base + 4 * static_cast<size_t>(k4), 4);
+      _mm512_store_si512(packed + (static_cast<size_t>(k4) * vectors + v) * 64, words);
+      sums = _mm512_dpbusd_epi32(sums, ones, words);
+    }
+    alignas(64) uint32_t lanes[kVnniLanes];
+    _mm512_store_si512(lanes, sums);
+    for (int32_t j = 0; j < here; ++j) weight_sums[first + j] = lanes[j];
+  }
+}
+
+// One block of output channels [oc0, oc0 + count) (count at most kVectors *
+// 16, one group) over every output pixel of one batch.
+template <int kVectors, int kPixels>
+void VnniBlock(const Conv2dParams& p, const VnniImage& image, const uint8_t* packed, const uint32_t* correction,
+               int32_t oc0, int32_t count, int8_t* out_image) {
+  HWY_ALIGN uint32_t sums[kPixels * kVectors * kVnniLanes];
+  const auto finish = [&](int8_t* first_pixel, int32_t pixels) {
+    for (int32_t i = 0; i < pixels; ++i) {
+      RequantBlock(p, sums + static_cast<size_t>(i) * kVectors * kVnniLanes, oc0, count,
+                   first_pixel + static_cast<size_t>(i) * p.output_c);
+    }
+  };
+  for (int32_t oy = 0; oy < p.output_h; ++oy) {
+    int8_t* row = out_image + static_cast<size_t>(oy) * p.output_w * p.output_c;
+    int32_t ox = 0;
+    for (; ox + kPixels <= p.output_w; ox += kPixels) {
+      VnniPixels<kVectors, kPixels>(p, image, packed, correction, oy, ox, sums);
+      finish(row + static_cast<size_t>(ox) * p.output_c, kPixels);
+    }
+    for (; ox < p.output_w; ++ox) {
+      VnniPixels<kVectors, 1>(p, image, packed, correction, oy, ox, sums);
+      finish(row + static_cast<size_t>(ox) * p.output_c, 1);
+    }
+  }
+}
+
+// Copies one batch's image into `padded` (padded_h rows of padded_w pixels),
+// flipped to unsigned, with the flipped zero point outside the image: row by
+// row, the part inside the image one run.
+void VnniPadImage(const Conv2dParams& p, const int8_t* image, int64_t padded_h, int64_t padded_w, uint8_t* padded) {
+  const hn::ScalableTag<uint8_t> d8;
+  const size_t lanes = hn::Lanes(d8);
+  const auto flip = hn::Set(d8, uint8_t{0x80});
+  const size_t channels = static_cast<size_t>(p.input_c);
+  const size_t row_bytes = static_cast<size_t>(padded_w) * channels;
+  const uint8_t border = static_cast<uint8_t>(static_cast<uint8_t>(-p.input_offset) ^ 0x80u);
+  // The padded columns inside the image: [left, right).
+  const int64_t left = std::min<int64_t>(p.pad_w, padded_w);
+  const int64_t right = std::max<int64_t>(left, std::min<int64_t>(p.pad_w + int64_t{p.input_w}, padded_w));
+  const size_t inside = static_cast<size_t>(right - left) * channels;
+  for (int64_t py = 0; py < padded_h; ++py) {
+    uint8_t* dst = padded + static_cast<size_t>(py) * row_bytes;
+    const int64_t iy = py - p.pad_h;
+    if (iy < 0 || iy >= p.input_h || inside == 0) {
+      std::fill_n(dst, row_bytes, border);
+      continue;
+    }
+    std::fill_n(dst, static_cast<size_t>(left) * channels, border);
+    const uint8_t* src = reinterpret_cast<const uint8_t*>(image) + static_cast<size_t>(iy) * p.input_w * channels;
+    uint8_t* run = dst + static_cast<size_t>(left) * channels;
+    size_t i = 0;
+    for (; i + lanes <= inside; i += lanes) hn::StoreU(hn::Xor(hn::LoadU(d8, src + i), flip), d8, run + i);
+    for (; i < inside; ++i) run[i] = static_cast<uint8_t>(src[i] ^ 0x80u);
+    std::fill(run + inside, dst + row_bytes, border);
+  }
+}
+
+// Returns false, doing nothing, for what this path does not take: a group's
+// input channels not a multiple of 4, or repacked weights or the padded image
+// past their stack buffers.
+bool Conv2dS8Vnni(const Conv2dParams& p, const int8_t* input, const int8_t* weight, const int32_t* bias,
+                  int8_t* out) {
+  if (p.filter_c % 4 != 0) return false;
+  const int32_t groups = p.input_c / p.filter_c;
+  const int32_t per_group = p.output_c / groups;
+  const size_t k_total = static_cast<size_t>(p.filter_h) * p.filter_w * p.filter_c;
+  // A block is at most 4 vectors of channels.
+  const size_t vectors = std::min<size_t>(4, (static_cast<size_t>(per_group) + kVnniLanes - 1) / kVnniLanes);
+  // The padded image spans every tap any output pixel reads.
+  const int64_t padded_h = int64_t{p.output_h - 1} * p.stride_h + int64_t{p.filter_h - 1} * p.dilation_h + 1;
+  const int64_t padded_w = int64_t{p.output_w - 1} * p.stride_w + int64_t{p.filter_w - 1} * p.dilation_w + 1;
+  if (k_total * vectors * kVnniLanes > kVnniPackedBytes || static_cast<size_t>(p.output_c) > kVnniMaxChannels ||
+      padded_h * padded_w > static_cast<int64_t>(kVnniImageBytes) / p.input_c) {
+    return false;
+  }
+  alignas(64) uint8_t packed[kVnniPackedBytes];
+  alignas(64) uint8_t padded[kVnniImageBytes];
+  // Per channel, (input_offset - 128) * sum w + bias; a block's last vector
+  // may read past output_c (lanes that are dropped).
+  uint32_t correction[kVnniMaxChannels + 4 * kVnniLanes] = {};
+  const uint32_t offset_correction = static_cast<uint32_t>(p.input_offset - 128);
+  const size_t channels = static_cast<size_t>(p.input_c);
+  const size_t row_bytes = static_cast<size_t>(padded_w) * channels;
+  const size_t image_bytes = static_cast<size_t>(p.input_h) * p.input_w * channels;
+  const size_t out_bytes = static_cast<size_t>(p.output_h) * p.output_w * p.output_c;
+  for (int32_t n = 0; n < p.batches; ++n) {
+    VnniPadImage(p, input + n * image_bytes, padded_h, padded_w, padded);
+    for (int32_t g = 0; g < groups; ++g) {
+      const VnniImage image{padded + static_cast<size_t>(g) * p.filter_c,
+                            row_bytes,
+                            static_cast<size_t>(p.stride_h) * row_bytes,
+                            static_cast<size_t>(p.stride_w) * channels,
+                            static_cast<size_t>(p.dilation_h) * row_bytes,
+                            static_cast<size_t>(p.dilation_w) * channels};
+      for (int32_t first = 0; first < per_group; first += 4 * kVnniLanes) {
+        const int32_t oc0 = g * per_group + first;
+        const int32_t count = std::min<int32_t>(4 * kVnniLanes, per_group - first);
+        const int32_t block_vectors = (count + kVnniLanes - 1) / kVnniLanes;
+        // Repacked per batch: a second batch is rare, and the stack holds one block.
+        VnniPack(weight, k_total, oc0, count, block_vectors, packed, correction + oc0);
+        for (int32_t j = oc0; j < oc0 + count; ++j) {
+          correction[j] = offset_correction * correction[j] + (bias != nullptr ? static_cast<uint32_t>(bias[j]) : 0u);
+        }
+        int8_t* out_image = out + n * out_bytes;
+        const uint32_t* block_correction = correction + oc0;
+        switch (block_vectors) {
+          case 1:
+            VnniBlock<1, 8>(p, image, packed, block_correction, oc0, count, out_image);
+            break;
+          case 2:
+            VnniBlock<2, 8>(p, image, packed, block_correction, oc0, count, out_image);
+            break;
+          case 3:
+            VnniBlock<3, 4>(p, image, packed, block_correction, oc0, count, out_image);
+            break;
+          default:
+            VnniBlock<4, 4>(p, image, packed, block_correction, oc0, count, out_image);
+            break;
+        }
+      }
+    }
+  }
+  return true;
+}
+#undef ETNS_VNNI_ATTR
+#endif  // HWY_TARGET == HWY_AVX3_DL
+
 void Conv2dS8(const Conv2dParams& p, const int8_t* input, const int8_t* weight, const int32_t* bias,
               int8_t* out) {
   const int32_t groups = p.input_c / p.filter_c;
   const int32_t channels_per_group = p.output_c / groups;
   const size_t k_total = static_cast<size_t>(p.filter_h) * p.filter_w * p.filter_c;
+#if HWY_TARGET == HWY_AVX3_DL
+  if (Conv2dS8Vnni(p, input, weight, bias, out)) return;
+#endif
   if (p.filter_c == p.input_c && k_total <= kShortWindow) {
     // Lanes no wider than the output channels, so few fall to the tail.
     const hn::ScalableTag<int32_t> full;
@@ -159,8 +419,6 @@ void Conv2dS8(const Conv2dParams& p, const int8_t* input, const int8_t* weight, 
   const hn::ScalableTag<int32_t> d32;
   // 128-bit vectors where a full one would be mostly the zero padding.
   const hn::CappedTag<int32_t, 16 / sizeof(int32_t)> d32_narrow;
-  const int32_t lanes = static_cast<int32_t>(hn::Lanes(d32));
-  const int32_t narrow_lanes = static_cast<int32_t>(hn::Lanes(d32_narrow));
   uint32_t acc[kChannelBlock];
   int32_t sums[4];
   for (int32_t n = 0; n < p.batches; ++n) {
@@ -200,20 +458,7 @@ void Conv2dS8(const Conv2dParams& p, const int8_t* input, const int8_t* weight, 
                 for (int r = 0; r < rows; ++r) acc[j + r] += static_cast<uint32_t>(sums[r]);
               }
             }
-            // Requantised a vector at a time with each channel's factors
-            // (128-bit vectors for what is short of a whole one), the rest
-            // one by one.
-            int32_t j = 0;
-            for (; j + lanes <= block; j += lanes) RequantStore(d32, p, acc + j, oc0 + j, pixel);
-            for (; j + narrow_lanes <= block; j += narrow_lanes) RequantStore(d32_narrow, p, acc + j, oc0 + j, pixel);
-            for (; j < block; ++j) {
-              const int32_t oc = oc0 + j;
-              const kernels::Requant rq{p.multipliers[oc], p.shifts[oc]};
-              const int32_t value =
-                  static_cast<int32_t>(static_cast<uint32_t>(kernels::requantize(static_cast<int32_t>(acc[j]), rq)) +
-                                       static_cast<uint32_t>(p.output_offset));
-              pixel[oc] = static_cast<int8_t>(kernels::clamp_s32(value, p.activation_min, p.activation_max));
-            }
+            RequantBlock(p, acc, oc0, block, pixel);
           }
         }
       }

@@ -203,6 +203,52 @@ ETNS_KERNEL_TEST(Conv2dVariants, ChannelCounts) {
   }
 }
 
+// Input channels in fours per group, which the host variant's VNNI path
+// takes (conv2d_hwy.cpp): 1 to 4 vectors of 16 output channels and partial
+// ones, more than 64 channels (two blocks), groups, rows not a multiple of the
+// 8 or 4 pixels a pass takes, strides, dilation, padding wider than the
+// filter, two batches.
+ETNS_KERNEL_TEST(Conv2dVariants, ChannelsInFours) {
+  Rng rng(kSeed + 4);
+  struct Shape {
+    int32_t input_c, filter_c, output_c, filter_h, filter_w, stride, dilation, pad, input_h, input_w, batches;
+  };
+  const Shape shapes[] = {
+      {4, 4, 1, 1, 1, 1, 1, 0, 3, 5, 1},      {8, 8, 17, 3, 3, 1, 1, 1, 6, 11, 2},
+      {32, 32, 48, 3, 3, 2, 1, 1, 7, 9, 1},   {16, 8, 70, 3, 3, 1, 2, 2, 5, 13, 1},
+      {64, 64, 130, 1, 1, 1, 1, 0, 4, 9, 1},  {12, 4, 12, 5, 5, 1, 1, 3, 4, 6, 2},
+      {20, 20, 64, 1, 7, 1, 1, 3, 2, 17, 1},  {16, 16, 33, 3, 3, 2, 2, 4, 5, 8, 1},
+  };
+  for (const Shape& s : shapes) {
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      kernels::testing::TestMemoryScope scope;
+      Case c;
+      Conv2dParams& p = c.p;
+      p.batches = s.batches;
+      p.input_c = s.input_c;
+      p.filter_c = s.filter_c;
+      p.output_c = s.output_c;
+      p.filter_h = s.filter_h;
+      p.filter_w = s.filter_w;
+      p.stride_h = p.stride_w = s.stride;
+      p.dilation_h = p.dilation_w = s.dilation;
+      p.pad_h = p.pad_w = s.pad;
+      p.input_h = s.input_h;
+      p.input_w = s.input_w;
+      p.output_h = out_extent(rng, p.input_h, p.filter_h, p.stride_h, p.pad_h, p.dilation_h);
+      p.output_w = out_extent(rng, p.input_w, p.filter_w, p.stride_w, p.pad_w, p.dilation_w);
+      random_offsets(rng, p);
+      fill_case(rng, c, repeat != 2);
+      if (repeat == 1) {  // int8 extremes: the largest products, unsigned bytes 0 and 255
+        for (size_t k = 0; k < input_bytes(p); ++k) c.input[k] = rng.coin() ? -128 : 127;
+        for (size_t k = 0; k < weight_bytes(p); ++k) c.weight[k] = rng.coin() ? -128 : 127;
+      }
+      check_case(c, "channels in fours");
+      ETNS_RETURN_IF_FAILED();
+    }
+  }
+}
+
 // Padding wider than the four pixels' strip (and than a window): the first
 // strips and windows are all padding, never written past their end. One
 // group (the strip copied as one run), grouped, and a 1-channel window.

@@ -25,6 +25,48 @@ constexpr size_t kChunk = 4096;
 // Rows whose sums are kept while the input chunks go by.
 constexpr size_t kRowBlock = 64;
 
+#if HWY_TARGET == HWY_AVX3_DL
+// AVX-512 VNNI (Highway's AVX3_DL target implies it; Highway 1.0.3 has no
+// operation for it): vpdpbusd multiplies 4 unsigned bytes by 4 signed bytes
+// and adds the products to an int32 lane. The weights go in unsigned, as
+// w ^ 0x80 = w + 128, against the signed input, so
+//   sum (w + 128) * x = sum x * w + 128 * sum x,
+// and the caller subtracts 128 * sum x, modulo 2^32 as the reference wraps.
+// With `weight_sums`, the same bytes against 1s give sum (w + 128).
+#define ETNS_VNNI_ATTR __attribute__((target(HWY_TARGET_STR ",avx512vnni")))
+
+// For `count` (1 to 4) weight rows `in` bytes apart: dots[r] = sum (w + 128)
+// * x and, when weight_sums is not null, weight_sums[r] = sum (w + 128), both
+// modulo 2^32. The last bytes of a row go in by a masked load, so nothing
+// past a row is read.
+ETNS_VNNI_ATTR void VnniRowDots(const int8_t* x, const int8_t* rows, size_t in, int count, uint32_t* dots,
+                                uint32_t* weight_sums) {
+  const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
+  const __m512i ones = _mm512_set1_epi8(1);
+  const int8_t* row[4] = {rows, rows + (count > 1 ? in : 0), rows + (count > 2 ? 2 * in : 0),
+                          rows + (count > 3 ? 3 * in : 0)};
+  __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+  __m512i sums[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+  for (size_t i = 0; i < in; i += 64) {
+    const size_t left = in - i;
+    const __mmask64 mask = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
+    const __m512i xv = _mm512_maskz_loadu_epi8(mask, x + i);
+    // Rows past `count` repeat row 0 (in bounds); their sums are dropped.
+    for (int r = 0; r < 4; ++r) {
+      // Masked-off bytes are 0, so (0 ^ 0x80) meets x's 0 there.
+      const __m512i w = _mm512_xor_si512(_mm512_maskz_loadu_epi8(mask, row[r] + i), flip);
+      acc[r] = _mm512_dpbusd_epi32(acc[r], w, xv);
+      if (weight_sums != nullptr) sums[r] = _mm512_dpbusd_epi32(sums[r], w, _mm512_maskz_mov_epi8(mask, ones));
+    }
+  }
+  for (int r = 0; r < count; ++r) {
+    dots[r] = static_cast<uint32_t>(_mm512_reduce_add_epi32(acc[r]));
+    if (weight_sums != nullptr) weight_sums[r] = static_cast<uint32_t>(_mm512_reduce_add_epi32(sums[r]));
+  }
+}
+#undef ETNS_VNNI_ATTR
+#endif  // HWY_TARGET == HWY_AVX3_DL
+
 // The reference's sum, reordered: every term is added modulo 2^32, so
 //   ks + filter_offset * sum(x) + sum(x * w)
 // with ks = bias + input_offset * (sum(w) + in * filter_offset) when the
@@ -33,27 +75,31 @@ void LinearS8(const LinearParams& p, const int8_t* input, const int8_t* weight, 
               const int32_t* kernel_sum, int8_t* out) {
   const size_t in = static_cast<size_t>(p.in_features);
   const size_t rows = static_cast<size_t>(p.out_features);
-  const size_t weight_bytes = rows * in;
   const hn::ScalableTag<int32_t> d32;
-  // 128-bit vectors where a full one would be mostly the zero padding.
-  const hn::CappedTag<int32_t, 16 / sizeof(int32_t)> d32_narrow;
   const hn::RebindToUnsigned<decltype(d32)> du32;
   const hn::Rebind<int8_t, decltype(d32)> d8;
   const LaneRequant<decltype(d32)> out_rq(d32, p.out);
   const auto output_offset = hn::Set(d32, p.output_offset);
   const auto low = hn::Set(d32, p.activation_min);
   const auto high = hn::Set(d32, p.activation_max);
+  uint32_t acc[kRowBlock];
+#if HWY_TARGET != HWY_AVX3_DL
+  const size_t weight_bytes = rows * in;
+  // 128-bit vectors where a full one would be mostly the zero padding.
+  const hn::CappedTag<int32_t, 16 / sizeof(int32_t)> d32_narrow;
   // Chunks of x and of 1s (to sum weight rows), each 0 for a vector past its end.
   HWY_ALIGN int16_t x16[kChunk + HWY_MAX_BYTES / sizeof(int16_t)];
   HWY_ALIGN int16_t ones[kChunk + HWY_MAX_BYTES / sizeof(int16_t)];
-  uint32_t acc[kRowBlock];
   int32_t sums[4];
+#endif
   for (size_t b = 0; b < static_cast<size_t>(p.batches); ++b) {
     const int8_t* x = input + b * in;
     uint32_t input_sum = 0;
     for (size_t i = 0; i < in; ++i) input_sum += static_cast<uint32_t>(x[i]);
     const uint32_t input_term = static_cast<uint32_t>(p.filter_offset) * input_sum;
+#if HWY_TARGET != HWY_AVX3_DL
     size_t held = kChunk;  // no chunk in x16 yet (chunks start at multiples of kChunk)
+#endif
     for (size_t r0 = 0; r0 < rows; r0 += kRowBlock) {
       const size_t block = std::min(kRowBlock, rows - r0);
       for (size_t j = 0; j < block; ++j) {
@@ -68,6 +114,20 @@ void LinearS8(const LinearParams& p, const int8_t* input, const int8_t* weight, 
                    input_term;
         }
       }
+#if HWY_TARGET == HWY_AVX3_DL
+      for (size_t j = 0; j < block; j += 4) {
+        const int n_rows = static_cast<int>(std::min<size_t>(4, block - j));
+        uint32_t dots[4];
+        uint32_t weight_sums[4];
+        VnniRowDots(x, weight + (r0 + j) * in, in, n_rows, dots, kernel_sum == nullptr ? weight_sums : nullptr);
+        for (int r = 0; r < n_rows; ++r) {
+          acc[j + r] += dots[r] - 128u * input_sum;
+          if (kernel_sum == nullptr) {
+            acc[j + r] += static_cast<uint32_t>(p.input_offset) * (weight_sums[r] - 128u * static_cast<uint32_t>(in));
+          }
+        }
+      }
+#else
       for (size_t k0 = 0; k0 < in; k0 += kChunk) {
         const size_t count = std::min(kChunk, in - k0);
         if (held != k0) {
@@ -102,6 +162,7 @@ void LinearS8(const LinearParams& p, const int8_t* input, const int8_t* weight, 
           }
         }
       }
+#endif
       // Requantised a vector at a time (one factor for all), the rest one by one.
       int8_t* row_out = out + b * rows + r0;
       size_t j = 0;
