@@ -28,6 +28,10 @@ void maximum_s8_ref(const MaximumParams& p, const int8_t* self, const int8_t* ot
 // repeated as a scalar); other strides fall back to the reference.
 void maximum_s8_mve(const MaximumParams& p, const int8_t* self, const int8_t* other, int8_t* out);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): the same rows as Helium's.
+void maximum_s8_hwy(const MaximumParams& p, const int8_t* self, const int8_t* other, int8_t* out);
+#endif
 // The build's choice, the last of kMaximumVariants (below).
 void maximum_s8(const MaximumParams& p, const int8_t* self, const int8_t* other, int8_t* out);
 
@@ -56,6 +60,7 @@ namespace etns::kernels {
 inline constexpr Variant<cortex_m::MaximumFn> kMaximumVariants[] = {
     {"ref", &cortex_m::maximum_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::maximum_s8_mve)
+    ETNS_HWY_VARIANT(&cortex_m::maximum_s8_hwy)
 };
 
 }  // namespace etns::kernels

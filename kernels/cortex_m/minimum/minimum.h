@@ -29,6 +29,10 @@ void minimum_s8_ref(const MinimumParams& p, const int8_t* self, const int8_t* ot
 // repeated as a scalar); other strides fall back to the reference.
 void minimum_s8_mve(const MinimumParams& p, const int8_t* self, const int8_t* other, int8_t* out);
 #endif
+#if ETNS_HAVE_HWY
+// Host SIMD (Highway, target picked at run time): the same rows as Helium's.
+void minimum_s8_hwy(const MinimumParams& p, const int8_t* self, const int8_t* other, int8_t* out);
+#endif
 // The build's choice, the last of kMinimumVariants (below).
 void minimum_s8(const MinimumParams& p, const int8_t* self, const int8_t* other, int8_t* out);
 
@@ -66,6 +70,7 @@ namespace etns::kernels {
 inline constexpr Variant<cortex_m::MinimumFn> kMinimumVariants[] = {
     {"ref", &cortex_m::minimum_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::minimum_s8_mve)
+    ETNS_HWY_VARIANT(&cortex_m::minimum_s8_hwy)
 };
 
 }  // namespace etns::kernels

@@ -1,0 +1,33 @@
+#include "kernels/cortex_m/maximum/maximum.h"
+
+// Host SIMD (Highway): compiled once per target by foreach_target.h, the
+// target chosen at run time (HWY_DYNAMIC_DISPATCH).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/cortex_m/maximum/maximum_hwy.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "kernels/common/broadcast_walk.h"
+#include "kernels/common/broadcast_walk_hwy.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace etns::cortex_m::HWY_NAMESPACE {
+
+void MaximumS8(const MaximumParams& p, const int8_t* self, const int8_t* other, int8_t* out) {
+  using Rows = kernels::HWY_NAMESPACE::BinaryRowsS8<kernels::HWY_NAMESPACE::MaxOp>;
+  if (!kernels::broadcast_walk_rows<Rows>(p, self, other, out)) maximum_s8_ref(p, self, other, out);
+}
+
+}  // namespace etns::cortex_m::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace etns::cortex_m {
+
+HWY_EXPORT(MaximumS8);
+
+void maximum_s8_hwy(const MaximumParams& p, const int8_t* self, const int8_t* other, int8_t* out) {
+  HWY_DYNAMIC_DISPATCH(MaximumS8)(p, self, other, out);
+}
+
+}  // namespace etns::cortex_m
+#endif  // HWY_ONCE
