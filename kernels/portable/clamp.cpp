@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "kernels/common/checks.h"
-#include "kernels/portable/canonical_nan.h"
+#include "kernels/portable/float_rows.h"
 #include "kernels/portable/portable.h"
 #include "runtime/core/target_layout.h"
 
@@ -93,21 +93,6 @@ float bound_as_float(const Bound& bound) {
                         : static_cast<float>(bound.int_value);
 }
 
-// ExecuTorch math_util.h max_override/min_override: NaN in either operand wins
-// (the value first), otherwise std::max/std::min, which keep `v` on ties, so
-// -0.0 clamped at +0.0 stays -0.0.
-float max_propagating_nan(float v, float bound) {
-  if (std::isnan(v)) return v;
-  if (std::isnan(bound)) return bound;
-  return v < bound ? bound : v;
-}
-
-float min_propagating_nan(float v, float bound) {
-  if (std::isnan(v)) return v;
-  if (std::isnan(bound)) return bound;
-  return bound < v ? bound : v;
-}
-
 // op_clamp.cpp: min first, then max, in the compute dtype.
 void clamp_s8(const int8_t* in, int8_t* out, size_t n, int8_t lo, int8_t hi) {
   for (size_t i = 0; i < n; ++i) {
@@ -115,12 +100,6 @@ void clamp_s8(const int8_t* in, int8_t* out, size_t n, int8_t lo, int8_t hi) {
     v = v < lo ? lo : v;
     v = hi < v ? hi : v;
     out[i] = v;
-  }
-}
-
-void clamp_f32(const float* in, float* out, size_t n, float lo, float hi) {
-  for (size_t i = 0; i < n; ++i) {
-    out[i] = canonical_nan(min_propagating_nan(max_propagating_nan(in[i], lo), hi));
   }
 }
 
@@ -196,7 +175,8 @@ Error clamp_run(const runtime::RunContext& ctx) {
       clamp_s8(self.data_as<const int8_t>(), out.data_as<int8_t>(), out.numel, p.min_s8, p.max_s8);
       break;
     case ClampMode::F32:
-      clamp_f32(self.data_as<const float>(), out.data_as<float>(), out.numel, p.min_f32, p.max_f32);
+      kernels::fastest(kernels::kClampRowVariants)(self.data_as<const float>(), out.data_as<float>(), out.numel,
+                                                   p.min_f32, p.max_f32);
       break;
     case ClampMode::S8ToF32:
       clamp_s8_to_f32(self.data_as<const int8_t>(), out.data_as<float>(), out.numel, p.min_f32,

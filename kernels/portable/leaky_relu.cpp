@@ -3,7 +3,7 @@
 #include <cstddef>
 
 #include "kernels/common/checks.h"
-#include "kernels/portable/canonical_nan.h"
+#include "kernels/portable/float_rows.h"
 #include "kernels/portable/portable.h"
 #include "runtime/core/target_layout.h"
 
@@ -19,19 +19,12 @@ struct LeakyReluParams {
 };
 ETNS_TARGET_LAYOUT(LeakyReluParams, runtime::StructLayout().member(runtime::fixed<float>()).done());
 
-// ExecuTorch op_leaky_relu.cpp: the comparison and the multiply in the tensor's
-// dtype. -0.0 >= 0 holds, so -0.0 is copied; NaN fails it and NaN * slope is NaN.
+// ExecuTorch op_leaky_relu.cpp's arithmetic: kernels/portable/float_rows.cpp.
 constexpr const runtime::OperatorContract& kContract = kLeakyReluContract;
 constexpr runtime::Arg kSelf = kContract.arg("self");
 constexpr runtime::Arg kNegativeSlope = kContract.arg("negative_slope");
 constexpr runtime::Arg kOut = kContract.out();
 
-void leaky_relu_f32(const float* in, float* out, size_t n, float slope) {
-  for (size_t i = 0; i < n; ++i) {
-    const float x = in[i];
-    out[i] = arithmetic_result(x >= 0.0f ? x : x * slope);
-  }
-}
 
 }  // namespace
 
@@ -63,7 +56,8 @@ Error leaky_relu_run(const runtime::RunContext& ctx) {
   const LeakyReluParams& params = ctx.state<LeakyReluParams>();
   const Tensor& self = ctx.tensor(kSelf);
   const Tensor& out = ctx.tensor(kOut);
-  leaky_relu_f32(self.data_as<const float>(), out.data_as<float>(), out.numel, params.slope);
+  kernels::fastest(kernels::kLeakyReluRowVariants)(self.data_as<const float>(), out.data_as<float>(), out.numel,
+                                                    params.slope);
   return Error::Ok;
 }
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "kernels/common/checks.h"
-#include "kernels/portable/canonical_nan.h"
+#include "kernels/portable/float_rows.h"
 #include "kernels/portable/portable.h"
 #include "runtime/core/target_layout.h"
 
@@ -114,13 +114,13 @@ void sub_f32(const SubParams& p, const float* a, const float* b, float* out) {
   const size_t inner = p.sizes[last];
   const size_t a_step = p.self_strides[last];
   const size_t b_step = p.other_strides[last];
+  const SubRowFn row = kernels::fastest(kernels::kSubRowVariants);
   uint32_t index[kMaxWalkDims] = {};
   size_t a_offset = 0;
   size_t b_offset = 0;
   for (;;) {
-    for (size_t i = 0; i < inner; ++i) {
-      *out++ = arithmetic_result(a[a_offset + i * a_step] - p.alpha * b[b_offset + i * b_step]);
-    }
+    row(a + a_offset, a_step, b + b_offset, b_step, out, inner, p.alpha);
+    out += inner;
     size_t d = last;
     for (;;) {
       if (d == 0) return;
