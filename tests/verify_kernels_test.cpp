@@ -70,7 +70,8 @@ TEST_F(VerifyKernels, ArmImagePassesAsArmWithPortable) {
   for (const char* function : {"conv2d_prepare", "conv2d_run", "conv2d_s8_mve"}) {
     EXPECT_NE(conv2d[0].find(std::string(" ") + function + ","), std::string::npos) << conv2d[0];
   }
-  EXPECT_TRUE(has_line_starting(result.stdout_text, "  clamp: clamp_prepare, clamp_run")) << result.stdout_text;
+  EXPECT_TRUE(has_line_starting(result.stdout_text, "  clamp: clamp_prepare, clamp_row_ref, clamp_run"))
+      << result.stdout_text;
   EXPECT_EQ(result.stdout_text.find("_ZN"), std::string::npos) << result.stdout_text;
   EXPECT_EQ(result.stdout_text.find("['"), std::string::npos) << result.stdout_text;
   EXPECT_EQ(result.stdout_text.find("=True"), std::string::npos) << result.stdout_text;
@@ -94,7 +95,7 @@ TEST_F(VerifyKernels, NsImagePassesAsNsWithNsOps) {
   // cortex_m_ns::quantized_sub (Helium) and the portable aten::sub, each under its provider's class.
   EXPECT_TRUE(has_line_starting(result.stdout_text, "  sub: sub_lanes, sub_prepare, sub_run, sub_s8_mve"))
       << result.stdout_text;
-  EXPECT_TRUE(has_line(result.stdout_text, "  sub: sub_prepare, sub_run")) << result.stdout_text;
+  EXPECT_TRUE(has_line(result.stdout_text, "  sub: sub_prepare, sub_row_ref, sub_run")) << result.stdout_text;
   EXPECT_EQ(lines_starting(result.stdout_text, "PASS: "),
             (std::vector<std::string>{"PASS: --provider ns: ns registry linked",
                                       "PASS: --ns-ops: cortex_m_ns kernels linked",
