@@ -188,6 +188,7 @@ constexpr size_t kVnniMaxChannels = 2048;
 // `data` points at the group's first channel.
 struct VnniImage {
   const uint8_t* data;
+  int32_t words;  // 4-byte words of a window's pixel: filter_c / 4, rounded up
   size_t row_bytes;
   size_t step_h, step_w;          // one output pixel down, across
   size_t dilation_h, dilation_w;  // one tap down, across
@@ -200,7 +201,6 @@ struct VnniImage {
 template <int kVectors, int kPixels>
 ETNS_VNNI_ATTR void VnniPixels(const Conv2dParams& p, const VnniImage& image, const uint8_t* packed,
                                const uint32_t* start, int32_t oy, int32_t ox, uint32_t* sums) {
-  const int32_t groups4 = p.filter_c / 4;
   __m512i acc[kPixels][kVectors];
 #pragma GCC unroll 8
   for (int i = 0; i < kPixels; ++i) {
@@ -212,7 +212,7 @@ ETNS_VNNI_ATTR void VnniPixels(const Conv2dParams& p, const VnniImage& image, co
   for (int32_t ky = 0; ky < p.filter_h; ++ky) {
     for (int32_t kx = 0; kx < p.filter_w; ++kx) {
       const uint8_t* tap = corner + static_cast<size_t>(ky) * image.dilation_h + static_cast<size_t>(kx) * image.dilation_w;
-      for (int32_t c4 = 0; c4 < groups4; ++c4) {
+      for (int32_t c4 = 0; c4 < image.words; ++c4) {
         __m512i wv[kVectors];
 #pragma GCC unroll 8
         for (int v = 0; v < kVectors; ++v) wv[v] = _mm512_load_si512(weights + 64 * v);
@@ -266,16 +266,66 @@ ETNS_VNNI_ATTR void VnniPack(const int8_t* weight, size_t k_total, int32_t oc0, 
   }
 }
 
+// VnniPack for input channels not a multiple of 4 (one group): each tap's
+// channels padded with 0 weights to whole words, byte by byte (such weights
+// are a first layer's few hundred bytes).
+void VnniPackPadded(const Conv2dParams& p, const int8_t* weight, int32_t oc0, int32_t count, int32_t vectors,
+                    int32_t words, uint8_t* packed, uint32_t* weight_sums) {
+  const size_t taps = static_cast<size_t>(p.filter_h) * p.filter_w;
+  const size_t channels = static_cast<size_t>(p.filter_c);
+  const size_t k_total = taps * channels;
+  const int32_t lanes = vectors * static_cast<int32_t>(kVnniLanes);
+  uint8_t* dst = packed;
+  for (size_t tap = 0; tap < taps; ++tap) {
+    for (size_t word = 0; word < static_cast<size_t>(words); ++word) {
+      for (int32_t lane = 0; lane < lanes; ++lane) {
+        for (size_t j = 0; j < 4; ++j) {
+          const size_t c = 4 * word + j;
+          *dst++ = lane < count && c < channels
+                       ? static_cast<uint8_t>(weight[static_cast<size_t>(oc0 + lane) * k_total + tap * channels + c])
+                       : uint8_t{0};
+        }
+      }
+    }
+  }
+  for (int32_t j = 0; j < count; ++j) {
+    uint32_t sum = 0;
+    const int8_t* row = weight + static_cast<size_t>(oc0 + j) * k_total;
+    for (size_t k = 0; k < k_total; ++k) sum += static_cast<uint32_t>(row[k]);
+    weight_sums[j] = sum;
+  }
+}
+
 // One block of output channels [oc0, oc0 + count) (count at most kVectors *
-// 16, one group) over every output pixel of one batch.
+// 16, one group) over every output pixel of one batch. The requantisation
+// takes whole vectors, its factors copied once per call with the lanes past
+// count 0, and stores only the count bytes.
 template <int kVectors, int kPixels>
 void VnniBlock(const Conv2dParams& p, const VnniImage& image, const uint8_t* packed, const uint32_t* correction,
                int32_t oc0, int32_t count, int8_t* out_image) {
-  HWY_ALIGN uint32_t sums[kPixels * kVectors * kVnniLanes];
+  const hn::ScalableTag<int32_t> d32;  // kVnniLanes lanes on AVX3_DL
+  const hn::Rebind<int8_t, decltype(d32)> d8;
+  constexpr size_t kLanes = kVectors * kVnniLanes;
+  HWY_ALIGN int32_t multipliers[kLanes] = {};
+  HWY_ALIGN int32_t shifts[kLanes] = {};
+  std::copy_n(p.multipliers + oc0, count, multipliers);
+  std::copy_n(p.shifts + oc0, count, shifts);
+  const auto output_offset = hn::Set(d32, p.output_offset);
+  const auto low = hn::Set(d32, p.activation_min);
+  const auto high = hn::Set(d32, p.activation_max);
+  HWY_ALIGN uint32_t sums[kPixels * kLanes];
+  HWY_ALIGN int8_t bytes[kLanes];
   const auto finish = [&](int8_t* first_pixel, int32_t pixels) {
     for (int32_t i = 0; i < pixels; ++i) {
-      RequantBlock(p, sums + static_cast<size_t>(i) * kVectors * kVnniLanes, oc0, count,
-                   first_pixel + static_cast<size_t>(i) * p.output_c);
+      const uint32_t* pixel_sums = sums + static_cast<size_t>(i) * kLanes;
+      for (size_t v = 0; v < static_cast<size_t>(kVectors); ++v) {
+        const size_t lane = v * kVnniLanes;
+        const auto y = RequantPerLane(d32, hn::BitCast(d32, hn::Load(hn::RebindToUnsigned<decltype(d32)>(), pixel_sums + lane)),
+                                      hn::Load(d32, multipliers + lane), hn::Load(d32, shifts + lane));
+        const auto clamped = hn::Min(hn::Max(WrappingAdd(d32, y, output_offset), low), high);
+        hn::Store(hn::DemoteTo(d8, clamped), d8, bytes + lane);
+      }
+      std::memcpy(first_pixel + static_cast<size_t>(i) * p.output_c + oc0, bytes, static_cast<size_t>(count));
     }
   };
   for (int32_t oy = 0; oy < p.output_h; ++oy) {
@@ -292,15 +342,18 @@ void VnniBlock(const Conv2dParams& p, const VnniImage& image, const uint8_t* pac
   }
 }
 
-// Copies one batch's image into `padded` (padded_h rows of padded_w pixels),
-// flipped to unsigned, with the flipped zero point outside the image: row by
-// row, the part inside the image one run.
-void VnniPadImage(const Conv2dParams& p, const int8_t* image, int64_t padded_h, int64_t padded_w, uint8_t* padded) {
+// Copies one batch's image into `padded` (padded_h rows of padded_w pixels of
+// pixel_bytes, input_c or more), flipped to unsigned, with the flipped zero
+// point outside the image: row by row, the part inside the image one run when
+// pixels keep their size, else pixel by pixel (the bytes past input_c meet 0
+// weights; they hold the border value).
+void VnniPadImage(const Conv2dParams& p, const int8_t* image, int64_t padded_h, int64_t padded_w, size_t pixel_bytes,
+                  uint8_t* padded) {
   const hn::ScalableTag<uint8_t> d8;
   const size_t lanes = hn::Lanes(d8);
   const auto flip = hn::Set(d8, uint8_t{0x80});
   const size_t channels = static_cast<size_t>(p.input_c);
-  const size_t row_bytes = static_cast<size_t>(padded_w) * channels;
+  const size_t row_bytes = static_cast<size_t>(padded_w) * pixel_bytes;
   const uint8_t border = static_cast<uint8_t>(static_cast<uint8_t>(-p.input_offset) ^ 0x80u);
   // The padded columns inside the image: [left, right).
   const int64_t left = std::min<int64_t>(p.pad_w, padded_w);
@@ -309,36 +362,47 @@ void VnniPadImage(const Conv2dParams& p, const int8_t* image, int64_t padded_h, 
   for (int64_t py = 0; py < padded_h; ++py) {
     uint8_t* dst = padded + static_cast<size_t>(py) * row_bytes;
     const int64_t iy = py - p.pad_h;
-    if (iy < 0 || iy >= p.input_h || inside == 0) {
-      std::fill_n(dst, row_bytes, border);
+    std::fill_n(dst, row_bytes, border);
+    if (iy < 0 || iy >= p.input_h || inside == 0) continue;
+    const uint8_t* src = reinterpret_cast<const uint8_t*>(image) + static_cast<size_t>(iy) * p.input_w * channels;
+    uint8_t* run = dst + static_cast<size_t>(left) * pixel_bytes;
+    if (pixel_bytes == 4 && channels < 4) {  // a first layer's 1 to 3 channels: one word a pixel
+      for (int64_t px = left; px < right; ++px, run += 4, src += channels) {
+        for (size_t c = 0; c < 4; ++c) run[c] = c < channels ? static_cast<uint8_t>(src[c] ^ 0x80u) : border;
+      }
       continue;
     }
-    std::fill_n(dst, static_cast<size_t>(left) * channels, border);
-    const uint8_t* src = reinterpret_cast<const uint8_t*>(image) + static_cast<size_t>(iy) * p.input_w * channels;
-    uint8_t* run = dst + static_cast<size_t>(left) * channels;
+    if (pixel_bytes != channels) {
+      for (int64_t px = left; px < right; ++px, run += pixel_bytes, src += channels) {
+        for (size_t c = 0; c < channels; ++c) run[c] = static_cast<uint8_t>(src[c] ^ 0x80u);
+      }
+      continue;
+    }
     size_t i = 0;
     for (; i + lanes <= inside; i += lanes) hn::StoreU(hn::Xor(hn::LoadU(d8, src + i), flip), d8, run + i);
     for (; i < inside; ++i) run[i] = static_cast<uint8_t>(src[i] ^ 0x80u);
-    std::fill(run + inside, dst + row_bytes, border);
   }
 }
 
-// Returns false, doing nothing, for what this path does not take: a group's
-// input channels not a multiple of 4, or repacked weights or the padded image
-// past their stack buffers.
+// Returns false, doing nothing, for what this path does not take: groups
+// whose input channels are not a multiple of 4, or repacked weights or the
+// padded image past their stack buffers. One group of other channel counts
+// (a first layer's 1 or 3) has its pixels padded to whole words.
 bool Conv2dS8Vnni(const Conv2dParams& p, const int8_t* input, const int8_t* weight, const int32_t* bias,
                   int8_t* out) {
-  if (p.filter_c % 4 != 0) return false;
   const int32_t groups = p.input_c / p.filter_c;
+  if (p.filter_c % 4 != 0 && groups != 1) return false;
   const int32_t per_group = p.output_c / groups;
-  const size_t k_total = static_cast<size_t>(p.filter_h) * p.filter_w * p.filter_c;
+  const int32_t words = (p.filter_c + 3) / 4;
+  const size_t pixel_bytes = p.filter_c % 4 == 0 ? static_cast<size_t>(p.input_c) : 4 * static_cast<size_t>(words);
+  const size_t k_total = static_cast<size_t>(p.filter_h) * p.filter_w * 4 * static_cast<size_t>(words);
   // A block is at most 4 vectors of channels.
   const size_t vectors = std::min<size_t>(4, (static_cast<size_t>(per_group) + kVnniLanes - 1) / kVnniLanes);
   // The padded image spans every tap any output pixel reads.
   const int64_t padded_h = int64_t{p.output_h - 1} * p.stride_h + int64_t{p.filter_h - 1} * p.dilation_h + 1;
   const int64_t padded_w = int64_t{p.output_w - 1} * p.stride_w + int64_t{p.filter_w - 1} * p.dilation_w + 1;
   if (k_total * vectors * kVnniLanes > kVnniPackedBytes || static_cast<size_t>(p.output_c) > kVnniMaxChannels ||
-      padded_h * padded_w > static_cast<int64_t>(kVnniImageBytes) / p.input_c) {
+      padded_h * padded_w > static_cast<int64_t>(kVnniImageBytes / pixel_bytes)) {
     return false;
   }
   alignas(64) uint8_t packed[kVnniPackedBytes];
@@ -347,25 +411,29 @@ bool Conv2dS8Vnni(const Conv2dParams& p, const int8_t* input, const int8_t* weig
   // may read past output_c (lanes that are dropped).
   uint32_t correction[kVnniMaxChannels + 4 * kVnniLanes] = {};
   const uint32_t offset_correction = static_cast<uint32_t>(p.input_offset - 128);
-  const size_t channels = static_cast<size_t>(p.input_c);
-  const size_t row_bytes = static_cast<size_t>(padded_w) * channels;
-  const size_t image_bytes = static_cast<size_t>(p.input_h) * p.input_w * channels;
+  const size_t row_bytes = static_cast<size_t>(padded_w) * pixel_bytes;
+  const size_t image_bytes = static_cast<size_t>(p.input_h) * p.input_w * p.input_c;
   const size_t out_bytes = static_cast<size_t>(p.output_h) * p.output_w * p.output_c;
   for (int32_t n = 0; n < p.batches; ++n) {
-    VnniPadImage(p, input + n * image_bytes, padded_h, padded_w, padded);
+    VnniPadImage(p, input + n * image_bytes, padded_h, padded_w, pixel_bytes, padded);
     for (int32_t g = 0; g < groups; ++g) {
       const VnniImage image{padded + static_cast<size_t>(g) * p.filter_c,
+                            words,
                             row_bytes,
                             static_cast<size_t>(p.stride_h) * row_bytes,
-                            static_cast<size_t>(p.stride_w) * channels,
+                            static_cast<size_t>(p.stride_w) * pixel_bytes,
                             static_cast<size_t>(p.dilation_h) * row_bytes,
-                            static_cast<size_t>(p.dilation_w) * channels};
+                            static_cast<size_t>(p.dilation_w) * pixel_bytes};
       for (int32_t first = 0; first < per_group; first += 4 * kVnniLanes) {
         const int32_t oc0 = g * per_group + first;
         const int32_t count = std::min<int32_t>(4 * kVnniLanes, per_group - first);
         const int32_t block_vectors = (count + kVnniLanes - 1) / kVnniLanes;
         // Repacked per batch: a second batch is rare, and the stack holds one block.
-        VnniPack(weight, k_total, oc0, count, block_vectors, packed, correction + oc0);
+        if (p.filter_c % 4 == 0) {
+          VnniPack(weight, k_total, oc0, count, block_vectors, packed, correction + oc0);
+        } else {
+          VnniPackPadded(p, weight, oc0, count, block_vectors, words, packed, correction + oc0);
+        }
         for (int32_t j = oc0; j < oc0 + count; ++j) {
           correction[j] = offset_correction * correction[j] + (bias != nullptr ? static_cast<uint32_t>(bias[j]) : 0u);
         }
