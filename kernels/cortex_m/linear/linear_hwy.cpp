@@ -35,34 +35,73 @@ constexpr size_t kRowBlock = 64;
 // With `weight_sums`, the same bytes against 1s give sum (w + 128).
 #define ETNS_VNNI_ATTR __attribute__((target(HWY_TARGET_STR ",avx512vnni")))
 
-// For `count` (1 to 4) weight rows `in` bytes apart: dots[r] = sum (w + 128)
-// * x and, when weight_sums is not null, weight_sums[r] = sum (w + 128), both
+// The lane sums of four vectors at once, wrapping: pairs of lanes added
+// within each 128-bit block by unpacking, then the four blocks.
+ETNS_VNNI_ATTR __m128i SumLanes4(const __m512i* v) {
+  const __m512i s01 = _mm512_add_epi32(_mm512_unpacklo_epi32(v[0], v[1]), _mm512_unpackhi_epi32(v[0], v[1]));
+  const __m512i s23 = _mm512_add_epi32(_mm512_unpacklo_epi32(v[2], v[3]), _mm512_unpackhi_epi32(v[2], v[3]));
+  const __m512i s = _mm512_add_epi32(_mm512_unpacklo_epi64(s01, s23), _mm512_unpackhi_epi64(s01, s23));
+  const __m256i h = _mm256_add_epi32(_mm512_castsi512_si256(s), _mm512_extracti64x4_epi64(s, 1));
+  return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+}
+
+// Weight rows a pass takes: 8 accumulators, 16 with the weight sums.
+constexpr int kVnniRows = 8;
+
+// For `count` (1 to kVnniRows) weight rows `in` bytes apart: dots[r] = sum (w + 128)
+// * x and, with kWeightSums, weight_sums[r] = sum (w + 128), both
 // modulo 2^32. The last bytes of a row go in by a masked load, so nothing
 // past a row is read.
+template <bool kWeightSums>
 ETNS_VNNI_ATTR void VnniRowDots(const int8_t* x, const int8_t* rows, size_t in, int count, uint32_t* dots,
                                 uint32_t* weight_sums) {
   const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
   const __m512i ones = _mm512_set1_epi8(1);
-  const int8_t* row[4] = {rows, rows + (count > 1 ? in : 0), rows + (count > 2 ? 2 * in : 0),
-                          rows + (count > 3 ? 3 * in : 0)};
-  __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-  __m512i sums[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+  const int8_t* row[kVnniRows];
+  __m512i acc[kVnniRows];
+  __m512i sums[kVnniRows];
+#pragma GCC unroll 8
+  for (int r = 0; r < kVnniRows; ++r) {
+    // Rows past `count` repeat row 0 (in bounds); their sums are dropped.
+    row[r] = rows + (r < count ? static_cast<size_t>(r) * in : 0);
+    acc[r] = _mm512_setzero_si512();
+    sums[r] = _mm512_setzero_si512();
+  }
   for (size_t i = 0; i < in; i += 64) {
     const size_t left = in - i;
     const __mmask64 mask = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
     const __m512i xv = _mm512_maskz_loadu_epi8(mask, x + i);
-    // Rows past `count` repeat row 0 (in bounds); their sums are dropped.
-    for (int r = 0; r < 4; ++r) {
+    const __m512i unit = _mm512_maskz_mov_epi8(mask, ones);
+    // Unrolled, so the accumulators stay in registers.
+#pragma GCC unroll 8
+    for (int r = 0; r < kVnniRows; ++r) {
       // Masked-off bytes are 0, so (0 ^ 0x80) meets x's 0 there.
       const __m512i w = _mm512_xor_si512(_mm512_maskz_loadu_epi8(mask, row[r] + i), flip);
       acc[r] = _mm512_dpbusd_epi32(acc[r], w, xv);
-      if (weight_sums != nullptr) sums[r] = _mm512_dpbusd_epi32(sums[r], w, _mm512_maskz_mov_epi8(mask, ones));
+      if (kWeightSums) sums[r] = _mm512_dpbusd_epi32(sums[r], w, unit);
     }
   }
-  for (int r = 0; r < count; ++r) {
-    dots[r] = static_cast<uint32_t>(_mm512_reduce_add_epi32(acc[r]));
-    if (weight_sums != nullptr) weight_sums[r] = static_cast<uint32_t>(_mm512_reduce_add_epi32(sums[r]));
+  alignas(16) uint32_t lanes[kVnniRows];
+  _mm_store_si128(reinterpret_cast<__m128i*>(lanes), SumLanes4(acc));
+  _mm_store_si128(reinterpret_cast<__m128i*>(lanes + 4), SumLanes4(acc + 4));
+  for (int r = 0; r < count; ++r) dots[r] = lanes[r];
+  if (kWeightSums) {
+    _mm_store_si128(reinterpret_cast<__m128i*>(lanes), SumLanes4(sums));
+    _mm_store_si128(reinterpret_cast<__m128i*>(lanes + 4), SumLanes4(sums + 4));
+    for (int r = 0; r < count; ++r) weight_sums[r] = lanes[r];
   }
+}
+
+// sum x[0, in) modulo 2^32, 64 bytes an instruction against unsigned 1s.
+ETNS_VNNI_ATTR uint32_t VnniByteSum(const int8_t* x, size_t in) {
+  const __m512i ones = _mm512_set1_epi8(1);
+  __m512i acc = _mm512_setzero_si512();
+  for (size_t i = 0; i < in; i += 64) {
+    const size_t left = in - i;
+    const __mmask64 mask = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
+    acc = _mm512_dpbusd_epi32(acc, ones, _mm512_maskz_loadu_epi8(mask, x + i));
+  }
+  return static_cast<uint32_t>(_mm512_reduce_add_epi32(acc));
 }
 #undef ETNS_VNNI_ATTR
 #endif  // HWY_TARGET == HWY_AVX3_DL
@@ -94,8 +133,12 @@ void LinearS8(const LinearParams& p, const int8_t* input, const int8_t* weight, 
 #endif
   for (size_t b = 0; b < static_cast<size_t>(p.batches); ++b) {
     const int8_t* x = input + b * in;
+#if HWY_TARGET == HWY_AVX3_DL
+    const uint32_t input_sum = VnniByteSum(x, in);
+#else
     uint32_t input_sum = 0;
     for (size_t i = 0; i < in; ++i) input_sum += static_cast<uint32_t>(x[i]);
+#endif
     const uint32_t input_term = static_cast<uint32_t>(p.filter_offset) * input_sum;
 #if HWY_TARGET != HWY_AVX3_DL
     size_t held = kChunk;  // no chunk in x16 yet (chunks start at multiples of kChunk)
@@ -115,11 +158,15 @@ void LinearS8(const LinearParams& p, const int8_t* input, const int8_t* weight, 
         }
       }
 #if HWY_TARGET == HWY_AVX3_DL
-      for (size_t j = 0; j < block; j += 4) {
-        const int n_rows = static_cast<int>(std::min<size_t>(4, block - j));
-        uint32_t dots[4];
-        uint32_t weight_sums[4];
-        VnniRowDots(x, weight + (r0 + j) * in, in, n_rows, dots, kernel_sum == nullptr ? weight_sums : nullptr);
+      for (size_t j = 0; j < block; j += kVnniRows) {
+        const int n_rows = static_cast<int>(std::min<size_t>(kVnniRows, block - j));
+        uint32_t dots[kVnniRows];
+        uint32_t weight_sums[kVnniRows];
+        if (kernel_sum == nullptr) {
+          VnniRowDots<true>(x, weight + (r0 + j) * in, in, n_rows, dots, weight_sums);
+        } else {
+          VnniRowDots<false>(x, weight + (r0 + j) * in, in, n_rows, dots, weight_sums);
+        }
         for (int r = 0; r < n_rows; ++r) {
           acc[j + r] += dots[r] - 128u * input_sum;
           if (kernel_sum == nullptr) {
