@@ -70,7 +70,7 @@ TEST_F(VerifyKernels, ArmImagePassesAsArmWithPortable) {
   for (const char* function : {"conv2d_prepare", "conv2d_run", "conv2d_s8_mve"}) {
     EXPECT_NE(conv2d[0].find(std::string(" ") + function + ","), std::string::npos) << conv2d[0];
   }
-  EXPECT_TRUE(has_line_starting(result.stdout_text, "  clamp: clamp_prepare, clamp_row_ref, clamp_run"))
+  EXPECT_TRUE(has_line_starting(result.stdout_text, "  clamp: clamp_prepare, clamp_row_ref, clamp_row_s8_ref, clamp_run"))
       << result.stdout_text;
   EXPECT_EQ(result.stdout_text.find("_ZN"), std::string::npos) << result.stdout_text;
   EXPECT_EQ(result.stdout_text.find("['"), std::string::npos) << result.stdout_text;

@@ -93,16 +93,6 @@ float bound_as_float(const Bound& bound) {
                         : static_cast<float>(bound.int_value);
 }
 
-// op_clamp.cpp: min first, then max, in the compute dtype.
-void clamp_s8(const int8_t* in, int8_t* out, size_t n, int8_t lo, int8_t hi) {
-  for (size_t i = 0; i < n; ++i) {
-    int8_t v = in[i];
-    v = v < lo ? lo : v;
-    v = hi < v ? hi : v;
-    out[i] = v;
-  }
-}
-
 // A Double bound promoted the int8 input to float32: each value converts exactly.
 void clamp_s8_to_f32(const int8_t* in, float* out, size_t n, float lo, float hi) {
   for (size_t i = 0; i < n; ++i) {
@@ -172,7 +162,8 @@ Error clamp_run(const runtime::RunContext& ctx) {
   const Tensor& out = ctx.tensor(kOut);
   switch (p.mode) {
     case ClampMode::S8:
-      clamp_s8(self.data_as<const int8_t>(), out.data_as<int8_t>(), out.numel, p.min_s8, p.max_s8);
+      kernels::fastest(kernels::kClampRowS8Variants)(self.data_as<const int8_t>(), out.data_as<int8_t>(),
+                                                     out.numel, p.min_s8, p.max_s8);
       break;
     case ClampMode::F32:
       kernels::fastest(kernels::kClampRowVariants)(self.data_as<const float>(), out.data_as<float>(), out.numel,

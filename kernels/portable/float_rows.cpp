@@ -37,6 +37,15 @@ void clamp_row_ref(const float* in, float* out, size_t n, float lo, float hi) {
   }
 }
 
+void clamp_row_s8_ref(const int8_t* in, int8_t* out, size_t n, int8_t lo, int8_t hi) {
+  for (size_t i = 0; i < n; ++i) {
+    int8_t v = in[i];
+    v = v < lo ? lo : v;
+    v = hi < v ? hi : v;
+    out[i] = v;
+  }
+}
+
 // ExecuTorch op_sub.cpp: a - alpha * b in float32; -ffp-contract=off forbids
 // an FMA.
 void sub_row_ref(const float* a, size_t a_step, const float* b, size_t b_step, float* out, size_t n, float alpha) {

@@ -84,6 +84,23 @@ ETNS_KERNEL_TEST(FloatRowVariants, Clamp) {
   }
 }
 
+ETNS_KERNEL_TEST(FloatRowVariants, ClampS8) {
+  Rng rng(kSeed + 3);
+  const int8_t bounds[][2] = {{-128, 127}, {0, 6}, {-5, 5}, {5, -5}, {127, 127}, {-128, -128}};
+  for (size_t n : kTileLengths) {
+    for (const auto& b : bounds) {
+      kernels::testing::TestMemoryScope scope;
+      int8_t* in = ETNS_TEST_ARRAY(int8_t, n + 1);
+      rng.fill_s8(in, n);
+      ETNS_CHECK_VARIANTS(
+          kernels::kClampRowS8Variants, n,
+          [&](ClampRowS8Fn fn, void* out) { fn(in, static_cast<int8_t*>(out), n, b[0], b[1]); }, "n %zu, [%d, %d]", n,
+          static_cast<int>(b[0]), static_cast<int>(b[1]));
+      ETNS_RETURN_IF_FAILED();
+    }
+  }
+}
+
 // Both operands rows, either repeated (step 0), and a step of 2 (the
 // reference's own path).
 ETNS_KERNEL_TEST(FloatRowVariants, Sub) {
