@@ -65,9 +65,9 @@ size_t conv2d_s8_mve_scratch_bytes(const Conv2dParams& p);
 // products with four weight rows at a time in int32 lanes; windows of at most
 // 48 elements (one group) instead broadcast each element against weights
 // transposed on the stack, one lane per output channel. On AVX3_DL, input
-// channels a multiple of 4 per group go to AVX-512 VNNI byte dot products
-// with the output channels as lanes, over a padded copy of the image
-// (docs/design.md, "Host SIMD variants"). No scratch.
+// channels a multiple of 4 per group (or one group of any count) go to
+// AVX-512 VNNI byte dot products with the output channels as lanes, over a
+// padded copy of the image (docs/design.md, "Host SIMD variants"). No scratch.
 void conv2d_s8_hwy(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
                    const int32_t* bias, int8_t* out, uint8_t* scratch);
 #endif

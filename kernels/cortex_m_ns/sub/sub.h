@@ -66,8 +66,9 @@ void sub_s8_ref(const SubParams& p, const int8_t* self, const int8_t* other, int
 void sub_s8_mve(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
 #endif
 #if ETNS_HAVE_HWY
-// Host SIMD (Highway, target picked at run time): the same int32-lane
-// arithmetic as the MVE variant, one lane per element.
+// Host SIMD (Highway, target picked at run time): one int32 lane per
+// element; each input's requantisation read from a 256-entry table (it
+// depends on the byte alone), the output's computed as the MVE variant does.
 void sub_s8_hwy(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
 #endif
 // The build's choice, the last of kSubVariants (below).
