@@ -49,7 +49,8 @@ ETNS_VNNI_ATTR __m128i SumLanes4(const __m512i* v) {
 constexpr int kVnniRows = 8;
 
 // For `count` (1 to kVnniRows) weight rows `in` bytes apart: dots[r] = sum (w + 128)
-// * x and, with kWeightSums, weight_sums[r] = sum (w + 128), both
+// * x and, with kWeightSums, weight_sums[r] = sum (w + 128) (kVnniRows values
+// written, those past count meaningless), both
 // modulo 2^32. The last bytes of a row go in by a masked load, so nothing
 // past a row is read.
 template <bool kWeightSums>
@@ -81,14 +82,12 @@ ETNS_VNNI_ATTR void VnniRowDots(const int8_t* x, const int8_t* rows, size_t in, 
       if (kWeightSums) sums[r] = _mm512_dpbusd_epi32(sums[r], w, unit);
     }
   }
-  alignas(16) uint32_t lanes[kVnniRows];
-  _mm_store_si128(reinterpret_cast<__m128i*>(lanes), SumLanes4(acc));
-  _mm_store_si128(reinterpret_cast<__m128i*>(lanes + 4), SumLanes4(acc + 4));
-  for (int r = 0; r < count; ++r) dots[r] = lanes[r];
+  // Whole vectors of 4 sums; the caller's arrays hold kVnniRows each.
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dots), SumLanes4(acc));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dots + 4), SumLanes4(acc + 4));
   if (kWeightSums) {
-    _mm_store_si128(reinterpret_cast<__m128i*>(lanes), SumLanes4(sums));
-    _mm_store_si128(reinterpret_cast<__m128i*>(lanes + 4), SumLanes4(sums + 4));
-    for (int r = 0; r < count; ++r) weight_sums[r] = lanes[r];
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(weight_sums), SumLanes4(sums));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(weight_sums + 4), SumLanes4(sums + 4));
   }
 }
 
