@@ -19,6 +19,17 @@ void ClampS8(const int8_t* in, int8_t* out, size_t n, int8_t lo, int8_t hi) {
   const auto low = hn::Set(d, lo);
   const auto high = hn::Set(d, hi);
   size_t i = 0;
+  // Four vectors a step: the loop overhead is most of one vector's work.
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    const auto a = hn::LoadU(d, in + i);
+    const auto b = hn::LoadU(d, in + i + lanes);
+    const auto c = hn::LoadU(d, in + i + 2 * lanes);
+    const auto e = hn::LoadU(d, in + i + 3 * lanes);
+    hn::StoreU(hn::Min(hn::Max(a, low), high), d, out + i);
+    hn::StoreU(hn::Min(hn::Max(b, low), high), d, out + i + lanes);
+    hn::StoreU(hn::Min(hn::Max(c, low), high), d, out + i + 2 * lanes);
+    hn::StoreU(hn::Min(hn::Max(e, low), high), d, out + i + 3 * lanes);
+  }
   for (; i + lanes <= n; i += lanes) hn::StoreU(hn::Min(hn::Max(hn::LoadU(d, in + i), low), high), d, out + i);
   // The tail one element at a time: Highway's masked stores may write whole
   // vectors on targets without them, past n.
