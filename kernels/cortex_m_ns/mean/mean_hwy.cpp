@@ -47,6 +47,56 @@ int64_t SumRun(const int8_t* run, size_t n) {
   return total;
 }
 
+#if HWY_TARGET != HWY_SCALAR
+// Channels that divide a whole vector of bytes (channels_last means: 16
+// channels in 64-byte vectors): a [reduce, inner] block is contiguous, and
+// byte j of it is channel j % inner, so whole vectors are summed in int16
+// lanes, the even and the odd bytes of each pair apart (sign-extended by
+// shifts), at most 128 vectors before they are widened to int32 (no
+// overflow), and the lanes folded onto their channels at the end. `sums`
+// receives inner values; the caller subtracts the zero point's share.
+constexpr size_t kFoldMaxLanes = HWY_MAX_BYTES;
+
+void FoldedColumnSums(const MeanGeometry& g, const int8_t* base, size_t block, int32_t* sums) {
+  const hn::ScalableTag<int16_t> d16;
+  const hn::Repartition<int8_t, decltype(d16)> d8;
+  const hn::Repartition<int32_t, decltype(d16)> d32;
+  const hn::Half<decltype(d16)> dh16;
+  const size_t lanes = hn::Lanes(d8);
+  const size_t half = hn::Lanes(d32);
+  const size_t row = g.reduce * g.inner;
+  // Per int16 lane l: the bytes 2l (even) and 2l + 1 (odd) of a vector.
+  HWY_ALIGN int32_t even[kFoldMaxLanes / 2] = {};
+  HWY_ALIGN int32_t odd[kFoldMaxLanes / 2] = {};
+  const auto widen_into = [&](int32_t* wide, hn::Vec<decltype(d16)> v) HWY_ATTR {
+    hn::Store(hn::Add(hn::Load(d32, wide), hn::PromoteTo(d32, hn::LowerHalf(dh16, v))), d32, wide);
+    hn::Store(hn::Add(hn::Load(d32, wide + half), hn::PromoteTo(d32, hn::UpperHalf(dh16, v))), d32, wide + half);
+  };
+  for (size_t c = 0; c < g.inner; ++c) sums[c] = 0;
+  for (size_t r = 0; r < g.reduce_outer; ++r) {
+    const int8_t* run = base + r * block;
+    size_t j = 0;
+    while (j + lanes <= row) {
+      auto even_sum = hn::Zero(d16);
+      auto odd_sum = hn::Zero(d16);
+      for (size_t k = 0; k < 128 && j + lanes <= row; ++k, j += lanes) {
+        const auto v = hn::BitCast(d16, hn::LoadU(d8, run + j));
+        even_sum = hn::Add(even_sum, hn::ShiftRight<8>(hn::ShiftLeft<8>(v)));
+        odd_sum = hn::Add(odd_sum, hn::ShiftRight<8>(v));
+      }
+      widen_into(even, even_sum);
+      widen_into(odd, odd_sum);
+    }
+    // The last bytes (fewer than a vector) start at a multiple of inner.
+    for (; j < row; ++j) sums[j % g.inner] += run[j];
+  }
+  for (size_t l = 0; l < lanes / 2; ++l) {
+    sums[(2 * l) % g.inner] += even[l];
+    sums[(2 * l + 1) % g.inner] += odd[l];
+  }
+}
+#endif
+
 void MeanS8(const MeanParams& p, const MeanGeometry& g, const int8_t* in, int8_t* out) {
   const size_t row = g.reduce * g.inner;  // one [reduce, inner] block
   const size_t block = g.middle * row;    // one [middle, reduce, inner] block
@@ -71,6 +121,20 @@ void MeanS8(const MeanParams& p, const MeanGeometry& g, const int8_t* in, int8_t
         *out++ = Finish(p, static_cast<int32_t>(sum - offset));
         continue;
       }
+#if HWY_TARGET != HWY_SCALAR
+      if (hn::Lanes(hn::ScalableTag<int8_t>()) % g.inner == 0) {
+        HWY_ALIGN int32_t sums[kFoldMaxLanes];
+        FoldedColumnSums(g, base, block, sums);
+        size_t i = 0;
+        for (; i + lanes <= g.inner; i += lanes) {
+          const auto y = out_rq(d, hn::Sub(hn::Load(d, sums + i), lane_offset));
+          hn::StoreU(hn::DemoteTo(d8, hn::Add(hn::Min(hn::Max(y, low), high), out_zero_point)), d8, out + i);
+        }
+        for (; i < g.inner; ++i) out[i] = Finish(p, static_cast<int32_t>(sums[i] - offset));
+        out += g.inner;
+        continue;
+      }
+#endif
       // Columns: a vector of adjacent columns summed row by row in int32
       // lanes, requantised together; the last columns (fewer than a vector)
       // one at a time.

@@ -140,6 +140,11 @@ ETNS_KERNEL_TEST(MeanVariants, ExtremeSums) {
     ETNS_RETURN_IF_FAILED();
     check_case(p, MeanGeometry{1, 2, 1, count / 2, 3}, in, "extreme two-level columns");
     ETNS_RETURN_IF_FAILED();
+    // Channels dividing a vector (the host's folded sums), many flushes.
+    check_case(p, MeanGeometry{1, 1, 1, count * 3 / 16, 16}, in, "extreme channels_last columns");
+    ETNS_RETURN_IF_FAILED();
+    check_case(p, MeanGeometry{1, 3, 1, count / 8, 8}, in, "extreme two-level channels_last columns");
+    ETNS_RETURN_IF_FAILED();
   }
 }
 
