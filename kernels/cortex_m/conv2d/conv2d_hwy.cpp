@@ -184,7 +184,8 @@ constexpr size_t kVnniImageBytes = 64 * 1024;
 constexpr size_t kVnniMaxChannels = 2048;
 
 // The padded, flipped image of one batch: (padded row, padded column) =
-// (iy + pad_h, ix + pad_w), rows of row_bytes, pixels of input_c bytes;
+// (iy + pad_h, ix + pad_w), rows of row_bytes, pixels of input_c bytes (or,
+// for one group of a channel count not a multiple of 4, whole words);
 // `data` points at the group's first channel.
 struct VnniImage {
   const uint8_t* data;
