@@ -114,8 +114,7 @@ HWY_INLINE __m512i LookUpPlane(const uint8_t* table, __m512i index, __mmask64 hi
   return _mm512_mask_blend_epi8(high, low, upper);
 }
 
-HWY_INLINE Lanes64 LookUpPlanes(const uint8_t (*planes)[256], const int8_t* in) {
-  const __m512i index = _mm512_loadu_si512(in);
+HWY_INLINE Lanes64 LookUpPlanes(const uint8_t (*planes)[256], __m512i index) {
   const __mmask64 high = _mm512_movepi8_mask(index);
   const __m512i byte0 = LookUpPlane(planes[0], index, high);
   const __m512i byte1 = LookUpPlane(planes[1], index, high);
@@ -143,7 +142,7 @@ HWY_INLINE __m512i RoundOut(__m512i diff, __m512i multiplier, __m512i round_up, 
   return _mm512_mask_blend_epi32(0xAAAA, even, odd);
 }
 
-// Whole blocks of 64 elements; returns how many were done.
+// Whole blocks of 64 elements (n >= 64); returns how many were done.
 size_t ByteLookupSub(const SubParams& p, const InputTables& t, const int8_t* self,
                      const int8_t* other, int8_t* out, size_t n) {
   const __m512i multiplier = _mm512_set1_epi64(p.out.multiplier);
@@ -153,10 +152,24 @@ size_t ByteLookupSub(const SubParams& p, const InputTables& t, const int8_t* sel
   const __m128i shift_odd = _mm_cvtsi32_si128(t.shift - 32);
   const __m512i low = _mm512_set1_epi8(static_cast<char>(p.act_min));
   const __m512i high = _mm512_set1_epi8(static_cast<char>(p.act_max));
+  // A block of 64 bytes equal to the previous one (a channel broadcast's
+  // repeated operand) reuses its looked-up values.
+  __m512i self_block = _mm512_loadu_si512(self);
+  __m512i other_block = _mm512_loadu_si512(other);
+  Lanes64 a = LookUpPlanes(t.self_planes, self_block);
+  Lanes64 b = LookUpPlanes(t.other_planes, other_block);
   size_t i = 0;
   for (; i + 64 <= n; i += 64) {
-    const Lanes64 a = LookUpPlanes(t.self_planes, self + i);
-    const Lanes64 b = LookUpPlanes(t.other_planes, other + i);
+    const __m512i self_next = _mm512_loadu_si512(self + i);
+    if (_mm512_cmpneq_epi8_mask(self_next, self_block) != 0) {
+      self_block = self_next;
+      a = LookUpPlanes(t.self_planes, self_block);
+    }
+    const __m512i other_next = _mm512_loadu_si512(other + i);
+    if (_mm512_cmpneq_epi8_mask(other_next, other_block) != 0) {
+      other_block = other_next;
+      b = LookUpPlanes(t.other_planes, other_block);
+    }
     const auto round_out = [&](__m512i self_lanes, __m512i other_lanes) {
       return RoundOut(_mm512_sub_epi32(self_lanes, other_lanes), multiplier, round_up, two_31, shift,
                       shift_odd);
@@ -190,7 +203,7 @@ void SubS8(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* 
   }
   size_t i = 0;
 #if HWY_TARGET == HWY_AVX3_DL
-  if (tables.byte_path) i = ByteLookupSub(p, tables, self, other, out, n);
+  if (tables.byte_path && n >= 64) i = ByteLookupSub(p, tables, self, other, out, n);
 #endif
   const LaneRequant<decltype(d)> out_rq(d, p.out);
   const auto out_zero_point = hn::Set(d, p.out_zero_point);

@@ -207,6 +207,35 @@ ETNS_KERNEL_TEST(SubVariants, ManyParamsRandomPairs) {
   }
 }
 
+// Runs of equal 64-byte blocks (a variant may reuse a block's looked-up
+// values for the next equal one), switching patterns at different blocks in
+// each operand, with a partial block at the end.
+ETNS_KERNEL_TEST(SubVariants, RepeatedBlocks) {
+  constexpr size_t kBlock = 64;
+  constexpr int kSelfOrder[] = {0, 0, 1, 0, 1, 1, 1, 0, 2, 2, 0, 0};
+  constexpr int kOtherOrder[] = {0, 1, 1, 1, 0, 0, 2, 2, 2, 1, 1, 0};
+  constexpr size_t kBlocks = sizeof(kSelfOrder) / sizeof(kSelfOrder[0]);
+  const size_t n = kBlocks * kBlock + 17;
+  Rng rng(kSeed + 5);
+  int8_t* patterns = ETNS_TEST_ARRAY(int8_t, 3 * kBlock);
+  int8_t* self = ETNS_TEST_ARRAY(int8_t, n);
+  int8_t* other = ETNS_TEST_ARRAY(int8_t, n);
+  for (int round = 0; round < 20; ++round) {
+    rng.fill_s8(patterns, 3 * kBlock);
+    for (size_t b = 0; b < kBlocks; ++b) {
+      std::memcpy(self + b * kBlock, patterns + kSelfOrder[b] * kBlock, kBlock);
+      std::memcpy(other + b * kBlock, patterns + kOtherOrder[b] * kBlock, kBlock);
+    }
+    rng.fill_s8(self + kBlocks * kBlock, 17);
+    rng.fill_s8(other + kBlocks * kBlock, 17);
+    const SubParams p = round % 2 == 0 ? tier1_params() : random_params(rng);
+    check_case(p, self, other, n, "repeated blocks");
+    ETNS_RETURN_IF_FAILED();
+    check_case(p, self, other, n, "repeated blocks, in place", Layout::InPlace);
+    ETNS_RETURN_IF_FAILED();
+  }
+}
+
 ETNS_KERNEL_TEST(SubVariants, LengthsAroundTheTile) {
   Rng rng(kSeed + 2);
   for (size_t n : kTileLengths) {
