@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/clamp_s8.h"
 #include "kernels/common/isa.h"
 #include "kernels/common/variant.h"
 
@@ -39,7 +40,6 @@ void sub_row_ref(const float* a, size_t a_step, const float* b, size_t b_step, f
 // sub steps other than 0 and 1, to the reference.
 void leaky_relu_row_hwy(const float* in, float* out, size_t n, float slope);
 void clamp_row_hwy(const float* in, float* out, size_t n, float lo, float hi);
-void clamp_row_s8_hwy(const int8_t* in, int8_t* out, size_t n, int8_t lo, int8_t hi);
 void sub_row_hwy(const float* a, size_t a_step, const float* b, size_t b_step, float* out, size_t n, float alpha);
 #endif
 
@@ -59,7 +59,7 @@ inline constexpr Variant<portable::ClampRowFn> kClampRowVariants[] = {
 };
 inline constexpr Variant<portable::ClampRowS8Fn> kClampRowS8Variants[] = {
     {"ref", &portable::clamp_row_s8_ref},
-    ETNS_HWY_VARIANT(&portable::clamp_row_s8_hwy)
+    ETNS_HWY_VARIANT(&kernels::clamp_s8_hwy)
 };
 inline constexpr Variant<portable::SubRowFn> kSubRowVariants[] = {
     {"ref", &portable::sub_row_ref},

@@ -57,16 +57,6 @@ void ClampRow(const float* in, float* out, size_t n, float lo, float hi) {
   });
 }
 
-void ClampRowS8(const int8_t* in, int8_t* out, size_t n, int8_t lo, int8_t hi) {
-  const hn::ScalableTag<int8_t> d;
-  const hn::CappedTag<int8_t, 1> d1;
-  size_t i = 0;
-  for (; i + hn::Lanes(d) <= n; i += hn::Lanes(d)) {
-    hn::StoreU(hn::Min(hn::Max(hn::LoadU(d, in + i), hn::Set(d, lo)), hn::Set(d, hi)), d, out + i);
-  }
-  for (; i < n; ++i) hn::StoreU(hn::Min(hn::Max(hn::LoadU(d1, in + i), hn::Set(d1, lo)), hn::Set(d1, hi)), d1, out + i);
-}
-
 void SubRow(const float* a, size_t a_step, const float* b, size_t b_step, float* out, size_t n, float alpha) {
   if (a_step > 1 || b_step > 1) {
     sub_row_ref(a, a_step, b, b_step, out, n, alpha);
@@ -88,7 +78,6 @@ namespace etns::portable {
 HWY_EXPORT(LeakyReluRow);
 HWY_EXPORT(ClampRow);
 HWY_EXPORT(SubRow);
-HWY_EXPORT(ClampRowS8);
 
 void leaky_relu_row_hwy(const float* in, float* out, size_t n, float slope) {
   HWY_DYNAMIC_DISPATCH(LeakyReluRow)(in, out, n, slope);
@@ -98,9 +87,6 @@ void clamp_row_hwy(const float* in, float* out, size_t n, float lo, float hi) {
   HWY_DYNAMIC_DISPATCH(ClampRow)(in, out, n, lo, hi);
 }
 
-void clamp_row_s8_hwy(const int8_t* in, int8_t* out, size_t n, int8_t lo, int8_t hi) {
-  HWY_DYNAMIC_DISPATCH(ClampRowS8)(in, out, n, lo, hi);
-}
 
 void sub_row_hwy(const float* a, size_t a_step, const float* b, size_t b_step, float* out, size_t n, float alpha) {
   HWY_DYNAMIC_DISPATCH(SubRow)(a, a_step, b, b_step, out, n, alpha);

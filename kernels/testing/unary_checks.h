@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/common/byte_table.h"
 #include "kernels/testing/kernel_test.h"
@@ -48,6 +49,42 @@ void check_unary_random(const Variant<void (*)(const Params&, const int8_t*, int
           [&](auto fn, void* out) { fn(p, in + offset, static_cast<int8_t*>(out), n); },
           "random input, seed %llu, n %zu, input offset %zu",
           static_cast<unsigned long long>(seed), n, offset);
+    }
+  }
+}
+
+// Every output offset within a 64-byte cache line, apart from the input and
+// in place (in == out), for lengths around a few of the widest vectors: for
+// variants that align their stores and overlap the first and last vectors.
+template <typename Params, size_t N>
+void check_unary_layouts(const Variant<void (*)(const Params&, const int8_t*, int8_t*, size_t)> (
+                             &variants)[N],
+                         const Params& p, uint64_t seed) {
+  constexpr size_t kLine = 64;
+  Rng rng(seed);
+  for (size_t n : {size_t{127}, size_t{128}, size_t{129}, size_t{200}, size_t{383}, size_t{1000}}) {
+    TestMemoryScope scope;
+    int8_t* in = ETNS_TEST_ARRAY(int8_t, n);
+    rng.fill_s8(in, n);
+    int8_t* buffer = ETNS_TEST_ARRAY(int8_t, n + 2 * kLine);
+    int8_t* line = buffer + (kLine - reinterpret_cast<uintptr_t>(buffer) % kLine) % kLine;
+    for (size_t offset = 0; offset < kLine; ++offset) {
+      for (bool in_place : {false, true}) {
+        int8_t* at = line + offset;
+        ETNS_CHECK_VARIANTS(
+            variants, n,
+            [&](auto fn, void* out) {
+              if (in_place) {
+                std::memcpy(at, in, n);
+                fn(p, at, at, n);
+              } else {
+                fn(p, in, at, n);
+              }
+              std::memcpy(out, at, n);
+            },
+            "n %zu, output offset %zu in a cache line%s", n, offset, in_place ? ", in place" : "");
+        ETNS_RETURN_IF_FAILED();
+      }
     }
   }
 }

@@ -65,6 +65,13 @@ ETNS_KERNEL_TEST(ReluVariants, RandomParametersAndLengths) {
   kernels::testing::check_unary_random(kReluVariants, random_params, kSeed, 200);
 }
 
+// The identity path aligns its stores and overlaps its first and last vectors.
+ETNS_KERNEL_TEST(ReluVariants, OutputOffsetsAndInPlace) {
+  kernels::testing::check_unary_layouts(kReluVariants, identity_clamp_params(), kSeed + 3);
+  ETNS_RETURN_IF_FAILED();
+  kernels::testing::check_unary_layouts(kReluVariants, tier1_params(), kSeed + 4);
+}
+
 ETNS_KERNEL_TEST(ReluVariants, Tier1Size) {
   kernels::testing::check_unary_tier1_size(kReluVariants, tier1_params(), kSeed + 1);
   ETNS_RETURN_IF_FAILED();
