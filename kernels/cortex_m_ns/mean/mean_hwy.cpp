@@ -50,49 +50,80 @@ int64_t SumRun(const int8_t* run, size_t n) {
 #if HWY_TARGET != HWY_SCALAR
 // Channels that divide a whole vector of bytes (channels_last means: 16
 // channels in 64-byte vectors): a [reduce, inner] block is contiguous, and
-// byte j of it is channel j % inner, so whole vectors are summed in int16
-// lanes, the even and the odd bytes of each pair apart (sign-extended by
-// shifts), at most 128 vectors before they are widened to int32 (no
-// overflow), and the lanes folded onto their channels at the end. `sums`
-// receives inner values; the caller subtracts the zero point's share.
+// byte j of it is channel j % inner, so whole vectors are summed in uint16
+// lanes, at most 128 vectors before they are widened to int32, and the lanes
+// folded onto their channels at the end. Each byte is biased to unsigned
+// (x ^ 0x80 = x + 128); a uint16 lane then holds 256 * odd + even, so the
+// lanes' plain sum and the sum of their high bytes (one shift, where
+// sign-extending both halves took three: 512-bit shifts share one port) give
+// both sums exactly: each is at most 128 * 255, below 2^16. `sums` receives
+// inner values; the caller subtracts the zero point's share.
 constexpr size_t kFoldMaxLanes = HWY_MAX_BYTES;
 
 void FoldedColumnSums(const MeanGeometry& g, const int8_t* base, size_t block, int32_t* sums) {
-  const hn::ScalableTag<int16_t> d16;
-  const hn::Repartition<int8_t, decltype(d16)> d8;
+  const hn::ScalableTag<uint16_t> d16;
+  const hn::Repartition<uint8_t, decltype(d16)> d8;
   const hn::Repartition<int32_t, decltype(d16)> d32;
   const hn::Half<decltype(d16)> dh16;
   const size_t lanes = hn::Lanes(d8);
   const size_t half = hn::Lanes(d32);
   const size_t row = g.reduce * g.inner;
-  // Per int16 lane l: the bytes 2l (even) and 2l + 1 (odd) of a vector.
+  const auto bias = hn::Set(d8, uint8_t{0x80});
+  const auto* bytes = reinterpret_cast<const uint8_t*>(base);
+  // Per uint16 lane l: the bytes 2l (even) and 2l + 1 (odd) of a vector.
   HWY_ALIGN int32_t even[kFoldMaxLanes / 2] = {};
   HWY_ALIGN int32_t odd[kFoldMaxLanes / 2] = {};
-  const auto widen_into = [&](int32_t* wide, hn::Vec<decltype(d16)> v) HWY_ATTR {
-    hn::Store(hn::Add(hn::Load(d32, wide), hn::PromoteTo(d32, hn::LowerHalf(dh16, v))), d32, wide);
-    hn::Store(hn::Add(hn::Load(d32, wide + half), hn::PromoteTo(d32, hn::UpperHalf(dh16, v))), d32, wide + half);
+  // wide += v - 128 * count, v's halves widened to int32.
+  const auto widen_into = [&](int32_t* wide, hn::Vec<decltype(d16)> v, size_t count) HWY_ATTR {
+    const auto unbias = hn::Set(d32, static_cast<int32_t>(128 * count));
+    const auto low = hn::BitCast(d32, hn::PromoteTo(hn::Rebind<uint32_t, decltype(dh16)>(), hn::LowerHalf(dh16, v)));
+    const auto high = hn::BitCast(d32, hn::PromoteTo(hn::Rebind<uint32_t, decltype(dh16)>(), hn::UpperHalf(dh16, v)));
+    hn::Store(hn::Add(hn::Load(d32, wide), hn::Sub(low, unbias)), d32, wide);
+    hn::Store(hn::Add(hn::Load(d32, wide + half), hn::Sub(high, unbias)), d32, wide + half);
   };
   for (size_t c = 0; c < g.inner; ++c) sums[c] = 0;
   for (size_t r = 0; r < g.reduce_outer; ++r) {
-    const int8_t* run = base + r * block;
+    const uint8_t* run = bytes + r * block;
     size_t j = 0;
     while (j + lanes <= row) {
-      auto even_sum = hn::Zero(d16);
+      const size_t count = std::min<size_t>(128, (row - j) / lanes);
+      const uint8_t* at = run + j;
+      // Two vectors a step into two pairs of sums: each add waits only for
+      // its own chain.
+      auto total = hn::Zero(d16);
       auto odd_sum = hn::Zero(d16);
-      for (size_t k = 0; k < 128 && j + lanes <= row; ++k, j += lanes) {
-        const auto v = hn::BitCast(d16, hn::LoadU(d8, run + j));
-        even_sum = hn::Add(even_sum, hn::ShiftRight<8>(hn::ShiftLeft<8>(v)));
+      auto total2 = hn::Zero(d16);
+      auto odd_sum2 = hn::Zero(d16);
+      size_t k = 0;
+      for (; k + 2 <= count; k += 2) {
+        const auto v = hn::BitCast(d16, hn::Xor(hn::LoadU(d8, at + k * lanes), bias));
+        const auto w = hn::BitCast(d16, hn::Xor(hn::LoadU(d8, at + (k + 1) * lanes), bias));
+        total = hn::Add(total, v);
+        odd_sum = hn::Add(odd_sum, hn::ShiftRight<8>(v));
+        total2 = hn::Add(total2, w);
+        odd_sum2 = hn::Add(odd_sum2, hn::ShiftRight<8>(w));
+      }
+      if (k < count) {
+        const auto v = hn::BitCast(d16, hn::Xor(hn::LoadU(d8, at + k * lanes), bias));
+        total = hn::Add(total, v);
         odd_sum = hn::Add(odd_sum, hn::ShiftRight<8>(v));
       }
-      widen_into(even, even_sum);
-      widen_into(odd, odd_sum);
+      total = hn::Add(total, total2);
+      odd_sum = hn::Add(odd_sum, odd_sum2);
+      // Modulo 2^16: total - 256 * odd_sum is the even bytes' sum.
+      widen_into(even, hn::Sub(total, hn::ShiftLeft<8>(odd_sum)), count);
+      widen_into(odd, odd_sum, count);
+      j += count * lanes;
     }
     // The last bytes (fewer than a vector) start at a multiple of inner.
-    for (; j < row; ++j) sums[j % g.inner] += run[j];
+    for (; j < row; ++j) sums[j % g.inner] += static_cast<int8_t>(run[j]);
   }
+  // Byte b of a vector belongs to channel b % inner; inner divides the
+  // vector's bytes, a power of two, so that is a mask, not a division.
+  const size_t channel_mask = g.inner - 1;
   for (size_t l = 0; l < lanes / 2; ++l) {
-    sums[(2 * l) % g.inner] += even[l];
-    sums[(2 * l + 1) % g.inner] += odd[l];
+    sums[(2 * l) & channel_mask] += even[l];
+    sums[(2 * l + 1) & channel_mask] += odd[l];
   }
 }
 #endif
