@@ -60,7 +60,8 @@ void linear_s8_mve(const LinearParams& p, const int8_t* input, const int8_t* wei
 // Host SIMD (Highway, target picked at run time): the input widened to int16
 // on the stack, dot products with four weight rows at a time in int32 lanes;
 // on AVX3_DL, AVX-512 VNNI byte dot products of the flipped weights with the
-// input instead (docs/design.md, "Host SIMD variants"). No scratch.
+// input instead (docs/design.md, "Host SIMD variants"), with rows of up to
+// 640 bytes held in registers, 4 rows a pass. No scratch.
 void linear_s8_hwy(const LinearParams& p, const int8_t* input, const int8_t* weight,
                    const int32_t* bias, const int32_t* kernel_sum, int8_t* out, uint8_t* scratch);
 #endif

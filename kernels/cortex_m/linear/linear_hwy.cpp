@@ -2,6 +2,8 @@
 
 #include "kernels/cortex_m/linear/linear.h"
 
+#include <utility>
+
 // Host SIMD (Highway): compiled once per target by foreach_target.h, the
 // target chosen at run time (HWY_DYNAMIC_DISPATCH).
 #undef HWY_TARGET_INCLUDE
@@ -45,49 +47,139 @@ ETNS_VNNI_ATTR __m128i SumLanes4(const __m512i* v) {
   return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
 }
 
-// Weight rows a pass takes: 8 accumulators, 16 with the weight sums.
-constexpr int kVnniRows = 8;
+// Weight rows a pass takes: 16 accumulators, or 8 and their 8 weight sums.
+// Short rows (the MLPerf ad layers are 128 bytes) make a pass short, so the
+// more rows in flight, the better the final reductions overlap.
+constexpr int kVnniRows = 16;
+constexpr int kVnniRowsWithSums = 8;
 
-// For `count` (1 to kVnniRows) weight rows `in` bytes apart: dots[r] = sum (w + 128)
-// * x and, with kWeightSums, weight_sums[r] = sum (w + 128) (kVnniRows values
-// written, those past count meaningless), both
-// modulo 2^32. The last bytes of a row go in by a masked load, so nothing
-// past a row is read.
-template <bool kWeightSums>
+// For `count` (1 to kRows) weight rows `in` bytes apart: dots[r] = sum (w + 128)
+// * x and, with kWeightSums, weight_sums[r] = sum (w + 128) (kRows values
+// written, those past count meaningless), both modulo 2^32. Whole vectors
+// first, then the last bytes of a row by a masked load, so nothing past a
+// row is read.
+template <int kRows, bool kWeightSums>
 ETNS_VNNI_ATTR void VnniRowDots(const int8_t* x, const int8_t* rows, size_t in, int count, uint32_t* dots,
                                 uint32_t* weight_sums) {
   const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
   const __m512i ones = _mm512_set1_epi8(1);
-  const int8_t* row[kVnniRows];
-  __m512i acc[kVnniRows];
-  __m512i sums[kVnniRows];
-#pragma GCC unroll 8
-  for (int r = 0; r < kVnniRows; ++r) {
+  const int8_t* row[kRows];
+  __m512i acc[kRows];
+  __m512i sums[kRows];
+#pragma GCC unroll 16
+  for (int r = 0; r < kRows; ++r) {
     // Rows past `count` repeat row 0 (in bounds); their sums are dropped.
     row[r] = rows + (r < count ? static_cast<size_t>(r) * in : 0);
     acc[r] = _mm512_setzero_si512();
     sums[r] = _mm512_setzero_si512();
   }
-  for (size_t i = 0; i < in; i += 64) {
-    const size_t left = in - i;
-    const __mmask64 mask = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
-    const __m512i xv = _mm512_maskz_loadu_epi8(mask, x + i);
-    const __m512i unit = _mm512_maskz_mov_epi8(mask, ones);
-    // Unrolled, so the accumulators stay in registers.
-#pragma GCC unroll 8
-    for (int r = 0; r < kVnniRows; ++r) {
+  // Unrolled, so the accumulators stay in registers.
+  const auto step = [&](size_t i, __mmask64 mask, __m512i xv, __m512i unit) ETNS_VNNI_ATTR {
+#pragma GCC unroll 16
+    for (int r = 0; r < kRows; ++r) {
       // Masked-off bytes are 0, so (0 ^ 0x80) meets x's 0 there.
       const __m512i w = _mm512_xor_si512(_mm512_maskz_loadu_epi8(mask, row[r] + i), flip);
       acc[r] = _mm512_dpbusd_epi32(acc[r], w, xv);
       if (kWeightSums) sums[r] = _mm512_dpbusd_epi32(sums[r], w, unit);
     }
+  };
+  size_t i = 0;
+  for (; i + 64 <= in; i += 64) step(i, ~__mmask64{0}, _mm512_loadu_si512(x + i), ones);
+  if (i < in) {
+    const __mmask64 mask = (__mmask64{1} << (in - i)) - 1;
+    step(i, mask, _mm512_maskz_loadu_epi8(mask, x + i), _mm512_maskz_mov_epi8(mask, ones));
   }
-  // Whole vectors of 4 sums; the caller's arrays hold kVnniRows each.
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(dots), SumLanes4(acc));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(dots + 4), SumLanes4(acc + 4));
-  if (kWeightSums) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(weight_sums), SumLanes4(sums));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(weight_sums + 4), SumLanes4(sums + 4));
+  // Whole vectors of 4 sums; the caller's arrays hold kRows each.
+#pragma GCC unroll 4
+  for (int r = 0; r < kRows; r += 4) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dots + r), SumLanes4(acc + r));
+    if (kWeightSums) _mm_storeu_si128(reinterpret_cast<__m128i*>(weight_sums + r), SumLanes4(sums + r));
+  }
+}
+
+// Rows of at most kShortVectors vectors (the MLPerf ad layers' 128 and 640
+// bytes): x stays in registers and 4 rows go at a time, one accumulator
+// each, so no row pointer or accumulator spills and every final reduction
+// is one SumLanes4. Writes `count` rounded up to 4 values to dots (and
+// weight_sums); rows past count repeat the last row (in bounds).
+constexpr int kShortVectors = 10;
+
+template <int kVectors, bool kWeightSums>
+ETNS_VNNI_ATTR void VnniShortRows(const int8_t* x, const int8_t* rows, size_t in, size_t count, uint32_t* dots,
+                                  uint32_t* weight_sums) {
+  const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
+  const __m512i ones = _mm512_set1_epi8(1);
+  constexpr size_t kLast = kVectors - 1;
+  const size_t tail = in - kLast * 64;  // 1 to 64 bytes
+  const __mmask64 last = tail == 64 ? ~__mmask64{0} : (__mmask64{1} << tail) - 1;
+  __m512i xv[kVectors];
+#pragma GCC unroll 16
+  for (size_t k = 0; k < kLast; ++k) xv[k] = _mm512_loadu_si512(x + 64 * k);
+  xv[kLast] = _mm512_maskz_loadu_epi8(last, x + 64 * kLast);
+  const __m512i unit_last = _mm512_maskz_mov_epi8(last, ones);
+  for (size_t r = 0; r < count; r += 4) {
+    const int8_t* row[4];
+    __m512i acc[4];
+    __m512i sums[4];
+#pragma GCC unroll 4
+    for (size_t q = 0; q < 4; ++q) {
+      row[q] = rows + std::min(r + q, count - 1) * in;
+      acc[q] = _mm512_setzero_si512();
+      sums[q] = _mm512_setzero_si512();
+    }
+#pragma GCC unroll 16
+    for (size_t k = 0; k < kVectors; ++k) {
+#pragma GCC unroll 4
+      for (size_t q = 0; q < 4; ++q) {
+        // Masked-off bytes are 0, so (0 ^ 0x80) meets x's 0 there.
+        const __m512i bytes = k < kLast ? _mm512_loadu_si512(row[q] + 64 * k)
+                                        : _mm512_maskz_loadu_epi8(last, row[q] + 64 * k);
+        const __m512i w = _mm512_xor_si512(bytes, flip);
+        acc[q] = _mm512_dpbusd_epi32(acc[q], w, xv[k]);
+        if (kWeightSums) sums[q] = _mm512_dpbusd_epi32(sums[q], w, k < kLast ? ones : unit_last);
+      }
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dots + r), SumLanes4(acc));
+    if (kWeightSums) _mm_storeu_si128(reinterpret_cast<__m128i*>(weight_sums + r), SumLanes4(sums));
+  }
+}
+
+template <bool kWeightSums, size_t... kVectors>
+ETNS_VNNI_ATTR bool ShortRowsFor(size_t vectors, const int8_t* x, const int8_t* rows, size_t in, size_t count,
+                                 uint32_t* dots, uint32_t* weight_sums, std::index_sequence<kVectors...>) {
+  // One instantiation per vector count 1 to kShortVectors.
+  return ((vectors == kVectors + 1 &&
+           (VnniShortRows<static_cast<int>(kVectors) + 1, kWeightSums>(x, rows, in, count, dots, weight_sums),
+            true)) ||
+          ...);
+}
+
+// dots (and weight_sums) for `count` rows, at most kRowBlock.
+ETNS_VNNI_ATTR void VnniRows(const int8_t* x, const int8_t* rows, size_t in, size_t count, bool weight_sums_wanted,
+                             uint32_t* dots, uint32_t* weight_sums) {
+  if (in == 0) {
+    std::fill_n(dots, count, 0u);
+    std::fill_n(weight_sums, count, 0u);
+    return;
+  }
+  const size_t vectors = (in + 63) / 64;
+  if (vectors <= kShortVectors) {
+    const auto sequence = std::make_index_sequence<kShortVectors>();
+    if (weight_sums_wanted) {
+      ShortRowsFor<true>(vectors, x, rows, in, count, dots, weight_sums, sequence);
+    } else {
+      ShortRowsFor<false>(vectors, x, rows, in, count, dots, weight_sums, sequence);
+    }
+    return;
+  }
+  const size_t pass = weight_sums_wanted ? kVnniRowsWithSums : kVnniRows;
+  for (size_t j = 0; j < count; j += pass) {
+    const int n_rows = static_cast<int>(std::min<size_t>(pass, count - j));
+    if (weight_sums_wanted) {
+      VnniRowDots<kVnniRowsWithSums, true>(x, rows + j * in, in, n_rows, dots + j, weight_sums + j);
+    } else {
+      VnniRowDots<kVnniRows, false>(x, rows + j * in, in, n_rows, dots + j, weight_sums + j);
+    }
   }
 }
 
@@ -157,20 +249,14 @@ void LinearS8(const LinearParams& p, const int8_t* input, const int8_t* weight, 
         }
       }
 #if HWY_TARGET == HWY_AVX3_DL
-      for (size_t j = 0; j < block; j += kVnniRows) {
-        const int n_rows = static_cast<int>(std::min<size_t>(kVnniRows, block - j));
-        uint32_t dots[kVnniRows];
-        uint32_t weight_sums[kVnniRows];
+      // Room for a whole last pass (VnniRowDots writes kVnniRows values).
+      uint32_t dots[kRowBlock + kVnniRows];
+      uint32_t weight_sums[kRowBlock + kVnniRows];
+      VnniRows(x, weight + r0 * in, in, block, kernel_sum == nullptr, dots, weight_sums);
+      for (size_t j = 0; j < block; ++j) {
+        acc[j] += dots[j] - 128u * input_sum;
         if (kernel_sum == nullptr) {
-          VnniRowDots<true>(x, weight + (r0 + j) * in, in, n_rows, dots, weight_sums);
-        } else {
-          VnniRowDots<false>(x, weight + (r0 + j) * in, in, n_rows, dots, weight_sums);
-        }
-        for (int r = 0; r < n_rows; ++r) {
-          acc[j + r] += dots[r] - 128u * input_sum;
-          if (kernel_sum == nullptr) {
-            acc[j + r] += static_cast<uint32_t>(p.input_offset) * (weight_sums[r] - 128u * static_cast<uint32_t>(in));
-          }
+          acc[j] += static_cast<uint32_t>(p.input_offset) * (weight_sums[j] - 128u * static_cast<uint32_t>(in));
         }
       }
 #else

@@ -120,6 +120,28 @@ ETNS_KERNEL_TEST(LinearVariants, SizesAroundTheTiles) {
   }
 }
 
+// Rows around whole 64-byte vectors, up to and past the longest row a
+// variant may hold in registers (10 vectors, 640 bytes: MLPerf ad's), and
+// more rows than one block of sums (64).
+ETNS_KERNEL_TEST(LinearVariants, LongRowsAndManyRows) {
+  Rng rng(kSeed + 5);
+  const int32_t ins[] = {63, 64, 65, 127, 128, 129, 576, 639, 640, 641, 700};
+  const int32_t outs[] = {1, 5, 17, 67};
+  for (int32_t in : ins) {
+    for (int32_t out : outs) {
+      TestMemoryScope scope;
+      Case c;
+      c.p.batches = 1;
+      c.p.in_features = in;
+      c.p.out_features = out;
+      random_params(rng, c.p);
+      const Sums sums[] = {Sums::KernelSum, Sums::Bias, Sums::Neither, Sums::Both};
+      fill_case(rng, c, rng.pick(sums));
+      check_case(c, "long rows");
+    }
+  }
+}
+
 // Realistic requantisation (factors in the output range) on random shapes,
 // so that most outputs land inside the clamp.
 ETNS_KERNEL_TEST(LinearVariants, RandomShapesRealisticFactors) {
