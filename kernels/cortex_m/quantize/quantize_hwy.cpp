@@ -12,12 +12,17 @@ namespace etns::cortex_m::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // One float32 lane per element, as the reference: one float multiply (x86
-// keeps denormals, so no case needs the reference as on Helium), rounded half
-// to even (Round), then clamped while still a float to
+// keeps denormals, so no case needs the reference as on Helium); NaN taken
+// to 0 first, giving zero_point; clamped while still a float to
 // [quant_min - zp, quant_max - zp] (exact: small integers), where
-// clamp(zp + r) = clamp(r) + zp holds and +-Inf lands on a bound; NaN is
-// taken to 0 first, giving zero_point. Only then converted, exactly. The tail
-// (fewer than a vector) runs the reference: no load or store past n.
+// clamp(zp + round(r)) = round(clamp(r)) + zp holds and +-Inf lands on a
+// bound. The clamped value v is within 2^22 of 0, so v + 1.5 * 2^23 lies in
+// [2^23, 2^24), where a float's spacing is 1: the addition rounds v to an
+// integer in the current rounding mode (nearest even, as the reference's
+// nearbyint), and that integer is the sum's bits minus the constant's bits.
+// Two operations instead of a rounding and a conversion with Highway's
+// overflow fix-up, which the clamp makes unnecessary. The tail (fewer than a
+// vector) runs the reference: no load or store past n.
 template <typename Out>
 void Quantize(const QuantizeParams& p, const float* in, Out* out, size_t n,
               void (*reference)(const QuantizeParams&, const float*, Out*, size_t)) {
@@ -25,16 +30,18 @@ void Quantize(const QuantizeParams& p, const float* in, Out* out, size_t n,
   const hn::RebindToSigned<decltype(df)> d32;
   const hn::Rebind<Out, decltype(d32)> dout;
   const size_t lanes = hn::Lanes(df);
+  constexpr float kRounder = 12582912.0f;  // 1.5 * 2^23
   const auto inv_scale = hn::Set(df, p.inv_scale);
   const auto low = hn::Set(df, static_cast<float>(p.quant_min - p.zero_point));
   const auto high = hn::Set(df, static_cast<float>(p.quant_max - p.zero_point));
-  const auto zero_point = hn::Set(d32, p.zero_point);
+  const auto rounder = hn::Set(df, kRounder);
+  // The rounder's bits less the zero point: subtracted from the sum's bits.
+  const auto offset = hn::Sub(hn::BitCast(d32, rounder), hn::Set(d32, p.zero_point));
   size_t i = 0;
   for (; i + lanes <= n; i += lanes) {
     const auto product = hn::Mul(hn::LoadU(df, in + i), inv_scale);
-    const auto rounded = hn::IfThenZeroElse(hn::IsNaN(product), hn::Round(product));
-    const auto clamped = hn::Min(hn::Max(rounded, low), high);
-    const auto q = hn::Add(hn::ConvertTo(d32, clamped), zero_point);
+    const auto clamped = hn::Min(hn::Max(hn::IfThenZeroElse(hn::IsNaN(product), product), low), high);
+    const auto q = hn::Sub(hn::BitCast(d32, hn::Add(clamped, rounder)), offset);
     hn::StoreU(hn::DemoteTo(dout, q), dout, out + i);
   }
   if (i < n) reference(p, in + i, out + i, n - i);
