@@ -316,17 +316,26 @@ void VnniBlock(const Conv2dParams& p, const VnniImage& image, const uint8_t* pac
   const auto high = hn::Set(d32, p.activation_max);
   HWY_ALIGN uint32_t sums[kPixels * kLanes];
   HWY_ALIGN int8_t bytes[kLanes];
+  // Whole vectors of channels are stored in place; the last count % 16
+  // bytes go through `bytes` (a library memcpy per pixel cost more than
+  // the requantisation).
+  const size_t whole = static_cast<size_t>(count) / kVnniLanes * kVnniLanes;
   const auto finish = [&](int8_t* first_pixel, int32_t pixels) {
     for (int32_t i = 0; i < pixels; ++i) {
       const uint32_t* pixel_sums = sums + static_cast<size_t>(i) * kLanes;
+      int8_t* dst = first_pixel + static_cast<size_t>(i) * p.output_c + oc0;
       for (size_t v = 0; v < static_cast<size_t>(kVectors); ++v) {
         const size_t lane = v * kVnniLanes;
         const auto y = RequantPerLane(d32, hn::BitCast(d32, hn::Load(hn::RebindToUnsigned<decltype(d32)>(), pixel_sums + lane)),
                                       hn::Load(d32, multipliers + lane), hn::Load(d32, shifts + lane));
         const auto clamped = hn::Min(hn::Max(WrappingAdd(d32, y, output_offset), low), high);
-        hn::Store(hn::DemoteTo(d8, clamped), d8, bytes + lane);
+        if (lane < whole) {
+          hn::StoreU(hn::DemoteTo(d8, clamped), d8, dst + lane);
+        } else {
+          hn::Store(hn::DemoteTo(d8, clamped), d8, bytes + lane);
+        }
       }
-      std::memcpy(first_pixel + static_cast<size_t>(i) * p.output_c + oc0, bytes, static_cast<size_t>(count));
+      if (whole < static_cast<size_t>(count)) std::memcpy(dst + whole, bytes + whole, static_cast<size_t>(count) - whole);
     }
   };
   for (int32_t oy = 0; oy < p.output_h; ++oy) {
