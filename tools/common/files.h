@@ -7,18 +7,20 @@
 
 namespace etns::tools {
 
-// Bytes whose first byte is 16-byte aligned (programs are read in place).
+// Bytes whose first byte is 64-byte aligned (programs are read in place).
 class AlignedBytes {
  public:
   AlignedBytes() = default;
-  explicit AlignedBytes(size_t size) : storage_((size + 15) / 16) , size_(size) {}
+  explicit AlignedBytes(size_t size) : storage_((size + sizeof(Block) - 1) / sizeof(Block)), size_(size) {}
   uint8_t* data() { return reinterpret_cast<uint8_t*>(storage_.data()); }
   const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(storage_.data()); }
   size_t size() const { return size_; }
 
  private:
-  struct alignas(16) Block {
-    uint8_t bytes[16];
+  // A cache line: host SIMD kernels store whole 64-byte vectors, and one
+  // that straddles two lines costs about two.
+  struct alignas(64) Block {
+    uint8_t bytes[64];
   };
   std::vector<Block> storage_;
   size_t size_ = 0;
