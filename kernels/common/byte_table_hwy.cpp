@@ -18,6 +18,53 @@ namespace hn = hwy::HWY_NAMESPACE;
 // nibble and a miss's top bit, for which TableLookupBytesOr0 gives 0 (on
 // every target: only indices below 16 or with the top bit are defined).
 // ORing the 16 lookups leaves the one hit.
+#if HWY_TARGET == HWY_AVX3_DL
+// Below this many codes, finding the window costs more than it saves.
+constexpr size_t kWindowMinLength = 256;
+
+// The codes [low, high] outside which the table is constant on each side,
+// and the power of two (64, 128 or 256) that holds high - low + 1.
+struct Window {
+  int8_t low;
+  int8_t high;
+  int width;
+};
+
+// The codes in signed order are raw bytes 128..255, then 0..127; a run of
+// entries equal to the first (last) one is counted by the trailing (leading)
+// ones of the 256 compare bits in that order.
+Window FindWindow(const ByteTable& table) {
+  const auto* values = reinterpret_cast<const uint8_t*>(table.values);
+  const __m512i signed_order[4] = {_mm512_loadu_si512(values + 128), _mm512_loadu_si512(values + 192),
+                                   _mm512_loadu_si512(values), _mm512_loadu_si512(values + 64)};
+  const __m512i first = _mm512_set1_epi8(static_cast<char>(values[128]));
+  const __m512i last = _mm512_set1_epi8(static_cast<char>(values[127]));
+  int first_run = 0;
+  for (int k = 0; k < 4; ++k) {
+    const uint64_t differ = ~static_cast<uint64_t>(_mm512_cmpeq_epi8_mask(signed_order[k], first));
+    if (differ != 0) {
+      first_run += __builtin_ctzll(differ);
+      break;
+    }
+    first_run += 64;
+  }
+  int last_run = 0;
+  for (int k = 3; k >= 0; --k) {
+    const uint64_t differ = ~static_cast<uint64_t>(_mm512_cmpeq_epi8_mask(signed_order[k], last));
+    if (differ != 0) {
+      last_run += __builtin_clzll(differ);
+      break;
+    }
+    last_run += 64;
+  }
+  const int low = -128 + first_run - 1;
+  // Runs that overlap cover a constant table: one code is window enough.
+  const int high = first_run + last_run > 256 ? low : 128 - last_run;
+  const int span = high - low + 1;
+  return {static_cast<int8_t>(low), static_cast<int8_t>(high), span <= 64 ? 64 : span <= 128 ? 128 : 256};
+}
+#endif
+
 void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
 #if HWY_TARGET == HWY_SCALAR
   // One lane: no shuffle to use (GCC before 12.3 falls back to this target).
@@ -32,19 +79,52 @@ void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
   const __m512i low1 = _mm512_loadu_si512(values + 64);
   const __m512i high0 = _mm512_loadu_si512(values + 128);
   const __m512i high1 = _mm512_loadu_si512(values + 192);
-  const auto look_up = [&](size_t at) {
-    const __m512i index = _mm512_loadu_si512(src + at);
+  const auto look_up_vector = [&](__m512i index) HWY_ATTR {
     const __m512i low = _mm512_permutex2var_epi8(low0, index, low1);
     const __m512i high = _mm512_permutex2var_epi8(high0, index, high1);
-    _mm512_storeu_si512(dst + at, _mm512_mask_blend_epi8(_mm512_movepi8_mask(index), low, high));
+    return _mm512_mask_blend_epi8(_mm512_movepi8_mask(index), low, high);
   };
   size_t i = 0;
+  if (n >= kWindowMinLength) {
+    // Tables constant below some code and above another (relu and clamps
+    // after a requantisation): the codes clamped to the window between, which
+    // changes no output, then one permute of a window of at most 64 entries
+    // (or 128), each code at position code mod 64 (128): its low bits, which
+    // the permutes read, differ for every code in a window that narrow.
+    const Window w = FindWindow(table);
+    const __m512i lo = _mm512_set1_epi8(w.low);
+    const __m512i hi = _mm512_set1_epi8(w.high);
+    const auto window_entries = [&](int offset) HWY_ATTR {
+      // Position j holds code low + ((offset + j - low) mod width), in bytes'
+      // wrapping arithmetic, which width (a power of two) divides.
+      const __m512i position = _mm512_add_epi8(
+          _mm512_set_epi64(0x3f3e3d3c3b3a3938, 0x3736353433323130, 0x2f2e2d2c2b2a2928, 0x2726252423222120,
+                           0x1f1e1d1c1b1a1918, 0x1716151413121110, 0x0f0e0d0c0b0a0908, 0x0706050403020100),
+          _mm512_set1_epi8(static_cast<char>(offset - w.low)));
+      const __m512i codes = _mm512_add_epi8(_mm512_and_si512(position, _mm512_set1_epi8(static_cast<char>(w.width - 1))), lo);
+      return look_up_vector(codes);
+    };
+    if (w.width <= 64) {
+      const __m512i entries = window_entries(0);
+      for (; i + 64 <= n; i += 64) {
+        const __m512i code = _mm512_min_epi8(_mm512_max_epi8(_mm512_loadu_si512(src + i), lo), hi);
+        _mm512_storeu_si512(dst + i, _mm512_permutexvar_epi8(code, entries));
+      }
+    } else if (w.width <= 128) {
+      const __m512i entries0 = window_entries(0);
+      const __m512i entries1 = window_entries(64);
+      for (; i + 64 <= n; i += 64) {
+        const __m512i code = _mm512_min_epi8(_mm512_max_epi8(_mm512_loadu_si512(src + i), lo), hi);
+        _mm512_storeu_si512(dst + i, _mm512_permutex2var_epi8(entries0, code, entries1));
+      }
+    }
+  }
   // Two vectors a step: the permutes of one overlap the other's.
   for (; i + 128 <= n; i += 128) {
-    look_up(i);
-    look_up(i + 64);
+    _mm512_storeu_si512(dst + i, look_up_vector(_mm512_loadu_si512(src + i)));
+    _mm512_storeu_si512(dst + i + 64, look_up_vector(_mm512_loadu_si512(src + i + 64)));
   }
-  for (; i + 64 <= n; i += 64) look_up(i);
+  for (; i + 64 <= n; i += 64) _mm512_storeu_si512(dst + i, look_up_vector(_mm512_loadu_si512(src + i)));
   // The tail (fewer than 64): no load or store past n.
   if (i < n) lookup_s8(table, in + i, out + i, n - i);
 #else
