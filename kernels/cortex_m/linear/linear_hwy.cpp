@@ -47,11 +47,20 @@ ETNS_VNNI_ATTR __m128i SumLanes4(const __m512i* v) {
   return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
 }
 
-// Weight rows a pass takes: 16 accumulators, or 8 and their 8 weight sums.
-// Short rows (the MLPerf ad layers are 128 bytes) make a pass short, so the
-// more rows in flight, the better the final reductions overlap.
-constexpr int kVnniRows = 16;
-constexpr int kVnniRowsWithSums = 8;
+// One vector of one weight row: w + 128 from its bytes (masked-off bytes
+// load as 0, and (0 ^ 0x80) meets x's 0 there), acc += (w + 128) . x and,
+// with kWeightSums, sums += (w + 128) . unit (1s, 0 past the row).
+template <bool kWeightSums>
+ETNS_VNNI_ATTR __attribute__((always_inline)) inline void AccumulateRow(__m512i bytes, __m512i xv, __m512i unit,
+                                                                        __m512i& acc, __m512i& sums) {
+  const __m512i w = _mm512_xor_si512(bytes, _mm512_set1_epi8(static_cast<char>(0x80)));
+  acc = _mm512_dpbusd_epi32(acc, w, xv);
+  if (kWeightSums) sums = _mm512_dpbusd_epi32(sums, w, unit);
+}
+
+// Weight rows a pass of long rows takes: 8 accumulators and 8 weight sums,
+// with the row pointers, in registers.
+constexpr int kVnniRows = 8;
 
 // For `count` (1 to kRows) weight rows `in` bytes apart: dots[r] = sum (w + 128)
 // * x and, with kWeightSums, weight_sums[r] = sum (w + 128) (kRows values
@@ -61,7 +70,6 @@ constexpr int kVnniRowsWithSums = 8;
 template <int kRows, bool kWeightSums>
 ETNS_VNNI_ATTR void VnniRowDots(const int8_t* x, const int8_t* rows, size_t in, int count, uint32_t* dots,
                                 uint32_t* weight_sums) {
-  const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
   const __m512i ones = _mm512_set1_epi8(1);
   const int8_t* row[kRows];
   __m512i acc[kRows];
@@ -77,10 +85,7 @@ ETNS_VNNI_ATTR void VnniRowDots(const int8_t* x, const int8_t* rows, size_t in, 
   const auto step = [&](size_t i, __mmask64 mask, __m512i xv, __m512i unit) ETNS_VNNI_ATTR {
 #pragma GCC unroll 16
     for (int r = 0; r < kRows; ++r) {
-      // Masked-off bytes are 0, so (0 ^ 0x80) meets x's 0 there.
-      const __m512i w = _mm512_xor_si512(_mm512_maskz_loadu_epi8(mask, row[r] + i), flip);
-      acc[r] = _mm512_dpbusd_epi32(acc[r], w, xv);
-      if (kWeightSums) sums[r] = _mm512_dpbusd_epi32(sums[r], w, unit);
+      AccumulateRow<kWeightSums>(_mm512_maskz_loadu_epi8(mask, row[r] + i), xv, unit, acc[r], sums[r]);
     }
   };
   size_t i = 0;
@@ -107,7 +112,6 @@ constexpr int kShortVectors = 10;
 template <int kVectors, bool kWeightSums>
 ETNS_VNNI_ATTR void VnniShortRows(const int8_t* x, const int8_t* rows, size_t in, size_t count, uint32_t* dots,
                                   uint32_t* weight_sums) {
-  const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
   const __m512i ones = _mm512_set1_epi8(1);
   constexpr size_t kLast = kVectors - 1;
   const size_t tail = in - kLast * 64;  // 1 to 64 bytes
@@ -131,12 +135,9 @@ ETNS_VNNI_ATTR void VnniShortRows(const int8_t* x, const int8_t* rows, size_t in
     for (size_t k = 0; k < kVectors; ++k) {
 #pragma GCC unroll 4
       for (size_t q = 0; q < 4; ++q) {
-        // Masked-off bytes are 0, so (0 ^ 0x80) meets x's 0 there.
         const __m512i bytes = k < kLast ? _mm512_loadu_si512(row[q] + 64 * k)
                                         : _mm512_maskz_loadu_epi8(last, row[q] + 64 * k);
-        const __m512i w = _mm512_xor_si512(bytes, flip);
-        acc[q] = _mm512_dpbusd_epi32(acc[q], w, xv[k]);
-        if (kWeightSums) sums[q] = _mm512_dpbusd_epi32(sums[q], w, k < kLast ? ones : unit_last);
+        AccumulateRow<kWeightSums>(bytes, xv[k], k < kLast ? ones : unit_last, acc[q], sums[q]);
       }
     }
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dots + r), SumLanes4(acc));
@@ -172,11 +173,10 @@ ETNS_VNNI_ATTR void VnniRows(const int8_t* x, const int8_t* rows, size_t in, siz
     }
     return;
   }
-  const size_t pass = weight_sums_wanted ? kVnniRowsWithSums : kVnniRows;
-  for (size_t j = 0; j < count; j += pass) {
-    const int n_rows = static_cast<int>(std::min<size_t>(pass, count - j));
+  for (size_t j = 0; j < count; j += kVnniRows) {
+    const int n_rows = static_cast<int>(std::min<size_t>(kVnniRows, count - j));
     if (weight_sums_wanted) {
-      VnniRowDots<kVnniRowsWithSums, true>(x, rows + j * in, in, n_rows, dots + j, weight_sums + j);
+      VnniRowDots<kVnniRows, true>(x, rows + j * in, in, n_rows, dots + j, weight_sums + j);
     } else {
       VnniRowDots<kVnniRows, false>(x, rows + j * in, in, n_rows, dots + j, weight_sums + j);
     }

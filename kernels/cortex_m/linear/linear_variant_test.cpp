@@ -97,15 +97,14 @@ void check_case(const Case& c, const char* what) {
       c.kernel_sum != nullptr ? "kernel_sum " : "", c.bias != nullptr ? "bias" : "");
 }
 
-// Every in and out size around the 16-lane and 4-row tiles, batches 1 and 3,
-// each way of giving the sums.
-ETNS_KERNEL_TEST(LinearVariants, SizesAroundTheTiles) {
-  Rng rng(kSeed);
-  const int32_t ins[] = {0, 1, 2, 15, 16, 17, 31, 32, 33, 100, 257};
-  const int32_t outs[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 13};
+// Every pair of sizes of ins and outs, with each batch count, random
+// parameters and a random way of giving the sums.
+template <size_t kIns, size_t kOuts, size_t kBatches>
+void check_sizes(Rng& rng, const int32_t (&ins)[kIns], const int32_t (&outs)[kOuts],
+                 const int32_t (&batch_counts)[kBatches], const char* what) {
   for (int32_t in : ins) {
     for (int32_t out : outs) {
-      for (int32_t batches : {1, 3}) {
+      for (int32_t batches : batch_counts) {
         TestMemoryScope scope;
         Case c;
         c.p.batches = batches;
@@ -114,10 +113,21 @@ ETNS_KERNEL_TEST(LinearVariants, SizesAroundTheTiles) {
         random_params(rng, c.p);
         const Sums sums[] = {Sums::KernelSum, Sums::Bias, Sums::Neither, Sums::Both};
         fill_case(rng, c, rng.pick(sums));
-        check_case(c, "sizes");
+        check_case(c, what);
+        ETNS_RETURN_IF_FAILED();
       }
     }
   }
+}
+
+// Every in and out size around the 16-lane and 4-row tiles, batches 1 and 3,
+// each way of giving the sums.
+ETNS_KERNEL_TEST(LinearVariants, SizesAroundTheTiles) {
+  Rng rng(kSeed);
+  const int32_t ins[] = {0, 1, 2, 15, 16, 17, 31, 32, 33, 100, 257};
+  const int32_t outs[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 13};
+  const int32_t batches[] = {1, 3};
+  check_sizes(rng, ins, outs, batches, "sizes");
 }
 
 // Rows around whole 64-byte vectors, up to and past the longest row a
@@ -127,19 +137,8 @@ ETNS_KERNEL_TEST(LinearVariants, LongRowsAndManyRows) {
   Rng rng(kSeed + 5);
   const int32_t ins[] = {63, 64, 65, 127, 128, 129, 576, 639, 640, 641, 700};
   const int32_t outs[] = {1, 5, 17, 67};
-  for (int32_t in : ins) {
-    for (int32_t out : outs) {
-      TestMemoryScope scope;
-      Case c;
-      c.p.batches = 1;
-      c.p.in_features = in;
-      c.p.out_features = out;
-      random_params(rng, c.p);
-      const Sums sums[] = {Sums::KernelSum, Sums::Bias, Sums::Neither, Sums::Both};
-      fill_case(rng, c, rng.pick(sums));
-      check_case(c, "long rows");
-    }
-  }
+  const int32_t batches[] = {1};
+  check_sizes(rng, ins, outs, batches, "long rows");
 }
 
 // Realistic requantisation (factors in the output range) on random shapes,
