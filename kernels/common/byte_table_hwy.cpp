@@ -11,13 +11,6 @@ HWY_BEFORE_NAMESPACE();
 namespace etns::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Byte shuffles look up 16 entries at a time, so the table is 16 chunks of
-// 16 bytes: for chunk k, j = code - 16k wraps to [0, 15] only for the codes
-// it holds. Adding 0x70 with saturation takes those to [0x70, 0x7f] and
-// every other j to 0x80 or more; masking with 0x8f then leaves a hit's low
-// nibble and a miss's top bit, for which TableLookupBytesOr0 gives 0 (on
-// every target: only indices below 16 or with the top bit are defined).
-// ORing the 16 lookups leaves the one hit.
 #if HWY_TARGET == HWY_AVX3_DL
 // Below this many codes, finding the window costs more than it saves.
 constexpr size_t kWindowMinLength = 256;
@@ -65,6 +58,13 @@ Window FindWindow(const ByteTable& table) {
 }
 #endif
 
+// Byte shuffles look up 16 entries at a time, so the table is 16 chunks of
+// 16 bytes: for chunk k, j = code - 16k wraps to [0, 15] only for the codes
+// it holds. Adding 0x70 with saturation takes those to [0x70, 0x7f] and
+// every other j to 0x80 or more; masking with 0x8f then leaves a hit's low
+// nibble and a miss's top bit, for which TableLookupBytesOr0 gives 0 (on
+// every target: only indices below 16 or with the top bit are defined).
+// ORing the 16 lookups leaves the one hit.
 void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
 #if HWY_TARGET == HWY_SCALAR
   // One lane: no shuffle to use (GCC before 12.3 falls back to this target).

@@ -11,23 +11,11 @@ HWY_BEFORE_NAMESPACE();
 namespace etns::cortex_m::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// One float32 lane per element, as the reference: one float multiply (x86
-// keeps denormals, so no case needs the reference as on Helium); NaN taken
-// to 0 first, giving zero_point; clamped while still a float to
-// [quant_min - zp, quant_max - zp] (exact: small integers), where
-// clamp(zp + round(r)) = round(clamp(r)) + zp holds and +-Inf lands on a
-// bound. The clamped value v is within 2^22 of 0, so v + 1.5 * 2^23 lies in
-// [2^23, 2^24), where a float's spacing is 1: the addition rounds v to an
-// integer in the current rounding mode (nearest even, as the reference's
-// nearbyint), and that integer is the sum's bits minus the constant's bits.
-// Two operations instead of a rounding and a conversion with Highway's
-// overflow fix-up, which the clamp makes unnecessary. The tail (fewer than a
-// vector) runs the reference: no load or store past n.
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
 // AVX-512, int8, 64 elements a step: NaN products become +0 by one fixup
 // (instead of a class test and a masked xor), the clamped value is rounded by
-// the conversion itself (vcvtps2dq, in the current rounding mode like the
-// rounder above; the clamp rules out its overflow), and four vectors of int32
+// the conversion itself (vcvtps2dq, in the current rounding mode like Quantize's
+// rounder below; the clamp rules out its overflow), and four vectors of int32
 // are narrowed together: two saturating packs of pairs, one of the pairs, and a
 // dword permute restoring the order the packs interleave per 128-bit lane (a
 // third of the shuffles of narrowing each vector alone). The packs' saturation
@@ -59,6 +47,18 @@ size_t QuantizeBlocksS8(const QuantizeParams& p, const float* in, int8_t* out, s
 }
 #endif
 
+// One float32 lane per element, as the reference: one float multiply (x86
+// keeps denormals, so no case needs the reference as on Helium); NaN taken
+// to 0 first, giving zero_point; clamped while still a float to
+// [quant_min - zp, quant_max - zp] (exact: small integers), where
+// clamp(zp + round(r)) = round(clamp(r)) + zp holds and +-Inf lands on a
+// bound. The clamped value v is within 2^22 of 0, so v + 1.5 * 2^23 lies in
+// [2^23, 2^24), where a float's spacing is 1: the addition rounds v to an
+// integer in the current rounding mode (nearest even, as the reference's
+// nearbyint), and that integer is the sum's bits minus the constant's bits.
+// Two operations instead of a rounding and a conversion with Highway's
+// overflow fix-up, which the clamp makes unnecessary. The tail (fewer than a
+// vector) runs the reference: no load or store past n.
 template <typename Out>
 void Quantize(const QuantizeParams& p, const float* in, Out* out, size_t n,
               void (*reference)(const QuantizeParams&, const float*, Out*, size_t)) {
