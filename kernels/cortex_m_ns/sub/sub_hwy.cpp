@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 // Host SIMD (Highway): compiled once per target by foreach_target.h, the
 // target chosen at run time (HWY_DYNAMIC_DISPATCH).
@@ -29,13 +30,11 @@ struct InputTables {
   HWY_ALIGN int32_t self[256];
   HWY_ALIGN int32_t other[256];
 #if HWY_TARGET == HWY_AVX3_DL
-  // The same tables as 4 byte planes, entry = the input byte as unsigned,
-  // and the output stage as one 64-bit rounding (ByteLookupSub below).
-  bool byte_path = false;
-  int64_t round_up = 0;  // added where a - b >= 0, output zero point folded in
-  int32_t shift = 0;     // 31 + the output's right shift
-  HWY_ALIGN uint8_t self_planes[4][256];
-  HWY_ALIGN uint8_t other_planes[4][256];
+  // The output stage's integer parts and remainder ranks as byte planes,
+  // entry = the input byte as unsigned (RankLookupSub below).
+  bool rank_path = false;
+  HWY_ALIGN uint8_t self_planes[6][256];
+  HWY_ALIGN uint8_t other_planes[3][256];
 #endif
 };
 
@@ -58,53 +57,92 @@ void FillTable(D d, kernels::Requant factor, int32_t zero_point, int32_t* table)
 
 #if HWY_TARGET == HWY_AVX3_DL
 // VBMI (Highway 1.0.3 has no byte permutes, so these lines are intrinsics).
-// A two-source byte permute looks 64 bytes up in 128 entries, so each input's
-// int32 table is 4 planes of 256 bytes, 2 permutes and a blend a plane; byte
-// unpacks turn the planes into int32 lanes. The unpacks work within 128-bit
-// blocks (lane 4j + i of the k-th result holds element 16j + 4k + i), and the
-// saturating packs at the end undo exactly that order.
-//
-// The output stage RDIV(DHM(d, M), R), R >= 1, is one rounding of the 64-bit
-// d * M: nested floor divisions merge, and with h = 2^(30 + R)
-//   DHM(d, M) >= 0:  floor((d * M + 2^30 + h) / 2^(31 + R))
-//   DHM(d, M) <  0:  floor((d * M - 2^30 + h) / 2^(31 + R)).
-// Where d < 0 and DHM is 0 both give 0, so d's sign picks the constant. The
-// output zero point is added as zp * 2^(31 + R) to both. Used when that fits
-// int64 and the tables keep |a|, |b| < 2^30 (a - b cannot saturate); other
-// parameters take the gather path.
-void FillBytePath(const SubParams& p, InputTables& t) {
-  t.byte_path = false;
-  if (p.out.shift >= 0 || p.out.multiplier <= 0) return;
-  int32_t largest = 0;
-  for (int i = 0; i < 256; ++i) {
-    largest = std::max({largest, std::abs(t.self[i]), std::abs(t.other[i])});
-    if (t.self[i] <= -(1 << 30) || t.other[i] <= -(1 << 30)) return;
-  }
-  if (largest >= (1 << 30)) return;
-  const int32_t shift = 31 - p.out.shift;
-  const __int128 round_up = (__int128{1} << 30) + (__int128{1} << (shift - 1)) +
-                            static_cast<__int128>(p.out_zero_point) * (__int128{1} << shift);
-  const __int128 bound = static_cast<__int128>(2 * largest) * p.out.multiplier +
-                         (round_up < 0 ? -round_up : round_up);
-  if (bound >= (__int128{1} << 62)) return;
-  for (int u = 0; u < 256; ++u) {
-    const int index = static_cast<int8_t>(u) + 128;
-    for (int plane = 0; plane < 4; ++plane) {
-      t.self_planes[plane][u] = static_cast<uint8_t>(static_cast<uint32_t>(t.self[index]) >> (8 * plane));
-      t.other_planes[plane][u] = static_cast<uint8_t>(static_cast<uint32_t>(t.other[index]) >> (8 * plane));
-    }
-  }
-  t.round_up = static_cast<int64_t>(round_up);
-  t.shift = shift;
-  t.byte_path = true;
+// With R = -output shift >= 1 and k = 31 + R, the output stage of a' - b' is
+// one floor division (docs/design.md, "quantized_sub"):
+//   out = floor((a' * M - b' * M + c) / 2^k),  c = c+ where a' >= b', else c-,
+//   c+ = zp * 2^k + 2^(k - 1) + 2^30,  c- = c+ - 2^31.
+// Split each side into an integer part and a remainder below 2^k:
+//   a' * M + c = X * 2^k + xi,  b' * M = Y * 2^k + eta,
+//   out = X - Y - [xi < eta].
+// Both parts depend on one byte, so they are tables: X and Y as int16 (two
+// byte planes each), and xi, eta as ranks. eta's rank is its place among the
+// distinct eta values (0 to 255), xi's the number of them below or equal to
+// it, minus one; then xi < eta exactly where rank(xi) < rank(eta) as unsigned
+// bytes, ties included.
+// The sign picks c: self has a table for c+ and one for c-, giving o+ and
+// o-. For a' < b', o+ <= zp; for a' >= b', o- >= zp; and o- <= o+. So
+// out = o+ where o+ > zp, else o- (where neither holds both are zp).
+// Used when the tables keep |a'|, |b'| < 2^30 (a' - b' cannot saturate) and
+// |X|, |Y| < 2^14 (X - Y - 1 fits int16); other parameters take the gather
+// path. Everything is per 64 elements: 9 byte-plane lookups, byte compares
+// for the borrows, and int16 lanes from byte unpacks for the rest.
+enum SelfPlane { kPlusLow, kPlusHigh, kMinusLow, kMinusHigh, kPlusRank, kMinusRank };
+enum OtherPlane { kLow, kHigh, kRank };
+
+// floor(v / 2^k) and v - that * 2^k, for k in [32, 62].
+struct Split {
+  int64_t quotient;
+  int64_t remainder;
+};
+Split SplitAt(__int128 v, int k) {
+  const __int128 unit = __int128{1} << k;
+  __int128 quotient = v / unit;
+  if (v % unit < 0) quotient -= 1;
+  return {static_cast<int64_t>(quotient), static_cast<int64_t>(v - quotient * unit)};
 }
 
-// The 64 looked-up int32 values of one input, as 4 vectors in unpack order
-// (written out plane by plane: GCC keeps loops over arrays of vectors on the
-// stack).
-struct Lanes64 {
-  __m512i v0, v1, v2, v3;
-};
+void FillRankPath(const SubParams& p, InputTables& t) {
+  t.rank_path = false;
+  if (p.out.shift >= 0 || p.out.multiplier <= 0) return;
+  for (int i = 0; i < 256; ++i) {
+    if (std::abs(int64_t{t.self[i]}) >= (1 << 30) || std::abs(int64_t{t.other[i]}) >= (1 << 30)) return;
+  }
+  constexpr int64_t kLimit = int64_t{1} << 14;
+  const int k = 31 - p.out.shift;
+  const __int128 plus = static_cast<__int128>(p.out_zero_point) * (__int128{1} << k) +
+                        (__int128{1} << (k - 1)) + (__int128{1} << 30);
+  const __int128 minus = plus - (__int128{1} << 31);
+  int64_t other_y[256];
+  int64_t etas[256];
+  for (int i = 0; i < 256; ++i) {
+    const Split split = SplitAt(static_cast<__int128>(t.other[i]) * p.out.multiplier, k);
+    if (std::abs(split.quotient) >= kLimit) return;
+    other_y[i] = split.quotient;
+    etas[i] = split.remainder;
+  }
+  int64_t distinct[256];
+  std::copy(etas, etas + 256, distinct);
+  std::sort(distinct, distinct + 256);
+  const int64_t* const begin = distinct;
+  const int64_t* const end = std::unique(distinct, distinct + 256);
+  uint8_t self_bytes[6][256];
+  uint8_t other_bytes[3][256];
+  // An int16 as its two bytes (two's complement).
+  const auto store = [](int64_t value, uint8_t* low, uint8_t* high, int at) {
+    const auto bits = static_cast<uint16_t>(value);
+    low[at] = static_cast<uint8_t>(bits & 0xFFu);
+    high[at] = static_cast<uint8_t>(bits >> 8);
+  };
+  for (int i = 0; i < 256; ++i) {
+    const int at = static_cast<uint8_t>(i - 128);  // the table's entry for the unsigned byte
+    store(other_y[i], other_bytes[kLow], other_bytes[kHigh], at);
+    other_bytes[kRank][at] = static_cast<uint8_t>(std::lower_bound(begin, end, etas[i]) - begin);
+    const __int128 scaled = static_cast<__int128>(t.self[i]) * p.out.multiplier;
+    for (const bool is_plus : {true, false}) {
+      const Split split = SplitAt(scaled + (is_plus ? plus : minus), k);
+      // At least 0: eta = 0 is always among them (b' = 0 where b is other's
+      // zero point, which prepare keeps in [-128, 127]), and xi >= 0.
+      const int rank = static_cast<int>(std::upper_bound(begin, end, split.remainder) - begin) - 1;
+      if (rank < 0 || std::abs(split.quotient) >= kLimit) return;
+      store(split.quotient, self_bytes[is_plus ? kPlusLow : kMinusLow],
+            self_bytes[is_plus ? kPlusHigh : kMinusHigh], at);
+      self_bytes[is_plus ? kPlusRank : kMinusRank][at] = static_cast<uint8_t>(rank);
+    }
+  }
+  std::memcpy(t.self_planes, self_bytes, sizeof(self_bytes));
+  std::memcpy(t.other_planes, other_bytes, sizeof(other_bytes));
+  t.rank_path = true;
+}
 
 HWY_INLINE __m512i LookUpPlane(const uint8_t* table, __m512i index, __mmask64 high) {
   const __m512i low = _mm512_permutex2var_epi8(_mm512_load_si512(table), index,
@@ -114,72 +152,81 @@ HWY_INLINE __m512i LookUpPlane(const uint8_t* table, __m512i index, __mmask64 hi
   return _mm512_mask_blend_epi8(high, low, upper);
 }
 
-HWY_INLINE Lanes64 LookUpPlanes(const uint8_t (*planes)[256], __m512i index) {
-  const __mmask64 high = _mm512_movepi8_mask(index);
-  const __m512i byte0 = LookUpPlane(planes[0], index, high);
-  const __m512i byte1 = LookUpPlane(planes[1], index, high);
-  const __m512i byte2 = LookUpPlane(planes[2], index, high);
-  const __m512i byte3 = LookUpPlane(planes[3], index, high);
-  const __m512i low01 = _mm512_unpacklo_epi8(byte0, byte1);
-  const __m512i high01 = _mm512_unpackhi_epi8(byte0, byte1);
-  const __m512i low23 = _mm512_unpacklo_epi8(byte2, byte3);
-  const __m512i high23 = _mm512_unpackhi_epi8(byte2, byte3);
-  return {_mm512_unpacklo_epi16(low01, low23), _mm512_unpackhi_epi16(low01, low23),
-          _mm512_unpacklo_epi16(high01, high23), _mm512_unpackhi_epi16(high01, high23)};
+// One operand's looked-up planes for 64 bytes (written out plane by plane:
+// GCC keeps loops over arrays of vectors on the stack).
+struct SelfBlock {
+  __m512i plus_low, plus_high, minus_low, minus_high, plus_rank, minus_rank;
+};
+struct OtherBlock {
+  __m512i low, high, rank;
+};
+
+HWY_INLINE SelfBlock LookUpSelf(const InputTables& t, __m512i bytes) {
+  const __mmask64 high = _mm512_movepi8_mask(bytes);
+  return {LookUpPlane(t.self_planes[kPlusLow], bytes, high),
+          LookUpPlane(t.self_planes[kPlusHigh], bytes, high),
+          LookUpPlane(t.self_planes[kMinusLow], bytes, high),
+          LookUpPlane(t.self_planes[kMinusHigh], bytes, high),
+          LookUpPlane(t.self_planes[kPlusRank], bytes, high),
+          LookUpPlane(t.self_planes[kMinusRank], bytes, high)};
 }
 
-// The output stage for 16 differences d, zero point added.
-HWY_INLINE __m512i RoundOut(__m512i diff, __m512i multiplier, __m512i round_up, __m512i two_31,
-                            __m128i shift, __m128i shift_odd) {
-  const auto round = [&](__m512i product) {
-    const __m512i up = _mm512_add_epi64(product, round_up);
-    return _mm512_mask_sub_epi64(up, _mm512_movepi64_mask(product), up, two_31);
-  };
-  const __m512i even = _mm512_sra_epi64(round(_mm512_mul_epi32(diff, multiplier)), shift);
-  // The odd lanes shifted 32 less: their results land in the high halves.
-  const __m512i odd = _mm512_sra_epi64(
-      round(_mm512_mul_epi32(_mm512_srli_epi64(diff, 32), multiplier)), shift_odd);
-  return _mm512_mask_blend_epi32(0xAAAA, even, odd);
+HWY_INLINE OtherBlock LookUpOther(const InputTables& t, __m512i bytes) {
+  const __mmask64 high = _mm512_movepi8_mask(bytes);
+  return {LookUpPlane(t.other_planes[kLow], bytes, high),
+          LookUpPlane(t.other_planes[kHigh], bytes, high),
+          LookUpPlane(t.other_planes[kRank], bytes, high)};
+}
+
+// X - borrow on X's two byte planes, then X - Y in int16 lanes, the low
+// bytes' and the high bytes' halves (unpack order: each 128-bit block's
+// bytes 0-7, then 8-15).
+struct Words {
+  __m512i low, high;
+};
+HWY_INLINE Words Difference(__m512i x_low, __m512i x_high, __mmask64 borrow, const OtherBlock& y) {
+  const __m512i one = _mm512_set1_epi8(1);
+  x_high = _mm512_mask_sub_epi8(x_high, borrow & _mm512_cmpeq_epi8_mask(x_low, _mm512_setzero_si512()),
+                                x_high, one);
+  x_low = _mm512_mask_sub_epi8(x_low, borrow, x_low, one);
+  return {_mm512_sub_epi16(_mm512_unpacklo_epi8(x_low, x_high), _mm512_unpacklo_epi8(y.low, y.high)),
+          _mm512_sub_epi16(_mm512_unpackhi_epi8(x_low, x_high), _mm512_unpackhi_epi8(y.low, y.high))};
 }
 
 // Whole blocks of 64 elements (n >= 64); returns how many were done.
-size_t ByteLookupSub(const SubParams& p, const InputTables& t, const int8_t* self,
+size_t RankLookupSub(const SubParams& p, const InputTables& t, const int8_t* self,
                      const int8_t* other, int8_t* out, size_t n) {
-  const __m512i multiplier = _mm512_set1_epi64(p.out.multiplier);
-  const __m512i round_up = _mm512_set1_epi64(t.round_up);
-  const __m512i two_31 = _mm512_set1_epi64(int64_t{1} << 31);
-  const __m128i shift = _mm_cvtsi32_si128(t.shift);
-  const __m128i shift_odd = _mm_cvtsi32_si128(t.shift - 32);
+  const __m512i zero_point = _mm512_set1_epi16(static_cast<int16_t>(p.out_zero_point));
   const __m512i low = _mm512_set1_epi8(static_cast<char>(p.act_min));
   const __m512i high = _mm512_set1_epi8(static_cast<char>(p.act_max));
   // A block of 64 bytes equal to the previous one (a channel broadcast's
-  // repeated operand) reuses its looked-up values.
-  __m512i self_block = _mm512_loadu_si512(self);
-  __m512i other_block = _mm512_loadu_si512(other);
-  Lanes64 a = LookUpPlanes(t.self_planes, self_block);
-  Lanes64 b = LookUpPlanes(t.other_planes, other_block);
+  // repeated operand) reuses its looked-up planes.
+  __m512i self_bytes = _mm512_loadu_si512(self);
+  __m512i other_bytes = _mm512_loadu_si512(other);
+  SelfBlock a = LookUpSelf(t, self_bytes);
+  OtherBlock b = LookUpOther(t, other_bytes);
   size_t i = 0;
   for (; i + 64 <= n; i += 64) {
     const __m512i self_next = _mm512_loadu_si512(self + i);
-    if (_mm512_cmpneq_epi8_mask(self_next, self_block) != 0) {
-      self_block = self_next;
-      a = LookUpPlanes(t.self_planes, self_block);
+    if (_mm512_cmpneq_epi8_mask(self_next, self_bytes) != 0) {
+      self_bytes = self_next;
+      a = LookUpSelf(t, self_bytes);
     }
     const __m512i other_next = _mm512_loadu_si512(other + i);
-    if (_mm512_cmpneq_epi8_mask(other_next, other_block) != 0) {
-      other_block = other_next;
-      b = LookUpPlanes(t.other_planes, other_block);
+    if (_mm512_cmpneq_epi8_mask(other_next, other_bytes) != 0) {
+      other_bytes = other_next;
+      b = LookUpOther(t, other_bytes);
     }
-    const auto round_out = [&](__m512i self_lanes, __m512i other_lanes) {
-      return RoundOut(_mm512_sub_epi32(self_lanes, other_lanes), multiplier, round_up, two_31, shift,
-                      shift_odd);
-    };
-    // Saturating int32 -> int16 -> int8, as one saturation to int8.
-    const __m512i low_half = _mm512_packs_epi32(round_out(a.v0, b.v0), round_out(a.v1, b.v1));
-    const __m512i high_half = _mm512_packs_epi32(round_out(a.v2, b.v2), round_out(a.v3, b.v3));
-    __m512i result = _mm512_packs_epi16(low_half, high_half);
-    result = _mm512_min_epi8(_mm512_max_epi8(result, low), high);
-    _mm512_storeu_si512(out + i, result);
+    const Words plus = Difference(a.plus_low, a.plus_high, _mm512_cmplt_epu8_mask(a.plus_rank, b.rank), b);
+    const Words minus =
+        Difference(a.minus_low, a.minus_high, _mm512_cmplt_epu8_mask(a.minus_rank, b.rank), b);
+    const __m512i result_low =
+        _mm512_mask_blend_epi16(_mm512_cmpgt_epi16_mask(plus.low, zero_point), minus.low, plus.low);
+    const __m512i result_high =
+        _mm512_mask_blend_epi16(_mm512_cmpgt_epi16_mask(plus.high, zero_point), minus.high, plus.high);
+    // Saturating int16 -> int8 (restoring the byte order), then the bounds.
+    const __m512i result = _mm512_packs_epi16(result_low, result_high);
+    _mm512_storeu_si512(out + i, _mm512_min_epi8(_mm512_max_epi8(result, low), high));
   }
   return i;
 }
@@ -198,12 +245,12 @@ void SubS8(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* 
     tables.params = p;
     tables.valid = true;
 #if HWY_TARGET == HWY_AVX3_DL
-    FillBytePath(p, tables);
+    FillRankPath(p, tables);
 #endif
   }
   size_t i = 0;
 #if HWY_TARGET == HWY_AVX3_DL
-  if (tables.byte_path && n >= 64) i = ByteLookupSub(p, tables, self, other, out, n);
+  if (tables.rank_path && n >= 64) i = RankLookupSub(p, tables, self, other, out, n);
 #endif
   const LaneRequant<decltype(d)> out_rq(d, p.out);
   const auto out_zero_point = hn::Set(d, p.out_zero_point);

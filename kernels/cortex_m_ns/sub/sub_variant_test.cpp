@@ -192,6 +192,35 @@ ETNS_KERNEL_TEST(SubVariants, AllPairsSaturatingDifference) {
   }
 }
 
+// Output multipliers of few significant bits, where the output stage's
+// remainders of a' * M + c and b' * M (AVX3_DL compares them by rank) are
+// often equal: in these sets 512, 448, 342 and 256 of self's 512 remainders
+// equal one of other's.
+ETNS_KERNEL_TEST(SubVariants, AllPairsEqualRemainders) {
+  const Pairs pairs = all_pairs();
+  struct Case {
+    int32_t zero_points[3];
+    Requant self, other, out;
+  };
+  const Case cases[] = {
+      {{119, -46, 52}, {536870913, -18}, {671088640, -20}, {1 << 30, -1}},
+      {{-63, 50, -74}, {INT32_MAX, -15}, {671088640, -18}, {671088640, -4}},
+      {{-39, 6, 69}, {1431655765, -12}, {1 << 30, -18}, {1 << 30, -6}},
+      {{127, -70, 80}, {1610612736, -17}, {1 << 30, -19}, {671088640, -5}},
+  };
+  for (const Case& c : cases) {
+    SubParams p;
+    p.self_zero_point = c.zero_points[0];
+    p.other_zero_point = c.zero_points[1];
+    p.out_zero_point = c.zero_points[2];
+    p.self = c.self;
+    p.other = c.other;
+    p.out = c.out;
+    check_case(p, pairs.self, pairs.other, kPairs, "equal remainders");
+    ETNS_RETURN_IF_FAILED();
+  }
+}
+
 // Random pairs under many parameter sets, each stage's rounding path (S < 0,
 // S = 0, S > 0 with its wrapping left shift) in every combination.
 ETNS_KERNEL_TEST(SubVariants, ManyParamsRandomPairs) {
