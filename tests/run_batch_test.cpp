@@ -177,6 +177,24 @@ TEST_F(RunBatch, AWrongSizeFileFailsBeforeAnyOutputIsWritten) {
   EXPECT_FALSE(fs::exists(dir_.path() + "/out")) << "nothing written";
 }
 
+// Each thread checks a share of the sizes; the message names the first wrong
+// file in input order whichever thread found it.
+TEST_F(RunBatch, TheFirstWrongSizeFileIsNamedForAnyThreadCount) {
+  const std::string folder = dir_.path() + "/in";
+  make_inputs("dscnn", folder, 0x5124);
+  write(folder + "/dscnn_02a.bin", std::vector<uint8_t>(100, 0));  // the first thread's share
+  write(folder + "/dscnn_17a.bin", std::vector<uint8_t>(50, 0));   // the last thread's
+  for (const char* threads : {"1", "3"}) {
+    SCOPED_TRACE(threads);
+    const testing::CliResult r = testing::run_cli("run " + program("dscnn") + " --provider arm --inputs " + folder +
+                                                  " --outputs " + dir_.path() + "/out --threads " + threads);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.stderr_text.rfind("etns: " + folder + "/dscnn_02a.bin: 100 bytes given, expected ", 0), 0u)
+        << r.stderr_text;
+    EXPECT_FALSE(fs::exists(dir_.path() + "/out")) << "nothing written";
+  }
+}
+
 TEST_F(RunBatch, LabelsGiveTheTopOneAccuracyAndThePredictions) {
   const std::vector<std::string> inputs = make_inputs("dscnn", dir_.path() + "/in", 0x1abe1);
   std::vector<size_t> predicted;

@@ -60,34 +60,88 @@ std::string count_of(size_t count, const char* what) {
   return grouped(count) + " " + what + (count == 1 ? "" : "s");
 }
 
-// Every input file must have the method input's size before anything runs.
-void check_input_sizes(const std::vector<BatchInput>& inputs, const runtime::Tensor& input) {
-  for (const BatchInput& each : inputs) {
+// The first input of [begin, end) whose file does not have the method
+// input's size, as (index, message); (end, "") when all have it.
+std::pair<size_t, std::string> first_wrong_size(const std::vector<BatchInput>& inputs, size_t begin, size_t end,
+                                                const runtime::Tensor& input) {
+  for (size_t i = begin; i < end; ++i) {
+    const BatchInput& each = inputs[i];
     std::error_code error;
     const uintmax_t size = fs::file_size(each.path, error);
-    if (error) throw Failure("cannot read " + each.path + ": " + error.message() + " (--inputs)");
+    if (error) return {i, "cannot read " + each.path + ": " + error.message() + " (--inputs)"};
     if (size != input.nbytes) {
-      throw Failure(each.path + ": " + std::to_string(size) + " bytes given, expected " +
-                    std::to_string(input.nbytes) + " (the method's input: " + runtime::to_string(input.dtype) + ", " +
-                    std::to_string(input.numel) + " elements)");
+      return {i, each.path + ": " + std::to_string(size) + " bytes given, expected " + std::to_string(input.nbytes) +
+                     " (the method's input: " + runtime::to_string(input.dtype) + ", " +
+                     std::to_string(input.numel) + " elements)"};
     }
   }
+  return {end, ""};
 }
 
-// What the worker threads share: the next input to take, the first failure.
+// What the worker threads share: the set-up's outcome, the next input to
+// take, the first failure.
 struct SharedProgress {
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
   std::atomic<bool> failed{false};
   std::mutex mutex;
-  std::condition_variable finished_changed;
+  std::condition_variable changed;
+  // Set-up, under `mutex`: threads done with it, the set-up failure of the
+  // lowest input (SIZE_MAX: a session that did not load), and whether to run.
+  size_t ready_threads = 0;
+  size_t setup_failure_at = SIZE_MAX;
+  bool setup_failed = false;
+  bool go = false;
   size_t finished_threads = 0;
   std::string failure;  // the first, under `mutex`
   int failure_exit_code = 1;
 };
 
-// One thread: takes inputs until none is left, each through its own session.
-void work(HostSession& session, const BatchJob& job, std::vector<size_t>& predicted, SharedProgress& shared) {
+int exit_code_of(const std::exception& error) {
+  const auto* failure = dynamic_cast<const Failure*>(&error);
+  return failure != nullptr ? failure->exit_code() : 1;
+}
+
+// One thread. Set-up, in parallel with the others: its own session (thread 0
+// gets the one the caller loaded) and its share of the input size checks.
+// Once every thread is set up and nothing failed, the caller says go; then it
+// takes inputs until none is left.
+void work(size_t thread, size_t threads, std::vector<std::unique_ptr<HostSession>>& sessions, const BatchJob& job,
+          std::vector<size_t>& predicted, SharedProgress& shared) {
+  {
+    bool failed = false;
+    size_t failure_at = SIZE_MAX;
+    std::string failure;
+    int exit_code = 1;
+    try {
+      if (!sessions[thread]) sessions[thread] = std::make_unique<HostSession>(job.program, job.registry);
+      const size_t count = job.inputs.size();
+      const size_t begin = count * thread / threads;
+      const size_t end = count * (thread + 1) / threads;
+      const auto [at, message] = first_wrong_size(job.inputs, begin, end, sessions[thread]->method().input(0));
+      if (at != end) {
+        failed = true;
+        failure_at = at;
+        failure = message;
+      }
+    } catch (const std::exception& error) {
+      failed = true;
+      failure = error.what();
+      exit_code = exit_code_of(error);
+    }
+    std::unique_lock<std::mutex> lock(shared.mutex);
+    if (failed && (!shared.setup_failed || failure_at < shared.setup_failure_at)) {
+      shared.setup_failed = true;
+      shared.setup_failure_at = failure_at;
+      shared.failure = failure;
+      shared.failure_exit_code = exit_code;
+    }
+    ++shared.ready_threads;
+    shared.changed.notify_all();
+    shared.changed.wait(lock, [&shared]() { return shared.go; });
+    if (shared.failed) return;  // a set-up failed: nothing runs
+  }
+  HostSession& session = *sessions[thread];
   try {
     const size_t output_count = session.method().output_count();
     for (size_t i = shared.next++; i < job.inputs.size() && !shared.failed; i = shared.next++) {
@@ -112,13 +166,12 @@ void work(HostSession& session, const BatchJob& job, std::vector<size_t>& predic
     const std::lock_guard<std::mutex> lock(shared.mutex);
     if (!shared.failed.exchange(true)) {
       shared.failure = error.what();
-      const auto* failure = dynamic_cast<const Failure*>(&error);
-      shared.failure_exit_code = failure != nullptr ? failure->exit_code() : 1;
+      shared.failure_exit_code = exit_code_of(error);
     }
   }
   const std::lock_guard<std::mutex> lock(shared.mutex);
   ++shared.finished_threads;
-  shared.finished_changed.notify_all();
+  shared.changed.notify_all();
 }
 
 }  // namespace
@@ -267,37 +320,61 @@ BatchResult run_batch(const BatchJob& job) {
       }
     }
   }
-  check_input_sizes(job.inputs, method.input(0));
-  if (!job.output_dir.empty()) {
-    std::error_code error;
-    fs::create_directories(job.output_dir, error);
-    if (error) throw Failure("cannot create --outputs " + job.output_dir + ": " + error.message());
-  }
-  // Each further thread loads its own copy: nothing of a Method is shared.
-  while (sessions.size() < threads) sessions.push_back(std::make_unique<HostSession>(job.program, job.registry));
-
+  // Each further thread loads its own copy (nothing of a Method is shared)
+  // and checks its share of the input sizes, all at once.
+  sessions.resize(threads);
   BatchResult result;
   result.threads = threads;
   result.predicted.assign(job.labels.empty() ? 0 : job.inputs.size(), 0);
   SharedProgress shared;
   std::vector<std::thread> workers;
+  const auto stop = [&](bool go) {
+    {
+      const std::lock_guard<std::mutex> lock(shared.mutex);
+      shared.failed = !go;
+      shared.go = true;
+    }
+    shared.changed.notify_all();
+  };
   try {
     for (size_t t = 0; t < threads; ++t) {
-      workers.emplace_back(work, std::ref(*sessions[t]), std::cref(job), std::ref(result.predicted), std::ref(shared));
+      workers.emplace_back(work, t, threads, std::ref(sessions), std::cref(job), std::ref(result.predicted),
+                           std::ref(shared));
     }
   } catch (const std::system_error& error) {
-    // The threads already started stop after their current input.
-    shared.failed = true;
+    // The threads already started stop once set up.
+    stop(false);
     for (std::thread& worker : workers) worker.join();
     throw Failure(std::string("cannot start a thread: ") + error.what());
   }
+  std::string setup_failure;
+  int setup_exit_code = 1;
+  {
+    std::unique_lock<std::mutex> lock(shared.mutex);
+    shared.changed.wait(lock, [&]() { return shared.ready_threads == threads; });
+    if (shared.setup_failed) {
+      setup_failure = shared.failure;
+      setup_exit_code = shared.failure_exit_code;
+    }
+  }
+  if (setup_failure.empty() && !job.output_dir.empty()) {
+    std::error_code error;
+    fs::create_directories(job.output_dir, error);
+    if (error) setup_failure = "cannot create --outputs " + job.output_dir + ": " + error.message();
+  }
+  if (!setup_failure.empty()) {
+    stop(false);
+    for (std::thread& worker : workers) worker.join();
+    throw Failure(setup_failure, setup_exit_code);
+  }
+  stop(true);
   const auto elapsed_ms = [&started]() {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   };
   {
     std::unique_lock<std::mutex> lock(shared.mutex);
-    while (!shared.finished_changed.wait_for(lock, std::chrono::milliseconds(100),
-                                             [&]() { return shared.finished_threads == threads; })) {
+    while (!shared.changed.wait_for(lock, std::chrono::milliseconds(100),
+                                    [&]() { return shared.finished_threads == threads; })) {
       if (job.progress) {
         lock.unlock();
         job.progress(shared.done, elapsed_ms());
