@@ -1,12 +1,15 @@
 #include "tools/common/files.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -70,35 +73,41 @@ std::string special_file_kind(const std::filesystem::file_status& status) {
   }
 }
 
-// Where writing `path` lands: through any symlinks, to the file they name.
-std::filesystem::path write_destination(const std::string& path) {
+// Where writing `path` lands: the path itself, or through any symlinks the
+// file they name (followed by hand: a dangling link's target is created).
+// `status` is that file's, not following links; only a regular file or none
+// may be there.
+std::filesystem::path write_destination(const std::string& path, std::filesystem::file_status& status) {
   std::error_code error;
   std::filesystem::path link = path;
-  // Follow links by hand: weakly_canonical leaves a dangling one unresolved.
-  for (int hops = 0; std::filesystem::is_symlink(std::filesystem::symlink_status(link, error)); ++hops) {
+  for (int hops = 0;; ++hops) {
+    status = std::filesystem::symlink_status(link, error);
+    if (status.type() == std::filesystem::file_type::none) {
+      throw Failure("cannot write " + path + ": " + error.message());
+    }
+    if (!std::filesystem::is_symlink(status)) break;
     if (hops == 40) throw Failure("cannot write " + path + ": too many levels of symbolic links");
     const std::filesystem::path next = std::filesystem::read_symlink(link, error);
     if (error) throw Failure("cannot write " + path + ": " + error.message());
     link = next.is_absolute() ? next : link.parent_path() / next;
   }
-  const std::filesystem::path target = std::filesystem::weakly_canonical(link, error);
-  if (error) throw Failure("cannot write " + path + ": " + error.message());
-  const std::filesystem::file_status status = std::filesystem::status(target, error);
   if (status.type() != std::filesystem::file_type::not_found &&
       status.type() != std::filesystem::file_type::regular) {
     throw Failure("cannot write " + path + ": " + special_file_kind(status) +
                   "; only regular files are replaced");
   }
-  return target;
+  return link;
 }
 
-// The mode a new file gets: the replaced file's, else 0666 less the umask.
-mode_t new_file_mode(const std::filesystem::path& target) {
-  struct stat existing {};
-  if (::stat(target.c_str(), &existing) == 0) return existing.st_mode & 07777;
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  return 0666 & ~mask;
+// A temporary's name: the process id, a number drawn at random once and a
+// counter (threads write files at the same time; O_EXCL settles the rest).
+std::string temporary_suffix() {
+  static const long pid = static_cast<long>(::getpid());
+  static const uint64_t salt = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  static std::atomic<uint64_t> counter{0};
+  char text[64];
+  std::snprintf(text, sizeof(text), ".%ld-%016llx.tmp", pid, static_cast<unsigned long long>(salt + counter++));
+  return text;
 }
 
 }  // namespace
@@ -106,14 +115,25 @@ mode_t new_file_mode(const std::filesystem::path& target) {
 void write_file_atomic(const std::string& path, const void* bytes, size_t size) {
   // A symlink is written through, a regular file replaced by rename; FIFOs,
   // devices and other special files are never replaced.
-  const std::filesystem::path target = write_destination(path);
-  // A fresh temporary (O_EXCL): a planted file or link there is never followed.
-  std::string temporary = target.string() + ".XXXXXX";
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0) throw Failure("cannot write " + path + ": " + std::strerror(errno));
+  std::filesystem::file_status status;
+  const std::filesystem::path target = write_destination(path, status);
+  const bool replacing = status.type() == std::filesystem::file_type::regular;
+  // A fresh temporary beside the target (O_EXCL: a file or link planted there
+  // is never followed). A new file is created 0666 less the umask by the
+  // kernel, which no thread's umask call can race with; a replaced file
+  // keeps its mode.
+  std::string temporary;
+  int fd = -1;
+  for (int attempt = 0; fd < 0; ++attempt) {
+    temporary = target.string() + temporary_suffix();
+    fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, replacing ? 0600 : 0666);
+    if (fd < 0 && (errno != EEXIST || attempt == 99)) {
+      throw Failure("cannot write " + path + ": " + std::strerror(errno));
+    }
+  }
   const auto* cursor = static_cast<const uint8_t*>(bytes);
   size_t left = size;
-  bool ok = ::fchmod(fd, new_file_mode(target)) == 0;
+  bool ok = !replacing || ::fchmod(fd, static_cast<mode_t>(status.permissions() & std::filesystem::perms::mask)) == 0;
   while (ok && left > 0) {
     const ssize_t written = ::write(fd, cursor, left);
     if (written < 0 && errno == EINTR) continue;

@@ -35,7 +35,9 @@ nlohmann::json read_json_file(const std::string& path);
 // Writes `bytes` to a temporary file beside `path`, then renames it into
 // place: a reader never sees a half-written file. A symlink is written
 // through (its target is replaced); a FIFO, device, socket or directory is
-// refused, never replaced. Throws Failure "cannot write <path>: <reason>".
+// refused, never replaced. A new file gets 0666 less the umask, a replaced
+// one keeps its mode. Safe from several threads at once. Throws Failure
+// "cannot write <path>: <reason>".
 void write_file_atomic(const std::string& path, const void* bytes, size_t size);
 inline void write_file_atomic(const std::string& path, const std::string& text) {
   write_file_atomic(path, text.data(), text.size());

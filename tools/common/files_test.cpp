@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include "tools/common/failure.h"
 #include "tools/common/process.h"
@@ -32,6 +33,27 @@ TEST(WriteFileAtomic, ReplacesARegularFileAndLeavesNoTemporary) {
   EXPECT_EQ(read_file(path), (std::vector<uint8_t>{'n', 'e', 'w'}));
   EXPECT_EQ(fs::status(path).permissions() & fs::perms::all, fs::perms(0640)) << "keeps the file's mode";
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
+}
+
+// New files get 0666 less the umask, also when threads write at once (as
+// `etns run --threads` does): nothing may change the process's umask meanwhile.
+TEST(WriteFileAtomic, NewFilesGetTheUmasksModeOnEveryThread) {
+  const TemporaryDirectory dir;
+  const mode_t before = ::umask(027);
+  const auto write_many = [&dir](char thread) {
+    for (int i = 0; i < 100; ++i) write_file_atomic(dir.path() + "/" + thread + std::to_string(i), "new");
+  };
+  std::thread first(write_many, 'a');
+  std::thread second(write_many, 'b');
+  first.join();
+  second.join();
+  ::umask(before);
+  size_t files = 0;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir.path())) {
+    ++files;
+    EXPECT_EQ(entry.status().permissions() & fs::perms::all, fs::perms(0640)) << entry.path();
+  }
+  EXPECT_EQ(files, 200u) << "no temporaries";
 }
 
 TEST(WriteFileAtomic, WritesThroughSymlinksAndKeepsThem) {
