@@ -15,6 +15,13 @@
 
 #include "hwy/highway.h"
 
+// AVX-512 VNNI functions (vpdpbusd, which Highway 1.0.3 has no operation
+// for) add it to the target's own options; Highway's AVX3_DL target implies
+// it, so only AVX3_DL code uses it.
+#ifndef ETNS_VNNI_ATTR
+#define ETNS_VNNI_ATTR __attribute__((target(HWY_TARGET_STR ",avx512vnni")))
+#endif
+
 HWY_BEFORE_NAMESPACE();
 namespace etns::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;

@@ -174,7 +174,6 @@ bool Conv2dS8ShortWindows(D d32, const Conv2dParams& p, const int8_t* input, con
 // those taps, and every window reads in bounds without a test. Products of
 // 4 bytes add to at most 4 * 255 * 128 and the lanes add wrapping, so nothing
 // saturates.
-#define ETNS_VNNI_ATTR __attribute__((target(HWY_TARGET_STR ",avx512vnni")))
 
 constexpr size_t kVnniLanes = 16;
 // Stack buffers: the weights repacked per block of 64 channels as

@@ -81,8 +81,10 @@ size_t depthwise_conv2d_3x3_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p)
 size_t depthwise_conv2d_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p);
 #if ETNS_HAVE_HWY
 // Host SIMD (Highway, target picked at run time): one int32 lane per output
-// channel, summed over the in-image taps and requantised per lane. No
-// scratch.
+// channel, summed over the in-image taps and requantised per lane; on
+// AVX3_DL, for depth multiplier 1 with 64 channels (or C dividing 64 at
+// stride 1), VNNI byte dot products of 4 taps a lane over a zero-point-padded
+// copy of the image on the stack. No scratch.
 void depthwise_conv2d_s8_hwy(const DepthwiseConv2dParams& p, const int8_t* input,
                              const int8_t* weight, const int32_t* bias, int8_t* out,
                              uint8_t* scratch);

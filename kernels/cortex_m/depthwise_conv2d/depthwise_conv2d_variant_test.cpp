@@ -293,5 +293,47 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, Extremes) {
   }
 }
 
+// The shapes of the host's VNNI path (depth multiplier 1; steps of 64 output
+// bytes over a zero-point-padded image): channels a multiple of 64, and
+// channels dividing 64 with stride 1 along rows (64 / C pixels a step, the
+// rest of a row one pixel at a time). Filters 1x1 to 6x5 (tap counts on and
+// off multiples of 4), strides 1-3, dilation 1-2, padding 0-3, outputs past
+// SAME's extent, batch 2; a third of the cases with int8 extremes and biases
+// near the int32 limits, so the sums wrap.
+ETNS_KERNEL_TEST(DepthwiseConv2dVariants, VnniShapes) {
+  Rng rng(kSeed + 5);
+  const int32_t channels[] = {1, 2, 4, 8, 16, 32, 64, 128, 192};
+  for (int i = 0; i < 54; ++i) {
+    kernels::testing::TestMemoryScope scope;
+    Case c;
+    DepthwiseConv2dParams& p = c.p;
+    p.batches = rng.uniform32(1, 2);
+    p.input_c = p.output_c = channels[i % 9];
+    p.filter_h = rng.uniform32(1, 6);
+    p.filter_w = rng.uniform32(1, 5);
+    p.stride_h = rng.uniform32(1, 3);
+    p.stride_w = p.output_c < 64 ? 1 : rng.uniform32(1, 3);
+    p.dilation_h = rng.uniform32(1, 2);
+    p.dilation_w = rng.uniform32(1, 2);
+    p.pad_h = rng.uniform32(0, 3);
+    p.pad_w = rng.uniform32(0, 3);
+    p.input_h = rng.uniform32(1, 8);
+    p.input_w = p.output_c < 64 ? rng.uniform32(1, 80 / p.output_c + 8) : rng.uniform32(1, 8);
+    p.output_h = out_extent(rng, p.input_h, p.filter_h, p.stride_h, p.pad_h, p.dilation_h);
+    p.output_w = out_extent(rng, p.input_w, p.filter_w, p.stride_w, p.pad_w, p.dilation_w);
+    random_offsets(rng, p);
+    fill_case(rng, c, rng.uniform(0, 3) != 0);
+    if (i % 3 == 0) {
+      for (size_t k = 0; k < input_bytes(p); ++k) c.input[k] = rng.coin() ? -128 : 127;
+      for (size_t k = 0; k < weight_bytes(p); ++k) c.weight[k] = rng.coin() ? -128 : 127;
+      if (c.bias != nullptr) {
+        for (int32_t oc = 0; oc < p.output_c; ++oc) c.bias[oc] = rng.coin() ? INT32_MAX - 100 : INT32_MIN + 100;
+      }
+    }
+    check_case(c, "vnni shapes");
+    ETNS_RETURN_IF_FAILED();
+  }
+}
+
 }  // namespace
 }  // namespace etns::cortex_m

@@ -35,7 +35,6 @@ constexpr size_t kRowBlock = 64;
 //   sum (w + 128) * x = sum x * w + 128 * sum x,
 // and the caller subtracts 128 * sum x, modulo 2^32 as the reference wraps.
 // With `weight_sums`, the same bytes against 1s give sum (w + 128).
-#define ETNS_VNNI_ATTR __attribute__((target(HWY_TARGET_STR ",avx512vnni")))
 
 // The lane sums of four vectors at once, wrapping: pairs of lanes added
 // within each 128-bit block by unpacking, then the four blocks.
