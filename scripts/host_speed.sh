@@ -48,12 +48,15 @@ if [ -f "$models/kws.tflite" ]; then
 fi
 
 echo "== programs (fast against reference, $repetitions repetitions)"
-"$bin/etns_program_bench" --benchmark_repetitions="$repetitions" --benchmark_report_aggregates_only=true \
+# Repetitions of different benchmarks in random order, so a slow spell of the
+# machine does not fall on one program of a pair.
+"$bin/etns_program_bench" --benchmark_repetitions="$repetitions" --benchmark_enable_random_interleaving=true \
+  --benchmark_report_aggregates_only=true \
   --benchmark_format=json --benchmark_out="$out/programs.json" "${programs[@]}" >/dev/null
 echo "== kernels per element (16K elements)"
 "$bin/etns_kernel_bench" --benchmark_filter='(quantized_sub|quantized_leaky_relu|quantized_hardswish|quantized_relu|quantized_mean)/tier1' \
-  --benchmark_repetitions="$repetitions" --benchmark_report_aggregates_only=true --benchmark_format=json \
-  --benchmark_out="$out/kernels.json" >/dev/null
+  --benchmark_repetitions="$repetitions" --benchmark_enable_random_interleaving=true \
+  --benchmark_report_aggregates_only=true --benchmark_format=json --benchmark_out="$out/kernels.json" >/dev/null
 echo "== etns run over 1,000 inputs"
 mkdir -p "$out/inputs"
 size=$(wc -c <"$out/export/dscnn.input.bin")
@@ -65,15 +68,23 @@ seconds() {
   end=$(date +%s%N)
   printf '%d.%03d\n' $(((end - start) / 1000000000)) $(((end - start) / 1000000 % 1000))
 }
-rm -rf "$out/o1" "$out/o2"
-one=$(seconds "$bin/etns" run "$out/export/dscnn_arm.pte" --provider arm --inputs "$out/inputs" --outputs "$out/o1" --threads 1)
-two=$(seconds "$bin/etns" run "$out/export/dscnn_arm.pte" --provider arm --inputs "$out/inputs" --outputs "$out/o2" --threads 2)
-cmp -s <(cat "$out"/o1/*) <(cat "$out"/o2/*) || { echo "host_speed: outputs differ between 1 and 2 threads" >&2; exit 1; }
-# The same runs labelled, with no output files: the inference alone, as
-# creating 1,000 files costs more than the inferences on some file systems.
+# The median of 5 runs each, one and two threads taking turns so the
+# machine's slow spells fall on both. Each run writes to a fresh folder.
+median() { printf '%s\n' "$@" | sort -n | sed -n 3p; }
+ones=() twos=() ones_labelled=() twos_labelled=()
 (cd "$out/inputs" && for f in *.bin; do echo "$f 0"; done) >"$out/labels.txt"
-one_labelled=$(seconds "$bin/etns" run "$out/export/dscnn_arm.pte" --provider arm --inputs "$out/inputs" --labels "$out/labels.txt" --threads 1)
-two_labelled=$(seconds "$bin/etns" run "$out/export/dscnn_arm.pte" --provider arm --inputs "$out/inputs" --labels "$out/labels.txt" --threads 2)
+for round in 1 2 3 4 5; do
+  rm -rf "$out/o1" "$out/o2"
+  ones+=("$(seconds "$bin/etns" run "$out/export/dscnn_arm.pte" --provider arm --inputs "$out/inputs" --outputs "$out/o1" --threads 1)")
+  twos+=("$(seconds "$bin/etns" run "$out/export/dscnn_arm.pte" --provider arm --inputs "$out/inputs" --outputs "$out/o2" --threads 2)")
+  cmp -s <(cat "$out"/o1/*) <(cat "$out"/o2/*) || { echo "host_speed: outputs differ between 1 and 2 threads" >&2; exit 1; }
+  # The same runs labelled, with no output files: the inference alone, as
+  # creating 1,000 files costs more than the inferences on some file systems.
+  ones_labelled+=("$(seconds "$bin/etns" run "$out/export/dscnn_arm.pte" --provider arm --inputs "$out/inputs" --labels "$out/labels.txt" --threads 1)")
+  twos_labelled+=("$(seconds "$bin/etns" run "$out/export/dscnn_arm.pte" --provider arm --inputs "$out/inputs" --labels "$out/labels.txt" --threads 2)")
+done
+one=$(median "${ones[@]}") two=$(median "${twos[@]}")
+one_labelled=$(median "${ones_labelled[@]}") two_labelled=$(median "${twos_labelled[@]}")
 echo "{\"one_thread_s\": $one, \"two_threads_s\": $two, \"one_thread_labelled_s\": $one_labelled, \"two_threads_labelled_s\": $two_labelled}" >"$out/threads.json"
 
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')
@@ -90,7 +101,7 @@ programs = medians(os.path.join(out, "programs.json"))
 kernels = medians(os.path.join(out, "kernels.json"))
 threads = json.load(open(os.path.join(out, "threads.json")))
 us = lambda ns: f"{ns / 1e3:,.1f} µs"
-print(f"CPU: {cpu} ({cores} cores), median of each benchmark's repetitions, one run.\n")
+print(f"CPU: {cpu} ({cores} cores), median of each benchmark's repetitions (interleaved at random), one run.\n")
 print("| program | fast | reference | reference ÷ fast |")
 print("|---|---:|---:|---:|")
 names = sorted({n.rsplit("/", 1)[0] for n in programs})
@@ -114,9 +125,9 @@ for row, (label, goal) in xnnpack.items():
     faster = [v for k, v in variants.items() if k != "ref"]
     best = min(faster) if faster else variants["ref"]  # a build without host variants
     print(f"| {label} | {variants['ref'] / 16384:.3f} | {best / 16384:.3f} | {goal} | {'yes' if best / 16384 <= goal else 'no'} |")
-print(f"\netns run, 1,000 dscnn inputs, writing 1,000 output files: 1 thread {threads['one_thread_s']:.3f} s, "
+print(f"\netns run, 1,000 dscnn inputs, median of 5 runs each, writing 1,000 output files: 1 thread {threads['one_thread_s']:.3f} s, "
       f"2 threads {threads['two_threads_s']:.3f} s ({threads['two_threads_s'] / threads['one_thread_s']:.2f}x); outputs identical.")
-print(f"etns run, 1,000 dscnn inputs, labelled (no output files): 1 thread {threads['one_thread_labelled_s']:.3f} s, "
+print(f"etns run, 1,000 dscnn inputs, median of 5 runs each, labelled (no output files): 1 thread {threads['one_thread_labelled_s']:.3f} s, "
       f"2 threads {threads['two_threads_labelled_s']:.3f} s "
       f"({threads['two_threads_labelled_s'] / threads['one_thread_labelled_s']:.2f}x).")
 PY
