@@ -58,7 +58,7 @@ void FillTable(D d, kernels::Requant factor, int32_t zero_point, int32_t* table)
 #if HWY_TARGET == HWY_AVX3_DL
 // VBMI (Highway 1.0.3 has no byte permutes, so these lines are intrinsics).
 // With R = -output shift >= 1 and k = 31 + R, the output stage of a' - b' is
-// one floor division (docs/design.md, "quantized_sub"):
+// one floor division (docs/design.md, "Host SIMD variants"):
 //   out = floor((a' * M - b' * M + c) / 2^k),  c = c+ where a' >= b', else c-,
 //   c+ = zp * 2^k + 2^(k - 1) + 2^30,  c- = c+ - 2^31.
 // Split each side into an integer part and a remainder below 2^k:
