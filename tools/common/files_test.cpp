@@ -1,11 +1,15 @@
 #include "tools/common/files.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "tools/common/failure.h"
 #include "tools/common/process.h"
@@ -54,6 +58,45 @@ TEST(WriteFileAtomic, NewFilesGetTheUmasksModeOnEveryThread) {
     EXPECT_EQ(entry.status().permissions() & fs::perms::all, fs::perms(0640)) << entry.path();
   }
   EXPECT_EQ(files, 200u) << "no temporaries";
+}
+
+// The names a directory saw created or moved in while `write` ran.
+template <typename Write>
+std::vector<std::string> names_appearing(const std::string& dir, Write write) {
+  const int watch = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (watch < 0) return {"inotify unavailable"};
+  ::inotify_add_watch(watch, dir.c_str(), IN_CREATE | IN_MOVED_TO);
+  write();
+  std::vector<std::string> names;
+  alignas(inotify_event) char events[4096];
+  for (ssize_t got; (got = ::read(watch, events, sizeof(events))) > 0;) {
+    for (ssize_t at = 0; at < got;) {
+      const auto* event = reinterpret_cast<const inotify_event*>(events + at);
+      names.emplace_back(event->len > 0 ? event->name : "");
+      at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
+    }
+  }
+  ::close(watch);
+  return names;
+}
+
+// A new file costs its folder one update (`etns run` writes thousands into
+// one folder, where updates take turns): written unnamed, then linked. A
+// replaced file still goes through a named temporary and a rename.
+TEST(WriteFileAtomic, ANewFileAppearsOnlyUnderItsName) {
+  const TemporaryDirectory dir;
+  const int probe = ::open(dir.path().c_str(), O_WRONLY | O_TMPFILE, 0600);
+  if (probe < 0) GTEST_SKIP() << "this file system has no O_TMPFILE: new files take the named temporary";
+  ::close(probe);
+  const std::string path = dir.path() + "/out.bin";
+  EXPECT_EQ(names_appearing(dir.path(), [&] { write_file_atomic(path, "new"); }),
+            std::vector<std::string>{"out.bin"});
+  EXPECT_EQ(read_file(path), (std::vector<uint8_t>{'n', 'e', 'w'}));
+  const std::vector<std::string> replacing = names_appearing(dir.path(), [&] { write_file_atomic(path, "two"); });
+  ASSERT_EQ(replacing.size(), 2u);
+  EXPECT_NE(replacing[0], "out.bin") << "the temporary";
+  EXPECT_EQ(replacing[1], "out.bin") << "renamed over the file";
+  EXPECT_EQ(read_file(path), (std::vector<uint8_t>{'t', 'w', 'o'}));
 }
 
 TEST(WriteFileAtomic, WritesThroughSymlinksAndKeepsThem) {
