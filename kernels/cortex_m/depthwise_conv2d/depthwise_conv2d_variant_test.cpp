@@ -68,6 +68,12 @@ void fill_case(Rng& rng, Case& c, bool with_bias) {
   rng.fill_s8(c.weight, weight_bytes(c.p));
 }
 
+// Input and weights of only -128 and 127: the largest products and sums.
+void fill_int8_extremes(Rng& rng, Case& c) {
+  for (size_t k = 0; k < input_bytes(c.p); ++k) c.input[k] = rng.coin() ? -128 : 127;
+  for (size_t k = 0; k < weight_bytes(c.p); ++k) c.weight[k] = rng.coin() ? -128 : 127;
+}
+
 void check_case(const Case& c, const char* what) {
   const DepthwiseConv2dParams& p = c.p;
   uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, depthwise_conv2d_scratch_bytes(p) + 1);
@@ -215,8 +221,7 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, ThreeByThree) {
     random_offsets(rng, p);
     fill_case(rng, c, rng.uniform(0, 3) != 0);
     if (i % 4 == 0) {
-      for (size_t k = 0; k < input_bytes(p); ++k) c.input[k] = rng.coin() ? -128 : 127;
-      for (size_t k = 0; k < weight_bytes(p); ++k) c.weight[k] = rng.coin() ? -128 : 127;
+      fill_int8_extremes(rng, c);
     }
     if (i % 2 == 1) {  // every shift negative, as exported models have (a faster path)
       for (int32_t oc = 0; oc < p.output_c; ++oc) {
@@ -284,9 +289,8 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, Extremes) {
       c.multipliers[oc] = rng.pick(multipliers);
       c.shifts[oc] = rng.pick(shifts);
     }
-    if (i % 3 == 0) {  // int8 extremes: the largest magnitude products
-      for (size_t k = 0; k < input_bytes(p); ++k) c.input[k] = rng.coin() ? -128 : 127;
-      for (size_t k = 0; k < weight_bytes(p); ++k) c.weight[k] = rng.coin() ? -128 : 127;
+    if (i % 3 == 0) {
+      fill_int8_extremes(rng, c);
     }
     check_case(c, "extremes");
     ETNS_RETURN_IF_FAILED();
@@ -324,8 +328,7 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, VnniShapes) {
     random_offsets(rng, p);
     fill_case(rng, c, rng.uniform(0, 3) != 0);
     if (i % 3 == 0) {
-      for (size_t k = 0; k < input_bytes(p); ++k) c.input[k] = rng.coin() ? -128 : 127;
-      for (size_t k = 0; k < weight_bytes(p); ++k) c.weight[k] = rng.coin() ? -128 : 127;
+      fill_int8_extremes(rng, c);
       if (c.bias != nullptr) {
         for (int32_t oc = 0; oc < p.output_c; ++oc) c.bias[oc] = rng.coin() ? INT32_MAX - 100 : INT32_MIN + 100;
       }
