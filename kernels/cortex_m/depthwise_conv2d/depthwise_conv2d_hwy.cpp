@@ -114,9 +114,12 @@ void OnePixel(const DepthwiseConv2dParams& p, const int8_t* image, const int8_t*
 // and a border tap, x = -input_offset, adds 0 as the reference's skipped
 // taps do. The second term goes into the bias once per call.
 // A step is 64 bytes of output: 64 channels of one pixel (channels a
-// multiple of 64), or with stride 1 along the row the 64 / C pixels whose
-// channels (C dividing 64) are 64 bytes in a row of the padded image and of
-// the output alike; the pixels left at a row's end go one at a time. Four
+// multiple of 64), or the 64 / C pixels whose channels (C dividing 64) are
+// 64 bytes in a row of the output and of the padded image alike; the pixels
+// left at a row's end go one at a time. For the latter at a stride s along
+// the row, each padded row is split into s phases: padded column px is
+// column px / s of phase px % s, so the columns a step's pixels read for one
+// tap, s apart, are adjacent in one phase. Four
 // taps of a step are 4 loads and 8 byte and word unpacks, which leave the
 // bytes in unpack order (lane 4j + i of the k-th vector holds byte
 // 16j + 4k + i); the weights, bias and factors are arranged in that order,
@@ -137,7 +140,7 @@ ETNS_VNNI_ATTR bool DepthwiseVnni(const DepthwiseConv2dParams& p, const int8_t* 
   const size_t channels = static_cast<size_t>(p.output_c);
   const bool whole_pixels = channels % kDwStep == 0;
   if (p.depth_multiplier != 1 || channels > kDwMaxChannels ||
-      !(whole_pixels || (kDwStep % channels == 0 && p.stride_w == 1))) {
+      !(whole_pixels || kDwStep % channels == 0)) {
     return false;
   }
   const size_t taps = static_cast<size_t>(p.filter_h) * static_cast<size_t>(p.filter_w);
@@ -147,10 +150,15 @@ ETNS_VNNI_ATTR bool DepthwiseVnni(const DepthwiseConv2dParams& p, const int8_t* 
   const int64_t padded_w = int64_t{p.output_w - 1} * p.stride_w + int64_t{p.filter_w - 1} * p.dilation_w + 1;
   const size_t steps = whole_pixels ? channels / kDwStep : 1;  // per pixel, or per 64 / C pixels
   const auto limit = static_cast<int64_t>(kDwPaddedBytes);
+  const int64_t stride = p.stride_w;
   if (4 * quads > kDwMaxTaps || steps * quads * 4 * kDwStep > kDwWeightBytes || padded_h > limit ||
-      padded_w > limit || static_cast<size_t>(padded_h * padded_w) * channels > kDwPaddedBytes) {
+      padded_w > limit || stride > limit) {
     return false;
   }
+  const int64_t phases = whole_pixels ? 1 : stride;  // a step of whole pixels reads one pixel
+  const int64_t phase_w = (padded_w + phases - 1) / phases;  // columns of a phase
+  const int64_t padded_row = phases * phase_w * static_cast<int64_t>(channels);
+  if (padded_row * padded_h > limit) return false;
   alignas(64) uint8_t padded[kDwPaddedBytes];
   alignas(64) int8_t arranged[kDwWeightBytes];
   alignas(64) int32_t arranged_bias[kDwMaxChannels];
@@ -178,16 +186,20 @@ ETNS_VNNI_ATTR bool DepthwiseVnni(const DepthwiseConv2dParams& p, const int8_t* 
       }
     }
   }
-  const size_t row_bytes = static_cast<size_t>(padded_w) * channels;
+  const auto row_bytes = static_cast<size_t>(padded_row);
   size_t tap_offset[kDwMaxTaps];  // bytes from a window's first tap; the padding taps read the first
   for (size_t t = 0; t < 4 * quads; ++t) {
     const size_t ky = t < taps ? t / static_cast<size_t>(p.filter_w) : 0;
     const size_t kx = t < taps ? t % static_cast<size_t>(p.filter_w) : 0;
-    tap_offset[t] = ky * static_cast<size_t>(p.dilation_h) * row_bytes + kx * static_cast<size_t>(p.dilation_w) * channels;
+    const size_t column = kx * static_cast<size_t>(p.dilation_w);
+    const size_t in_phase =
+        column % static_cast<size_t>(phases) * static_cast<size_t>(phase_w) + column / static_cast<size_t>(phases);
+    tap_offset[t] = ky * static_cast<size_t>(p.dilation_h) * row_bytes + in_phase * channels;
   }
   const uint8_t border = static_cast<uint8_t>(static_cast<uint8_t>(-p.input_offset) ^ 0x80u);
   const size_t image_bytes = static_cast<size_t>(p.input_h) * p.input_w * channels;
   const size_t pixels_a_step = whole_pixels ? 1 : kDwStep / channels;
+  const size_t window_step = static_cast<size_t>(stride / phases) * channels;  // from a window to the next
   const hn::Full512<int32_t> d;
   const auto output_offset = hn::Set(d, p.output_offset);
   const auto low = hn::Set(d, p.activation_min);
@@ -204,19 +216,38 @@ ETNS_VNNI_ATTR bool DepthwiseVnni(const DepthwiseConv2dParams& p, const int8_t* 
       const int64_t iy = py - p.pad_h;
       if (iy < 0 || iy >= p.input_h || inside == 0) continue;
       const auto* src = reinterpret_cast<const uint8_t*>(image) + static_cast<size_t>(iy) * p.input_w * channels;
-      uint8_t* dst = row + static_cast<size_t>(p.pad_w) * channels;
-      size_t i = 0;
-      for (; i + 64 <= inside; i += 64) {
-        _mm512_storeu_si512(dst + i, _mm512_xor_si512(_mm512_loadu_si512(src + i), _mm512_set1_epi8(-128)));
+      if (phases == 1) {
+        uint8_t* dst = row + static_cast<size_t>(p.pad_w) * channels;
+        size_t i = 0;
+        for (; i + 64 <= inside; i += 64) {
+          _mm512_storeu_si512(dst + i, _mm512_xor_si512(_mm512_loadu_si512(src + i), _mm512_set1_epi8(-128)));
+        }
+        for (; i < inside; ++i) dst[i] = static_cast<uint8_t>(src[i] ^ 0x80u);
+        continue;
       }
-      for (; i < inside; ++i) dst[i] = static_cast<uint8_t>(src[i] ^ 0x80u);
+      // Pixel by pixel, each into its phase (no division per pixel).
+      size_t phase = static_cast<size_t>(p.pad_w) % static_cast<size_t>(phases);
+      size_t column = static_cast<size_t>(p.pad_w) / static_cast<size_t>(phases);
+      for (size_t i = 0; i < inside; i += channels) {
+        uint8_t* dst = row + (phase * static_cast<size_t>(phase_w) + column) * channels;
+        if (++phase == static_cast<size_t>(phases)) {
+          phase = 0;
+          ++column;
+        }
+        size_t j = 0;
+        for (; j + 16 <= channels; j += 16) {
+          const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + j));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + j), _mm_xor_si128(bytes, _mm_set1_epi8(-128)));
+        }
+        for (; j < channels; ++j) dst[j] = static_cast<uint8_t>(src[i + j] ^ 0x80u);
+      }
     }
     for (int32_t oy = 0; oy < p.output_h; ++oy) {
       const uint8_t* window_row = padded + static_cast<size_t>(oy) * p.stride_h * row_bytes;
       int8_t* out_row = out + (static_cast<size_t>(n) * p.output_h + oy) * p.output_w * channels;
       int32_t ox = 0;
       for (; ox + static_cast<int32_t>(pixels_a_step) <= p.output_w; ox += static_cast<int32_t>(pixels_a_step)) {
-        const uint8_t* window = window_row + static_cast<size_t>(ox) * p.stride_w * channels;
+        const uint8_t* window = window_row + static_cast<size_t>(ox) * window_step;
         int8_t* pixels = out_row + static_cast<size_t>(ox) * channels;
         for (size_t step = 0; step < steps; ++step) {
           const size_t s0 = step * kDwStep;

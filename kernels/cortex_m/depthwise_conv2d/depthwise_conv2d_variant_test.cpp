@@ -298,16 +298,16 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, Extremes) {
 }
 
 // The shapes of the host's VNNI path (depth multiplier 1; steps of 64 output
-// bytes over a zero-point-padded image): channels a multiple of 64, and
-// channels dividing 64 with stride 1 along rows (64 / C pixels a step, the
-// rest of a row one pixel at a time). Filters 1x1 to 6x5 (tap counts on and
+// bytes over a zero-point-padded image, its rows split into stride phases):
+// channels a multiple of 64, and channels dividing 64 (64 / C pixels a step,
+// the rest of a row one pixel at a time). Filters 1x1 to 6x5 (tap counts on and
 // off multiples of 4), strides 1-3, dilation 1-2, padding 0-3, outputs past
 // SAME's extent, batch 2; a third of the cases with int8 extremes and biases
 // near the int32 limits, so the sums wrap.
 ETNS_KERNEL_TEST(DepthwiseConv2dVariants, VnniShapes) {
   Rng rng(kSeed + 5);
   const int32_t channels[] = {1, 2, 4, 8, 16, 32, 64, 128, 192};
-  for (int i = 0; i < 54; ++i) {
+  for (int i = 0; i < 108; ++i) {
     kernels::testing::TestMemoryScope scope;
     Case c;
     DepthwiseConv2dParams& p = c.p;
@@ -316,13 +316,14 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, VnniShapes) {
     p.filter_h = rng.uniform32(1, 6);
     p.filter_w = rng.uniform32(1, 5);
     p.stride_h = rng.uniform32(1, 3);
-    p.stride_w = p.output_c < 64 ? 1 : rng.uniform32(1, 3);
+    p.stride_w = rng.uniform32(1, 3);
     p.dilation_h = rng.uniform32(1, 2);
     p.dilation_w = rng.uniform32(1, 2);
     p.pad_h = rng.uniform32(0, 3);
     p.pad_w = rng.uniform32(0, 3);
     p.input_h = rng.uniform32(1, 8);
-    p.input_w = p.output_c < 64 ? rng.uniform32(1, 80 / p.output_c + 8) : rng.uniform32(1, 8);
+    // Rows of several 64-byte steps (64 / C pixels each) and a few left over.
+    p.input_w = p.output_c < 64 ? rng.uniform32(1, p.stride_w * (80 / p.output_c) + 8) : rng.uniform32(1, 8);
     p.output_h = out_extent(rng, p.input_h, p.filter_h, p.stride_h, p.pad_h, p.dilation_h);
     p.output_w = out_extent(rng, p.input_w, p.filter_w, p.stride_w, p.pad_w, p.dilation_w);
     random_offsets(rng, p);
