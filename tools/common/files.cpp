@@ -110,6 +110,21 @@ std::string temporary_suffix() {
   return text;
 }
 
+// Writes all `size` bytes to fd (retrying short writes and interruptions);
+// false with errno set on an error.
+bool write_all(int fd, const void* bytes, size_t size) {
+  const auto* cursor = static_cast<const uint8_t*>(bytes);
+  size_t left = size;
+  while (left > 0) {
+    const ssize_t written = ::write(fd, cursor, left);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return false;
+    cursor += written;
+    left -= static_cast<size_t>(written);
+  }
+  return true;
+}
+
 // A new file written as an unnamed inode in its directory (O_TMPFILE), then
 // given its name by one link: one directory update instead of a create and a
 // rename, which is what limits many threads writing outputs into one folder.
@@ -121,18 +136,7 @@ bool write_new_by_link(const std::filesystem::path& target, const void* bytes, s
   const std::filesystem::path parent = target.has_parent_path() ? target.parent_path() : ".";
   const int fd = ::open(parent.c_str(), O_WRONLY | O_TMPFILE | O_CLOEXEC, 0666);
   if (fd < 0) return false;
-  const auto* cursor = static_cast<const uint8_t*>(bytes);
-  size_t left = size;
-  bool ok = true;
-  while (ok && left > 0) {
-    const ssize_t written = ::write(fd, cursor, left);
-    if (written < 0 && errno == EINTR) continue;
-    ok = written > 0;
-    if (ok) {
-      cursor += written;
-      left -= static_cast<size_t>(written);
-    }
-  }
+  bool ok = write_all(fd, bytes, size);
   if (ok) {
     char self[48];
     std::snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
@@ -175,18 +179,9 @@ void write_file_atomic(const std::string& path, const void* bytes, size_t size) 
       throw Failure("cannot write " + path + ": " + std::strerror(errno));
     }
   }
-  const auto* cursor = static_cast<const uint8_t*>(bytes);
-  size_t left = size;
-  bool ok = !replacing || ::fchmod(fd, static_cast<mode_t>(status.permissions() & std::filesystem::perms::mask)) == 0;
-  while (ok && left > 0) {
-    const ssize_t written = ::write(fd, cursor, left);
-    if (written < 0 && errno == EINTR) continue;
-    ok = written > 0;
-    if (ok) {
-      cursor += written;
-      left -= static_cast<size_t>(written);
-    }
-  }
+  const bool ok_mode =
+      !replacing || ::fchmod(fd, static_cast<mode_t>(status.permissions() & std::filesystem::perms::mask)) == 0;
+  bool ok = ok_mode && write_all(fd, bytes, size);
   const std::string write_error = ok ? "" : std::strerror(errno);
   if (::close(fd) != 0 && ok) ok = false;
   if (!ok) {
