@@ -269,6 +269,7 @@ class Importer {
     became_.clear();
     ops_taken_ = 0;
     const int32_t out = output();
+    expect_elements();
     switch (static_cast<Builtin>(op_->builtin)) {
       case Builtin::Conv2d: conv2d(); break;
       case Builtin::DepthwiseConv2d: depthwise_conv2d(); break;
@@ -304,6 +305,23 @@ class Importer {
     record.output_elements = elements(out);
     record.macs = macs(static_cast<Builtin>(op_->builtin), record.output_elements);
     trace_.push_back(std::move(record));
+  }
+
+  // Every tensor an operator reads or writes holds at least one element
+  // (RESHAPE's new_shape aside, which is empty for a scalar): the shape
+  // arithmetic below divides by channel and row counts, and no cortex_m::
+  // kernel has work to do on an empty tensor.
+  void expect_elements() const {
+    for (size_t k = 0; k < op_->inputs.size(); ++k) {
+      if (k == 1 && static_cast<Builtin>(op_->builtin) == Builtin::Reshape) continue;
+      if (op_->inputs[k] >= 0 && elements(op_->inputs[k]) == 0) {
+        fail(tensor_label(op_->inputs[k]) + ", input " + std::to_string(k) + ", has no elements (shape " +
+             tflite::shape_text(shape(op_->inputs[k])) + ")");
+      }
+    }
+    if (elements(output()) == 0) {
+      fail(tensor_label(output()) + ", the output, has no elements (shape " + tflite::shape_text(shape(output())) + ")");
+    }
   }
 
   uint64_t elements(int32_t t) const {
@@ -1086,7 +1104,6 @@ class Importer {
     const int32_t m = o.adj_x ? sa[ra - 1] : sa[ra - 2], k = o.adj_x ? sa[ra - 2] : sa[ra - 1];
     const int32_t kb = o.adj_y ? sb[rb - 1] : sb[rb - 2], n = o.adj_y ? sb[rb - 2] : sb[rb - 1];
     if (kb != k) fail("depths differ: " + std::to_string(k) + " and " + std::to_string(kb));
-    if (m < 1 || n < 1 || k < 1) fail("an operand is empty");
     const std::vector<int32_t> batch_a(sa.begin(), sa.end() - 2), batch_b(sb.begin(), sb.end() - 2);
     std::vector<int32_t> product = broadcast_shape(batch_a, batch_b);
     product.push_back(m);

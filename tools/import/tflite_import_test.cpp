@@ -39,6 +39,7 @@ using testing::TfliteBuilder;
 using tfl::Activation;
 using tfl::Builtin;
 using tfl::Padding;
+using tfl::shape_text;
 
 using Bytes = std::vector<uint8_t>;
 
@@ -78,12 +79,6 @@ std::vector<int32_t> random_bias(Rng& rng, int32_t n, int32_t magnitude) {
   std::vector<int32_t> b(static_cast<size_t>(n));
   for (auto& v : b) v = rng.uniform32(-magnitude, magnitude);
   return b;
-}
-
-std::string shape_text(const std::vector<int32_t>& s) {
-  std::string t = "[";
-  for (size_t i = 0; i < s.size(); ++i) t += (i == 0 ? "" : ",") + std::to_string(s[i]);
-  return t + "]";
 }
 
 // ---- The end-to-end set, in process ----
@@ -694,6 +689,7 @@ TEST(TfliteImport, ReshapeAndSqueezeOfAConvolutionOutputKeepTheNhwcBytes) {
   const Case cases[] = {
       {{1, 3, 2, 4}, {1, 24}, false}, {{1, 3, 2, 4}, {6, 4}, false}, {{1, 2, 5, 3}, {2, 15}, false},
       {{1, 1, 5, 3}, {5, 3}, true},   {{1, 4, 1, 1}, {4}, true},     {{1, 2, 3, 2}, {12}, false},
+      {{1, 1, 1, 1}, {}, false},  // a scalar: RESHAPE's new_shape has no elements
   };
   Rng rng(114);
   for (const Case& c : cases) {
@@ -1101,7 +1097,18 @@ TEST(TfliteImport, EachRefusalIsOneExactLine) {
        "m.tflite: operator 0 (RESHAPE): tensor 0 (\"t0\") is uint8: only int8, int32 and float32 tensors are imported"},
       {"BATCH_MATMUL empty",
        [] { return one_op(Builtin::BatchMatmul, {{2, 0, 4}, {2, 4, 6}, {2, 0, 6}}); },
-       "m.tflite: operator 0 (BATCH_MATMUL): an operand is empty"},
+       "m.tflite: operator 0 (BATCH_MATMUL): tensor 0 (\"t0\"), input 0, has no elements (shape [2,0,4])"},
+      {"convolution input without channels",
+       [] { return conv_model([](TfliteBuilder& b, tfl::Options&) { b.tensor(0).shape = {1, 4, 4, 0}; }); },
+       c0 + "tensor 0 (\"t0\"), input 0, has no elements (shape [1,4,4,0])"},
+      {"empty output",
+       [] {
+         TfliteBuilder b;
+         const int32_t in = b.int8({2, 3}, 0.1F, 0), out = b.int8({6, 0}, 0.1F, 0);
+         b.op(Builtin::Reshape, {in}, {out});
+         return b.finish({in}, {out});
+       },
+       "m.tflite: operator 0 (RESHAPE): tensor 1 (\"t1\"), the output, has no elements (shape [6,0])"},
       {"TRANSPOSE_CONV stride",
        [] {
          TfliteBuilder b;

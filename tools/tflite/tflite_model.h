@@ -34,6 +34,10 @@ enum class TensorType : int8_t {
 // "int8", "float32", ...; "type <n>" for a value outside the list.
 std::string to_string(TensorType type);
 
+// "[1,49,10,1]" for messages; a shape of more than 8 dims is cut short
+// with its rank.
+std::string shape_text(const std::vector<int32_t>& shape);
+
 // The builtin operators the importer knows by name; any other code is kept
 // as its number (BuiltinOperator in the schema).
 enum class Builtin : int32_t {

@@ -44,19 +44,6 @@ std::string text(const flatbuffers::String* string) {
   return string == nullptr ? std::string() : std::string(string->data(), string->size());
 }
 
-std::string shape_text(const std::vector<int32_t>& shape) {
-  std::string out = "[";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i == kShownDims) {
-      out += ",... (" + std::to_string(shape.size()) + " dims)";
-      break;
-    }
-    if (i > 0) out += ",";
-    out += std::to_string(shape[i]);
-  }
-  return out + "]";
-}
-
 std::string tensor_label(size_t index, const std::string& name) {
   return "tensor " + std::to_string(index) + " (\"" + printable(name) + "\")";
 }
@@ -508,6 +495,19 @@ static_assert(std::size(kBuiltinNames) == 162, "BuiltinOperator names 0 to 161")
 constexpr const char* kActivationNames[] = {"NONE", "RELU", "RELU_N1_TO_1", "RELU6", "TANH", "SIGN_BIT"};
 
 }  // namespace
+
+std::string shape_text(const std::vector<int32_t>& shape) {
+  std::string out = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i == kShownDims) {
+      out += ",... (" + std::to_string(shape.size()) + " dims)";
+      break;
+    }
+    if (i > 0) out += ",";
+    out += std::to_string(shape[i]);
+  }
+  return out + "]";
+}
 
 std::string to_string(TensorType type) {
   const auto value = static_cast<int8_t>(type);
