@@ -134,6 +134,17 @@ constexpr size_t kDwMaxTaps = 64;
 // The byte of a 64-byte step that lane `lane` of the k-th vector holds.
 constexpr size_t UnpackedByte(size_t k, size_t lane) { return 16 * (lane / 4) + 4 * k + lane % 4; }
 
+// dst[i] = src[i] ^ 0x80 for n bytes; the last part of a vector masked.
+ETNS_VNNI_ATTR inline void CopyFlipped(uint8_t* dst, const uint8_t* src, size_t n) {
+  const __m512i flip = _mm512_set1_epi8(-128);
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) _mm512_storeu_si512(dst + i, _mm512_xor_si512(_mm512_loadu_si512(src + i), flip));
+  if (i < n) {
+    const __mmask64 rest = (~__mmask64{0}) >> (64 - (n - i));
+    _mm512_mask_storeu_epi8(dst + i, rest, _mm512_xor_si512(_mm512_maskz_loadu_epi8(rest, src + i), flip));
+  }
+}
+
 // Returns false, doing nothing, for what this path does not take.
 ETNS_VNNI_ATTR bool DepthwiseVnni(const DepthwiseConv2dParams& p, const int8_t* input, const int8_t* weight,
                                   const int32_t* bias, int8_t* out) {
@@ -217,12 +228,7 @@ ETNS_VNNI_ATTR bool DepthwiseVnni(const DepthwiseConv2dParams& p, const int8_t* 
       if (iy < 0 || iy >= p.input_h || inside == 0) continue;
       const auto* src = reinterpret_cast<const uint8_t*>(image) + static_cast<size_t>(iy) * p.input_w * channels;
       if (phases == 1) {
-        uint8_t* dst = row + static_cast<size_t>(p.pad_w) * channels;
-        size_t i = 0;
-        for (; i + 64 <= inside; i += 64) {
-          _mm512_storeu_si512(dst + i, _mm512_xor_si512(_mm512_loadu_si512(src + i), _mm512_set1_epi8(-128)));
-        }
-        for (; i < inside; ++i) dst[i] = static_cast<uint8_t>(src[i] ^ 0x80u);
+        CopyFlipped(row + static_cast<size_t>(p.pad_w) * channels, src, inside);
         continue;
       }
       // Pixel by pixel, each into its phase (no division per pixel).
@@ -234,12 +240,7 @@ ETNS_VNNI_ATTR bool DepthwiseVnni(const DepthwiseConv2dParams& p, const int8_t* 
           phase = 0;
           ++column;
         }
-        size_t j = 0;
-        for (; j + 16 <= channels; j += 16) {
-          const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + j));
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + j), _mm_xor_si128(bytes, _mm_set1_epi8(-128)));
-        }
-        for (; j < channels; ++j) dst[j] = static_cast<uint8_t>(src[i + j] ^ 0x80u);
+        CopyFlipped(dst, src + i, channels);
       }
     }
     for (int32_t oy = 0; oy < p.output_h; ++oy) {
