@@ -147,7 +147,7 @@ uint64_t check_shape(const Tensor& tensor, const std::string& where, const std::
   const uint64_t size = std::max<uint32_t>(element_size(tensor.type), 1);
   runtime::ShapeSize extent;
   if (!runtime::shape_size(tensor.shape.data(), tensor.shape.size(), kMaxTensorBytes / size, &extent)) {
-    fail(context, where + ": absurd dimensions " + shape_text(tensor.shape) + " (more than 2 GiB of " +
+    fail(context, where + ": absurd dimensions " + shape_text(tensor.shape) + " (2 GiB or more of " +
                       to_string(tensor.type) + ")");
   }
   // The signature may generalise a dim to -1 (the converters leave the batch

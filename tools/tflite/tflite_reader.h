@@ -11,9 +11,10 @@
 namespace etns::tools::tflite {
 
 // The largest tensor the reader accepts: its extent (the product of its dims,
-// an empty dim counted as 1) times its element size, so that no product of a
-// tensor's dims a later step forms can wrap, on the host or on the M55.
-inline constexpr uint64_t kMaxTensorBytes = uint64_t{1} << 31;
+// an empty dim counted as 1) times its element size, below 2 GiB so that no
+// product of a tensor's dims a later step forms can wrap, in int32 (the
+// importer's sizes) or in the M55's 32-bit size_t.
+inline constexpr uint64_t kMaxTensorBytes = (uint64_t{1} << 31) - 1;
 // The most constant data a model may hold, counted once per tensor: each
 // tensor gets its own copy of its buffer, and tensors may share one.
 inline constexpr uint64_t kMaxConstantBytes = uint64_t{1} << 30;

@@ -418,17 +418,21 @@ TEST(TfliteReaderRefuses, AbsurdDimensions) {
   Model m = example_classifier();
   m.tensors[3].shape = {65536, 65536, 65536};
   EXPECT_EQ(refusal(m),
-            expected("tensor 3 (\"conv\"): absurd dimensions [65536,65536,65536] (more than 2 GiB of int8)"));
-  // Exactly 2 GiB of int8 is accepted; 2 GiB of int32 is not.
-  m.tensors[3].shape = {32768, 65536};
+            expected("tensor 3 (\"conv\"): absurd dimensions [65536,65536,65536] (2 GiB or more of int8)"));
+  // One byte under 2 GiB of int8 is accepted (2^31 - 1 elements, whose
+  // products fit int32); exactly 2 GiB is not, nor 2 GiB of int32.
+  m.tensors[3].shape = {2147483647};
   m.tensors[3].has_quantization = false;
   EXPECT_EQ(refusal(m), "");
+  m.tensors[3].shape = {32768, 65536};
+  EXPECT_EQ(refusal(m), expected("tensor 3 (\"conv\"): absurd dimensions [32768,65536] (2 GiB or more of int8)"));
+  m.tensors[3].shape = {8192, 65536};
   m.tensors[3].type = TensorType::Int32;
-  EXPECT_EQ(refusal(m), expected("tensor 3 (\"conv\"): absurd dimensions [32768,65536] (more than 2 GiB of int32)"));
+  EXPECT_EQ(refusal(m), expected("tensor 3 (\"conv\"): absurd dimensions [8192,65536] (2 GiB or more of int32)"));
   // An empty dim hides nothing: the others are bounded as well.
   m.tensors[3].shape = {0, 65536, 65536, 65536};
   EXPECT_EQ(refusal(m),
-            expected("tensor 3 (\"conv\"): absurd dimensions [0,65536,65536,65536] (more than 2 GiB of int32)"));
+            expected("tensor 3 (\"conv\"): absurd dimensions [0,65536,65536,65536] (2 GiB or more of int32)"));
 }
 
 TEST(TfliteReaderRefuses, BufferIndicesOutOfRange) {
