@@ -2,6 +2,10 @@
 
 #include <cstdio>
 
+#if defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
+#include <cpuid.h>
+#endif
+
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/common/hwy_targets.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -27,6 +31,20 @@ int64_t targets_run = 0;
 }  // namespace
 
 int64_t hwy_compiled_targets() { return HWY_TARGETS; }
+
+// Highway 1.0.3's AVX3_DL target enables AVX-VNNI (VEX-encoded VNNI) beside
+// AVX512-VNNI, and clang then encodes the 128- and 256-bit multiply-adds it
+// forms from madd + add as {vex} vpdpwssd: an illegal instruction on CPUs
+// with AVX3_DL but no AVX-VNNI (Ice Lake, Zen 4). Such a build skips AVX3_DL
+// there. GCC keeps the EVEX encoding (a test checks the etns binary).
+void disable_unrunnable_hwy_targets() {
+#if defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
+  if ((HWY_TARGETS & HWY_AVX3_DL) == 0) return;
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  const bool avx_vnni = __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) != 0 && (eax & (1u << 4)) != 0;
+  if (!avx_vnni) hwy::DisableTargets(HWY_AVX3_DL);
+#endif
+}
 
 int64_t hwy_supported_targets() { return hwy::SupportedTargets() & HWY_TARGETS; }
 

@@ -15,6 +15,10 @@ namespace etns::kernels {
 
 // Every target compiled into the *_hwy.cpp sources (HWY_TARGETS).
 int64_t hwy_compiled_targets();
+// Leaves out of dispatch a target this build compiled with instructions the
+// CPU lacks (AVX3_DL from clang on a CPU without AVX-VNNI). Runs before
+// main (variant.cpp); the targets above and below follow it.
+void disable_unrunnable_hwy_targets();
 // Those of them this CPU supports.
 int64_t hwy_supported_targets();
 // Highway's name of one target bit: "AVX2", "EMU128", ...
