@@ -36,7 +36,8 @@ int64_t hwy_compiled_targets() { return HWY_TARGETS; }
 // AVX512-VNNI, and clang then encodes the 128- and 256-bit multiply-adds it
 // forms from madd + add as {vex} vpdpwssd: an illegal instruction on CPUs
 // with AVX3_DL but no AVX-VNNI (Ice Lake, Zen 4). Such a build skips AVX3_DL
-// there. GCC keeps the EVEX encoding (a test checks the etns binary).
+// there. GCC keeps the EVEX encoding (hwy_no_vex_vnni checks the kernel
+// test binary).
 void disable_unrunnable_hwy_targets() {
 #if defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
   if ((HWY_TARGETS & HWY_AVX3_DL) == 0) return;
