@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <random>
 
 #include <fcntl.h>
@@ -18,45 +17,76 @@
 namespace etns::tools {
 namespace {
 
-std::string reason(const std::string& path) {
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) return "no such file";
-  if (std::filesystem::is_directory(path, error)) return "is a directory";
-  if (!std::filesystem::is_regular_file(path, error)) return "not a regular file";
-  return std::strerror(errno);
+// Why a path cannot be read, from the errno of open().
+std::string open_failure(int error) {
+  if (error == ENOENT || error == ENOTDIR) return "no such file";
+  return std::strerror(error);
 }
 
-std::ifstream open_for_read(const std::string& path, size_t* size) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) {
-    throw Failure("cannot read " + path + ": " + reason(path));
+// A file opened for reading, closed when it goes.
+class ReadableFile {
+ public:
+  // Opens `path` and learns its size. Only a regular file is read: O_NONBLOCK
+  // keeps opening a FIFO from waiting for a writer, and fstat() then refuses it.
+  explicit ReadableFile(const std::string& path) : path_(path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd_ < 0) fail(open_failure(errno));
+    struct stat status {};
+    if (::fstat(fd_, &status) != 0) fail(std::strerror(errno));
+    if (S_ISDIR(status.st_mode)) fail("is a directory");
+    if (!S_ISREG(status.st_mode)) fail("not a regular file");
+    size_ = static_cast<size_t>(status.st_size);
   }
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw Failure("cannot read " + path + ": " + reason(path));
-  *size = static_cast<size_t>(in.tellg());
-  in.seekg(0);
-  return in;
-}
+  ReadableFile(const ReadableFile&) = delete;
+  ReadableFile& operator=(const ReadableFile&) = delete;
+  ~ReadableFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  size_t size() const { return size_; }
+
+  // Reads the file's `size()` bytes into `data`.
+  void read_into(uint8_t* data) {
+    size_t done = 0;
+    while (done < size_) {
+      const ssize_t got = ::read(fd_, data + done, size_ - done);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) fail(std::strerror(errno));
+      if (got == 0) fail("it became shorter while being read");
+      done += static_cast<size_t>(got);
+    }
+  }
+
+ private:
+  // Also from the constructor, whose throw runs no destructor: closes here.
+  [[noreturn]] void fail(const std::string& why) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    throw Failure("cannot read " + path_ + ": " + why);
+  }
+
+  const std::string& path_;
+  int fd_ = -1;
+  size_t size_ = 0;
+};
 
 }  // namespace
 
 std::vector<uint8_t> read_file(const std::string& path) {
-  size_t size = 0;
-  std::ifstream in = open_for_read(path, &size);
-  std::vector<uint8_t> bytes(size);
-  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {
-    throw Failure("cannot read " + path + ": read failed");
-  }
+  std::vector<uint8_t> bytes;
+  read_file_into(path, bytes);
   return bytes;
 }
 
+void read_file_into(const std::string& path, std::vector<uint8_t>& bytes) {
+  ReadableFile file(path);
+  bytes.resize(file.size());
+  file.read_into(bytes.data());
+}
+
 AlignedBytes read_file_aligned(const std::string& path) {
-  size_t size = 0;
-  std::ifstream in = open_for_read(path, &size);
-  AlignedBytes bytes(size);
-  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {
-    throw Failure("cannot read " + path + ": read failed");
-  }
+  ReadableFile file(path);
+  AlignedBytes bytes(file.size());
+  file.read_into(bytes.data());
   return bytes;
 }
 

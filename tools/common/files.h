@@ -26,8 +26,12 @@ class AlignedBytes {
   size_t size_ = 0;
 };
 
-// Whole file. Throws Failure "cannot read <path>: <reason>".
+// Whole file (a regular file only: a FIFO or device is refused unread).
+// Throws Failure "cannot read <path>: <reason>".
 std::vector<uint8_t> read_file(const std::string& path);
+// The same into `bytes`, whose storage is reused: a loop over many inputs
+// allocates nothing once its buffer has grown.
+void read_file_into(const std::string& path, std::vector<uint8_t>& bytes);
 AlignedBytes read_file_aligned(const std::string& path);
 // A whole JSON file. Throws Failure "<path>: not valid JSON (<parser's reason>)".
 nlohmann::json read_json_file(const std::string& path);

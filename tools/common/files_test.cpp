@@ -134,5 +134,48 @@ TEST(WriteFileAtomic, RefusesSpecialFilesAndLeavesThemAlone) {
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 4) << "no temporaries";
 }
 
+std::string read_failure_of(const std::string& path) {
+  try {
+    read_file(path);
+  } catch (const Failure& failure) {
+    return failure.what();
+  }
+  return "";
+}
+
+TEST(ReadFile, ReadsWholeFilesAndReusesTheCallersBuffer) {
+  const TemporaryDirectory dir;
+  write_file_atomic(dir.path() + "/long.bin", std::string(5000, 'x'));
+  write_file_atomic(dir.path() + "/short.bin", "abc");
+  write_file_atomic(dir.path() + "/empty.bin", "");
+  EXPECT_EQ(read_file(dir.path() + "/long.bin"), std::vector<uint8_t>(5000, 'x'));
+  std::vector<uint8_t> buffer;
+  read_file_into(dir.path() + "/long.bin", buffer);
+  const uint8_t* storage = buffer.data();
+  read_file_into(dir.path() + "/short.bin", buffer);
+  EXPECT_EQ(buffer, (std::vector<uint8_t>{'a', 'b', 'c'}));
+  EXPECT_EQ(buffer.data(), storage) << "the grown buffer is reused";
+  read_file_into(dir.path() + "/empty.bin", buffer);
+  EXPECT_TRUE(buffer.empty());
+}
+
+// Each refusal names the path and why, and none waits: a FIFO with no
+// writer is refused, not opened for a read that would block.
+TEST(ReadFile, RefusesWhatIsNotARegularFileByName) {
+  const TemporaryDirectory dir;
+  EXPECT_EQ(read_failure_of(dir.path() + "/missing.bin"), "cannot read " + dir.path() + "/missing.bin: no such file");
+  write_file_atomic(dir.path() + "/file.bin", "abc");
+  EXPECT_EQ(read_failure_of(dir.path() + "/file.bin/x"), "cannot read " + dir.path() + "/file.bin/x: no such file");
+  EXPECT_EQ(read_failure_of(dir.path()), "cannot read " + dir.path() + ": is a directory");
+  const std::string fifo = dir.path() + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(read_failure_of(fifo), "cannot read " + fifo + ": not a regular file");
+  EXPECT_EQ(read_failure_of("/dev/zero"), "cannot read /dev/zero: not a regular file");
+  if (::geteuid() != 0) {  // root reads anything
+    ::chmod((dir.path() + "/file.bin").c_str(), 0);
+    EXPECT_EQ(read_failure_of(dir.path() + "/file.bin"), "cannot read " + dir.path() + "/file.bin: Permission denied");
+  }
+}
+
 }  // namespace
 }  // namespace etns::tools

@@ -2,17 +2,21 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <system_error>
 #include <thread>
+#include <unordered_map>
+
+#include <dirent.h>
+#include <sys/stat.h>
 
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
@@ -45,8 +49,16 @@ std::vector<std::pair<size_t, std::string>> content_lines(const std::string& pat
   return lines;
 }
 
-BatchInput input_at(const fs::path& path) {
-  return BatchInput{path.string(), path.filename().string(), path.stem().string()};
+// std::filesystem's filename() and stem(), on the string: a path object
+// parses itself into components, which cost more than the rest of listing a
+// folder of 1,000 inputs.
+BatchInput input_at(std::string path) {
+  const size_t slash = path.rfind('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const size_t dot = name.rfind('.');
+  const bool has_extension = name != ".." && dot != std::string::npos && dot != 0;
+  std::string stem = has_extension ? name.substr(0, dot) : name;
+  return BatchInput{std::move(path), std::move(name), std::move(stem)};
 }
 
 std::string csv_field(const std::string& text) {
@@ -144,10 +156,12 @@ void work(size_t thread, size_t threads, std::vector<std::unique_ptr<HostSession
   HostSession& session = *sessions[thread];
   try {
     const size_t output_count = session.method().output_count();
+    std::vector<uint8_t> bytes;  // one buffer for every input of this thread
     for (size_t i = shared.next++; i < job.inputs.size() && !shared.failed; i = shared.next++) {
       const BatchInput& input = job.inputs[i];
       try {
-        session.set_input(0, read_file(input.path));
+        read_file_into(input.path, bytes);
+        session.set_input(0, bytes);
       } catch (const Failure& failure) {
         throw Failure(std::string(failure.what()) + " (--inputs " + input.path + ")", failure.exit_code());
       }
@@ -180,25 +194,42 @@ std::vector<BatchInput> list_batch_inputs(const std::string& dir_or_list) {
   std::error_code error;
   std::vector<BatchInput> inputs;
   if (fs::is_directory(dir_or_list, error)) {
-    for (const fs::directory_entry& entry : fs::directory_iterator(dir_or_list, error)) {
-      std::error_code status_error;
-      if (entry.is_regular_file(status_error)) inputs.push_back(input_at(entry.path()));
+    // readdir() rather than a directory_iterator, whose entries are path
+    // objects: this takes about half the time for 1,000 inputs.
+    DIR* const folder = ::opendir(dir_or_list.c_str());
+    if (folder == nullptr) {
+      throw Failure("cannot read the folder " + dir_or_list + ": " + std::strerror(errno) + " (--inputs)", 2);
     }
-    if (error) throw Failure("cannot read the folder " + dir_or_list + ": " + error.message() + " (--inputs)", 2);
+    const std::string prefix = dir_or_list.back() == '/' ? dir_or_list : dir_or_list + "/";
+    for (errno = 0; const dirent* entry = ::readdir(folder); errno = 0) {
+      std::string path = prefix + entry->d_name;
+      // A link or a file system that does not give the type is asked (stat
+      // follows links, as the folder's files are read through them).
+      struct stat status {};
+      const bool regular = entry->d_type == DT_REG ||
+                           ((entry->d_type == DT_LNK || entry->d_type == DT_UNKNOWN) &&
+                            ::stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode));
+      if (regular) inputs.push_back(input_at(std::move(path)));
+    }
+    const int read_error = errno;
+    ::closedir(folder);
+    if (read_error != 0) {
+      throw Failure("cannot read the folder " + dir_or_list + ": " + std::strerror(read_error) + " (--inputs)", 2);
+    }
     std::sort(inputs.begin(), inputs.end(),
               [](const BatchInput& a, const BatchInput& b) { return a.name < b.name; });
   } else if (fs::is_regular_file(dir_or_list, error)) {
     const fs::path folder = fs::path(dir_or_list).parent_path();
     for (const auto& numbered : content_lines(dir_or_list)) {
       const fs::path listed(numbered.second);
-      inputs.push_back(input_at(listed.is_absolute() ? listed : folder / listed));
+      inputs.push_back(input_at((listed.is_absolute() ? listed : folder / listed).native()));
     }
   } else {
     throw Failure(dir_or_list + ": no such folder or list file (--inputs)", 2);
   }
   if (inputs.empty()) throw Failure(dir_or_list + ": no input in it (--inputs)", 2);
   // Outputs are named by stem, labels by file name: each must be unique.
-  std::map<std::string, const BatchInput*> by_stem;
+  std::unordered_map<std::string, const BatchInput*> by_stem;
   for (const BatchInput& input : inputs) {
     const auto [at, added] = by_stem.emplace(input.stem, &input);
     if (!added) {
@@ -211,7 +242,7 @@ std::vector<BatchInput> list_batch_inputs(const std::string& dir_or_list) {
 }
 
 std::vector<size_t> read_labels(const std::string& path, const std::vector<BatchInput>& inputs) {
-  std::map<std::string, size_t> index_of;
+  std::unordered_map<std::string, size_t> index_of;
   for (size_t i = 0; i < inputs.size(); ++i) index_of[inputs[i].name] = i;
   std::vector<size_t> labels(inputs.size());
   std::vector<size_t> line_of(inputs.size(), 0);

@@ -72,6 +72,30 @@ TEST(BatchInputs, AFolderIsSortedAndAListIsRelativeToItsFolder) {
             dir.path() + "/empty.txt: no input in it (--inputs)");
 }
 
+// Names and stems are std::filesystem's filename() and stem(), for a folder
+// and for a list of paths, whatever the dots.
+TEST(BatchInputs, NamesAndStemsAreTheFilesystemLibrarys) {
+  TemporaryDirectory dir;
+  std::filesystem::create_directories(dir.path() + "/in");
+  const std::vector<std::string> names = {"a.bin", "a.b.bin", ".hidden", ".dot.bin",
+                                          "noext", "x.",      "..x",     "sp ace.v2.raw"};
+  std::string list;
+  for (const std::string& name : names) {
+    write_file_atomic(dir.path() + "/in/" + name, "x");
+    list += "in/" + name + "\n";
+  }
+  write_file_atomic(dir.path() + "/list.txt", list);
+  for (const std::string& given : {dir.path() + "/in", dir.path() + "/list.txt"}) {
+    const std::vector<BatchInput> inputs = list_batch_inputs(given);
+    ASSERT_EQ(inputs.size(), names.size()) << given;
+    for (const BatchInput& input : inputs) {
+      const std::filesystem::path path(input.path);
+      EXPECT_EQ(input.name, path.filename().string()) << input.path;
+      EXPECT_EQ(input.stem, path.stem().string()) << input.path;
+    }
+  }
+}
+
 TEST(BatchLabels, TheLastWordIsTheClassAndEachInputHasOne) {
   TemporaryDirectory dir;
   const std::vector<BatchInput> inputs{{"d/one two.bin", "one two.bin", "one two"}, {"d/b.bin", "b.bin", "b"}};
