@@ -3,8 +3,9 @@
 # whole programs (etns_program_bench: fast variants against the references,
 # side by side), the Tier-1 elementwise kernels per element at 16K elements
 # (etns_kernel_bench, beside XNNPACK's figures in performance-anchors.md §3),
-# and `etns run` over 1,000 inputs with one and two threads, writing output
-# files and labelled (no files). Prints the goal
+# and `etns run` over 1,000 inputs with one and two threads (dscnn and the
+# MLPerf Tiny classifiers kws and ic), writing output files and labelled (no
+# files). Prints the goal
 # table with the CPU's name; the raw Google Benchmark JSON stays in OUT.
 #   scripts/host_speed.sh [OUT]     (default out/host-speed; needs a build with
 #                                    -DETNS_BUILD_BENCH=ON and python3)
@@ -58,34 +59,61 @@ echo "== kernels per element (16K elements)"
   --benchmark_repetitions="$repetitions" --benchmark_enable_random_interleaving=true \
   --benchmark_report_aggregates_only=true --benchmark_format=json --benchmark_out="$out/kernels.json" >/dev/null
 echo "== etns run over 1,000 inputs"
-mkdir -p "$out/inputs"
-size=$(wc -c <"$out/export/dscnn.input.bin")
-for i in $(seq -w 1 1000); do head -c "$size" /dev/urandom >"$out/inputs/in$i.bin"; done
+# Wall time of one command in seconds, read from bash's clock: timing with
+# `date` would count the start of a `date` process in every run.
+# (Its digits are microseconds; the separator follows the locale.)
 seconds() {
-  local start end
-  start=$(date +%s%N)
+  local start=${EPOCHREALTIME//[!0-9]/}
   "$@" >/dev/null
-  end=$(date +%s%N)
-  printf '%d.%03d\n' $(((end - start) / 1000000000)) $(((end - start) / 1000000 % 1000))
+  local end=${EPOCHREALTIME//[!0-9]/}
+  printf '%d.%06d\n' $(((end - start) / 1000000)) $(((end - start) % 1000000))
 }
-# The median of 5 runs each, one and two threads taking turns so the
-# machine's slow spells fall on both. Each run writes to a fresh folder.
-median() { printf '%s\n' "$@" | sort -n | sed -n 3p; }
-ones=() twos=() ones_labelled=() twos_labelled=()
-(cd "$out/inputs" && for f in *.bin; do echo "$f 0"; done) >"$out/labels.txt"
-for round in 1 2 3 4 5; do
-  rm -rf "$out/o1" "$out/o2"
-  ones+=("$(seconds "$bin/etns" run "$out/export/dscnn_arm.pte" --provider arm --inputs "$out/inputs" --outputs "$out/o1" --threads 1)")
-  twos+=("$(seconds "$bin/etns" run "$out/export/dscnn_arm.pte" --provider arm --inputs "$out/inputs" --outputs "$out/o2" --threads 2)")
-  cmp -s <(cat "$out"/o1/*) <(cat "$out"/o2/*) || { echo "host_speed: outputs differ between 1 and 2 threads" >&2; exit 1; }
-  # The same runs labelled, with no output files: the inference alone, as
-  # creating 1,000 files costs more than the inferences on some file systems.
-  ones_labelled+=("$(seconds "$bin/etns" run "$out/export/dscnn_arm.pte" --provider arm --inputs "$out/inputs" --labels "$out/labels.txt" --threads 1)")
-  twos_labelled+=("$(seconds "$bin/etns" run "$out/export/dscnn_arm.pte" --provider arm --inputs "$out/inputs" --labels "$out/labels.txt" --threads 2)")
-done
-one=$(median "${ones[@]}") two=$(median "${twos[@]}")
-one_labelled=$(median "${ones_labelled[@]}") two_labelled=$(median "${twos_labelled[@]}")
-echo "{\"one_thread_s\": $one, \"two_threads_s\": $two, \"one_thread_labelled_s\": $one_labelled, \"two_threads_labelled_s\": $two_labelled}" >"$out/threads.json"
+median() { printf '%s\n' "$@" | sort -n | sed -n 5p; }  # of 9
+# threads NAME PROGRAM PROVIDER INPUT_BYTES: 1,000 random inputs, run with one
+# thread and two, writing output files and labelled (no files: the inference
+# alone, as creating 1,000 files costs more than small inferences on some file
+# systems). The median of 9 runs each, one and two threads taking turns so
+# the machine's slow spells fall on both; each run writes to a fresh folder.
+# The inputs and outputs go to memory (/dev/shm) where the machine has it, or
+# to ETNS_THREADS_DIR: what is measured is etns's work, and a virtual
+# machine's disk can be rate-limited (on the one of docs/host-speed.md,
+# creating 1,000 files took from 0.05 to 0.7 s, run to run).
+threads_base=${ETNS_THREADS_DIR:-}
+if [ -z "$threads_base" ]; then
+  if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+    threads_base=$(mktemp -d /dev/shm/etns-host-speed.XXXXXX)
+    trap 'rm -rf "$threads_base"' EXIT
+  else
+    threads_base=$out/threads
+  fi
+fi
+threads_fs=$(df -T "$(mkdir -p "$threads_base" && cd "$threads_base" && pwd)" | awk 'NR == 2 {print $2}')
+threads_rows=()
+threads() {
+  local name=$1 program=$2 provider=$3 size=$4 dir=$threads_base/$1
+  mkdir -p "$dir/inputs"
+  for i in $(seq -w 1 1000); do head -c "$size" /dev/urandom >"$dir/inputs/in$i.bin"; done
+  (cd "$dir/inputs" && for f in *.bin; do echo "$f 0"; done) >"$dir/labels.txt"
+  local ones=() twos=() ones_labelled=() twos_labelled=() round
+  local run=("$bin/etns" run "$program" --provider "$provider" --inputs "$dir/inputs")
+  for round in 1 2 3 4 5 6 7 8 9; do
+    rm -rf "$dir/o1" "$dir/o2"
+    ones+=("$(seconds "${run[@]}" --outputs "$dir/o1" --threads 1)")
+    twos+=("$(seconds "${run[@]}" --outputs "$dir/o2" --threads 2)")
+    cmp -s <(cat "$dir"/o1/*) <(cat "$dir"/o2/*) || { echo "host_speed: $name: outputs differ between 1 and 2 threads" >&2; exit 1; }
+    ones_labelled+=("$(seconds "${run[@]}" --labels "$dir/labels.txt" --threads 1)")
+    twos_labelled+=("$(seconds "${run[@]}" --labels "$dir/labels.txt" --threads 2)")
+  done
+  threads_rows+=("$(printf '{"program": "%s", "one_thread_s": %s, "two_threads_s": %s, ' "$name" \
+    "$(median "${ones[@]}")" "$(median "${twos[@]}")")$(printf '"one_thread_labelled_s": %s, "two_threads_labelled_s": %s}' \
+    "$(median "${ones_labelled[@]}")" "$(median "${twos_labelled[@]}")")")
+}
+threads dscnn "$out/export/dscnn_arm.pte" arm "$(wc -c <"$out/export/dscnn.input.bin")"
+# The MLPerf Tiny classifiers: a keyword spotter and an image classifier.
+if [ -f "$models/kws.tflite" ]; then
+  for m in kws ic; do threads "$m" "$out/$m.pte" ns "$(wc -c <"$models/$m.A.input.bin")"; done
+fi
+(IFS=,; echo "{\"file_system\": \"$threads_fs\", \"runs\": [${threads_rows[*]}]}") >"$out/threads.json"
 
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')
 python3 - "$out" "$cpu" "$(nproc)" <<'PY'
@@ -125,9 +153,11 @@ for row, (label, goal) in xnnpack.items():
     faster = [v for k, v in variants.items() if k != "ref"]
     best = min(faster) if faster else variants["ref"]  # a build without host variants
     print(f"| {label} | {variants['ref'] / 16384:.3f} | {best / 16384:.3f} | {goal} | {'yes' if best / 16384 <= goal else 'no'} |")
-print(f"\netns run, 1,000 dscnn inputs, median of 5 runs each, writing 1,000 output files: 1 thread {threads['one_thread_s']:.3f} s, "
-      f"2 threads {threads['two_threads_s']:.3f} s ({threads['two_threads_s'] / threads['one_thread_s']:.2f}x); outputs identical.")
-print(f"etns run, 1,000 dscnn inputs, median of 5 runs each, labelled (no output files): 1 thread {threads['one_thread_labelled_s']:.3f} s, "
-      f"2 threads {threads['two_threads_labelled_s']:.3f} s "
-      f"({threads['two_threads_labelled_s'] / threads['one_thread_labelled_s']:.2f}x).")
+print(f"\n| etns run, 1,000 inputs on {threads['file_system']} (median of 9 runs each) | 1 thread | 2 threads | 2 ÷ 1 |")
+print("|---|---:|---:|---:|")
+for row in threads["runs"]:
+    for mode, key in (("writing 1,000 output files", ""), ("labelled, no output files", "_labelled")):
+        one, two = row[f"one_thread{key}_s"], row[f"two_threads{key}_s"]
+        print(f"| {row['program']}, {mode} | {one:.3f} s | {two:.3f} s | {two / one:.2f}x |")
+print("Outputs are identical with 1 and 2 threads.")
 PY
