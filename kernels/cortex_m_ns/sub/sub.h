@@ -69,9 +69,10 @@ void sub_s8_mve(const SubParams& p, const int8_t* self, const int8_t* other, int
 // Host SIMD (Highway, target picked at run time): one int32 lane per
 // element; each input's requantisation read from a 256-entry table (it
 // depends on the byte alone), the output's computed as the MVE variant does.
-// On AVX3_DL, 64 elements a step in int16 lanes: the output stage too is
-// read from byte tables (its integer parts and remainder ranks, exact) by
-// byte permutes, with no multiply.
+// On AVX3_DL, 64 elements a step: the output stage too is read from byte
+// tables (its integer parts and remainder ranks, exact) by byte permutes,
+// with no multiply, in int8 lanes where the integer parts fit a byte, else
+// int16.
 void sub_s8_hwy(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n);
 #endif
 // The build's choice, the last of kSubVariants (below).

@@ -35,6 +35,12 @@ struct InputTables {
   bool rank_path = false;
   HWY_ALIGN uint8_t self_planes[6][256];
   HWY_ALIGN uint8_t other_planes[3][256];
+  // The same in int8 lanes where the parameters allow (FillNarrowPath):
+  // X+ - alpha, X- - alpha, rank+, rank- for self; Y - beta, rank for other.
+  bool narrow_path = false;
+  int32_t narrow_offset = 0;  // gamma = alpha - beta
+  HWY_ALIGN uint8_t narrow_self[4][256];
+  HWY_ALIGN uint8_t narrow_other[2][256];
 #endif
 };
 
@@ -75,7 +81,9 @@ void FillTable(D d, kernels::Requant factor, int32_t zero_point, int32_t* table)
 // Used when the tables keep |a'|, |b'| < 2^30 (a' - b' cannot saturate) and
 // |X|, |Y| < 2^14 (X - Y - 1 fits int16); other parameters take the gather
 // path. Everything is per 64 elements: 9 byte-plane lookups, byte compares
-// for the borrows, and int16 lanes from byte unpacks for the rest.
+// for the borrows, and int16 lanes from byte unpacks for the rest; or, where
+// X and Y fit a byte after an offset, 6 lookups and int8 lanes
+// (FillNarrowPath).
 enum SelfPlane { kPlusLow, kPlusHigh, kMinusLow, kMinusHigh, kPlusRank, kMinusRank };
 enum OtherPlane { kLow, kHigh, kRank };
 
@@ -91,8 +99,59 @@ Split SplitAt(__int128 v, int k) {
   return {static_cast<int64_t>(quotient), static_cast<int64_t>(v - quotient * unit)};
 }
 
+// An int16 plane pair's value at an entry.
+int32_t PlaneValue(const uint8_t* low, const uint8_t* high, int at) {
+  return static_cast<int16_t>(static_cast<uint16_t>(low[at] | (high[at] << 8)));
+}
+
+// The rank path in int8 lanes, 64 elements a vector op where it had 32. With
+// offsets alpha and beta, self's X+ - alpha and X- - alpha are stored in
+// [-127, 127] (the borrow then cannot wrap) and other's Y - beta in
+// [-128, 127], so o - gamma (gamma = alpha - beta) is one saturating byte
+// subtraction. Saturating changes nothing once clamped when gamma keeps
+// act_min - gamma >= -128 and act_max - gamma <= 127: a saturated value lands
+// on the same bound as the value itself. Nor does it change the sign's pick
+// ("o+ > zp", with zp - gamma clamped to a byte) where it matters: o- and o+
+// differ by at most 1, so where the saturated o+ reads differently both
+// saturate to the same end. gamma can be any alpha - beta with alpha in
+// [max X - 127, min X + 127] and beta in [max Y - 127, min Y + 128]. The
+// parameters that leave no such gamma (outputs spanning more than about 255
+// codes before the clamp) keep the int16 lanes.
+void FillNarrowPath(const SubParams& p, InputTables& t) {
+  t.narrow_path = false;
+  int32_t min_x = INT32_MAX, max_x = INT32_MIN, min_y = INT32_MAX, max_y = INT32_MIN;
+  for (int at = 0; at < 256; ++at) {
+    for (const auto& planes : {std::make_pair(kPlusLow, kPlusHigh), std::make_pair(kMinusLow, kMinusHigh)}) {
+      const int32_t x = PlaneValue(t.self_planes[planes.first], t.self_planes[planes.second], at);
+      min_x = std::min(min_x, x);
+      max_x = std::max(max_x, x);
+    }
+    const int32_t y = PlaneValue(t.other_planes[kLow], t.other_planes[kHigh], at);
+    min_y = std::min(min_y, y);
+    max_y = std::max(max_y, y);
+  }
+  const int32_t gamma_low = std::max(max_x - min_y - 255, p.act_max - 127);
+  const int32_t gamma_high = std::min(min_x - max_y + 254, p.act_min + 128);
+  if (max_x - min_x > 254 || max_y - min_y > 255 || gamma_low > gamma_high) return;
+  const int32_t gamma = std::clamp(0, gamma_low, gamma_high);
+  const int32_t beta = std::max(max_y - 127, max_x - 127 - gamma);
+  const int32_t alpha = gamma + beta;
+  for (int at = 0; at < 256; ++at) {
+    const auto narrow = [](int32_t value) { return static_cast<uint8_t>(static_cast<int8_t>(value)); };
+    t.narrow_self[0][at] = narrow(PlaneValue(t.self_planes[kPlusLow], t.self_planes[kPlusHigh], at) - alpha);
+    t.narrow_self[1][at] = narrow(PlaneValue(t.self_planes[kMinusLow], t.self_planes[kMinusHigh], at) - alpha);
+    t.narrow_self[2][at] = t.self_planes[kPlusRank][at];
+    t.narrow_self[3][at] = t.self_planes[kMinusRank][at];
+    t.narrow_other[0][at] = narrow(PlaneValue(t.other_planes[kLow], t.other_planes[kHigh], at) - beta);
+    t.narrow_other[1][at] = t.other_planes[kRank][at];
+  }
+  t.narrow_offset = gamma;
+  t.narrow_path = true;
+}
+
 void FillRankPath(const SubParams& p, InputTables& t) {
   t.rank_path = false;
+  t.narrow_path = false;
   if (p.out.shift >= 0 || p.out.multiplier <= 0) return;
   for (int i = 0; i < 256; ++i) {
     if (std::abs(int64_t{t.self[i]}) >= (1 << 30) || std::abs(int64_t{t.other[i]}) >= (1 << 30)) return;
@@ -142,6 +201,7 @@ void FillRankPath(const SubParams& p, InputTables& t) {
   std::memcpy(t.self_planes, self_bytes, sizeof(self_bytes));
   std::memcpy(t.other_planes, other_bytes, sizeof(other_bytes));
   t.rank_path = true;
+  FillNarrowPath(p, t);
 }
 
 HWY_INLINE __m512i LookUpPlane(const uint8_t* table, __m512i index, __mmask64 high) {
@@ -230,6 +290,56 @@ size_t RankLookupSub(const SubParams& p, const InputTables& t, const int8_t* sel
   }
   return i;
 }
+// RankLookupSub in int8 lanes (FillNarrowPath): 6 byte-plane lookups, two
+// borrows, two saturating subtractions, the sign's pick and the bounds per 64
+// elements.
+size_t NarrowLookupSub(const SubParams& p, const InputTables& t, const int8_t* self,
+                       const int8_t* other, int8_t* out, size_t n) {
+  const int32_t gamma = t.narrow_offset;
+  const __m512i zero_point = _mm512_set1_epi8(static_cast<char>(std::clamp(p.out_zero_point - gamma, -128, 127)));
+  const __m512i low = _mm512_set1_epi8(static_cast<char>(p.act_min - gamma));
+  const __m512i high = _mm512_set1_epi8(static_cast<char>(p.act_max - gamma));
+  const __m512i offset = _mm512_set1_epi8(static_cast<char>(gamma));
+  const __m512i one = _mm512_set1_epi8(1);
+  const auto look_up_self = [&t](__m512i bytes, __m512i planes[4]) {
+    const __mmask64 high_half = _mm512_movepi8_mask(bytes);
+    planes[0] = LookUpPlane(t.narrow_self[0], bytes, high_half);
+    planes[1] = LookUpPlane(t.narrow_self[1], bytes, high_half);
+    planes[2] = LookUpPlane(t.narrow_self[2], bytes, high_half);
+    planes[3] = LookUpPlane(t.narrow_self[3], bytes, high_half);
+  };
+  __m512i self_bytes = _mm512_loadu_si512(self);
+  __m512i other_bytes = _mm512_loadu_si512(other);
+  __m512i a[4];
+  look_up_self(self_bytes, a);
+  __mmask64 other_high = _mm512_movepi8_mask(other_bytes);
+  __m512i y = LookUpPlane(t.narrow_other[0], other_bytes, other_high);
+  __m512i y_rank = LookUpPlane(t.narrow_other[1], other_bytes, other_high);
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    // A block equal to the previous one (a channel broadcast's repeated
+    // operand) reuses its lookups.
+    const __m512i self_next = _mm512_loadu_si512(self + i);
+    if (_mm512_cmpneq_epi8_mask(self_next, self_bytes) != 0) {
+      self_bytes = self_next;
+      look_up_self(self_bytes, a);
+    }
+    const __m512i other_next = _mm512_loadu_si512(other + i);
+    if (_mm512_cmpneq_epi8_mask(other_next, other_bytes) != 0) {
+      other_bytes = other_next;
+      other_high = _mm512_movepi8_mask(other_bytes);
+      y = LookUpPlane(t.narrow_other[0], other_bytes, other_high);
+      y_rank = LookUpPlane(t.narrow_other[1], other_bytes, other_high);
+    }
+    const __m512i x_plus = _mm512_mask_sub_epi8(a[0], _mm512_cmplt_epu8_mask(a[2], y_rank), a[0], one);
+    const __m512i x_minus = _mm512_mask_sub_epi8(a[1], _mm512_cmplt_epu8_mask(a[3], y_rank), a[1], one);
+    const __m512i plus = _mm512_subs_epi8(x_plus, y);
+    const __m512i minus = _mm512_subs_epi8(x_minus, y);
+    const __m512i result = _mm512_mask_blend_epi8(_mm512_cmpgt_epi8_mask(plus, zero_point), minus, plus);
+    _mm512_storeu_si512(out + i, _mm512_add_epi8(_mm512_min_epi8(_mm512_max_epi8(result, low), high), offset));
+  }
+  return i;
+}
 #endif  // HWY_TARGET == HWY_AVX3_DL
 
 // One int32 lane per element; the tail (fewer than a vector) runs the
@@ -250,7 +360,11 @@ void SubS8(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* 
   }
   size_t i = 0;
 #if HWY_TARGET == HWY_AVX3_DL
-  if (tables.rank_path && n >= 64) i = RankLookupSub(p, tables, self, other, out, n);
+  if (tables.narrow_path && n >= 64) {
+    i = NarrowLookupSub(p, tables, self, other, out, n);
+  } else if (tables.rank_path && n >= 64) {
+    i = RankLookupSub(p, tables, self, other, out, n);
+  }
 #endif
   const LaneRequant<decltype(d)> out_rq(d, p.out);
   const auto out_zero_point = hn::Set(d, p.out_zero_point);

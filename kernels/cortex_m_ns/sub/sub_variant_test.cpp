@@ -1,5 +1,6 @@
 // Every compiled variant of quantized_sub against the reference, on the host
 // and on the Cortex-M55 (kernels/testing/kernel_test.h).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -220,6 +221,95 @@ ETNS_KERNEL_TEST(SubVariants, AllPairsEqualRemainders) {
     ETNS_RETURN_IF_FAILED();
   }
 }
+
+#if defined(__SIZEOF_INT128__)  // the search below needs 128-bit products: host only
+// AVX3_DL runs the output stage in int8 lanes where its integer parts fit a
+// byte (sub_hwy.cpp, FillNarrowPath): self's X+ and X- (the two roundings'
+// constants) spanning at most 254 codes, other's Y at most 255. The spans of
+// parameter sets with an output scale near an input's, found by search, at
+// each bound and one past it; all pairs for each.
+struct IntegerPartSpans {
+  int64_t self = 0;
+  int64_t other = 0;
+};
+
+int64_t floor_shifted(__int128 value, int k) {
+  const __int128 unit = __int128{1} << k;
+  __int128 quotient = value / unit;
+  if (value % unit < 0) quotient -= 1;
+  return static_cast<int64_t>(quotient);
+}
+
+// floor((a' * M + c) / 2^k) over self's codes, both c (c+ and c+ - 2^31),
+// and floor(b' * M / 2^k) over other's, k = 31 - output shift.
+IntegerPartSpans integer_part_spans(const SubParams& p) {
+  const int k = 31 - p.out.shift;
+  const __int128 plus = static_cast<__int128>(p.out_zero_point) * (__int128{1} << k) +
+                        (__int128{1} << (k - 1)) + (__int128{1} << 30);
+  int64_t self_min = INT64_MAX, self_max = INT64_MIN, other_min = INT64_MAX, other_max = INT64_MIN;
+  for (int q = -128; q < 128; ++q) {
+    const int32_t a = kernels::requantize((q - p.self_zero_point) * (1 << kSubLeftShift), p.self);
+    const int32_t b = kernels::requantize((q - p.other_zero_point) * (1 << kSubLeftShift), p.other);
+    for (const __int128 c : {plus, plus - (__int128{1} << 31)}) {
+      const int64_t x = floor_shifted(static_cast<__int128>(a) * p.out.multiplier + c, k);
+      self_min = std::min(self_min, x);
+      self_max = std::max(self_max, x);
+    }
+    const int64_t y = floor_shifted(static_cast<__int128>(b) * p.out.multiplier, k);
+    other_min = std::min(other_min, y);
+    other_max = std::max(other_max, y);
+  }
+  return {self_max - self_min, other_max - other_min};
+}
+
+ETNS_KERNEL_TEST(SubVariants, AllPairsAtTheNarrowBounds) {
+  const Pairs pairs = all_pairs();
+  Rng rng(kSeed + 6);
+  // self 254, self 255, other 255, other 256: two parameter sets each.
+  int found[4] = {};
+  for (int tries = 0; tries < 100000 && std::min({found[0], found[1], found[2], found[3]}) < 2; ++tries) {
+    SubParams p = recipe_params(rng);
+    // The output scale within 3% of self's or other's, in the recipe's terms.
+    const bool near_self = rng.coin();
+    const double input = std::ldexp(static_cast<double>(near_self ? p.self.multiplier : p.other.multiplier),
+                                    (near_self ? p.self.shift : p.other.shift) - 31);
+    const double out = input * (0.97 + 0.06 * rng.unit());
+    p.out = quantized_multiplier(1.0 / (out * std::ldexp(1.0, kSubLeftShift)));
+    if (p.out.shift >= 0 || p.out.multiplier == 0) continue;
+    const IntegerPartSpans spans = integer_part_spans(p);
+    const int bucket = spans.self == 254    ? 0
+                       : spans.self == 255  ? 1
+                       : spans.other == 255 ? 2
+                       : spans.other == 256 ? 3
+                                            : -1;
+    if (bucket < 0 || found[bucket] == 2) continue;
+    ++found[bucket];
+    check_case(p, pairs.self, pairs.other, kPairs, "narrow bounds");
+    ETNS_RETURN_IF_FAILED();
+  }
+  ETNS_CHECK(std::min({found[0], found[1], found[2], found[3]}) == 2,
+             "parameter sets found: self spans 254 and 255: %d, %d; other spans 255 and 256: %d, %d", found[0],
+             found[1], found[2], found[3]);
+  ETNS_RETURN_IF_FAILED();
+  // Outputs of about 0.99 (a - b) codes from opposite ends, with the output
+  // zero point at one end and the bounds at the other: the int8 lanes then
+  // carry an offset of about 125 codes, which takes the zero point that picks
+  // the rounding's sign outside a byte.
+  for (const int32_t end : {-128, 127}) {
+    SubParams p;
+    p.self_zero_point = end;
+    p.other_zero_point = -1 - end;
+    p.out_zero_point = end;
+    p.self = {1 << 30, 0};
+    p.other = {1 << 30, 0};
+    p.out = quantized_multiplier(1.98 / std::ldexp(1.0, kSubLeftShift));
+    p.act_min = end < 0 ? 0 : -128;
+    p.act_max = end < 0 ? 127 : -1;
+    check_case(p, pairs.self, pairs.other, kPairs, "zero point far outside the bounds");
+    ETNS_RETURN_IF_FAILED();
+  }
+}
+#endif
 
 // Random pairs under many parameter sets, each stage's rounding path (S < 0,
 // S = 0, S > 0 with its wrapping left shift) in every combination.
