@@ -292,9 +292,11 @@ size_t RankLookupSub(const SubParams& p, const InputTables& t, const int8_t* sel
 }
 // RankLookupSub in int8 lanes (FillNarrowPath): 6 byte-plane lookups, two
 // borrows, two saturating subtractions, the sign's pick and the bounds per 64
-// elements.
-size_t NarrowLookupSub(const SubParams& p, const InputTables& t, const int8_t* self,
-                       const int8_t* other, int8_t* out, size_t n) {
+// elements. An operand whose blocks repeat (kReuse...) looks up only a block
+// that differs from the one before.
+template <bool kReuseSelf, bool kReuseOther>
+size_t NarrowLookupSubBlocks(const SubParams& p, const InputTables& t, const int8_t* self,
+                             const int8_t* other, int8_t* out, size_t n) {
   const int32_t gamma = t.narrow_offset;
   const __m512i zero_point = _mm512_set1_epi8(static_cast<char>(std::clamp(p.out_zero_point - gamma, -128, 127)));
   const __m512i low = _mm512_set1_epi8(static_cast<char>(p.act_min - gamma));
@@ -317,15 +319,13 @@ size_t NarrowLookupSub(const SubParams& p, const InputTables& t, const int8_t* s
   __m512i y_rank = LookUpPlane(t.narrow_other[1], other_bytes, other_high);
   size_t i = 0;
   for (; i + 64 <= n; i += 64) {
-    // A block equal to the previous one (a channel broadcast's repeated
-    // operand) reuses its lookups.
     const __m512i self_next = _mm512_loadu_si512(self + i);
-    if (_mm512_cmpneq_epi8_mask(self_next, self_bytes) != 0) {
+    if (!kReuseSelf || _mm512_cmpneq_epi8_mask(self_next, self_bytes) != 0) {
       self_bytes = self_next;
       look_up_self(self_bytes, a);
     }
     const __m512i other_next = _mm512_loadu_si512(other + i);
-    if (_mm512_cmpneq_epi8_mask(other_next, other_bytes) != 0) {
+    if (!kReuseOther || _mm512_cmpneq_epi8_mask(other_next, other_bytes) != 0) {
       other_bytes = other_next;
       other_high = _mm512_movepi8_mask(other_bytes);
       y = LookUpPlane(t.narrow_other[0], other_bytes, other_high);
@@ -339,6 +339,21 @@ size_t NarrowLookupSub(const SubParams& p, const InputTables& t, const int8_t* s
     _mm512_storeu_si512(out + i, _mm512_add_epi8(_mm512_min_epi8(_mm512_max_epi8(result, low), high), offset));
   }
   return i;
+}
+
+// Checking each block for a repeat costs about 6% where nothing repeats, so
+// an operand is checked only if its second block repeats its first (a channel
+// broadcast's small operand, C dividing 64).
+size_t NarrowLookupSub(const SubParams& p, const InputTables& t, const int8_t* self,
+                       const int8_t* other, int8_t* out, size_t n) {
+  const bool self_repeats = n >= 128 && std::memcmp(self, self + 64, 64) == 0;
+  const bool other_repeats = n >= 128 && std::memcmp(other, other + 64, 64) == 0;
+  if (self_repeats) {
+    return other_repeats ? NarrowLookupSubBlocks<true, true>(p, t, self, other, out, n)
+                         : NarrowLookupSubBlocks<true, false>(p, t, self, other, out, n);
+  }
+  return other_repeats ? NarrowLookupSubBlocks<false, true>(p, t, self, other, out, n)
+                       : NarrowLookupSubBlocks<false, false>(p, t, self, other, out, n);
 }
 #endif  // HWY_TARGET == HWY_AVX3_DL
 
