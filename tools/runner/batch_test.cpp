@@ -49,8 +49,16 @@ TEST(BatchInputs, AFolderIsSortedAndAListIsRelativeToItsFolder) {
   TemporaryDirectory dir;
   std::filesystem::create_directories(dir.path() + "/in/sub");
   for (const char* name : {"b.bin", "a.bin", "c.raw"}) write_file_atomic(dir.path() + "/in/" + name, "x");
+  // A link is an input when it leads to a regular file.
+  std::filesystem::create_symlink("a.bin", dir.path() + "/in/link.bin");
+  std::filesystem::create_symlink("sub", dir.path() + "/in/sub_link");
+  std::filesystem::create_symlink("missing", dir.path() + "/in/dangling.bin");
   std::vector<BatchInput> inputs = list_batch_inputs(dir.path() + "/in");
-  ASSERT_EQ(inputs.size(), 3u) << "the sub-folder is not an input";
+  ASSERT_EQ(inputs.size(), 4u) << "the sub-folder, a link to it and a dangling link are not inputs";
+  EXPECT_EQ(inputs[3].path, dir.path() + "/in/link.bin");
+  std::filesystem::remove(dir.path() + "/in/link.bin");
+  inputs = list_batch_inputs(dir.path() + "/in");
+  ASSERT_EQ(inputs.size(), 3u);
   EXPECT_EQ(inputs[0].path, dir.path() + "/in/a.bin");
   EXPECT_EQ(inputs[2].name, "c.raw");
   EXPECT_EQ(inputs[2].stem, "c");
