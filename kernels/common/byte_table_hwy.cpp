@@ -71,7 +71,9 @@ void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
   lookup_s8(table, in, out, n);
 #elif HWY_TARGET == HWY_AVX3_DL
   // VBMI: one two-source byte permute looks a byte up in 128 entries, so two
-  // of them cover the table, and the index's top bit picks between them.
+  // of them cover the table, and the index's top bit picks between them: the
+  // first, merge-masked, writes the codes of the low half and keeps the other
+  // lanes' indexes, which the second reads (no blend).
   const auto* values = reinterpret_cast<const uint8_t*>(table.values);
   const auto* src = reinterpret_cast<const uint8_t*>(in);
   auto* dst = reinterpret_cast<uint8_t*>(out);
@@ -80,9 +82,9 @@ void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
   const __m512i high0 = _mm512_loadu_si512(values + 128);
   const __m512i high1 = _mm512_loadu_si512(values + 192);
   const auto look_up_vector = [&](__m512i index) HWY_ATTR {
-    const __m512i low = _mm512_permutex2var_epi8(low0, index, low1);
-    const __m512i high = _mm512_permutex2var_epi8(high0, index, high1);
-    return _mm512_mask_blend_epi8(_mm512_movepi8_mask(index), low, high);
+    const __mmask64 high = _mm512_movepi8_mask(index);
+    const __m512i low_done = _mm512_mask2_permutex2var_epi8(low0, index, _knot_mask64(high), low1);
+    return _mm512_mask2_permutex2var_epi8(high0, low_done, high, high1);
   };
   size_t i = 0;
   if (n >= kWindowMinLength) {

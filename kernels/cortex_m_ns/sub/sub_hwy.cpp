@@ -204,12 +204,13 @@ void FillRankPath(const SubParams& p, InputTables& t) {
   FillNarrowPath(p, t);
 }
 
+// Two merge-masked permutes, no blend: the first writes the low half's
+// entries and keeps the other lanes' indexes, which the second reads.
 HWY_INLINE __m512i LookUpPlane(const uint8_t* table, __m512i index, __mmask64 high) {
-  const __m512i low = _mm512_permutex2var_epi8(_mm512_load_si512(table), index,
-                                               _mm512_load_si512(table + 64));
-  const __m512i upper = _mm512_permutex2var_epi8(_mm512_load_si512(table + 128), index,
-                                                 _mm512_load_si512(table + 192));
-  return _mm512_mask_blend_epi8(high, low, upper);
+  const __m512i low_done = _mm512_mask2_permutex2var_epi8(_mm512_load_si512(table), index, _knot_mask64(high),
+                                                          _mm512_load_si512(table + 64));
+  return _mm512_mask2_permutex2var_epi8(_mm512_load_si512(table + 128), low_done, high,
+                                        _mm512_load_si512(table + 192));
 }
 
 // One operand's looked-up planes for 64 bytes (written out plane by plane:
@@ -290,11 +291,24 @@ size_t RankLookupSub(const SubParams& p, const InputTables& t, const int8_t* sel
   }
   return i;
 }
+// A 256-entry byte table held in four registers.
+struct RegisterTable {
+  explicit RegisterTable(const uint8_t* table)
+      : q0(_mm512_load_si512(table)), q1(_mm512_load_si512(table + 64)),
+        q2(_mm512_load_si512(table + 128)), q3(_mm512_load_si512(table + 192)) {}
+  // As LookUpPlane.
+  HWY_INLINE __m512i operator()(__m512i index, __mmask64 high) const {
+    const __m512i low_done = _mm512_mask2_permutex2var_epi8(q0, index, _knot_mask64(high), q1);
+    return _mm512_mask2_permutex2var_epi8(q2, low_done, high, q3);
+  }
+  __m512i q0, q1, q2, q3;
+};
+
 // RankLookupSub in int8 lanes (FillNarrowPath): 6 byte-plane lookups, two
 // borrows, two saturating subtractions, the sign's pick and the bounds per 64
 // elements. An operand whose blocks repeat (kReuse...) looks up only a block
 // that differs from the one before.
-template <bool kReuseSelf, bool kReuseOther>
+template <bool kReuseSelf, bool kReuseOther, bool kPlain>
 size_t NarrowLookupSubBlocks(const SubParams& p, const InputTables& t, const int8_t* self,
                              const int8_t* other, int8_t* out, size_t n) {
   const int32_t gamma = t.narrow_offset;
@@ -303,20 +317,22 @@ size_t NarrowLookupSubBlocks(const SubParams& p, const InputTables& t, const int
   const __m512i high = _mm512_set1_epi8(static_cast<char>(p.act_max - gamma));
   const __m512i offset = _mm512_set1_epi8(static_cast<char>(gamma));
   const __m512i one = _mm512_set1_epi8(1);
-  const auto look_up_self = [&t](__m512i bytes, __m512i planes[4]) {
+  const RegisterTable s0(t.narrow_self[0]), s1(t.narrow_self[1]), s2(t.narrow_self[2]), s3(t.narrow_self[3]);
+  const RegisterTable o0(t.narrow_other[0]), o1(t.narrow_other[1]);
+  const auto look_up_self = [&](__m512i bytes, __m512i planes[4]) {
     const __mmask64 high_half = _mm512_movepi8_mask(bytes);
-    planes[0] = LookUpPlane(t.narrow_self[0], bytes, high_half);
-    planes[1] = LookUpPlane(t.narrow_self[1], bytes, high_half);
-    planes[2] = LookUpPlane(t.narrow_self[2], bytes, high_half);
-    planes[3] = LookUpPlane(t.narrow_self[3], bytes, high_half);
+    planes[0] = s0(bytes, high_half);
+    planes[1] = s1(bytes, high_half);
+    planes[2] = s2(bytes, high_half);
+    planes[3] = s3(bytes, high_half);
   };
   __m512i self_bytes = _mm512_loadu_si512(self);
   __m512i other_bytes = _mm512_loadu_si512(other);
   __m512i a[4];
   look_up_self(self_bytes, a);
   __mmask64 other_high = _mm512_movepi8_mask(other_bytes);
-  __m512i y = LookUpPlane(t.narrow_other[0], other_bytes, other_high);
-  __m512i y_rank = LookUpPlane(t.narrow_other[1], other_bytes, other_high);
+  __m512i y = o0(other_bytes, other_high);
+  __m512i y_rank = o1(other_bytes, other_high);
   size_t i = 0;
   for (; i + 64 <= n; i += 64) {
     const __m512i self_next = _mm512_loadu_si512(self + i);
@@ -328,32 +344,47 @@ size_t NarrowLookupSubBlocks(const SubParams& p, const InputTables& t, const int
     if (!kReuseOther || _mm512_cmpneq_epi8_mask(other_next, other_bytes) != 0) {
       other_bytes = other_next;
       other_high = _mm512_movepi8_mask(other_bytes);
-      y = LookUpPlane(t.narrow_other[0], other_bytes, other_high);
-      y_rank = LookUpPlane(t.narrow_other[1], other_bytes, other_high);
+      y = o0(other_bytes, other_high);
+      y_rank = o1(other_bytes, other_high);
     }
     const __m512i x_plus = _mm512_mask_sub_epi8(a[0], _mm512_cmplt_epu8_mask(a[2], y_rank), a[0], one);
     const __m512i x_minus = _mm512_mask_sub_epi8(a[1], _mm512_cmplt_epu8_mask(a[3], y_rank), a[1], one);
     const __m512i plus = _mm512_subs_epi8(x_plus, y);
     const __m512i minus = _mm512_subs_epi8(x_minus, y);
     const __m512i result = _mm512_mask_blend_epi8(_mm512_cmpgt_epi8_mask(plus, zero_point), minus, plus);
-    _mm512_storeu_si512(out + i, _mm512_add_epi8(_mm512_min_epi8(_mm512_max_epi8(result, low), high), offset));
+    if (kPlain) {
+      _mm512_storeu_si512(out + i, result);  // saturating was the clamp
+    } else {
+      _mm512_storeu_si512(out + i, _mm512_add_epi8(_mm512_min_epi8(_mm512_max_epi8(result, low), high), offset));
+    }
   }
   return i;
+}
+
+template <bool kPlain>
+size_t NarrowLookupSubPlain(const SubParams& p, const InputTables& t, const int8_t* self, const int8_t* other,
+                            int8_t* out, size_t n) {
+  const bool self_repeats = n >= 128 && std::memcmp(self, self + 64, 64) == 0;
+  const bool other_repeats = n >= 128 && std::memcmp(other, other + 64, 64) == 0;
+  if (self_repeats) {
+    return other_repeats ? NarrowLookupSubBlocks<true, true, kPlain>(p, t, self, other, out, n)
+                         : NarrowLookupSubBlocks<true, false, kPlain>(p, t, self, other, out, n);
+  }
+  return other_repeats ? NarrowLookupSubBlocks<false, true, kPlain>(p, t, self, other, out, n)
+                       : NarrowLookupSubBlocks<false, false, kPlain>(p, t, self, other, out, n);
 }
 
 // Checking each block for a repeat costs about 6% where nothing repeats, so
 // an operand is checked only if its second block repeats its first (a channel
 // broadcast's small operand, C dividing 64).
+// With no offset and the whole int8 range allowed (the exporter's bounds), the
+// saturating subtraction is the clamp: the registers of the bounds and the
+// offset then hold tables.
 size_t NarrowLookupSub(const SubParams& p, const InputTables& t, const int8_t* self,
                        const int8_t* other, int8_t* out, size_t n) {
-  const bool self_repeats = n >= 128 && std::memcmp(self, self + 64, 64) == 0;
-  const bool other_repeats = n >= 128 && std::memcmp(other, other + 64, 64) == 0;
-  if (self_repeats) {
-    return other_repeats ? NarrowLookupSubBlocks<true, true>(p, t, self, other, out, n)
-                         : NarrowLookupSubBlocks<true, false>(p, t, self, other, out, n);
-  }
-  return other_repeats ? NarrowLookupSubBlocks<false, true>(p, t, self, other, out, n)
-                       : NarrowLookupSubBlocks<false, false>(p, t, self, other, out, n);
+  const bool plain = t.narrow_offset == 0 && p.act_min == -128 && p.act_max == 127;
+  return plain ? NarrowLookupSubPlain<true>(p, t, self, other, out, n)
+               : NarrowLookupSubPlain<false>(p, t, self, other, out, n);
 }
 #endif  // HWY_TARGET == HWY_AVX3_DL
 
