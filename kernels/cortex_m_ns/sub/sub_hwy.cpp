@@ -291,6 +291,7 @@ size_t RankLookupSub(const SubParams& p, const InputTables& t, const int8_t* sel
   }
   return i;
 }
+
 // A 256-entry byte table held in four registers.
 struct RegisterTable {
   explicit RegisterTable(const uint8_t* table)
@@ -305,9 +306,9 @@ struct RegisterTable {
 };
 
 // RankLookupSub in int8 lanes (FillNarrowPath): 6 byte-plane lookups, two
-// borrows, two saturating subtractions, the sign's pick and the bounds per 64
-// elements. An operand whose blocks repeat (kReuse...) looks up only a block
-// that differs from the one before.
+// borrows, two saturating subtractions, the sign's pick and (unless kPlain)
+// the bounds per 64 elements. An operand whose blocks repeat (kReuse...)
+// looks up only a block that differs from the one before.
 template <bool kReuseSelf, bool kReuseOther, bool kPlain>
 size_t NarrowLookupSubBlocks(const SubParams& p, const InputTables& t, const int8_t* self,
                              const int8_t* other, int8_t* out, size_t n) {
@@ -361,9 +362,12 @@ size_t NarrowLookupSubBlocks(const SubParams& p, const InputTables& t, const int
   return i;
 }
 
+// Checking each block for a repeat costs about 6% where nothing repeats, so
+// an operand is checked only if its second block repeats its first (a channel
+// broadcast's small operand, C dividing 64).
 template <bool kPlain>
-size_t NarrowLookupSubPlain(const SubParams& p, const InputTables& t, const int8_t* self, const int8_t* other,
-                            int8_t* out, size_t n) {
+size_t NarrowLookupSubRepeats(const SubParams& p, const InputTables& t, const int8_t* self,
+                              const int8_t* other, int8_t* out, size_t n) {
   const bool self_repeats = n >= 128 && std::memcmp(self, self + 64, 64) == 0;
   const bool other_repeats = n >= 128 && std::memcmp(other, other + 64, 64) == 0;
   if (self_repeats) {
@@ -374,17 +378,14 @@ size_t NarrowLookupSubPlain(const SubParams& p, const InputTables& t, const int8
                        : NarrowLookupSubBlocks<false, false, kPlain>(p, t, self, other, out, n);
 }
 
-// Checking each block for a repeat costs about 6% where nothing repeats, so
-// an operand is checked only if its second block repeats its first (a channel
-// broadcast's small operand, C dividing 64).
 // With no offset and the whole int8 range allowed (the exporter's bounds), the
 // saturating subtraction is the clamp: the registers of the bounds and the
 // offset then hold tables.
 size_t NarrowLookupSub(const SubParams& p, const InputTables& t, const int8_t* self,
                        const int8_t* other, int8_t* out, size_t n) {
   const bool plain = t.narrow_offset == 0 && p.act_min == -128 && p.act_max == 127;
-  return plain ? NarrowLookupSubPlain<true>(p, t, self, other, out, n)
-               : NarrowLookupSubPlain<false>(p, t, self, other, out, n);
+  return plain ? NarrowLookupSubRepeats<true>(p, t, self, other, out, n)
+               : NarrowLookupSubRepeats<false>(p, t, self, other, out, n);
 }
 #endif  // HWY_TARGET == HWY_AVX3_DL
 
