@@ -1,6 +1,8 @@
 #include "kernels/common/hwy_targets.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #if defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
 #include <cpuid.h>
@@ -71,6 +73,38 @@ bool for_each_hwy_target(bool (*fn)(int64_t target, const char* name, void* cont
 }
 
 int64_t hwy_targets_run() { return targets_run; }
+
+bool force_hwy_target(const char* name) {
+  // A forced mask reads back as the supported targets: the CPU's own are
+  // read with no target forced, and the mask before is put back on a refusal.
+  const int64_t before = hwy::SupportedTargets();
+  hwy::SetSupportedTargetsForTest(0);
+  for (int64_t left = hwy_supported_targets(); left != 0; left &= left - 1) {
+    const int64_t target = left & -left;
+    if (std::strcmp(hwy::TargetName(target), name) == 0) {
+      hwy::SetSupportedTargetsForTest(target);
+      return true;
+    }
+  }
+  hwy::SetSupportedTargetsForTest(before);
+  return false;
+}
+
+bool apply_hwy_target_from_environment(char* error, size_t size) {
+  const char* name = std::getenv("ETNS_HWY_TARGET");
+  if (name == nullptr || name[0] == '\0' || force_hwy_target(name)) return true;
+  char targets[256] = "";
+  const int64_t before = hwy::SupportedTargets();
+  hwy::SetSupportedTargetsForTest(0);  // the CPU's own, not a forced mask
+  const int64_t runnable = hwy_supported_targets();
+  hwy::SetSupportedTargetsForTest(before);
+  for (int64_t left = runnable; left != 0; left &= left - 1) {
+    std::strncat(targets, " ", sizeof(targets) - std::strlen(targets) - 1);
+    std::strncat(targets, hwy::TargetName(left & -left), sizeof(targets) - std::strlen(targets) - 1);
+  }
+  std::snprintf(error, size, "ETNS_HWY_TARGET=%s: not a target this CPU runs (it runs:%s)", name, targets);
+  return false;
+}
 
 void describe_hwy_targets_run(char* text, size_t size) {
   if (size == 0) return;

@@ -40,6 +40,16 @@ bool for_each_hwy_target(Fn&& fn) {
       &fn);
 }
 
+// Dispatch from now on to the supported target called `name` ("AVX2"), as a
+// CPU whose best target it is would: what a benchmark reports for machines
+// without AVX-512. Returns false, changing nothing, for a name that is not
+// one of hwy_supported_targets().
+bool force_hwy_target(const char* name);
+// The benchmarks' ETNS_HWY_TARGET: unset or empty, nothing changes; else
+// force_hwy_target(it). On an unknown or unsupported name, writes one line
+// naming it and the supported targets into `error` and returns false.
+bool apply_hwy_target_from_environment(char* error, size_t size);
+
 // The targets for_each_hwy_target has forced so far in this process.
 int64_t hwy_targets_run();
 // One line for a test log: "host SIMD variants run: AVX3 AVX2 SSE4 SSSE3

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+
 #include "kernels/testing/variant_check.h"
 
 namespace etns::kernels {
@@ -23,6 +26,38 @@ TEST(HwyTargets, EverySupportedTargetIsDispatchedWhenForced) {
   EXPECT_EQ(visited, supported);
   // Restored: dispatch is the CPU's own best target again.
   EXPECT_EQ(hwy_dispatched_target(), supported & -supported);
+}
+
+TEST(HwyTargets, ForcingByNameMovesDispatchUntilReset) {
+  const int64_t supported = hwy_supported_targets();
+  int64_t last = 0;
+  for (int64_t left = supported; left != 0; left &= left - 1) {
+    last = left & -left;
+    ASSERT_TRUE(force_hwy_target(hwy_target_name(last))) << hwy_target_name(last);
+    EXPECT_EQ(hwy_dispatched_target(), last) << hwy_target_name(last);
+  }
+  EXPECT_FALSE(force_hwy_target("NOT_A_TARGET"));
+  EXPECT_FALSE(force_hwy_target(""));
+  EXPECT_EQ(hwy_dispatched_target(), last);  // a refused name changes nothing
+  for_each_hwy_target([](int64_t, const char*) { return true; });  // resets dispatch to the CPU's choice
+  EXPECT_EQ(hwy_dispatched_target(), supported & -supported);
+}
+
+TEST(HwyTargets, TheEnvironmentNamesTheTargetOrTheError) {
+  char error[512] = "";
+  ASSERT_EQ(setenv("ETNS_HWY_TARGET", "", 1), 0);
+  EXPECT_TRUE(apply_hwy_target_from_environment(error, sizeof(error)));
+  ASSERT_EQ(setenv("ETNS_HWY_TARGET", "PENTIUM", 1), 0);
+  EXPECT_FALSE(apply_hwy_target_from_environment(error, sizeof(error)));
+  const std::string expected = "ETNS_HWY_TARGET=PENTIUM: not a target this CPU runs (it runs: ";
+  EXPECT_EQ(std::string(error).substr(0, expected.size()), expected) << error;
+  const int64_t supported = hwy_supported_targets();
+  const int64_t worst = int64_t{1} << (63 - __builtin_clzll(static_cast<unsigned long long>(supported)));
+  ASSERT_EQ(setenv("ETNS_HWY_TARGET", hwy_target_name(worst), 1), 0);
+  EXPECT_TRUE(apply_hwy_target_from_environment(error, sizeof(error)));
+  EXPECT_EQ(hwy_dispatched_target(), worst);
+  unsetenv("ETNS_HWY_TARGET");
+  for_each_hwy_target([](int64_t, const char*) { return true; });
 }
 
 // A variant list whose "hwy" entry records the target dispatch picks.

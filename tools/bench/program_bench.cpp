@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels/common/hwy_targets.h"
+#include "kernels/common/isa.h"
 #include "kernels/common/variant.h"
 #include "kernels/registry.h"
 #include "tools/common/failure.h"
@@ -62,6 +64,16 @@ void execute(benchmark::State& state, BenchProgram* program, bool reference) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#if ETNS_HAVE_HWY
+  // ETNS_HWY_TARGET=AVX2 measures what a CPU without AVX-512 runs.
+  char error[512];
+  if (!etns::kernels::apply_hwy_target_from_environment(error, sizeof(error))) {
+    std::fprintf(stderr, "%s: %s\n", "etns_program_bench", error);
+    return 2;
+  }
+  benchmark::AddCustomContext("hwy_target",
+                              etns::kernels::hwy_target_name(etns::kernels::hwy_dispatched_target()));
+#endif
   benchmark::Initialize(&argc, argv);
   if (argc < 2) {
     std::fprintf(stderr, "usage: etns_program_bench [--benchmark_* flags] PROGRAM[=INPUT]...\n");
