@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "kernels/common/requantize.h"
 #include "kernels/cortex_m/conv2d/conv2d.h"
@@ -157,6 +158,52 @@ bool Conv2dS8ShortWindows(D d32, const Conv2dParams& p, const int8_t* input, con
   return true;
 }
 
+// The output stage of one block of output channels [oc0, oc0 + count), at
+// most kMaxLanes, for the paths that sum whole vectors of channels: each
+// pixel's int32 sums requantised with the channels' factors (copied once, 0
+// past count), offset, clamped and stored. Whole vectors are stored in place;
+// the last count % lanes bytes go through `bytes` (a library memcpy per pixel
+// cost more than the requantisation).
+template <size_t kMaxLanes>
+struct BlockOutput {
+  BlockOutput(const Conv2dParams& p, int32_t first, int32_t channels) : oc0(first), count(channels) {
+    std::copy_n(p.multipliers + oc0, count, multipliers);
+    std::copy_n(p.shifts + oc0, count, shifts);
+  }
+
+  // `sums`: the pixel's kVectors vectors, ceil(count / lanes); `pixel`: its
+  // output. The vector count is a constant so the loop unrolls.
+  template <int kVectors>
+  HWY_INLINE void Store(const Conv2dParams& p, const int32_t* sums, int8_t* pixel) {
+    const hn::ScalableTag<int32_t> d32;
+    const hn::Rebind<int8_t, decltype(d32)> d8;
+    const size_t lanes = hn::Lanes(d32);
+    const size_t n = static_cast<size_t>(count);
+    const size_t whole = n / lanes * lanes;
+    const auto output_offset = hn::Set(d32, p.output_offset);
+    const auto low = hn::Set(d32, p.activation_min);
+    const auto high = hn::Set(d32, p.activation_max);
+    int8_t* dst = pixel + oc0;
+    for (int v = 0; v < kVectors; ++v) {
+      const size_t lane = static_cast<size_t>(v) * lanes;
+      const auto y = RequantPerLane(d32, hn::Load(d32, sums + lane), hn::Load(d32, multipliers + lane),
+                                    hn::Load(d32, shifts + lane));
+      const auto clamped = hn::Min(hn::Max(WrappingAdd(d32, y, output_offset), low), high);
+      if (lane < whole) {
+        hn::StoreU(hn::DemoteTo(d8, clamped), d8, dst + lane);
+      } else {
+        hn::Store(hn::DemoteTo(d8, clamped), d8, bytes + lane);
+      }
+    }
+    if (whole < n) std::memcpy(dst + whole, bytes + whole, n - whole);
+  }
+
+  int32_t oc0, count;
+  HWY_ALIGN int32_t multipliers[kMaxLanes] = {};
+  HWY_ALIGN int32_t shifts[kMaxLanes] = {};
+  HWY_ALIGN int8_t bytes[kMaxLanes];
+};
+
 #if HWY_TARGET == HWY_AVX3_DL
 // AVX-512 VNNI (Highway's AVX3_DL target implies it; Highway 1.0.3 has no
 // operation for it, so these few lines are intrinsics): vpdpbusd multiplies
@@ -267,32 +314,30 @@ ETNS_VNNI_ATTR void VnniPack(const int8_t* weight, size_t k_total, int32_t oc0, 
 }
 
 // VnniPack for input channels not a multiple of 4 (one group): each tap's
-// channels padded with 0 weights to whole words, byte by byte (such weights
-// are a first layer's few hundred bytes).
+// channels padded with 0 weights to whole words (a first layer's few hundred
+// bytes). The block is zeroed, then each present channel's row is read in
+// order and its bytes placed: with a test per byte, this packing took half a
+// 10x4 one-channel layer's time.
 void VnniPackPadded(const Conv2dParams& p, const int8_t* weight, int32_t oc0, int32_t count, int32_t vectors,
                     int32_t words, uint8_t* packed, uint32_t* weight_sums) {
   const size_t taps = static_cast<size_t>(p.filter_h) * p.filter_w;
   const size_t channels = static_cast<size_t>(p.filter_c);
   const size_t k_total = taps * channels;
-  const int32_t lanes = vectors * static_cast<int32_t>(kVnniLanes);
-  uint8_t* dst = packed;
-  for (size_t tap = 0; tap < taps; ++tap) {
-    for (size_t word = 0; word < static_cast<size_t>(words); ++word) {
-      for (int32_t lane = 0; lane < lanes; ++lane) {
-        for (size_t j = 0; j < 4; ++j) {
-          const size_t c = 4 * word + j;
-          *dst++ = lane < count && c < channels
-                       ? static_cast<uint8_t>(weight[static_cast<size_t>(oc0 + lane) * k_total + tap * channels + c])
-                       : uint8_t{0};
-        }
+  const size_t lanes = static_cast<size_t>(vectors) * kVnniLanes;
+  const size_t word_step = 4 * lanes;  // one word of every lane
+  std::memset(packed, 0, taps * static_cast<size_t>(words) * word_step);
+  for (size_t lane = 0; lane < static_cast<size_t>(count); ++lane) {
+    const int8_t* row = weight + (static_cast<size_t>(oc0) + lane) * k_total;
+    uint32_t sum = 0;
+    for (size_t tap = 0; tap < taps; ++tap) {
+      uint8_t* dst = packed + tap * static_cast<size_t>(words) * word_step + 4 * lane;
+      for (size_t c = 0; c < channels; ++c) {
+        const uint8_t byte = static_cast<uint8_t>(row[tap * channels + c]);
+        dst[(c / 4) * word_step + c % 4] = byte;
+        sum += static_cast<uint32_t>(static_cast<int8_t>(byte));
       }
     }
-  }
-  for (int32_t j = 0; j < count; ++j) {
-    uint32_t sum = 0;
-    const int8_t* row = weight + static_cast<size_t>(oc0 + j) * k_total;
-    for (size_t k = 0; k < k_total; ++k) sum += static_cast<uint32_t>(row[k]);
-    weight_sums[j] = sum;
+    weight_sums[lane] = sum;
   }
 }
 
@@ -303,38 +348,14 @@ void VnniPackPadded(const Conv2dParams& p, const int8_t* weight, int32_t oc0, in
 template <int kVectors, int kPixels>
 void VnniBlock(const Conv2dParams& p, const VnniImage& image, const uint8_t* packed, const uint32_t* correction,
                int32_t oc0, int32_t count, int8_t* out_image) {
-  const hn::ScalableTag<int32_t> d32;  // kVnniLanes lanes on AVX3_DL
-  const hn::Rebind<int8_t, decltype(d32)> d8;
   constexpr size_t kLanes = kVectors * kVnniLanes;
-  HWY_ALIGN int32_t multipliers[kLanes] = {};
-  HWY_ALIGN int32_t shifts[kLanes] = {};
-  std::copy_n(p.multipliers + oc0, count, multipliers);
-  std::copy_n(p.shifts + oc0, count, shifts);
-  const auto output_offset = hn::Set(d32, p.output_offset);
-  const auto low = hn::Set(d32, p.activation_min);
-  const auto high = hn::Set(d32, p.activation_max);
+  BlockOutput<kLanes> output(p, oc0, count);
   HWY_ALIGN uint32_t sums[kPixels * kLanes];
-  HWY_ALIGN int8_t bytes[kLanes];
-  // Whole vectors of channels are stored in place; the last count % 16
-  // bytes go through `bytes` (a library memcpy per pixel cost more than
-  // the requantisation).
-  const size_t whole = static_cast<size_t>(count) / kVnniLanes * kVnniLanes;
   const auto finish = [&](int8_t* first_pixel, int32_t pixels) {
     for (int32_t i = 0; i < pixels; ++i) {
-      const uint32_t* pixel_sums = sums + static_cast<size_t>(i) * kLanes;
-      int8_t* dst = first_pixel + static_cast<size_t>(i) * p.output_c + oc0;
-      for (size_t v = 0; v < static_cast<size_t>(kVectors); ++v) {
-        const size_t lane = v * kVnniLanes;
-        const auto y = RequantPerLane(d32, hn::BitCast(d32, hn::Load(hn::RebindToUnsigned<decltype(d32)>(), pixel_sums + lane)),
-                                      hn::Load(d32, multipliers + lane), hn::Load(d32, shifts + lane));
-        const auto clamped = hn::Min(hn::Max(WrappingAdd(d32, y, output_offset), low), high);
-        if (lane < whole) {
-          hn::StoreU(hn::DemoteTo(d8, clamped), d8, dst + lane);
-        } else {
-          hn::Store(hn::DemoteTo(d8, clamped), d8, bytes + lane);
-        }
-      }
-      if (whole < static_cast<size_t>(count)) std::memcpy(dst + whole, bytes + whole, static_cast<size_t>(count) - whole);
+      // The sums wrapped as uint32; read as int32, the same bits.
+      output.template Store<kVectors>(p, reinterpret_cast<const int32_t*>(sums + static_cast<size_t>(i) * kLanes),
+                   first_pixel + static_cast<size_t>(i) * p.output_c);
     }
   };
   for (int32_t oy = 0; oy < p.output_h; ++oy) {
@@ -343,6 +364,13 @@ void VnniBlock(const Conv2dParams& p, const VnniImage& image, const uint8_t* pac
     for (; ox + kPixels <= p.output_w; ox += kPixels) {
       VnniPixels<kVectors, kPixels>(p, image, packed, correction, oy, ox, sums);
       finish(row + static_cast<size_t>(ox) * p.output_c, kPixels);
+    }
+    // A short row's pixels (DS-CNN's first layer has 5) four at a time.
+    if constexpr (kPixels > 4) {
+      for (; ox + 4 <= p.output_w; ox += 4) {
+        VnniPixels<kVectors, 4>(p, image, packed, correction, oy, ox, sums);
+        finish(row + static_cast<size_t>(ox) * p.output_c, 4);
+      }
     }
     for (; ox < p.output_w; ++ox) {
       VnniPixels<kVectors, 1>(p, image, packed, correction, oy, ox, sums);
@@ -470,6 +498,262 @@ bool Conv2dS8Vnni(const Conv2dParams& p, const int8_t* input, const int8_t* weig
 #undef ETNS_VNNI_ATTR
 #endif  // HWY_TARGET == HWY_AVX3_DL
 
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+// Int16 pairs, for the x86 targets without VNNI (AVX3, AVX2, SSE4, SSSE3):
+// the VNNI path's shape with a pair of window elements per lane where VNNI
+// takes 4. vpmaddwd (ReorderWidenMulAccumulate on x86, each int32 lane the sum
+// of its two int16 products) multiplies 2 * lanes pairs an instruction. The
+// output channels are the lanes; each lane holds 2 consecutive window
+// elements of its channel's weights, as int16, and the window's pair, (in +
+// input_offset) as int16, is broadcast to every lane. The image is copied
+// once per call so widened, into a padded image whose border is 0, as the
+// reference skips those taps. A pair's products add to at most 2 * 255 * 128,
+// and the lanes add wrapping from the bias, as the reference's sum wraps.
+
+// The padded image of one batch, in int16 elements: (padded row, padded
+// column) = (iy + pad_h, ix + pad_w); `data` points at the group's first
+// channel.
+struct PairsImage {
+  const int16_t* data;
+  int32_t words;                  // channel pairs of a window's pixel: filter_c / 2, rounded up
+  size_t step_h, step_w;          // one output pixel down, across
+  size_t dilation_h, dilation_w;  // one tap down, across
+};
+
+// Registers: AVX-512 has 32, the others 16, which bound the accumulators
+// (vectors x pixels) beside the weight vectors.
+#if HWY_TARGET <= HWY_AVX3
+constexpr int kPairsPixels[5] = {0, 8, 8, 4, 4};
+#else
+constexpr int kPairsPixels[5] = {0, 8, 4, 3, 2};
+#endif
+constexpr int32_t kPairsMaxVectors = 4;
+
+// The sums of `kVectors` vectors of output channels for `kPixels` pixels of
+// one output row from (oy, ox), each from `start` (the channels' bias).
+template <int kVectors, int kPixels>
+HWY_INLINE void PairsPixels(const Conv2dParams& p, const PairsImage& image, const int16_t* packed,
+                            const int32_t* start, int32_t oy, int32_t ox, int32_t* sums) {
+  const hn::ScalableTag<int32_t> d32;
+  const hn::Repartition<int16_t, decltype(d32)> d16;
+  const size_t lanes = hn::Lanes(d32);
+  using V = hn::Vec<decltype(d32)>;
+  V acc[kPixels][kVectors];
+  V odd = hn::Zero(d32);  // ReorderWidenMulAccumulate's second sum: unused on x86
+#pragma GCC unroll 8
+  for (int i = 0; i < kPixels; ++i) {
+#pragma GCC unroll 8
+    for (int v = 0; v < kVectors; ++v) acc[i][v] = hn::Load(d32, start + v * lanes);
+  }
+  const int16_t* weights = packed;
+  const int16_t* corner = image.data + static_cast<size_t>(oy) * image.step_h + static_cast<size_t>(ox) * image.step_w;
+  for (int32_t ky = 0; ky < p.filter_h; ++ky) {
+    for (int32_t kx = 0; kx < p.filter_w; ++kx) {
+      const int16_t* tap =
+          corner + static_cast<size_t>(ky) * image.dilation_h + static_cast<size_t>(kx) * image.dilation_w;
+      for (int32_t c2 = 0; c2 < image.words; ++c2) {
+        hn::Vec<decltype(d16)> wv[kVectors];
+#pragma GCC unroll 8
+        for (int v = 0; v < kVectors; ++v) wv[v] = hn::LoadU(d16, weights + 2 * lanes * v);
+        weights += 2 * lanes * kVectors;
+#pragma GCC unroll 8
+        for (int i = 0; i < kPixels; ++i) {
+          int32_t pair;
+          std::memcpy(&pair, tap + static_cast<size_t>(i) * image.step_w + 2 * static_cast<size_t>(c2), sizeof(pair));
+          const auto x = hn::BitCast(d16, hn::Set(d32, pair));
+#pragma GCC unroll 8
+          for (int v = 0; v < kVectors; ++v) acc[i][v] = hn::ReorderWidenMulAccumulate(d32, x, wv[v], acc[i][v], odd);
+        }
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < kPixels; ++i) {
+#pragma GCC unroll 8
+    for (int v = 0; v < kVectors; ++v) {
+      int32_t* dst = sums + (static_cast<size_t>(i) * kVectors + v) * lanes;
+      hn::Store(hn::RearrangeToOddPlusEven(acc[i][v], odd), d32, dst);
+    }
+  }
+}
+
+// One block of output channels [oc0, oc0 + count) (at most kVectors vectors,
+// one group) over every output pixel of one batch.
+template <int kVectors>
+void PairsBlock(const Conv2dParams& p, const PairsImage& image, const int16_t* packed, const int32_t* start,
+                int32_t oc0, int32_t count, int8_t* out_image) {
+  constexpr int kPixels = kPairsPixels[kVectors];
+  constexpr size_t kMaxLanes = kVectors * HWY_MAX_BYTES / sizeof(int32_t);
+  const size_t lanes = hn::Lanes(hn::ScalableTag<int32_t>());
+  BlockOutput<kMaxLanes> output(p, oc0, count);
+  HWY_ALIGN int32_t sums[kPixels * kMaxLanes];
+  const auto finish = [&](int8_t* first_pixel, int32_t pixels) {
+    for (int32_t i = 0; i < pixels; ++i) {
+      output.template Store<kVectors>(p, sums + static_cast<size_t>(i) * kVectors * lanes, first_pixel + static_cast<size_t>(i) * p.output_c);
+    }
+  };
+  for (int32_t oy = 0; oy < p.output_h; ++oy) {
+    int8_t* row = out_image + static_cast<size_t>(oy) * p.output_w * p.output_c;
+    int32_t ox = 0;
+    for (; ox + kPixels <= p.output_w; ox += kPixels) {
+      PairsPixels<kVectors, kPixels>(p, image, packed, start, oy, ox, sums);
+      finish(row + static_cast<size_t>(ox) * p.output_c, kPixels);
+    }
+    // A short row's pixels (DS-CNN's first layer has 5) four at a time.
+    if constexpr (kPixels > 4) {
+      for (; ox + 4 <= p.output_w; ox += 4) {
+        PairsPixels<kVectors, 4>(p, image, packed, start, oy, ox, sums);
+        finish(row + static_cast<size_t>(ox) * p.output_c, 4);
+      }
+    }
+    for (; ox < p.output_w; ++ox) {
+      PairsPixels<kVectors, 1>(p, image, packed, start, oy, ox, sums);
+      finish(row + static_cast<size_t>(ox) * p.output_c, 1);
+    }
+  }
+}
+
+// Copies one batch's image into `padded` (padded_h rows of padded_w pixels of
+// pixel_elems int16, input_c or input_c + 1), as in + input_offset, with 0
+// outside the image and in a pixel's pad element.
+void PairsPadImage(const Conv2dParams& p, const int8_t* image, int64_t padded_h, int64_t padded_w,
+                   size_t pixel_elems, int16_t* padded) {
+  const hn::ScalableTag<int16_t> d16;
+  const hn::Rebind<int8_t, decltype(d16)> d8;
+  const size_t lanes = hn::Lanes(d16);
+  const auto offset = hn::Set(d16, static_cast<int16_t>(p.input_offset));
+  const size_t channels = static_cast<size_t>(p.input_c);
+  const size_t row_elems = static_cast<size_t>(padded_w) * pixel_elems;
+  // The padded columns inside the image: [left, right).
+  const int64_t left = std::min<int64_t>(p.pad_w, padded_w);
+  const int64_t right = std::max<int64_t>(left, std::min<int64_t>(p.pad_w + int64_t{p.input_w}, padded_w));
+  const size_t inside = static_cast<size_t>(right - left) * channels;
+  for (int64_t py = 0; py < padded_h; ++py) {
+    int16_t* dst = padded + static_cast<size_t>(py) * row_elems;
+    const int64_t iy = py - p.pad_h;
+    std::fill_n(dst, row_elems, int16_t{0});
+    if (iy < 0 || iy >= p.input_h || inside == 0) continue;
+    const int8_t* src = image + static_cast<size_t>(iy) * p.input_w * channels;
+    int16_t* run = dst + static_cast<size_t>(left) * pixel_elems;
+    if (pixel_elems != channels) {  // one group of an odd channel count: a 0 after each pixel
+      for (int64_t px = left; px < right; ++px, run += pixel_elems, src += channels) {
+        for (size_t c = 0; c < channels; ++c) run[c] = static_cast<int16_t>(src[c] + p.input_offset);
+      }
+      continue;
+    }
+    size_t i = 0;
+    for (; i + lanes <= inside; i += lanes) {
+      hn::StoreU(hn::Add(hn::PromoteTo(d16, hn::LoadU(d8, src + i)), offset), d16, run + i);
+    }
+    for (; i < inside; ++i) run[i] = static_cast<int16_t>(src[i] + p.input_offset);
+  }
+}
+
+// Packs output channels [oc0, oc0 + count) of the OHWI weights into
+// [tap][word][vector][lane][2] int16, `vectors` vectors a step, 0 past count
+// and past a tap's filter_c channels. This runs on every call: the stores go
+// in order, a 32-bit pair each, and the rows are read across (a row's line
+// serves 32 steps); written a row at a time, or byte by byte with tests, it
+// took a third of a 3x3x64 layer's time.
+void PairsPack(const Conv2dParams& p, const int8_t* weight, int32_t oc0, int32_t count, int32_t vectors,
+               int32_t words, size_t lanes, int16_t* packed) {
+  const size_t taps = static_cast<size_t>(p.filter_h) * p.filter_w;
+  const size_t channels = static_cast<size_t>(p.filter_c);
+  const size_t k_total = taps * channels;
+  const size_t block_lanes = static_cast<size_t>(vectors) * lanes;
+  const size_t present = static_cast<size_t>(count);
+  const int8_t* rows = weight + static_cast<size_t>(oc0) * k_total;
+  uint32_t step[kPairsMaxVectors * HWY_MAX_BYTES / sizeof(int32_t)] = {};
+  // One word of every lane: channel pair (c, c + 1) of `tap`, or (c, 0) for
+  // the last of an odd count.
+  const auto put = [&](size_t k, bool last_odd) {
+    for (size_t lane = 0; lane < present; ++lane) {
+      const int8_t* row = rows + lane * k_total + k;
+      const int16_t high = last_odd ? int16_t{0} : int16_t{row[1]};
+      step[lane] = static_cast<uint32_t>(static_cast<uint16_t>(int16_t{row[0]})) |
+                   (static_cast<uint32_t>(static_cast<uint16_t>(high)) << 16);
+    }
+    std::memcpy(packed, step, block_lanes * sizeof(uint32_t));
+    packed += 2 * block_lanes;
+  };
+  if (channels % 2 == 0) {
+    for (size_t k = 0; k < k_total; k += 2) put(k, false);
+    return;
+  }
+  for (size_t tap = 0; tap < taps; ++tap) {
+    for (size_t word = 0; word < static_cast<size_t>(words); ++word) {
+      put(tap * channels + 2 * word, 2 * word + 1 == channels);
+    }
+  }
+}
+
+// Returns false, doing nothing, for groups of an odd input channel count (one
+// group of an odd count has its pixels padded with a 0 element), and for an
+// image whose padded copy would pass kPairsMaxImage elements.
+constexpr int64_t kPairsMaxImage = int64_t{1} << 24;
+
+bool Conv2dS8Pairs(const Conv2dParams& p, const int8_t* input, const int8_t* weight, const int32_t* bias,
+                   int8_t* out) {
+  const int32_t groups = p.input_c / p.filter_c;
+  if (p.filter_c % 2 != 0 && groups != 1) return false;
+  const hn::ScalableTag<int32_t> d32;
+  const size_t lanes = hn::Lanes(d32);
+  const int32_t per_group = p.output_c / groups;
+  const int32_t words = (p.filter_c + 1) / 2;
+  const size_t pixel_elems = p.filter_c % 2 == 0 ? static_cast<size_t>(p.input_c) : 2 * static_cast<size_t>(words);
+  const int64_t padded_h = int64_t{p.output_h - 1} * p.stride_h + int64_t{p.filter_h - 1} * p.dilation_h + 1;
+  const int64_t padded_w = int64_t{p.output_w - 1} * p.stride_w + int64_t{p.filter_w - 1} * p.dilation_w + 1;
+  if (padded_h * padded_w > kPairsMaxImage / static_cast<int64_t>(pixel_elems)) return false;
+  const size_t taps = static_cast<size_t>(p.filter_h) * p.filter_w;
+  const size_t vectors = std::min<size_t>(kPairsMaxVectors, (static_cast<size_t>(per_group) + lanes - 1) / lanes);
+  // Host memory, kept per thread: the padded image and one block's weights.
+  thread_local std::vector<int16_t> padded;
+  thread_local std::vector<int16_t> packed;
+  padded.resize(static_cast<size_t>(padded_h * padded_w) * pixel_elems);
+  packed.resize(taps * static_cast<size_t>(words) * vectors * 2 * lanes);
+  HWY_ALIGN int32_t start[kPairsMaxVectors * HWY_MAX_BYTES / sizeof(int32_t)];
+  const size_t row_elems = static_cast<size_t>(padded_w) * pixel_elems;
+  const size_t image_bytes = static_cast<size_t>(p.input_h) * p.input_w * p.input_c;
+  const size_t out_bytes = static_cast<size_t>(p.output_h) * p.output_w * p.output_c;
+  for (int32_t n = 0; n < p.batches; ++n) {
+    PairsPadImage(p, input + n * image_bytes, padded_h, padded_w, pixel_elems, padded.data());
+    for (int32_t g = 0; g < groups; ++g) {
+      const PairsImage image{padded.data() + static_cast<size_t>(g) * p.filter_c,
+                             words,
+                             static_cast<size_t>(p.stride_h) * row_elems,
+                             static_cast<size_t>(p.stride_w) * pixel_elems,
+                             static_cast<size_t>(p.dilation_h) * row_elems,
+                             static_cast<size_t>(p.dilation_w) * pixel_elems};
+      for (int32_t first = 0; first < per_group; first += kPairsMaxVectors * static_cast<int32_t>(lanes)) {
+        const int32_t oc0 = g * per_group + first;
+        const int32_t count = std::min<int32_t>(kPairsMaxVectors * static_cast<int32_t>(lanes), per_group - first);
+        const int32_t block_vectors = (count + static_cast<int32_t>(lanes) - 1) / static_cast<int32_t>(lanes);
+        PairsPack(p, weight, oc0, count, block_vectors, words, lanes, packed.data());
+        for (size_t j = 0; j < static_cast<size_t>(block_vectors) * lanes; ++j) {
+          start[j] = bias != nullptr && j < static_cast<size_t>(count) ? bias[oc0 + j] : 0;
+        }
+        int8_t* out_image = out + n * out_bytes;
+        switch (block_vectors) {
+          case 1:
+            PairsBlock<1>(p, image, packed.data(), start, oc0, count, out_image);
+            break;
+          case 2:
+            PairsBlock<2>(p, image, packed.data(), start, oc0, count, out_image);
+            break;
+          case 3:
+            PairsBlock<3>(p, image, packed.data(), start, oc0, count, out_image);
+            break;
+          default:
+            PairsBlock<4>(p, image, packed.data(), start, oc0, count, out_image);
+            break;
+        }
+      }
+    }
+  }
+  return true;
+}
+#endif  // x86 without VNNI
+
 void Conv2dS8(const Conv2dParams& p, const int8_t* input, const int8_t* weight, const int32_t* bias,
               int8_t* out) {
   const int32_t groups = p.input_c / p.filter_c;
@@ -477,6 +761,9 @@ void Conv2dS8(const Conv2dParams& p, const int8_t* input, const int8_t* weight, 
   const size_t k_total = static_cast<size_t>(p.filter_h) * p.filter_w * p.filter_c;
 #if HWY_TARGET == HWY_AVX3_DL
   if (Conv2dS8Vnni(p, input, weight, bias, out)) return;
+#endif
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+  if (Conv2dS8Pairs(p, input, weight, bias, out)) return;
 #endif
   if (p.filter_c == p.input_c && k_total <= kShortWindow) {
     // Lanes no wider than the output channels, so few fall to the tail.
