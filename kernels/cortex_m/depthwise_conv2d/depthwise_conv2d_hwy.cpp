@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <vector>
 
 #include "kernels/common/requantize.h"
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
@@ -101,6 +102,126 @@ void OnePixel(const DepthwiseConv2dParams& p, const int8_t* image, const int8_t*
   }
   for (; c < channels; ++c) pixel[c] = OneChannel(p, image, weight, bias, oy, ox, static_cast<int32_t>(c));
 }
+
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+// Depth multiplier 1 on the x86 targets without VNNI (and shapes the VNNI
+// path declines): the image is copied once per call, widened to int16 as
+// (x + input_offset), into a padded image whose border is 0, and the weights
+// are widened to int32; an output pixel's channel vector then takes, for each
+// tap, one widening load, one multiply and one add, with no bounds test (a
+// border tap adds 0, as the reference skips it). Sums wrap in int32 as the
+// reference's.
+
+// The padded image of one batch, in int16 elements: (padded row, padded
+// column) = (iy + pad_h, ix + pad_w), rows of row_elems, pixels of input_c.
+struct PaddedImage {
+  const int16_t* data;
+  size_t row_elems;
+};
+
+template <class D>
+HWY_INLINE void PaddedChannelVector(D d, const DepthwiseConv2dParams& p, const PaddedImage& image,
+                                    const int32_t* weights, const int32_t* bias, int32_t oy, int32_t ox, size_t c,
+                                    int8_t* pixel) {
+  const hn::Rebind<int16_t, D> d16;
+  const hn::Rebind<int8_t, D> d8;
+  const size_t channels = static_cast<size_t>(p.output_c);
+  const int16_t* corner = image.data + static_cast<size_t>(oy) * p.stride_h * image.row_elems +
+                          static_cast<size_t>(ox) * p.stride_w * channels + c;
+  const size_t tap_down = static_cast<size_t>(p.dilation_h) * image.row_elems;
+  const size_t tap_across = static_cast<size_t>(p.dilation_w) * channels;
+  auto acc = bias != nullptr ? hn::LoadU(d, bias + c) : hn::Zero(d);
+  const int32_t* w = weights + c;
+  for (int32_t ky = 0; ky < p.filter_h; ++ky) {
+    const int16_t* tap = corner + static_cast<size_t>(ky) * tap_down;
+    for (int32_t kx = 0; kx < p.filter_w; ++kx, tap += tap_across, w += channels) {
+      // (x + input_offset) * w is within +-255 * 128: no overflow.
+      acc = WrappingAdd(d, acc, hn::Mul(hn::PromoteTo(d, hn::LoadU(d16, tap)), hn::LoadU(d, w)));
+    }
+  }
+  const auto y = RequantPerLane(d, acc, hn::LoadU(d, p.multipliers + c), hn::LoadU(d, p.shifts + c));
+  const auto clamped = hn::Min(hn::Max(WrappingAdd(d, y, hn::Set(d, p.output_offset)), hn::Set(d, p.activation_min)),
+                               hn::Set(d, p.activation_max));
+  hn::StoreU(hn::DemoteTo(d8, clamped), d8, pixel + c);
+}
+
+// Copies one batch's image into `padded` (padded_h rows of padded_w pixels),
+// as x + input_offset, with 0 outside the image.
+void PadImage16(const DepthwiseConv2dParams& p, const int8_t* image, int64_t padded_h, int64_t padded_w,
+                int16_t* padded) {
+  const hn::ScalableTag<int16_t> d16;
+  const hn::Rebind<int8_t, decltype(d16)> d8;
+  const size_t lanes = hn::Lanes(d16);
+  const auto offset = hn::Set(d16, static_cast<int16_t>(p.input_offset));
+  const size_t channels = static_cast<size_t>(p.input_c);
+  const size_t row_elems = static_cast<size_t>(padded_w) * channels;
+  // The padded columns inside the image: [left, right).
+  const int64_t left = std::min<int64_t>(p.pad_w, padded_w);
+  const int64_t right = std::max<int64_t>(left, std::min<int64_t>(p.pad_w + int64_t{p.input_w}, padded_w));
+  const size_t inside = static_cast<size_t>(right - left) * channels;
+  for (int64_t py = 0; py < padded_h; ++py) {
+    int16_t* dst = padded + static_cast<size_t>(py) * row_elems;
+    const int64_t iy = py - p.pad_h;
+    std::fill_n(dst, row_elems, int16_t{0});
+    if (iy < 0 || iy >= p.input_h || inside == 0) continue;
+    const int8_t* src = image + static_cast<size_t>(iy) * p.input_w * channels;
+    int16_t* run = dst + static_cast<size_t>(left) * channels;
+    size_t i = 0;
+    for (; i + lanes <= inside; i += lanes) {
+      hn::StoreU(hn::Add(hn::PromoteTo(d16, hn::LoadU(d8, src + i)), offset), d16, run + i);
+    }
+    for (; i < inside; ++i) run[i] = static_cast<int16_t>(src[i] + p.input_offset);
+  }
+}
+
+// An image whose padded copy would pass this many elements keeps the
+// per-tap path.
+constexpr int64_t kMaxPaddedImage = int64_t{1} << 24;
+
+// Returns false, doing nothing, for a depth multiplier other than 1 or an
+// image past kMaxPaddedImage.
+bool DepthwisePadded(const DepthwiseConv2dParams& p, const int8_t* input, const int8_t* weight, const int32_t* bias,
+                     int8_t* out) {
+  if (p.depth_multiplier != 1) return false;
+  const int64_t padded_h = int64_t{p.output_h - 1} * p.stride_h + int64_t{p.filter_h - 1} * p.dilation_h + 1;
+  const int64_t padded_w = int64_t{p.output_w - 1} * p.stride_w + int64_t{p.filter_w - 1} * p.dilation_w + 1;
+  const size_t channels = static_cast<size_t>(p.output_c);
+  if (padded_h * padded_w > kMaxPaddedImage / static_cast<int64_t>(channels)) return false;
+  // Host memory, kept per thread.
+  thread_local std::vector<int16_t> padded;
+  thread_local std::vector<int32_t> weights;
+  padded.resize(static_cast<size_t>(padded_h * padded_w) * channels);
+  const size_t taps = static_cast<size_t>(p.filter_h) * p.filter_w;
+  weights.resize(taps * channels);
+  for (size_t k = 0; k < taps * channels; ++k) weights[k] = weight[k];
+  const hn::ScalableTag<int32_t> d;
+  const hn::CappedTag<int32_t, 32 / sizeof(int32_t)> d_half;
+  const hn::CappedTag<int32_t, 16 / sizeof(int32_t)> d_narrow;
+  const PaddedImage image{padded.data(), static_cast<size_t>(padded_w) * channels};
+  const size_t image_bytes = static_cast<size_t>(p.input_h) * p.input_w * channels;
+  for (int32_t n = 0; n < p.batches; ++n) {
+    const int8_t* batch = input + static_cast<size_t>(n) * image_bytes;
+    PadImage16(p, batch, padded_h, padded_w, padded.data());
+    for (int32_t oy = 0; oy < p.output_h; ++oy) {
+      for (int32_t ox = 0; ox < p.output_w; ++ox) {
+        int8_t* pixel = out + ((static_cast<size_t>(n) * p.output_h + oy) * p.output_w + ox) * channels;
+        size_t c = 0;
+        for (; c + hn::Lanes(d) <= channels; c += hn::Lanes(d)) {
+          PaddedChannelVector(d, p, image, weights.data(), bias, oy, ox, c, pixel);
+        }
+        for (; c + hn::Lanes(d_half) <= channels; c += hn::Lanes(d_half)) {
+          PaddedChannelVector(d_half, p, image, weights.data(), bias, oy, ox, c, pixel);
+        }
+        for (; c + hn::Lanes(d_narrow) <= channels; c += hn::Lanes(d_narrow)) {
+          PaddedChannelVector(d_narrow, p, image, weights.data(), bias, oy, ox, c, pixel);
+        }
+        for (; c < channels; ++c) pixel[c] = OneChannel(p, batch, weight, bias, oy, ox, static_cast<int32_t>(c));
+      }
+    }
+  }
+  return true;
+}
+#endif  // x86 without VNNI
 
 #if HWY_TARGET == HWY_AVX3_DL
 // AVX-512 VNNI (Highway 1.0.3 has no operation for it, so these lines are
@@ -295,6 +416,9 @@ void DepthwiseConv2dS8(const DepthwiseConv2dParams& p, const int8_t* input, cons
   const size_t channels = static_cast<size_t>(p.output_c);
 #if HWY_TARGET == HWY_AVX3_DL
   if (DepthwiseVnni(p, input, weight, bias, out)) return;
+#endif
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+  if (DepthwisePadded(p, input, weight, bias, out)) return;
 #endif
   for (int32_t n = 0; n < p.batches; ++n) {
     const int8_t* image = input + static_cast<size_t>(n) * p.input_h * p.input_w * p.input_c;
