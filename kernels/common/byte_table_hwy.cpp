@@ -129,6 +129,52 @@ void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
   for (; i + 64 <= n; i += 64) _mm512_storeu_si512(dst + i, look_up_vector(_mm512_loadu_si512(src + i)));
   // The tail (fewer than 64): no load or store past n.
   if (i < n) lookup_s8(table, in + i, out + i, n - i);
+#elif HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+  // x86 byte shuffles (pshufb) read an index's low 4 bits and give 0 for its
+  // top bit. With a[k] = code - 16k saturating (signed), a code c in
+  // [16m, 16m + 16) of the table's first half (raw 0..127) has a[k] in
+  // [0, 127] with low bits c & 15 for k <= m, and negative (0 looked up)
+  // for k > m and for every code of the other half, whose saturation keeps
+  // them negative. So if chunk k's entry is table[k] ^ table[k - 1], the XOR
+  // of the 8 lookups is table[m][c & 15]. The second half is looked up the
+  // same way with the code's top bit flipped. 3 operations a chunk, where
+  // the wrapping index below takes 5.
+  const hn::ScalableTag<int8_t> d;
+  const size_t lanes = hn::Lanes(d);
+  const int8_t* values = table.values;
+  hn::Vec<decltype(d)> first[8], second[8];
+  for (size_t k = 0; k < 8; ++k) {
+    first[k] = hn::LoadDup128(d, values + 16 * k);
+    second[k] = hn::LoadDup128(d, values + 128 + 16 * k);
+    if (k > 0) {
+      first[k] = hn::Xor(first[k], hn::LoadDup128(d, values + 16 * (k - 1)));
+      second[k] = hn::Xor(second[k], hn::LoadDup128(d, values + 128 + 16 * (k - 1)));
+    }
+  }
+  const auto step = hn::Set(d, int8_t{16});
+  const auto flip = hn::Set(d, int8_t{-128});
+  const auto look_up = [&](hn::Vec<decltype(d)> code) HWY_ATTR {
+    auto a = code;
+    auto b = hn::Xor(code, flip);
+    auto looked_up = hn::Xor(hn::TableLookupBytes(first[0], a), hn::TableLookupBytes(second[0], b));
+    for (size_t k = 1; k < 8; ++k) {
+      a = hn::SaturatedSub(a, step);
+      b = hn::SaturatedSub(b, step);
+      looked_up = hn::Xor(looked_up, hn::Xor(hn::TableLookupBytes(first[k], a), hn::TableLookupBytes(second[k], b)));
+    }
+    return looked_up;
+  };
+  size_t i = 0;
+  // Two vectors a step: each chunk, reloaded where registers run out, serves both.
+  for (; i + 2 * lanes <= n; i += 2 * lanes) {
+    const auto one = look_up(hn::LoadU(d, in + i));
+    const auto two = look_up(hn::LoadU(d, in + i + lanes));
+    hn::StoreU(one, d, out + i);
+    hn::StoreU(two, d, out + i + lanes);
+  }
+  for (; i + lanes <= n; i += lanes) hn::StoreU(look_up(hn::LoadU(d, in + i)), d, out + i);
+  // The tail (fewer than a vector): no load or store past n.
+  if (i < n) lookup_s8(table, in + i, out + i, n - i);
 #else
   const hn::ScalableTag<uint8_t> d;
   const size_t lanes = hn::Lanes(d);
