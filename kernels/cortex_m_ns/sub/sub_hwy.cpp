@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 // Host SIMD (Highway): compiled once per target by foreach_target.h, the
 // target chosen at run time (HWY_DYNAMIC_DISPATCH).
@@ -389,30 +390,14 @@ size_t NarrowLookupSub(const SubParams& p, const InputTables& t, const int8_t* s
 }
 #endif  // HWY_TARGET == HWY_AVX3_DL
 
-// One int32 lane per element; the tail (fewer than a vector) runs the
-// reference, so no load or store goes past n.
-void SubS8(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n) {
+// One int32 lane per element, both inputs' requantisations gathered from
+// their tables, from element i while a whole vector is left; returns where it
+// stopped.
+size_t GatherSub(const SubParams& p, const InputTables& tables, const int8_t* self, const int8_t* other, int8_t* out,
+                 size_t i, size_t n) {
   const hn::ScalableTag<int32_t> d;
   const hn::Rebind<int8_t, decltype(d)> d8;
   const size_t lanes = hn::Lanes(d);
-  static thread_local InputTables tables;
-  if (!tables.valid || !SameParams(tables.params, p)) {
-    FillTable(d, p.self, p.self_zero_point, tables.self);
-    FillTable(d, p.other, p.other_zero_point, tables.other);
-    tables.params = p;
-    tables.valid = true;
-#if HWY_TARGET == HWY_AVX3_DL
-    FillRankPath(p, tables);
-#endif
-  }
-  size_t i = 0;
-#if HWY_TARGET == HWY_AVX3_DL
-  if (tables.narrow_path && n >= 64) {
-    i = NarrowLookupSub(p, tables, self, other, out, n);
-  } else if (tables.rank_path && n >= 64) {
-    i = RankLookupSub(p, tables, self, other, out, n);
-  }
-#endif
   const LaneRequant<decltype(d)> out_rq(d, p.out);
   const auto out_zero_point = hn::Set(d, p.out_zero_point);
   // clamp(y + zp, min, max) as clamp(y, min - zp, max - zp) + zp: exact, and
@@ -435,6 +420,111 @@ void SubS8(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* 
     const auto diff = hn::IfThenElse(overflow, saturated, wrapped);
     const auto y = hn::Add(hn::Min(hn::Max(out_rq(d, diff), low), high), out_zero_point);
     hn::StoreU(hn::DemoteTo(d8, y), d8, out + i);
+  }
+  return i;
+}
+
+// Every output for one parameter set as a 65,536-entry byte table,
+// [other byte][self byte] (raw bytes), filled by GatherSub itself, so it is
+// exact by construction; an element is then one load and no arithmetic (the
+// gathers and the 64-bit products of GatherSub took most of its time). Kept
+// per thread for a few parameter sets, and made once the elements computed
+// with a set reach the table's size, when making it has cost no more than
+// they did: a program calls sub with the same parameters every run (or, for a
+// channel broadcast, every chunk), and one short call never pays for it.
+constexpr size_t kPairEntries = 256 * 256;
+constexpr size_t kPairTables = 4;
+
+struct PairTable {
+  bool used = false;
+  bool made = false;
+  size_t elements = 0;  // computed with these parameters so far
+  SubParams params;
+  std::unique_ptr<int8_t[]> values;
+};
+
+bool SameOutputs(const SubParams& a, const SubParams& b) {
+  return SameParams(a, b) && a.act_min == b.act_min && a.act_max == b.act_max;
+}
+
+// The table for p, or nullptr while it is not worth making.
+const int8_t* PairTableFor(const SubParams& p, const InputTables& tables, size_t n) {
+  static thread_local PairTable cache[kPairTables];
+  static thread_local size_t next_victim = 0;
+  PairTable* entry = nullptr;
+  for (PairTable& each : cache) {
+    if (each.used && SameOutputs(each.params, p)) entry = &each;
+  }
+  if (entry == nullptr) {
+    entry = &cache[next_victim];
+    next_victim = (next_victim + 1) % kPairTables;
+    entry->used = true;
+    entry->made = false;
+    entry->elements = 0;
+    entry->params = p;
+  }
+  if (!entry->made) {
+    entry->elements += n;
+    if (entry->elements < kPairEntries) return nullptr;
+    if (!entry->values) entry->values.reset(new int8_t[kPairEntries]);
+    HWY_ALIGN int8_t rows[256];
+    HWY_ALIGN int8_t columns[256];
+    for (int j = 0; j < 256; ++j) columns[j] = static_cast<int8_t>(static_cast<uint8_t>(j));
+    // Row o holds other = o against every self byte.
+    for (int o = 0; o < 256; ++o) {
+      std::fill_n(rows, 256, static_cast<int8_t>(static_cast<uint8_t>(o)));
+      int8_t* row = entry->values.get() + static_cast<size_t>(o) * 256;
+      const size_t done = GatherSub(p, tables, columns, rows, row, 0, 256);
+      if (done < 256) sub_s8_ref(p, columns + done, rows + done, row + done, 256 - done);
+    }
+    entry->made = true;
+  }
+  return entry->values.get();
+}
+
+// out[i] = table[other[i]][self[i]] from element i, four at a time; returns
+// where it stopped. Plain loads: the table is larger than L1, and a vector
+// gather was no faster than four loads. A channel broadcast's other operand
+// has a few values, so its elements read a few rows, which stay in L1.
+size_t PairLookupSub(const int8_t* table, const int8_t* self, const int8_t* other, int8_t* out, size_t i, size_t n) {
+  const auto* s = reinterpret_cast<const uint8_t*>(self);
+  const auto* o = reinterpret_cast<const uint8_t*>(other);
+  const auto entry = [&](size_t k) { return table[size_t{o[k]} << 8 | s[k]]; };
+  for (; i + 4 <= n; i += 4) {
+    const int8_t v0 = entry(i), v1 = entry(i + 1), v2 = entry(i + 2), v3 = entry(i + 3);
+    out[i] = v0;
+    out[i + 1] = v1;
+    out[i + 2] = v2;
+    out[i + 3] = v3;
+  }
+  return i;
+}
+
+// The tail (fewer than a vector) runs the reference, so no load or store goes
+// past n.
+void SubS8(const SubParams& p, const int8_t* self, const int8_t* other, int8_t* out, size_t n) {
+  const hn::ScalableTag<int32_t> d;
+  static thread_local InputTables tables;
+  if (!tables.valid || !SameParams(tables.params, p)) {
+    FillTable(d, p.self, p.self_zero_point, tables.self);
+    FillTable(d, p.other, p.other_zero_point, tables.other);
+    tables.params = p;
+    tables.valid = true;
+#if HWY_TARGET == HWY_AVX3_DL
+    FillRankPath(p, tables);
+#endif
+  }
+  size_t i = 0;
+#if HWY_TARGET == HWY_AVX3_DL
+  if (tables.narrow_path && n >= 64) {
+    i = NarrowLookupSub(p, tables, self, other, out, n);
+  } else if (tables.rank_path && n >= 64) {
+    i = RankLookupSub(p, tables, self, other, out, n);
+  }
+#endif
+  if (i == 0 && n >= hn::Lanes(d)) {  // not the tail of a path above
+    const int8_t* pairs = PairTableFor(p, tables, n);
+    i = pairs != nullptr ? PairLookupSub(pairs, self, other, out, i, n) : GatherSub(p, tables, self, other, out, i, n);
   }
   if (i < n) sub_s8_ref(p, self + i, other + i, out + i, n - i);
 }

@@ -382,6 +382,34 @@ ETNS_KERNEL_TEST(SubVariants, Tier1Size) {
   check_case(tier1_params(), self, other, n, "tier1 shape");
 }
 
+// A variant may remember work per parameter set across calls (the host
+// variant makes a table of every output once the elements computed with a
+// set reach 65,536, for a few sets): each set called until it must have its
+// table, more sets than are kept, a set coming back after it was dropped, and
+// two sets that differ only in their activation bounds, each call on fresh
+// data against the reference.
+ETNS_KERNEL_TEST(SubVariants, RepeatedCallsWithFewParameterSets) {
+  const size_t n = 16384;
+  int8_t* self = ETNS_TEST_ARRAY(int8_t, n);
+  int8_t* other = ETNS_TEST_ARRAY(int8_t, n);
+  Rng rng(kSeed + 7);
+  SubParams sets[6];
+  sets[0] = tier1_params();
+  for (int k = 1; k < 5; ++k) sets[k] = recipe_params(rng);
+  sets[5] = sets[0];
+  sets[5].act_min = -20;
+  sets[5].act_max = 30;
+  const int order[] = {0, 1, 2, 3, 4, 0, 5};
+  for (const int k : order) {
+    for (int call = 0; call < 5; ++call) {
+      rng.fill_s8(self, n);
+      rng.fill_s8(other, n);
+      check_case(sets[k], self, other, n, "repeated calls");
+      ETNS_RETURN_IF_FAILED();
+    }
+  }
+}
+
 // The front door on a channel broadcast: sub_prepare and sub_run (which walks
 // blocks of C and runs the build's fastest variant on each) against the
 // reference on the expanded operands, with small C around the lane tile.
