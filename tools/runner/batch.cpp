@@ -104,7 +104,6 @@ struct SharedProgress {
   size_t setup_failure_at = SIZE_MAX;
   bool setup_failed = false;
   bool go = false;
-  size_t finished_threads = 0;
   std::string failure;  // the first, under `mutex`
   int failure_exit_code = 1;
 };
@@ -114,46 +113,46 @@ int exit_code_of(const std::exception& error) {
   return failure != nullptr ? failure->exit_code() : 1;
 }
 
-// One thread. Set-up, in parallel with the others: its own session (thread 0
-// gets the one the caller loaded) and its share of the input size checks.
-// Once every thread is set up and nothing failed, the caller says go; then it
-// takes inputs until none is left.
-void work(size_t thread, size_t threads, std::vector<std::unique_ptr<HostSession>>& sessions, const BatchJob& job,
-          std::vector<size_t>& predicted, SharedProgress& shared) {
-  {
-    bool failed = false;
-    size_t failure_at = SIZE_MAX;
-    std::string failure;
-    int exit_code = 1;
-    try {
-      if (!sessions[thread]) sessions[thread] = std::make_unique<HostSession>(job.program, job.registry);
-      const size_t count = job.inputs.size();
-      const size_t begin = count * thread / threads;
-      const size_t end = count * (thread + 1) / threads;
-      const auto [at, message] = first_wrong_size(job.inputs, begin, end, sessions[thread]->method().input(0));
-      if (at != end) {
-        failed = true;
-        failure_at = at;
-        failure = message;
-      }
-    } catch (const std::exception& error) {
+// One thread's set-up, in parallel with the others: its own session (thread
+// 0 has the one the caller loaded) and its share of the input size checks.
+// Records a failure (the lowest input's, if several) and counts itself ready.
+void set_up(size_t thread, size_t threads, std::vector<std::unique_ptr<HostSession>>& sessions, const BatchJob& job,
+            SharedProgress& shared) {
+  bool failed = false;
+  size_t failure_at = SIZE_MAX;
+  std::string failure;
+  int exit_code = 1;
+  try {
+    if (!sessions[thread]) sessions[thread] = std::make_unique<HostSession>(job.program, job.registry);
+    const size_t count = job.inputs.size();
+    const size_t begin = count * thread / threads;
+    const size_t end = count * (thread + 1) / threads;
+    const auto [at, message] = first_wrong_size(job.inputs, begin, end, sessions[thread]->method().input(0));
+    if (at != end) {
       failed = true;
-      failure = error.what();
-      exit_code = exit_code_of(error);
+      failure_at = at;
+      failure = message;
     }
-    std::unique_lock<std::mutex> lock(shared.mutex);
-    if (failed && (!shared.setup_failed || failure_at < shared.setup_failure_at)) {
-      shared.setup_failed = true;
-      shared.setup_failure_at = failure_at;
-      shared.failure = failure;
-      shared.failure_exit_code = exit_code;
-    }
-    ++shared.ready_threads;
-    shared.changed.notify_all();
-    shared.changed.wait(lock, [&shared]() { return shared.go; });
-    if (shared.failed) return;  // a set-up failed: nothing runs
+  } catch (const std::exception& error) {
+    failed = true;
+    failure = error.what();
+    exit_code = exit_code_of(error);
   }
-  HostSession& session = *sessions[thread];
+  const std::lock_guard<std::mutex> lock(shared.mutex);
+  if (failed && (!shared.setup_failed || failure_at < shared.setup_failure_at)) {
+    shared.setup_failed = true;
+    shared.setup_failure_at = failure_at;
+    shared.failure = failure;
+    shared.failure_exit_code = exit_code;
+  }
+  ++shared.ready_threads;
+  shared.changed.notify_all();
+}
+
+// Takes inputs until none is left or a thread failed. `tick`, if given, runs
+// after each input (the calling thread's progress line).
+void take_inputs(HostSession& session, const BatchJob& job, std::vector<size_t>& predicted, SharedProgress& shared,
+                 const std::function<void()>* tick) {
   try {
     const size_t output_count = session.method().output_count();
     std::vector<uint8_t> bytes;  // one buffer for every input of this thread
@@ -175,6 +174,7 @@ void work(size_t thread, size_t threads, std::vector<std::unique_ptr<HostSession
       }
       if (!job.labels.empty()) predicted[i] = top1_index(session.output_bytes(0), session.method().output(0).dtype);
       ++shared.done;
+      if (tick != nullptr) (*tick)();
     }
   } catch (const std::exception& error) {
     const std::lock_guard<std::mutex> lock(shared.mutex);
@@ -183,9 +183,19 @@ void work(size_t thread, size_t threads, std::vector<std::unique_ptr<HostSession
       shared.failure_exit_code = exit_code_of(error);
     }
   }
-  const std::lock_guard<std::mutex> lock(shared.mutex);
-  ++shared.finished_threads;
-  shared.changed.notify_all();
+}
+
+// A thread other than the caller's: set-up, then, once every thread is set up
+// and nothing failed, the caller says go and it takes inputs.
+void work(size_t thread, size_t threads, std::vector<std::unique_ptr<HostSession>>& sessions, const BatchJob& job,
+          std::vector<size_t>& predicted, SharedProgress& shared) {
+  set_up(thread, threads, sessions, job, shared);
+  {
+    std::unique_lock<std::mutex> lock(shared.mutex);
+    shared.changed.wait(lock, [&shared]() { return shared.go; });
+    if (shared.failed) return;  // a set-up failed: nothing runs
+  }
+  take_inputs(*sessions[thread], job, predicted, shared, nullptr);
 }
 
 }  // namespace
@@ -367,8 +377,10 @@ BatchResult run_batch(const BatchJob& job) {
     }
     shared.changed.notify_all();
   };
+  // The calling thread is thread 0: a run on one thread starts no other, and
+  // no hand-over between threads waits on the machine's wake-up latency.
   try {
-    for (size_t t = 0; t < threads; ++t) {
+    for (size_t t = 1; t < threads; ++t) {
       workers.emplace_back(work, t, threads, std::ref(sessions), std::cref(job), std::ref(result.predicted),
                            std::ref(shared));
     }
@@ -378,6 +390,7 @@ BatchResult run_batch(const BatchJob& job) {
     for (std::thread& worker : workers) worker.join();
     throw Failure(std::string("cannot start a thread: ") + error.what());
   }
+  set_up(0, threads, sessions, job, shared);
   std::string setup_failure;
   int setup_exit_code = 1;
   {
@@ -402,17 +415,15 @@ BatchResult run_batch(const BatchJob& job) {
   const auto elapsed_ms = [&started]() {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   };
-  {
-    std::unique_lock<std::mutex> lock(shared.mutex);
-    while (!shared.changed.wait_for(lock, std::chrono::milliseconds(100),
-                                    [&]() { return shared.finished_threads == threads; })) {
-      if (job.progress) {
-        lock.unlock();
-        job.progress(shared.done, elapsed_ms());
-        lock.lock();
-      }
-    }
-  }
+  // The progress line, at most every 100 ms, from between thread 0's inputs.
+  auto shown = std::chrono::steady_clock::now();
+  const std::function<void()> tick = [&]() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - shown < std::chrono::milliseconds(100)) return;
+    shown = now;
+    job.progress(shared.done, elapsed_ms());
+  };
+  take_inputs(*sessions[0], job, result.predicted, shared, job.progress ? &tick : nullptr);
   for (std::thread& worker : workers) worker.join();
   if (shared.failed) throw Failure(shared.failure, shared.failure_exit_code);
   result.wall_ms = elapsed_ms();
