@@ -15,12 +15,16 @@
 #include <string>
 #include <vector>
 
+#include <sched.h>
+
 #include "kernels/cortex_m/maximum/maximum.h"
+#include "kernels/registry.h"
 #include "tests/support/cli.h"
 #include "tests/support/rng.h"
 #include "tools/common/files.h"
 #include "tools/program/graph_to_program.h"
 #include "tools/program/quantized_graph.h"
+#include "tools/runner/batch.h"
 
 namespace etns {
 namespace {
@@ -149,6 +153,33 @@ TEST_F(RunBatch, OneAndThreeThreadsWriteTheSameBytes) {
       EXPECT_FALSE(bytes.empty()) << name;
       EXPECT_EQ(tools::read_file(folder + "_3" + name), bytes) << name;
     }
+  }
+}
+
+// With as many threads as CPUs, run_batch keeps each thread on its own CPU
+// for the run, the calling thread included: afterwards the caller may run
+// anywhere it could before, and the outputs are a single run's.
+TEST_F(RunBatch, ThreadsKeptOnCpusLeaveTheCallersSetAsItWas) {
+  cpu_set_t before;
+  CPU_ZERO(&before);
+  ASSERT_EQ(::sched_getaffinity(0, sizeof(before), &before), 0);
+  const size_t cpus = static_cast<size_t>(CPU_COUNT(&before));
+  if (cpus < 2 || cpus > kInputs) GTEST_SKIP() << cpus << " CPUs: no run keeps its threads on them";
+  const std::vector<std::string> inputs = make_inputs("dscnn", dir_.path() + "/in", 0xc0de);
+  tools::BatchJob job;
+  job.program = program("dscnn");
+  job.registry = &kernels::registry_of(protocol::Provider::Arm);
+  job.inputs = tools::list_batch_inputs(dir_.path() + "/in");
+  job.output_dir = dir_.path() + "/out";
+  job.threads = cpus;
+  EXPECT_EQ(tools::run_batch(job).threads, cpus);
+  cpu_set_t after;
+  CPU_ZERO(&after);
+  ASSERT_EQ(::sched_getaffinity(0, sizeof(after), &after), 0);
+  EXPECT_TRUE(CPU_EQUAL(&before, &after)) << CPU_COUNT(&after) << " CPUs after the run, " << cpus << " before";
+  for (const std::string& input : inputs) {
+    EXPECT_EQ(tools::read_file(dir_.path() + "/out/" + stem_of(input) + ".out.bin"), single_run("dscnn", input))
+        << input;
   }
 }
 

@@ -55,8 +55,8 @@ struct BatchJob {
   size_t threads = 1;      // capped at the number of inputs
   // With --labels: each input's class. Turns on top-1 (BatchResult::predicted).
   std::vector<size_t> labels;
-  // Called on the calling thread about every 100 ms while the batch runs:
-  // (inputs done, milliseconds since the start).
+  // Called on the calling thread (which runs inputs too), between its
+  // inputs, at most every 100 ms: (inputs done, milliseconds since the start).
   std::function<void(size_t, double)> progress;
 };
 
