@@ -9,6 +9,9 @@
 # table with the CPU's name; the raw Google Benchmark JSON stays in OUT.
 #   scripts/host_speed.sh [OUT]     (default out/host-speed; needs a build with
 #                                    -DETNS_BUILD_BENCH=ON and python3)
+# ETNS_HWY_TARGET=AVX2 (any target the CPU runs) makes both benchmarks
+# dispatch there, as a CPU without the better targets would; `etns run`
+# keeps the CPU's own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-out/host-speed}
@@ -129,7 +132,9 @@ programs = medians(os.path.join(out, "programs.json"))
 kernels = medians(os.path.join(out, "kernels.json"))
 threads = json.load(open(os.path.join(out, "threads.json")))
 us = lambda ns: f"{ns / 1e3:,.1f} µs"
-print(f"CPU: {cpu} ({cores} cores), median of each benchmark's repetitions (interleaved at random), one run.\n")
+target = json.load(open(os.path.join(out, "programs.json")))["context"].get("hwy_target", "none")
+forced = " (forced by ETNS_HWY_TARGET; etns run below keeps the CPU's own)" if os.environ.get("ETNS_HWY_TARGET") else ""
+print(f"CPU: {cpu} ({cores} cores), host SIMD target {target}{forced}; median of each benchmark's repetitions (interleaved at random), one run.\n")
 print("| program | fast | reference | reference ÷ fast |")
 print("|---|---:|---:|---:|")
 names = sorted({n.rsplit("/", 1)[0] for n in programs})
