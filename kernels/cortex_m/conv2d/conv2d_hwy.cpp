@@ -703,7 +703,11 @@ bool Conv2dS8Pairs(const Conv2dParams& p, const int8_t* input, const int8_t* wei
   const size_t pixel_elems = p.filter_c % 2 == 0 ? static_cast<size_t>(p.input_c) : 2 * static_cast<size_t>(words);
   const int64_t padded_h = int64_t{p.output_h - 1} * p.stride_h + int64_t{p.filter_h - 1} * p.dilation_h + 1;
   const int64_t padded_w = int64_t{p.output_w - 1} * p.stride_w + int64_t{p.filter_w - 1} * p.dilation_w + 1;
-  if (padded_h * padded_w > kPairsMaxImage / static_cast<int64_t>(pixel_elems)) return false;
+  // Each side first, so the product cannot overflow (an empty output has none).
+  if (padded_h <= 0 || padded_w <= 0 || padded_h > kPairsMaxImage || padded_w > kPairsMaxImage ||
+      padded_h * padded_w > kPairsMaxImage / static_cast<int64_t>(pixel_elems)) {
+    return false;
+  }
   const size_t taps = static_cast<size_t>(p.filter_h) * p.filter_w;
   const size_t vectors = std::min<size_t>(kPairsMaxVectors, (static_cast<size_t>(per_group) + lanes - 1) / lanes);
   // Host memory, kept per thread: the padded image and one block's weights.

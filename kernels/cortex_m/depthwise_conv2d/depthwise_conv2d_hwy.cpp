@@ -186,7 +186,11 @@ bool DepthwisePadded(const DepthwiseConv2dParams& p, const int8_t* input, const 
   const int64_t padded_h = int64_t{p.output_h - 1} * p.stride_h + int64_t{p.filter_h - 1} * p.dilation_h + 1;
   const int64_t padded_w = int64_t{p.output_w - 1} * p.stride_w + int64_t{p.filter_w - 1} * p.dilation_w + 1;
   const size_t channels = static_cast<size_t>(p.output_c);
-  if (padded_h * padded_w > kMaxPaddedImage / static_cast<int64_t>(channels)) return false;
+  // Each side first, so the product cannot overflow (an empty output has none).
+  if (padded_h <= 0 || padded_w <= 0 || padded_h > kMaxPaddedImage || padded_w > kMaxPaddedImage ||
+      padded_h * padded_w > kMaxPaddedImage / static_cast<int64_t>(channels)) {
+    return false;
+  }
   // Host memory, kept per thread.
   thread_local std::vector<int16_t> padded;
   thread_local std::vector<int32_t> weights;
