@@ -1,5 +1,8 @@
 #include "kernels/common/byte_table.h"
 
+#include <algorithm>
+#include <cstring>
+
 // Host SIMD (Highway): compiled once per target by foreach_target.h, the
 // target chosen at run time (HWY_DYNAMIC_DISPATCH).
 #undef HWY_TARGET_INCLUDE
@@ -55,6 +58,73 @@ Window FindWindow(const ByteTable& table) {
   const int high = first_run + last_run > 256 ? low : 128 - last_run;
   const int span = high - low + 1;
   return {static_cast<int8_t>(low), static_cast<int8_t>(high), span <= 64 ? 64 : span <= 128 ? 128 : 256};
+}
+#endif
+
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_AVX3_DL
+// The codes [low, high] outside which the table is constant on each side, as
+// FindWindow finds them, by a scan from each end.
+struct ScannedWindow {
+  int low;
+  int high;
+};
+
+ScannedWindow ScanWindow(const ByteTable& table) {
+  const auto at = [&table](int code) { return table.values[static_cast<uint8_t>(code)]; };
+  int low = -128;
+  while (low < 127 && at(low + 1) == at(-128)) ++low;
+  int high = 127;
+  while (high > low && at(high - 1) == at(127)) --high;
+  return {low, high};
+}
+
+// The last table's window, per thread: a program looks the same table up
+// every run, and comparing 256 bytes costs less than the scan.
+ScannedWindow WindowOf(const ByteTable& table) {
+  struct Cached {
+    bool valid = false;
+    ByteTable table;
+    ScannedWindow window;
+  };
+  static thread_local Cached cached;
+  if (!cached.valid || std::memcmp(cached.table.values, table.values, sizeof(table.values)) != 0) {
+    cached.table = table;
+    cached.window = ScanWindow(table);
+    cached.valid = true;
+  }
+  return cached.window;
+}
+
+// Codes clamped into a window of at most 16 * kChunks codes and offset to
+// its start (0 to width - 1), then the XOR-chained shuffles of LookupS8 over
+// the window's entries only: kChunks of them where the whole table takes 16.
+// Whole vectors from element i; returns where it stopped.
+template <int kChunks>
+size_t WindowLookup(const ByteTable& table, ScannedWindow w, const int8_t* in, int8_t* out, size_t i, size_t n) {
+  const hn::ScalableTag<int8_t> d;
+  const size_t lanes = hn::Lanes(d);
+  HWY_ALIGN int8_t entries[16 * kChunks];
+  for (int j = 0; j < 16 * kChunks; ++j) {
+    entries[j] = table.values[static_cast<uint8_t>(std::min(w.low + j, w.high))];  // past the window: never read
+  }
+  hn::Vec<decltype(d)> chunks[kChunks];
+  for (int k = 0; k < kChunks; ++k) {
+    chunks[k] = hn::LoadDup128(d, entries + 16 * k);
+    if (k > 0) chunks[k] = hn::Xor(chunks[k], hn::LoadDup128(d, entries + 16 * (k - 1)));
+  }
+  const auto low = hn::Set(d, static_cast<int8_t>(w.low));
+  const auto high = hn::Set(d, static_cast<int8_t>(w.high));
+  const auto step = hn::Set(d, int8_t{16});
+  for (; i + lanes <= n; i += lanes) {
+    auto index = hn::Sub(hn::Min(hn::Max(hn::LoadU(d, in + i), low), high), low);
+    auto looked_up = hn::TableLookupBytes(chunks[0], index);
+    for (int k = 1; k < kChunks; ++k) {
+      index = hn::SaturatedSub(index, step);
+      looked_up = hn::Xor(looked_up, hn::TableLookupBytes(chunks[k], index));
+    }
+    hn::StoreU(looked_up, d, out + i);
+  }
+  return i;
 }
 #endif
 
@@ -165,6 +235,23 @@ void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
     return looked_up;
   };
   size_t i = 0;
+  if (n >= 256) {
+    // As on AVX3_DL: a table constant outside a window of at most 128 codes
+    // (relu and its clamps after a requantisation) needs only the window's
+    // chunks, the codes clamped into it first (which changes no output).
+    const ScannedWindow w = WindowOf(table);
+    switch ((w.high - w.low + 16) / 16) {  // chunks the window's width takes
+      case 1: i = WindowLookup<1>(table, w, in, out, i, n); break;
+      case 2: i = WindowLookup<2>(table, w, in, out, i, n); break;
+      case 3: i = WindowLookup<3>(table, w, in, out, i, n); break;
+      case 4: i = WindowLookup<4>(table, w, in, out, i, n); break;
+      case 5: i = WindowLookup<5>(table, w, in, out, i, n); break;
+      case 6: i = WindowLookup<6>(table, w, in, out, i, n); break;
+      case 7: i = WindowLookup<7>(table, w, in, out, i, n); break;
+      case 8: i = WindowLookup<8>(table, w, in, out, i, n); break;
+      default: break;
+    }
+  }
   // Two vectors a step: each chunk, reloaded where registers run out, serves both.
   for (; i + 2 * lanes <= n; i += 2 * lanes) {
     const auto one = look_up(hn::LoadU(d, in + i));
