@@ -12,6 +12,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernels/common/dot_hwy.h"
+#include "kernels/common/pad_image_hwy.h"
 #include "kernels/common/requantize_hwy.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -354,8 +355,8 @@ void VnniBlock(const Conv2dParams& p, const VnniImage& image, const uint8_t* pac
   const auto finish = [&](int8_t* first_pixel, int32_t pixels) {
     for (int32_t i = 0; i < pixels; ++i) {
       // The sums wrapped as uint32; read as int32, the same bits.
-      output.template Store<kVectors>(p, reinterpret_cast<const int32_t*>(sums + static_cast<size_t>(i) * kLanes),
-                   first_pixel + static_cast<size_t>(i) * p.output_c);
+      const auto* pixel_sums = reinterpret_cast<const int32_t*>(sums + static_cast<size_t>(i) * kLanes);
+      output.template Store<kVectors>(p, pixel_sums, first_pixel + static_cast<size_t>(i) * p.output_c);
     }
   };
   for (int32_t oy = 0; oy < p.output_h; ++oy) {
@@ -589,7 +590,8 @@ void PairsBlock(const Conv2dParams& p, const PairsImage& image, const int16_t* p
   HWY_ALIGN int32_t sums[kPixels * kMaxLanes];
   const auto finish = [&](int8_t* first_pixel, int32_t pixels) {
     for (int32_t i = 0; i < pixels; ++i) {
-      output.template Store<kVectors>(p, sums + static_cast<size_t>(i) * kVectors * lanes, first_pixel + static_cast<size_t>(i) * p.output_c);
+      const int32_t* pixel_sums = sums + static_cast<size_t>(i) * kVectors * lanes;
+      output.template Store<kVectors>(p, pixel_sums, first_pixel + static_cast<size_t>(i) * p.output_c);
     }
   };
   for (int32_t oy = 0; oy < p.output_h; ++oy) {
@@ -610,42 +612,6 @@ void PairsBlock(const Conv2dParams& p, const PairsImage& image, const int16_t* p
       PairsPixels<kVectors, 1>(p, image, packed, start, oy, ox, sums);
       finish(row + static_cast<size_t>(ox) * p.output_c, 1);
     }
-  }
-}
-
-// Copies one batch's image into `padded` (padded_h rows of padded_w pixels of
-// pixel_elems int16, input_c or input_c + 1), as in + input_offset, with 0
-// outside the image and in a pixel's pad element.
-void PairsPadImage(const Conv2dParams& p, const int8_t* image, int64_t padded_h, int64_t padded_w,
-                   size_t pixel_elems, int16_t* padded) {
-  const hn::ScalableTag<int16_t> d16;
-  const hn::Rebind<int8_t, decltype(d16)> d8;
-  const size_t lanes = hn::Lanes(d16);
-  const auto offset = hn::Set(d16, static_cast<int16_t>(p.input_offset));
-  const size_t channels = static_cast<size_t>(p.input_c);
-  const size_t row_elems = static_cast<size_t>(padded_w) * pixel_elems;
-  // The padded columns inside the image: [left, right).
-  const int64_t left = std::min<int64_t>(p.pad_w, padded_w);
-  const int64_t right = std::max<int64_t>(left, std::min<int64_t>(p.pad_w + int64_t{p.input_w}, padded_w));
-  const size_t inside = static_cast<size_t>(right - left) * channels;
-  for (int64_t py = 0; py < padded_h; ++py) {
-    int16_t* dst = padded + static_cast<size_t>(py) * row_elems;
-    const int64_t iy = py - p.pad_h;
-    std::fill_n(dst, row_elems, int16_t{0});
-    if (iy < 0 || iy >= p.input_h || inside == 0) continue;
-    const int8_t* src = image + static_cast<size_t>(iy) * p.input_w * channels;
-    int16_t* run = dst + static_cast<size_t>(left) * pixel_elems;
-    if (pixel_elems != channels) {  // one group of an odd channel count: a 0 after each pixel
-      for (int64_t px = left; px < right; ++px, run += pixel_elems, src += channels) {
-        for (size_t c = 0; c < channels; ++c) run[c] = static_cast<int16_t>(src[c] + p.input_offset);
-      }
-      continue;
-    }
-    size_t i = 0;
-    for (; i + lanes <= inside; i += lanes) {
-      hn::StoreU(hn::Add(hn::PromoteTo(d16, hn::LoadU(d8, src + i)), offset), d16, run + i);
-    }
-    for (; i < inside; ++i) run[i] = static_cast<int16_t>(src[i] + p.input_offset);
   }
 }
 
@@ -720,7 +686,8 @@ bool Conv2dS8Pairs(const Conv2dParams& p, const int8_t* input, const int8_t* wei
   const size_t image_bytes = static_cast<size_t>(p.input_h) * p.input_w * p.input_c;
   const size_t out_bytes = static_cast<size_t>(p.output_h) * p.output_w * p.output_c;
   for (int32_t n = 0; n < p.batches; ++n) {
-    PairsPadImage(p, input + n * image_bytes, padded_h, padded_w, pixel_elems, padded.data());
+    kernels::HWY_NAMESPACE::PadImageInt16({p.input_h, p.input_w, p.input_c, p.pad_h, p.pad_w, p.input_offset},
+                                          input + n * image_bytes, padded_h, padded_w, pixel_elems, padded.data());
     for (int32_t g = 0; g < groups; ++g) {
       const PairsImage image{padded.data() + static_cast<size_t>(g) * p.filter_c,
                              words,

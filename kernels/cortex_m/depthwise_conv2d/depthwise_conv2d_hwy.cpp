@@ -11,6 +11,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernels/common/dot_hwy.h"
+#include "kernels/common/pad_image_hwy.h"
 #include "kernels/common/requantize_hwy.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -145,35 +146,6 @@ HWY_INLINE void PaddedChannelVector(D d, const DepthwiseConv2dParams& p, const P
   hn::StoreU(hn::DemoteTo(d8, clamped), d8, pixel + c);
 }
 
-// Copies one batch's image into `padded` (padded_h rows of padded_w pixels),
-// as x + input_offset, with 0 outside the image.
-void PadImage16(const DepthwiseConv2dParams& p, const int8_t* image, int64_t padded_h, int64_t padded_w,
-                int16_t* padded) {
-  const hn::ScalableTag<int16_t> d16;
-  const hn::Rebind<int8_t, decltype(d16)> d8;
-  const size_t lanes = hn::Lanes(d16);
-  const auto offset = hn::Set(d16, static_cast<int16_t>(p.input_offset));
-  const size_t channels = static_cast<size_t>(p.input_c);
-  const size_t row_elems = static_cast<size_t>(padded_w) * channels;
-  // The padded columns inside the image: [left, right).
-  const int64_t left = std::min<int64_t>(p.pad_w, padded_w);
-  const int64_t right = std::max<int64_t>(left, std::min<int64_t>(p.pad_w + int64_t{p.input_w}, padded_w));
-  const size_t inside = static_cast<size_t>(right - left) * channels;
-  for (int64_t py = 0; py < padded_h; ++py) {
-    int16_t* dst = padded + static_cast<size_t>(py) * row_elems;
-    const int64_t iy = py - p.pad_h;
-    std::fill_n(dst, row_elems, int16_t{0});
-    if (iy < 0 || iy >= p.input_h || inside == 0) continue;
-    const int8_t* src = image + static_cast<size_t>(iy) * p.input_w * channels;
-    int16_t* run = dst + static_cast<size_t>(left) * channels;
-    size_t i = 0;
-    for (; i + lanes <= inside; i += lanes) {
-      hn::StoreU(hn::Add(hn::PromoteTo(d16, hn::LoadU(d8, src + i)), offset), d16, run + i);
-    }
-    for (; i < inside; ++i) run[i] = static_cast<int16_t>(src[i] + p.input_offset);
-  }
-}
-
 // An image whose padded copy would pass this many elements keeps the
 // per-tap path.
 constexpr int64_t kMaxPaddedImage = int64_t{1} << 24;
@@ -205,7 +177,8 @@ bool DepthwisePadded(const DepthwiseConv2dParams& p, const int8_t* input, const 
   const size_t image_bytes = static_cast<size_t>(p.input_h) * p.input_w * channels;
   for (int32_t n = 0; n < p.batches; ++n) {
     const int8_t* batch = input + static_cast<size_t>(n) * image_bytes;
-    PadImage16(p, batch, padded_h, padded_w, padded.data());
+    kernels::HWY_NAMESPACE::PadImageInt16({p.input_h, p.input_w, p.input_c, p.pad_h, p.pad_w, p.input_offset}, batch,
+                                          padded_h, padded_w, channels, padded.data());
     for (int32_t oy = 0; oy < p.output_h; ++oy) {
       for (int32_t ox = 0; ox < p.output_w; ++ox) {
         int8_t* pixel = out + ((static_cast<size_t>(n) * p.output_h + oy) * p.output_w + ox) * channels;
