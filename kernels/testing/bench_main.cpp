@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/common/hwy_targets.h"
-#include "kernels/common/isa.h"
+#include "kernels/testing/bench_hwy_target.h"
 #include "kernels/testing/kernel_bench.h"
 #include "kernels/testing/kernel_test.h"
 
@@ -53,16 +52,7 @@ void report(const char* file, int line, const char* message) {
 }  // namespace
 
 int main(int argc, char** argv) {
-#if ETNS_HAVE_HWY
-  // ETNS_HWY_TARGET=AVX2 measures what a CPU without AVX-512 runs.
-  char error[512];
-  if (!etns::kernels::apply_hwy_target_from_environment(error, sizeof(error))) {
-    std::fprintf(stderr, "%s: %s\n", "etns_kernel_bench", error);
-    return 2;
-  }
-  benchmark::AddCustomContext("hwy_target",
-                              etns::kernels::hwy_target_name(etns::kernels::hwy_dispatched_target()));
-#endif
+  if (!etns::kernels::testing::set_up_bench_hwy_target("etns_kernel_bench")) return 2;
   static std::vector<uint8_t> memory(4u << 20);
   etns::kernels::testing::set_test_memory(memory.data(), memory.size());
   etns::kernels::testing::set_failure_sink(report);

@@ -15,10 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "kernels/common/hwy_targets.h"
-#include "kernels/common/isa.h"
 #include "kernels/common/variant.h"
 #include "kernels/registry.h"
+#include "kernels/testing/bench_hwy_target.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/runner/host_session.h"
@@ -64,16 +63,7 @@ void execute(benchmark::State& state, BenchProgram* program, bool reference) {
 }  // namespace
 
 int main(int argc, char** argv) {
-#if ETNS_HAVE_HWY
-  // ETNS_HWY_TARGET=AVX2 measures what a CPU without AVX-512 runs.
-  char error[512];
-  if (!etns::kernels::apply_hwy_target_from_environment(error, sizeof(error))) {
-    std::fprintf(stderr, "%s: %s\n", "etns_program_bench", error);
-    return 2;
-  }
-  benchmark::AddCustomContext("hwy_target",
-                              etns::kernels::hwy_target_name(etns::kernels::hwy_dispatched_target()));
-#endif
+  if (!etns::kernels::testing::set_up_bench_hwy_target("etns_program_bench")) return 2;
   benchmark::Initialize(&argc, argv);
   if (argc < 2) {
     std::fprintf(stderr, "usage: etns_program_bench [--benchmark_* flags] PROGRAM[=INPUT]...\n");
