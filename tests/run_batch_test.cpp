@@ -287,6 +287,43 @@ TEST_F(RunBatch, ALabelsFileMustNameEachInputOnce) {
   EXPECT_EQ(r.stderr_text, "etns: " + labels + ":20: 'three' is not a class index (0, 1, ...)\n");
 }
 
+// The threads load the program while the caller lists the inputs and reads
+// the labels: whatever the thread count, a listing failure is the run's, then
+// a labels failure, then the program's, each the one line a single run gives.
+TEST_F(RunBatch, TheListingThenTheLabelsThenTheProgramFail) {
+  const std::string folder = dir_.path() + "/in";
+  make_inputs("dscnn", folder, 0xfa11);
+  const std::string broken = dir_.path() + "/broken.pte";
+  write(broken, std::vector<uint8_t>(64, 0x5a));
+  const testing::CliResult single =
+      testing::run_cli("run " + broken + " --provider arm --input " + folder + "/dscnn_00.bin --output " +
+                       dir_.path() + "/single.bin");
+  ASSERT_EQ(single.exit_code, 1);
+  fs::create_directories(dir_.path() + "/empty");
+  const std::string labels = dir_.path() + "/labels.txt";
+  tools::write_file_atomic(labels, "dscnn_00.bin 1\nnot_an_input.bin 2\n");
+  const std::string good_labels = dir_.path() + "/good.txt";
+  std::string text;
+  for (size_t i = 0; i < kInputs; ++i) text += "dscnn_" + std::string(i < 10 ? "0" : "") + std::to_string(i) + ".bin 0\n";
+  tools::write_file_atomic(good_labels, text);
+  for (const char* threads : {"1", "3"}) {
+    SCOPED_TRACE(threads);
+    const std::string run = "run " + broken + " --provider arm --threads " + std::string(threads) + " --inputs ";
+    testing::CliResult r = testing::run_cli(run + dir_.path() + "/empty --labels " + labels);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.stderr_text, "etns: " + dir_.path() + "/empty: no input in it (--inputs)\n");
+    r = testing::run_cli(run + folder + " --labels " + labels);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.stderr_text, "etns: " + labels + ":2: not_an_input.bin is not one of the inputs (--inputs)\n");
+    r = testing::run_cli(run + folder + " --labels " + good_labels);
+    EXPECT_EQ(r.exit_code, single.exit_code);
+    EXPECT_EQ(r.stderr_text, single.stderr_text);
+    r = testing::run_cli(run + folder + " --outputs " + dir_.path() + "/out");
+    EXPECT_EQ(r.stderr_text, single.stderr_text);
+    EXPECT_FALSE(fs::exists(dir_.path() + "/out")) << "nothing written";
+  }
+}
+
 // A method of two inputs: --inputs gives one input per run.
 TEST_F(RunBatch, AMethodOfSeveralInputsIsRefused) {
   tools::GraphBuilder g("max", tools::Provider::Arm);

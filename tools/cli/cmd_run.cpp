@@ -235,18 +235,18 @@ int run_batch_command(const RunOptions& options) {
   BatchJob job;
   job.program = options.program;
   job.registry = &kernels::registry_of(options.provider);
-  job.inputs = list_batch_inputs(options.batch_inputs);
+  job.inputs_from = options.batch_inputs;  // listed while the threads load the program
+  job.labels_from = options.labels;
   job.output_dir = options.batch_outputs;
   job.threads = static_cast<size_t>(options.threads);
-  if (!options.labels.empty()) job.labels = read_labels(options.labels, job.inputs);
   ProgressLine progress;
-  const size_t total = job.inputs.size();
-  job.progress = [&progress, total](size_t done, double elapsed_ms) {
-    progress.show(fmt::format("[{}/{}]", done, total) +
+  job.progress = [&progress, &job](size_t done, double elapsed_ms) {
+    progress.show(fmt::format("[{}/{}]", done, job.inputs.size()) +
                   (done == 0 ? std::string() : " " + ms_text(elapsed_ms / static_cast<double>(done)) + " per input"));
   };
   const BatchResult result = run_batch(job);
   progress.clear();
+  const size_t total = job.inputs.size();
 
   if (!options.labels.empty()) {
     size_t right = 0;

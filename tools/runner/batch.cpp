@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
-#include <sstream>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <unordered_map>
@@ -29,25 +29,32 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string trimmed(const std::string& text) {
+std::string_view trimmed(std::string_view text) {
   const size_t first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
+  if (first == std::string_view::npos) return {};
   return text.substr(first, text.find_last_not_of(" \t\r") + 1 - first);
 }
 
 // The lines of a text file that carry something: trimmed, with their
-// 1-based numbers; blank lines and '#' comments are skipped.
-std::vector<std::pair<size_t, std::string>> content_lines(const std::string& path) {
-  const std::vector<uint8_t> bytes = read_file(path);
-  std::istringstream stream(std::string(bytes.begin(), bytes.end()));
-  std::vector<std::pair<size_t, std::string>> lines;
+// 1-based numbers; blank lines and '#' comments are skipped. The views point
+// into `text`.
+std::vector<std::pair<size_t, std::string_view>> content_lines(std::string_view text) {
+  std::vector<std::pair<size_t, std::string_view>> lines;
   size_t number = 0;
-  for (std::string line; std::getline(stream, line);) {
+  for (size_t begin = 0; begin < text.size();) {
+    const size_t newline = text.find('\n', begin);
+    const size_t end = newline == std::string_view::npos ? text.size() : newline;
     ++number;
-    line = trimmed(line);
+    const std::string_view line = trimmed(text.substr(begin, end - begin));
     if (!line.empty() && line[0] != '#') lines.emplace_back(number, line);
+    begin = end + 1;
   }
   return lines;
+}
+
+std::string text_of_file(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_file(path);
+  return std::string(bytes.begin(), bytes.end());
 }
 
 // std::filesystem's filename() and stem(), on the string: a path object
@@ -99,8 +106,11 @@ struct SharedProgress {
   std::atomic<bool> failed{false};
   std::mutex mutex;
   std::condition_variable changed;
-  // Set-up, under `mutex`: threads done with it, the set-up failure of the
+  // Set-up, under `mutex`: whether the inputs are known and how many threads
+  // run them (0: stopped), threads done with it, the set-up failure of the
   // lowest input (SIZE_MAX: a session that did not load), and whether to run.
+  bool inputs_known = false;
+  size_t active_threads = 0;
   size_t ready_threads = 0;
   size_t setup_failure_at = SIZE_MAX;
   bool setup_failed = false;
@@ -153,38 +163,32 @@ class CpuPlacement {
   std::vector<int> cpus_;
 };
 
-// One thread's set-up, in parallel with the others: its own session (thread
-// 0 has the one the caller loaded) and its share of the input size checks.
-// Records a failure (the lowest input's, if several) and counts itself ready.
-void set_up(size_t thread, size_t threads, std::vector<std::unique_ptr<HostSession>>& sessions, const BatchJob& job,
-            SharedProgress& shared) {
-  bool failed = false;
-  size_t failure_at = SIZE_MAX;
-  std::string failure;
-  int exit_code = 1;
-  try {
-    if (!sessions[thread]) sessions[thread] = std::make_unique<HostSession>(job.program, job.registry);
-    const size_t count = job.inputs.size();
-    const size_t begin = count * thread / threads;
-    const size_t end = count * (thread + 1) / threads;
-    const auto [at, message] = first_wrong_size(job.inputs, begin, end, sessions[thread]->method().input(0));
-    if (at != end) {
-      failed = true;
-      failure_at = at;
-      failure = message;
-    }
-  } catch (const std::exception& error) {
-    failed = true;
-    failure = error.what();
-    exit_code = exit_code_of(error);
-  }
+// Records a set-up failure: the lowest input's wins; SIZE_MAX is a session
+// that did not load.
+void record_setup_failure(SharedProgress& shared, size_t at, const std::string& failure, int exit_code) {
   const std::lock_guard<std::mutex> lock(shared.mutex);
-  if (failed && (!shared.setup_failed || failure_at < shared.setup_failure_at)) {
+  if (!shared.setup_failed || at < shared.setup_failure_at) {
     shared.setup_failed = true;
-    shared.setup_failure_at = failure_at;
+    shared.setup_failure_at = at;
     shared.failure = failure;
     shared.failure_exit_code = exit_code;
   }
+}
+
+// One thread's share of the input size checks, once the inputs are known, in
+// parallel with the others; then it counts itself ready.
+void check_sizes(size_t thread, size_t threads, const HostSession& session, const BatchJob& job,
+                 SharedProgress& shared) {
+  const size_t count = job.inputs.size();
+  const size_t begin = count * thread / threads;
+  const size_t end = count * (thread + 1) / threads;
+  try {
+    const auto [at, message] = first_wrong_size(job.inputs, begin, end, session.method().input(0));
+    if (at != end) record_setup_failure(shared, at, message, 1);
+  } catch (const std::exception& error) {
+    record_setup_failure(shared, begin, error.what(), exit_code_of(error));
+  }
+  const std::lock_guard<std::mutex> lock(shared.mutex);
   ++shared.ready_threads;
   shared.changed.notify_all();
 }
@@ -225,18 +229,71 @@ void take_inputs(HostSession& session, const BatchJob& job, std::vector<size_t>&
   }
 }
 
-// A thread other than the caller's: set-up, then, once every thread is set up
-// and nothing failed, the caller says go and it takes inputs.
-void work(size_t thread, size_t threads, std::vector<std::unique_ptr<HostSession>>& sessions, const BatchJob& job,
+// A thread other than the caller's: it loads its own session (nothing of a
+// Method is shared) while the caller lists the inputs and loads its own;
+// then, if the run needs it, checks its share of the input sizes and, once
+// every thread is set up and nothing failed, takes inputs when told to go.
+void work(size_t thread, std::vector<std::unique_ptr<HostSession>>& sessions, const BatchJob& job,
           std::vector<size_t>& predicted, SharedProgress& shared, const CpuPlacement& placement) {
   placement.keep(thread);
-  set_up(thread, threads, sessions, job, shared);
+  std::string load_failure;
+  int load_exit_code = 1;
+  try {
+    sessions[thread] = std::make_unique<HostSession>(job.program, job.registry);
+  } catch (const std::exception& error) {
+    load_failure = error.what();
+    load_exit_code = exit_code_of(error);
+  }
+  size_t threads = 0;
+  {
+    std::unique_lock<std::mutex> lock(shared.mutex);
+    shared.changed.wait(lock, [&shared]() { return shared.inputs_known; });
+    threads = shared.active_threads;  // 0: the caller's own set-up failed
+  }
+  if (thread >= threads) return;  // fewer inputs than threads, or stopped
+  if (!load_failure.empty()) {
+    record_setup_failure(shared, SIZE_MAX, load_failure, load_exit_code);
+    const std::lock_guard<std::mutex> lock(shared.mutex);
+    ++shared.ready_threads;
+    shared.changed.notify_all();
+  } else {
+    check_sizes(thread, threads, *sessions[thread], job, shared);
+  }
   {
     std::unique_lock<std::mutex> lock(shared.mutex);
     shared.changed.wait(lock, [&shared]() { return shared.go; });
     if (shared.failed) return;  // a set-up failed: nothing runs
   }
   take_inputs(*sessions[thread], job, predicted, shared, nullptr);
+}
+
+// The method checks that need no input file: one input; for top-1, one int8
+// or float32 output and every label one of its indices.
+void check_method(const runtime::Method& method, const BatchJob& job) {
+  if (method.input_count() != 1) {
+    throw Failure(job.program + ": the method has " + count_of(method.input_count(), "input") +
+                      "; --inputs runs a method of one input (use --input once per method input)",
+                  2);
+  }
+  if (job.labels.empty()) return;
+  if (method.output_count() != 1) {
+    throw Failure(job.program + ": the method has " + count_of(method.output_count(), "output") +
+                      "; --labels needs one (the classifier's scores)",
+                  2);
+  }
+  const runtime::Tensor& out = method.output(0);
+  if (out.dtype != runtime::ScalarType::Char && out.dtype != runtime::ScalarType::Float) {
+    throw Failure(job.program + ": the output is " + runtime::to_string(out.dtype) +
+                      "; --labels needs int8 or float32 scores",
+                  2);
+  }
+  for (size_t i = 0; i < job.labels.size(); ++i) {
+    if (job.labels[i] >= out.numel) {
+      const std::string classes = grouped(out.numel) + (out.numel == 1 ? " class" : " classes");
+      throw Failure("--labels: " + job.inputs.at(i).name + " is labelled " + std::to_string(job.labels[i]) +
+                    ", but the output has " + classes + " (0 to " + std::to_string(out.numel - 1) + ")");
+    }
+  }
 }
 
 }  // namespace
@@ -252,26 +309,28 @@ std::vector<BatchInput> list_batch_inputs(const std::string& dir_or_list) {
       throw Failure("cannot read the folder " + dir_or_list + ": " + std::strerror(errno) + " (--inputs)", 2);
     }
     const std::string prefix = dir_or_list.back() == '/' ? dir_or_list : dir_or_list + "/";
+    std::vector<std::string> names;  // sorted before any path is made
     for (errno = 0; const dirent* entry = ::readdir(folder); errno = 0) {
-      std::string path = prefix + entry->d_name;
       // A link or a file system that does not give the type is asked (stat
       // follows links, as the folder's files are read through them).
       struct stat status {};
       const bool regular = entry->d_type == DT_REG ||
                            ((entry->d_type == DT_LNK || entry->d_type == DT_UNKNOWN) &&
-                            ::stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode));
-      if (regular) inputs.push_back(input_at(std::move(path)));
+                            ::stat((prefix + entry->d_name).c_str(), &status) == 0 && S_ISREG(status.st_mode));
+      if (regular) names.emplace_back(entry->d_name);
     }
     const int read_error = errno;
     ::closedir(folder);
     if (read_error != 0) {
       throw Failure("cannot read the folder " + dir_or_list + ": " + std::strerror(read_error) + " (--inputs)", 2);
     }
-    std::sort(inputs.begin(), inputs.end(),
-              [](const BatchInput& a, const BatchInput& b) { return a.name < b.name; });
+    std::sort(names.begin(), names.end());
+    inputs.reserve(names.size());
+    for (const std::string& name : names) inputs.push_back(input_at(prefix + name));
   } else if (fs::is_regular_file(dir_or_list, error)) {
     const fs::path folder = fs::path(dir_or_list).parent_path();
-    for (const auto& numbered : content_lines(dir_or_list)) {
+    const std::string text = text_of_file(dir_or_list);
+    for (const auto& numbered : content_lines(text)) {
       const fs::path listed(numbered.second);
       inputs.push_back(input_at((listed.is_absolute() ? listed : folder / listed).native()));
     }
@@ -279,13 +338,15 @@ std::vector<BatchInput> list_batch_inputs(const std::string& dir_or_list) {
     throw Failure(dir_or_list + ": no such folder or list file (--inputs)", 2);
   }
   if (inputs.empty()) throw Failure(dir_or_list + ": no input in it (--inputs)", 2);
-  // Outputs are named by stem, labels by file name: each must be unique.
-  std::unordered_map<std::string, const BatchInput*> by_stem;
-  for (const BatchInput& input : inputs) {
-    const auto [at, added] = by_stem.emplace(input.stem, &input);
+  // Outputs are named by stem, labels by file name: each must be unique. The
+  // first input whose stem an earlier one has names the clash.
+  std::unordered_map<std::string_view, size_t> by_stem;  // views into `inputs`
+  by_stem.reserve(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto [at, added] = by_stem.emplace(inputs[i].stem, i);
     if (!added) {
-      throw Failure(dir_or_list + ": " + at->second->path + " and " + input.path + " would both write " + input.stem +
-                        ".out.bin (--inputs)",
+      throw Failure(dir_or_list + ": " + inputs[at->second].path + " and " + inputs[i].path + " would both write " +
+                        inputs[i].stem + ".out.bin (--inputs)",
                     2);
     }
   }
@@ -293,27 +354,38 @@ std::vector<BatchInput> list_batch_inputs(const std::string& dir_or_list) {
 }
 
 std::vector<size_t> read_labels(const std::string& path, const std::vector<BatchInput>& inputs) {
-  std::unordered_map<std::string, size_t> index_of;
-  for (size_t i = 0; i < inputs.size(); ++i) index_of[inputs[i].name] = i;
+  // Names by view into `inputs`, sorted: a lookup is a binary search and no
+  // name is copied.
+  std::vector<std::pair<std::string_view, size_t>> index_of;
+  index_of.reserve(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) index_of.emplace_back(inputs[i].name, i);
+  // A folder's inputs come sorted by name already.
+  if (!std::is_sorted(index_of.begin(), index_of.end())) std::sort(index_of.begin(), index_of.end());
   std::vector<size_t> labels(inputs.size());
   std::vector<size_t> line_of(inputs.size(), 0);
-  for (const auto& [number, line] : content_lines(path)) {
-    const std::string where = path + ":" + std::to_string(number) + ": ";
+  const std::string text = text_of_file(path);
+  for (const auto& [number, line] : content_lines(text)) {
+    const auto where = [&path, number = number]() { return path + ":" + std::to_string(number) + ": "; };
     const size_t space = line.find_last_of(" \t");
-    if (space == std::string::npos) throw Failure(where + "expected '<input file name> <class index>'");
-    const std::string name = trimmed(line.substr(0, space));
-    const std::string index = line.substr(space + 1);
-    if (index.size() > 9 || index.find_first_not_of("0123456789") != std::string::npos) {
-      throw Failure(where + "'" + printable(index) + "' is not a class index (0, 1, ...)");
+    if (space == std::string_view::npos) throw Failure(where() + "expected '<input file name> <class index>'");
+    const std::string_view name = trimmed(line.substr(0, space));
+    const std::string_view index = line.substr(space + 1);
+    if (index.size() > 9 || index.find_first_not_of("0123456789") != std::string_view::npos) {
+      throw Failure(where() + "'" + printable(std::string(index)) + "' is not a class index (0, 1, ...)");
     }
-    const auto input = index_of.find(name);
-    if (input == index_of.end()) throw Failure(where + printable(name) + " is not one of the inputs (--inputs)");
-    if (line_of[input->second] != 0) {
-      throw Failure(where + printable(name) + " is labelled twice (first on line " +
-                    std::to_string(line_of[input->second]) + ")");
+    const auto found = std::lower_bound(index_of.begin(), index_of.end(), std::make_pair(name, size_t{0}));
+    if (found == index_of.end() || found->first != name) {
+      throw Failure(where() + printable(std::string(name)) + " is not one of the inputs (--inputs)");
     }
-    line_of[input->second] = number;
-    labels[input->second] = static_cast<size_t>(std::stoul(index));
+    const size_t input = found->second;
+    if (line_of[input] != 0) {
+      throw Failure(where() + printable(std::string(name)) + " is labelled twice (first on line " +
+                    std::to_string(line_of[input]) + ")");
+    }
+    line_of[input] = number;
+    size_t value = 0;  // at most 9 digits: no overflow
+    for (const char digit : index) value = value * 10 + static_cast<size_t>(digit - '0');
+    labels[input] = value;
   }
   const size_t missing = static_cast<size_t>(std::count(line_of.begin(), line_of.end(), 0));
   if (missing > 0) {
@@ -370,70 +442,63 @@ std::vector<std::string> batch_output_paths(const std::string& output_dir, const
   return paths;
 }
 
-BatchResult run_batch(const BatchJob& job) {
+BatchResult run_batch(BatchJob& job) {
   const auto started = std::chrono::steady_clock::now();
-  const size_t threads = std::max<size_t>(1, std::min(job.threads, job.inputs.size()));
-  // The first session checks the program; it then serves the first thread.
-  std::vector<std::unique_ptr<HostSession>> sessions;
-  sessions.push_back(std::make_unique<HostSession>(job.program, job.registry));
-  const runtime::Method& method = sessions.front()->method();
-  if (method.input_count() != 1) {
-    throw Failure(job.program + ": the method has " + count_of(method.input_count(), "input") +
-                      "; --inputs runs a method of one input (use --input once per method input)",
-                  2);
-  }
-  if (!job.labels.empty()) {
-    if (method.output_count() != 1) {
-      throw Failure(job.program + ": the method has " + count_of(method.output_count(), "output") +
-                        "; --labels needs one (the classifier's scores)",
-                    2);
-    }
-    const runtime::Tensor& out = method.output(0);
-    if (out.dtype != runtime::ScalarType::Char && out.dtype != runtime::ScalarType::Float) {
-      throw Failure(job.program + ": the output is " + runtime::to_string(out.dtype) +
-                        "; --labels needs int8 or float32 scores",
-                    2);
-    }
-    for (size_t i = 0; i < job.labels.size(); ++i) {
-      if (job.labels[i] >= out.numel) {
-        const std::string classes = grouped(out.numel) + (out.numel == 1 ? " class" : " classes");
-        throw Failure("--labels: " + job.inputs.at(i).name + " is labelled " + std::to_string(job.labels[i]) +
-                      ", but the output has " + classes + " (0 to " + std::to_string(out.numel - 1) + ")");
-      }
-    }
-  }
-  // Each further thread loads its own copy (nothing of a Method is shared)
-  // and checks its share of the input sizes, all at once.
-  sessions.resize(threads);
+  // Threads start first: each loads its session while this one lists the
+  // inputs and reads the labels. Until the inputs are known there is one
+  // thread per --threads; those beyond the inputs then stop.
+  const size_t wanted = std::max<size_t>(
+      1, job.inputs_from.empty() ? std::min(job.threads, job.inputs.size()) : job.threads);
+  std::vector<std::unique_ptr<HostSession>> sessions(wanted);
   BatchResult result;
-  result.threads = threads;
-  result.predicted.assign(job.labels.empty() ? 0 : job.inputs.size(), 0);
   SharedProgress shared;
-  const CpuPlacement placement(threads);
+  const CpuPlacement placement(wanted);
   std::vector<std::thread> workers;
-  const auto stop = [&](bool go) {
+  // Wakes every waiting thread; `go` false stops them.
+  const auto release = [&](size_t threads, bool go) {
     {
       const std::lock_guard<std::mutex> lock(shared.mutex);
-      shared.failed = !go;
-      shared.go = true;
+      shared.inputs_known = true;
+      shared.active_threads = threads;
+      if (!go) {
+        shared.failed = true;
+        shared.go = true;
+      }
     }
     shared.changed.notify_all();
+  };
+  const auto stop_and_join = [&]() {
+    release(0, false);
+    for (std::thread& worker : workers) worker.join();
   };
   // The calling thread is thread 0: a run on one thread starts no other, and
   // no hand-over between threads waits on the machine's wake-up latency.
   try {
-    for (size_t t = 1; t < threads; ++t) {
-      workers.emplace_back(work, t, threads, std::ref(sessions), std::cref(job), std::ref(result.predicted),
+    for (size_t t = 1; t < wanted; ++t) {
+      workers.emplace_back(work, t, std::ref(sessions), std::cref(job), std::ref(result.predicted),
                            std::ref(shared), std::cref(placement));
     }
   } catch (const std::system_error& error) {
-    // The threads already started stop once set up.
-    stop(false);
-    for (std::thread& worker : workers) worker.join();
+    stop_and_join();
     throw Failure(std::string("cannot start a thread: ") + error.what());
   }
   placement.keep(0);
-  set_up(0, threads, sessions, job, shared);
+  size_t threads = 0;
+  try {
+    if (!job.inputs_from.empty()) job.inputs = list_batch_inputs(job.inputs_from);
+    if (!job.labels_from.empty()) job.labels = read_labels(job.labels_from, job.inputs);
+    // This first session checks the program: its failure is the run's.
+    sessions[0] = std::make_unique<HostSession>(job.program, job.registry);
+    check_method(sessions[0]->method(), job);
+    threads = std::max<size_t>(1, std::min(wanted, job.inputs.size()));
+    result.threads = threads;
+    result.predicted.assign(job.labels.empty() ? 0 : job.inputs.size(), 0);
+  } catch (...) {
+    stop_and_join();
+    throw;
+  }
+  release(threads, true);
+  check_sizes(0, threads, *sessions[0], job, shared);
   std::string setup_failure;
   int setup_exit_code = 1;
   {
@@ -450,11 +515,14 @@ BatchResult run_batch(const BatchJob& job) {
     if (error) setup_failure = "cannot create --outputs " + job.output_dir + ": " + error.message();
   }
   if (!setup_failure.empty()) {
-    stop(false);
-    for (std::thread& worker : workers) worker.join();
+    stop_and_join();
     throw Failure(setup_failure, setup_exit_code);
   }
-  stop(true);
+  {
+    const std::lock_guard<std::mutex> lock(shared.mutex);
+    shared.go = true;
+  }
+  shared.changed.notify_all();
   const auto elapsed_ms = [&started]() {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   };

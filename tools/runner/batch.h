@@ -50,11 +50,17 @@ std::string render_predictions(const std::vector<BatchInput>& inputs, const std:
 struct BatchJob {
   std::string program;
   const runtime::KernelRegistry* registry = nullptr;
+  // The inputs, or where run_batch lists them (list_batch_inputs), while the
+  // threads load the program.
   std::vector<BatchInput> inputs;
+  std::string inputs_from;
   std::string output_dir;  // empty: no output files (labelled runs may skip them)
   size_t threads = 1;      // capped at the number of inputs
-  // With --labels: each input's class. Turns on top-1 (BatchResult::predicted).
+  // With --labels: each input's class, or the file run_batch reads them from
+  // (read_labels) once the inputs are listed. Turns on top-1
+  // (BatchResult::predicted).
   std::vector<size_t> labels;
+  std::string labels_from;
   // Called on the calling thread (which runs inputs too), between its
   // inputs, at most every 100 ms: (inputs done, milliseconds since the start).
   std::function<void(size_t, double)> progress;
@@ -66,13 +72,16 @@ struct BatchResult {
   std::vector<size_t> predicted;  // per input, when BatchJob::labels is given
 };
 
-// Checks everything before anything runs: the program loads, its method has
-// one input, every input file has that input's size, top-1 has one int8 or
-// float32 output and every label is one of its indices. Then runs every input and writes its outputs atomically to
-// output_dir (created if missing) as <stem>.out.bin, or <stem>.out<k>.bin for
-// a method with several outputs. Throws Failure: a wrong-size file names the
-// file, its bytes and the bytes expected, and nothing is written.
-BatchResult run_batch(const BatchJob& job);
+// Lists the inputs and reads the labels if the job names where from (into
+// `job`), then checks everything before anything runs: the program loads, its
+// method has one input, every input file has that input's size, top-1 has one
+// int8 or float32 output and every label is one of its indices. Then runs
+// every input and writes its outputs atomically to output_dir (created if
+// missing) as <stem>.out.bin, or <stem>.out<k>.bin for a method with several
+// outputs. Throws Failure: a listing, labels or program failure (in that
+// order) is the run's; a wrong-size file names the file, its bytes and the
+// bytes expected (the first such input); nothing is written.
+BatchResult run_batch(BatchJob& job);
 
 // The output files of one input.
 std::vector<std::string> batch_output_paths(const std::string& output_dir, const BatchInput& input,
