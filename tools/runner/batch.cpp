@@ -7,6 +7,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -110,6 +111,10 @@ struct SharedProgress {
   // run them (0: stopped), threads done with it, the set-up failure of the
   // lowest input (SIZE_MAX: a session that did not load), and whether to run.
   bool inputs_known = false;
+  // Thread 1 loads thread 0's session first (the caller is busy listing):
+  // whether it is done, and what it threw.
+  bool first_session_loaded = false;
+  std::exception_ptr first_session_failure;
   size_t active_threads = 0;
   size_t ready_threads = 0;
   size_t setup_failure_at = SIZE_MAX;
@@ -230,12 +235,27 @@ void take_inputs(HostSession& session, const BatchJob& job, std::vector<size_t>&
 }
 
 // A thread other than the caller's: it loads its own session (nothing of a
-// Method is shared) while the caller lists the inputs and loads its own;
-// then, if the run needs it, checks its share of the input sizes and, once
-// every thread is set up and nothing failed, takes inputs when told to go.
+// Method is shared) while the caller lists the inputs and reads the labels,
+// thread 1 the caller's session first; then, if the run needs it, checks its
+// share of the input sizes and, once every thread is set up and nothing
+// failed, takes inputs when told to go.
 void work(size_t thread, std::vector<std::unique_ptr<HostSession>>& sessions, const BatchJob& job,
           std::vector<size_t>& predicted, SharedProgress& shared, const CpuPlacement& placement) {
   placement.keep(thread);
+  if (thread == 1) {
+    std::exception_ptr failure;
+    try {
+      sessions[0] = std::make_unique<HostSession>(job.program, job.registry);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    {
+      const std::lock_guard<std::mutex> lock(shared.mutex);
+      shared.first_session_loaded = true;
+      shared.first_session_failure = failure;
+    }
+    shared.changed.notify_all();
+  }
   std::string load_failure;
   int load_exit_code = 1;
   try {
@@ -444,8 +464,8 @@ std::vector<std::string> batch_output_paths(const std::string& output_dir, const
 
 BatchResult run_batch(BatchJob& job) {
   const auto started = std::chrono::steady_clock::now();
-  // Threads start first: each loads its session while this one lists the
-  // inputs and reads the labels. Until the inputs are known there is one
+  // Threads start first: each loads its session, and thread 1 this thread's,
+  // while this one lists the inputs and reads the labels. Until the inputs are known there is one
   // thread per --threads; those beyond the inputs then stop.
   const size_t wanted = std::max<size_t>(
       1, job.inputs_from.empty() ? std::min(job.threads, job.inputs.size()) : job.threads);
@@ -488,7 +508,13 @@ BatchResult run_batch(BatchJob& job) {
     if (!job.inputs_from.empty()) job.inputs = list_batch_inputs(job.inputs_from);
     if (!job.labels_from.empty()) job.labels = read_labels(job.labels_from, job.inputs);
     // This first session checks the program: its failure is the run's.
-    sessions[0] = std::make_unique<HostSession>(job.program, job.registry);
+    if (workers.empty()) {
+      sessions[0] = std::make_unique<HostSession>(job.program, job.registry);
+    } else {
+      std::unique_lock<std::mutex> lock(shared.mutex);
+      shared.changed.wait(lock, [&shared]() { return shared.first_session_loaded; });
+      if (shared.first_session_failure) std::rethrow_exception(shared.first_session_failure);
+    }
     check_method(sessions[0]->method(), job);
     threads = std::max<size_t>(1, std::min(wanted, job.inputs.size()));
     result.threads = threads;
