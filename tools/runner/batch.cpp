@@ -144,7 +144,13 @@ class CpuPlacement {
     for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
       if (CPU_ISSET(cpu, &allowed_)) cpus_.push_back(cpu);
     }
-    if (cpus_.size() != threads) cpus_.clear();
+    if (cpus_.size() != threads) {
+      cpus_.clear();
+      return;
+    }
+    // The calling thread stays where it runs: moving it costs a migration.
+    const auto here = std::find(cpus_.begin(), cpus_.end(), ::sched_getcpu());
+    if (here != cpus_.end()) std::rotate(cpus_.begin(), here, here + 1);
   }
   CpuPlacement(const CpuPlacement&) = delete;
   CpuPlacement& operator=(const CpuPlacement&) = delete;
