@@ -324,6 +324,23 @@ TEST_F(RunBatch, TheListingThenTheLabelsThenTheProgramFail) {
   }
 }
 
+// Two inputs whose outputs cannot be written: whatever the thread count, the
+// run's failure is the earlier input's, as one thread gives it.
+TEST_F(RunBatch, TheLowestFailingInputsFailureIsTheRuns) {
+  const std::string folder = dir_.path() + "/in";
+  make_inputs("dscnn", folder, 0xfa12);
+  for (const char* threads : {"1", "3", "8"}) {
+    SCOPED_TRACE(threads);
+    const std::string out = dir_.path() + "/out" + threads;
+    for (const char* stem : {"dscnn_03", "dscnn_04"}) fs::create_directories(out + "/" + stem + ".out.bin");
+    const testing::CliResult r = testing::run_cli("run " + program("dscnn") + " --provider arm --inputs " + folder +
+                                                  " --outputs " + out + " --threads " + threads);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.stderr_text,
+              "etns: cannot write " + out + "/dscnn_03.out.bin: a directory; only regular files are replaced\n");
+  }
+}
+
 // A method of two inputs: --inputs gives one input per run.
 TEST_F(RunBatch, AMethodOfSeveralInputsIsRefused) {
   tools::GraphBuilder g("max", tools::Provider::Arm);

@@ -120,7 +120,8 @@ struct SharedProgress {
   size_t setup_failure_at = SIZE_MAX;
   bool setup_failed = false;
   bool go = false;
-  std::string failure;  // the first, under `mutex`
+  size_t run_failure_at = SIZE_MAX;  // under `mutex`: the input whose failure is `failure`
+  std::string failure;  // the first set-up failure, or the lowest input's, under `mutex`
   int failure_exit_code = 1;
 };
 
@@ -208,10 +209,12 @@ void check_sizes(size_t thread, size_t threads, const HostSession& session, cons
 // after each input (the calling thread's progress line).
 void take_inputs(HostSession& session, const BatchJob& job, std::vector<size_t>& predicted, SharedProgress& shared,
                  const std::function<void()>* tick) {
+  size_t current = SIZE_MAX;  // the input being run
   try {
     const size_t output_count = session.method().output_count();
     std::vector<uint8_t> bytes;  // one buffer for every input of this thread
     for (size_t i = shared.next++; i < job.inputs.size() && !shared.failed; i = shared.next++) {
+      current = i;
       const BatchInput& input = job.inputs[i];
       try {
         read_file_into(input.path, bytes);
@@ -232,11 +235,15 @@ void take_inputs(HostSession& session, const BatchJob& job, std::vector<size_t>&
       if (tick != nullptr) (*tick)();
     }
   } catch (const std::exception& error) {
+    // The lowest failing input's failure is the run's, as with one thread:
+    // every input before it was taken earlier, and its thread finishes it.
     const std::lock_guard<std::mutex> lock(shared.mutex);
-    if (!shared.failed.exchange(true)) {
+    if (!shared.failed || current < shared.run_failure_at) {
+      shared.run_failure_at = current;
       shared.failure = error.what();
       shared.failure_exit_code = exit_code_of(error);
     }
+    shared.failed = true;
   }
 }
 
