@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build git python3
   libflatbuffers-dev flatbuffers-compiler
-  libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libelf-dev nettle-dev
+  libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libelf-dev zlib1g-dev nettle-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libhwy-dev
   clang libclang-rt-14-dev
