@@ -304,7 +304,9 @@ TEST_F(RunBatch, TheListingThenTheLabelsThenTheProgramFail) {
   tools::write_file_atomic(labels, "dscnn_00.bin 1\nnot_an_input.bin 2\n");
   const std::string good_labels = dir_.path() + "/good.txt";
   std::string text;
-  for (size_t i = 0; i < kInputs; ++i) text += "dscnn_" + std::string(i < 10 ? "0" : "") + std::to_string(i) + ".bin 0\n";
+  for (size_t i = 0; i < kInputs; ++i) {
+    text += "dscnn_" + std::string(i < 10 ? "0" : "") + std::to_string(i) + ".bin 0\n";
+  }
   tools::write_file_atomic(good_labels, text);
   for (const char* threads : {"1", "3"}) {
     SCOPED_TRACE(threads);

@@ -478,8 +478,9 @@ std::vector<std::string> batch_output_paths(const std::string& output_dir, const
 BatchResult run_batch(BatchJob& job) {
   const auto started = std::chrono::steady_clock::now();
   // Threads start first: each loads its session, and thread 1 this thread's,
-  // while this one lists the inputs and reads the labels. Until the inputs are known there is one
-  // thread per --threads; those beyond the inputs then stop.
+  // while this one lists the inputs and reads the labels. Until the inputs
+  // are known there is one thread per --threads; those beyond the inputs
+  // then stop.
   const size_t wanted = std::max<size_t>(
       1, job.inputs_from.empty() ? std::min(job.threads, job.inputs.size()) : job.threads);
   std::vector<std::unique_ptr<HostSession>> sessions(wanted);
