@@ -5,13 +5,14 @@
 
 namespace etns::cortex_m {
 
-using kernels::check_per_channel;
-using kernels::check_per_channel_values;
+using kernels::check_conv_out_and_requantization;
 using kernels::check_range;
-using kernels::check_rank;
+using kernels::ConvArgs;
 using kernels::format_sizes;
-using kernels::read_int_in_range;
+using kernels::read_conv_args;
 using kernels::read_pair;
+using kernels::read_stride_and_padding;
+using kernels::store_conv_state;
 using runtime::Error;
 using runtime::IntList;
 using runtime::PrepareContext;
@@ -20,21 +21,9 @@ using runtime::Tensor;
 
 namespace {
 
-constexpr const runtime::OperatorContract& kContract = kTransposeConv2dContract;
-constexpr runtime::Arg kInput = kContract.arg("input");
-constexpr runtime::Arg kWeight = kContract.arg("weight");
-constexpr runtime::Arg kBias = kContract.arg("bias");
-constexpr runtime::Arg kStride = kContract.arg("stride");
-constexpr runtime::Arg kPadding = kContract.arg("padding");
-constexpr runtime::Arg kOutputPadding = kContract.arg("output_padding");
-constexpr runtime::Arg kDilation = kContract.arg("dilation");
-constexpr runtime::Arg kInputOffset = kContract.arg("input_offset");
-constexpr runtime::Arg kOutputOffset = kContract.arg("output_offset");
-constexpr runtime::Arg kMultipliers = kContract.arg("requantize_multipliers");
-constexpr runtime::Arg kShifts = kContract.arg("requantize_shifts");
-constexpr runtime::Arg kActivationMin = kContract.arg("activation_min");
-constexpr runtime::Arg kActivationMax = kContract.arg("activation_max");
-constexpr runtime::Arg kOut = kContract.out();
+// The arguments every conv-family operator shares, and the transposed one's own.
+constexpr kernels::ConvArgIds kArgs = kernels::conv_arg_ids(kTransposeConv2dContract);
+constexpr runtime::Arg kOutputPadding = kTransposeConv2dContract.arg("output_padding");
 
 // out's extent along one dim must be PyTorch's ConvTranspose2d size (dilation
 // 1): (in - 1) * stride - 2 * pad + kernel + output_padding. The kernels index
@@ -68,8 +57,9 @@ Error check_transposed_extent(const PrepareContext& ctx, const char* dim, int64_
 }
 
 // p's sizes from input [N, Cin, H, W], weight OHWI and out [N, Cout, OH, OW]
-// (logical sizes; the contract has checked the memory orders), and their
-// agreement. The transposed extents are checked with the geometry.
+// (logical sizes; the contract has checked the memory orders), and input's
+// and weight's agreement; out's batch and channels are checked with the
+// requantisation, the transposed extents with the geometry.
 Error read_sizes(const PrepareContext& ctx, const Tensor& input, const Tensor& weight,
                  const Tensor& out, TransposeConv2dParams& p) {
   p.batches = input.size(0);
@@ -101,38 +91,14 @@ Error read_sizes(const PrepareContext& ctx, const Tensor& input, const Tensor& w
                     format_sizes(weight).text, static_cast<int>(weight.size(3)),
                     static_cast<int>(p.input_c));
   }
-  if (out.size(0) != p.batches || out.size(1) != p.output_c) {
-    return ctx.fail(Error::InvalidArgument,
-                    "out has batch %d and %d channels, expected batch %d and %d channels",
-                    static_cast<int>(out.size(0)), static_cast<int>(out.size(1)),
-                    static_cast<int>(p.batches), static_cast<int>(p.output_c));
-  }
-  return Error::Ok;
-}
-
-// bias (when given), requantize_multipliers and requantize_shifts: one int32
-// per output channel, the multipliers and shifts in range.
-Error check_requantization(const PrepareContext& ctx, const Tensor* bias, const Tensor& multipliers,
-                           const Tensor& shifts, int32_t output_c) {
-  if (bias != nullptr) {
-    ETNS_TRY(check_per_channel(ctx, *bias, kBias.name(), output_c, false));
-  }
-  ETNS_TRY(check_per_channel(ctx, multipliers, kMultipliers.name(), output_c, true));
-  ETNS_TRY(check_per_channel(ctx, shifts, kShifts.name(), output_c, true));
-  // Multiplier 0 (TFLite's flush of a tiny effective scale) and shift -31 are
-  // legal; shift 31 would shift left by 31 before the multiply.
-  ETNS_TRY(check_per_channel_values(ctx, multipliers, kMultipliers.name(), 0, INT32_MAX));
-  ETNS_TRY(check_per_channel_values(ctx, shifts, kShifts.name(), -31, 30));
   return Error::Ok;
 }
 
 // p's stride and padding; output_padding below stride, dilation 1, and out's
 // extents PyTorch's for them (p's sizes already read).
-Error read_geometry(const PrepareContext& ctx, const IntList& stride, const IntList& padding,
-                    const IntList& output_padding, const IntList& dilation,
-                    TransposeConv2dParams& p) {
-  ETNS_TRY(read_pair(ctx, stride, kStride.name(), 1, INT32_MAX, &p.stride_h, &p.stride_w));
-  ETNS_TRY(read_pair(ctx, padding, kPadding.name(), 0, INT32_MAX, &p.pad_h, &p.pad_w));
+Error read_geometry(const PrepareContext& ctx, const ConvArgs& args,
+                    const IntList& output_padding, TransposeConv2dParams& p) {
+  ETNS_TRY(read_stride_and_padding(ctx, kArgs, args, p));
   int32_t output_padding_h = 0, output_padding_w = 0;
   ETNS_TRY(read_pair(ctx, output_padding, kOutputPadding.name(), 0, INT32_MAX,
                      &output_padding_h, &output_padding_w));
@@ -140,7 +106,8 @@ Error read_geometry(const PrepareContext& ctx, const IntList& stride, const IntL
   ETNS_TRY(check_range(ctx, "output_padding[0]", output_padding_h, 0, p.stride_h - 1));
   ETNS_TRY(check_range(ctx, "output_padding[1]", output_padding_w, 0, p.stride_w - 1));
   int32_t dilation_h = 1, dilation_w = 1;
-  ETNS_TRY(read_pair(ctx, dilation, kDilation.name(), 1, INT32_MAX, &dilation_h, &dilation_w));
+  ETNS_TRY(read_pair(ctx, args.dilation, kArgs.dilation.name(), 1, INT32_MAX, &dilation_h,
+                     &dilation_w));
   if (dilation_h != 1 || dilation_w != 1) {
     return ctx.fail(Error::NotSupported,
                     "dilation = [%d, %d], expected [1, 1] (CMSIS-NN's transpose convolution "
@@ -169,51 +136,22 @@ size_t transpose_conv2d_scratch_bytes(const TransposeConv2dParams& p) {
 }
 
 Error transpose_conv2d_prepare(PrepareContext& ctx) {
-  ETNS_ASSIGN_OR_RETURN(const Tensor* input, ctx.tensor(kInput));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* weight, ctx.tensor(kWeight));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* bias, ctx.optional_tensor(kBias));
-  ETNS_ASSIGN_OR_RETURN(const IntList stride, ctx.int_list(kStride));
-  ETNS_ASSIGN_OR_RETURN(const IntList padding, ctx.int_list(kPadding));
+  ConvArgs args;
+  ETNS_TRY(read_conv_args(ctx, kArgs, &args));
   ETNS_ASSIGN_OR_RETURN(const IntList output_padding, ctx.int_list(kOutputPadding));
-  ETNS_ASSIGN_OR_RETURN(const IntList dilation, ctx.int_list(kDilation));
-  // input_offset is minus an int8 zero point, output_offset an int8 zero point.
-  ETNS_ASSIGN_OR_RETURN(const int32_t input_offset,
-                        read_int_in_range(ctx, kInputOffset, -INT8_MAX, -INT8_MIN));
-  ETNS_ASSIGN_OR_RETURN(const int32_t output_offset,
-                        read_int_in_range(ctx, kOutputOffset, INT8_MIN, INT8_MAX));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* multipliers, ctx.tensor(kMultipliers));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* shifts, ctx.tensor(kShifts));
-  ETNS_ASSIGN_OR_RETURN(const int32_t activation_min,
-                        read_int_in_range(ctx, kActivationMin, INT8_MIN, INT8_MAX));
-  ETNS_ASSIGN_OR_RETURN(const int32_t activation_max,
-                        read_int_in_range(ctx, kActivationMax, activation_min, INT8_MAX));
-  ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
-  // The contract has checked input and out are NHWC in memory and weight
-  // row-major; weight must also be 4-D (OHWI).
-  ETNS_TRY(check_rank(ctx, *weight, kWeight.name(), 4));
-
   TransposeConv2dParams p;
-  ETNS_TRY(read_sizes(ctx, *input, *weight, *out, p));
-  ETNS_TRY(check_requantization(ctx, bias, *multipliers, *shifts, p.output_c));
-  ETNS_TRY(read_geometry(ctx, stride, padding, output_padding, dilation, p));
-
-  p.input_offset = input_offset;
-  p.output_offset = output_offset;
-  p.activation_min = activation_min;
-  p.activation_max = activation_max;
-  p.multipliers = multipliers->data_as<const int32_t>();
-  p.shifts = shifts->data_as<const int32_t>();
-  ETNS_ASSIGN_OR_RETURN(TransposeConv2dParams * params, ctx.make_state<TransposeConv2dParams>());
-  *params = p;
-  ctx.request_scratch(transpose_conv2d_scratch_bytes(p));
-  return Error::Ok;
+  ETNS_TRY(read_sizes(ctx, *args.input, *args.weight, *args.out, p));
+  ETNS_TRY(check_conv_out_and_requantization(ctx, kArgs, args, p.batches, p.output_c));
+  ETNS_TRY(read_geometry(ctx, args, output_padding, p));
+  return store_conv_state(ctx, args, p, transpose_conv2d_scratch_bytes(p));
 }
 
 Error transpose_conv2d_run(const RunContext& ctx) {
   transpose_conv2d_s8(ctx.state<TransposeConv2dParams>(),
-                      ctx.tensor(kInput).data_as<const int8_t>(),
-                      ctx.tensor(kWeight).data_as<const int8_t>(),
-                      ctx.data_or_null<const int32_t>(kBias), ctx.tensor(kOut).data_as<int8_t>(),
+                      ctx.tensor(kArgs.input).data_as<const int8_t>(),
+                      ctx.tensor(kArgs.weight).data_as<const int8_t>(),
+                      ctx.data_or_null<const int32_t>(kArgs.bias),
+                      ctx.tensor(kArgs.out).data_as<int8_t>(),
                       ctx.scratch.data());
   return Error::Ok;
 }
