@@ -147,7 +147,7 @@ Tier1Export export_tier1(uint64_t seed) {
       p.model = recipe.name;
       p.provider = provider;
       p.file = program_file_name(recipe.name, provider);
-      p.bytes = graph_to_pte(recipe.build(provider), &p.plan);
+      p.bytes = graph_to_pte(recipe.build(provider), &p.plan, FinishOptions{});
       // The facts come from the file as written, read back through our loader.
       const ProgramModel program = read_program(p.bytes, p.file);
       check_export(p, program, recipe.ns_required);

@@ -1,8 +1,6 @@
 #include "tools/import/import_program.h"
 
-#include "tools/program/memory_planner.h"
 #include "tools/program/pte_writer.h"
-#include "tools/program/value_sharing.h"
 #include "tools/tflite/tflite_reader.h"
 
 namespace etns::tools {
@@ -33,12 +31,12 @@ std::string output_spec(size_t outputs) {
 ImportedProgram import_program(const std::vector<uint8_t>& tflite, const std::string& context) {
   ImportedProgram result;
   result.imported = import_tflite(tflite::read_tflite(tflite, context), context);
-  result.program = graph_to_program(result.imported.graph);
-  ProgramModel& model = result.program.model;
   // Layers repeat their strides, paddings, offsets and bounds: one value each
-  // (the method arena holds an EValue per value).
-  share_equal_values(model);
-  result.program.plan = replan_memory(model);
+  // (the method arena holds an EValue per value), then memory planned once.
+  FinishOptions finish;
+  finish.share_equal_values = true;
+  result.program = graph_to_program(result.imported.graph, finish);
+  ProgramModel& model = result.program.model;
   model.encoded_inp_str = input_spec(model.inputs.size());
   model.encoded_out_str = output_spec(model.outputs.size());
   result.pte = write_program(model);

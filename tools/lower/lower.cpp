@@ -10,6 +10,7 @@
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/lower/lower_pass.h"
+#include "tools/program/finish_program.h"
 #include "tools/program/memory_planner.h"
 #include "tools/program/quantized_graph.h"
 #include "tools/runner/host_session.h"
@@ -66,7 +67,7 @@ LoweringResult Lowerer::run() {
   m_.instructions = std::move(instructions);
   remove_unread_dequantizes(result);
   prune_operators();
-  const ReplanReport plan = replan_memory(m_);
+  const ReplanReport plan = finish_program(m_, FinishOptions{});
   check_model(m_);
   result.instructions_after = m_.instructions.size();
   result.arena_after_bytes = plan.arena_bytes;

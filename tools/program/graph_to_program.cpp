@@ -19,7 +19,7 @@ ModelTensor to_model_tensor(const GraphTensor& t) {
     m.storage = TensorStorage::Constant;
     m.data = t.data;
   } else {
-    // Placed by replan_memory; until then every planned tensor sits at 0.
+    // Placed by finish_program; until then every planned tensor sits at 0.
     m.storage = TensorStorage::Planned;
     m.memory_id = 1;
     m.offset = 0;
@@ -73,7 +73,7 @@ void check_io(const QuantizedGraph& graph, const std::vector<int32_t>& indices, 
 
 }  // namespace
 
-ConvertedProgram graph_to_program(const QuantizedGraph& graph) {
+ConvertedProgram graph_to_program(const QuantizedGraph& graph, const FinishOptions& options) {
   ConvertedProgram out;
   ProgramModel& model = out.model;
   for (const GraphTensor& t : graph.tensors) model.add_value(ModelValue::tensor_value(to_model_tensor(t)));
@@ -93,12 +93,12 @@ ConvertedProgram graph_to_program(const QuantizedGraph& graph) {
   check_io(graph, graph.outputs, "output");
   model.inputs = graph.inputs;
   model.outputs = graph.outputs;
-  out.plan = replan_memory(model);
+  out.plan = finish_program(model, options);
   return out;
 }
 
-std::vector<uint8_t> graph_to_pte(const QuantizedGraph& graph, ReplanReport* plan) {
-  ConvertedProgram converted = graph_to_program(graph);
+std::vector<uint8_t> graph_to_pte(const QuantizedGraph& graph, ReplanReport* plan, const FinishOptions& options) {
+  ConvertedProgram converted = graph_to_program(graph, options);
   if (plan != nullptr) *plan = converted.plan;
   return write_program(converted.model);
 }

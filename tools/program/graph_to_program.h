@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tools/program/finish_program.h"
 #include "tools/program/memory_planner.h"
 #include "tools/program/program_model.h"
 #include "tools/program/quantized_graph.h"
@@ -20,8 +21,8 @@ namespace etns::tools {
 // * inputs and outputs: the graph's input and output tensors, in their order;
 // * Constant tensors keep their bytes as constant data; Input, Output and
 //   Activation tensors are planned into one arena (memory id 1) by
-//   replan_memory (memory_planner.h), which also drops nothing here because
-//   every value is used.
+//   finish_program (finish_program.h), once, after sharing equal values when
+//   `options` asks for it.
 //
 // Deterministic: the same graph gives an equal model. Throws Failure when the
 // graph names a tensor index out of range, lists a tensor twice among its
@@ -30,9 +31,10 @@ struct ConvertedProgram {
   ProgramModel model;
   ReplanReport plan;
 };
-ConvertedProgram graph_to_program(const QuantizedGraph& graph);
+ConvertedProgram graph_to_program(const QuantizedGraph& graph, const FinishOptions& options = {});
 
 // graph_to_program, then write_program (pte_writer.h): the .pte bytes.
-std::vector<uint8_t> graph_to_pte(const QuantizedGraph& graph, ReplanReport* plan = nullptr);
+std::vector<uint8_t> graph_to_pte(const QuantizedGraph& graph, ReplanReport* plan = nullptr,
+                                  const FinishOptions& options = {});
 
 }  // namespace etns::tools

@@ -16,6 +16,7 @@
 #include "tools/program/program_model.h"
 #include "tools/program/program_test_util.h"
 #include "tools/program/pte_writer.h"
+#include "tools/program/value_sharing.h"
 
 namespace etns::tools {
 namespace {
@@ -140,6 +141,26 @@ TEST(GraphToProgram, BytesAreDeterministicAndReadBack) {
       const std::vector<uint8_t> first = graph_to_pte(graph(m, p));
       EXPECT_EQ(graph_to_pte(build_quantized_graph(m, p)), first);
       EXPECT_TRUE(read_program(first, label(m, p)) == graph_to_program(graph(m, p)).model);
+    }
+}
+
+// finish_program shares, then plans once: the same program as planning,
+// sharing and planning again (the importer's path before it), and without
+// sharing the same as before.
+TEST(GraphToProgram, FinishingSharesThenPlansOnce) {
+  for (Tier1Model m : kModels)
+    for (Provider p : kProviders) {
+      SCOPED_TRACE(label(m, p));
+      ConvertedProgram twice = graph_to_program(graph(m, p));
+      share_equal_values(twice.model);
+      twice.plan = replan_memory(twice.model);
+      FinishOptions share;
+      share.share_equal_values = true;
+      const ConvertedProgram once = graph_to_program(graph(m, p), share);
+      EXPECT_TRUE(once.model == twice.model);
+      EXPECT_EQ(write_program(once.model), write_program(twice.model));
+      EXPECT_EQ(once.plan.arena_bytes, twice.plan.arena_bytes);
+      EXPECT_LT(once.model.values.size(), graph_to_program(graph(m, p)).model.values.size());
     }
 }
 
