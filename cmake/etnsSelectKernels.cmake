@@ -61,23 +61,13 @@ function(etns_select_kernels target)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${programs})
   include("${dir}/selection.cmake")
 
-  # The package's archives hold only the portable operators it was built with.
-  foreach(op IN LISTS ETNS_SELECTED_OPERATORS)
-    if(op MATCHES "^(aten|dim_order_ops)::" AND DEFINED etns_PORTABLE_OPS)
-      set(spellings "${op}")
-      if(op MATCHES "_to_dim_order_copy")
-        set(spellings "aten::_to_dim_order_copy.out;dim_order_ops::_to_dim_order_copy.out")
-      endif()
-      set(available FALSE)
-      foreach(spelling IN LISTS spellings)
-        if(spelling IN_LIST etns_PORTABLE_OPS)
-          set(available TRUE)
-        endif()
-      endforeach()
-      if(NOT available)
-        message(FATAL_ERROR "${where}: a program needs ${op}, which this etns package was not built with "
-                            "(its portable operators: ${etns_PORTABLE_OPS}); rebuild etns with it in ETNS_PORTABLE_OPS")
-      endif()
+  # The package's archives hold only the portable operators it was built with
+  # (their folders: kernels/operators.inc).
+  foreach(folder IN LISTS ETNS_SELECTED_PORTABLE_FOLDERS)
+    if(DEFINED etns_PORTABLE_FOLDERS AND NOT folder IN_LIST etns_PORTABLE_FOLDERS)
+      message(FATAL_ERROR "${where}: a program needs the portable operator ${folder}, which this etns package was "
+                          "not built with (its portable operators: ${etns_PORTABLE_OPS}); rebuild etns with it in "
+                          "ETNS_PORTABLE_OPS")
     endif()
   endforeach()
 

@@ -42,7 +42,12 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/ DESTINATION include/runtime
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/ DESTINATION include/kernels
         FILES_MATCHING PATTERN "*.h"
         PATTERN "testing" EXCLUDE PATTERN "test_helpers.h" EXCLUDE PATTERN "*_test*" EXCLUDE)
-install(FILES ${PROJECT_BINARY_DIR}/generated/kernels/portable_selection.h DESTINATION include/kernels)
+# Generated from the one list of operators (kernels/operators.inc), which the
+# selective build's registry reads too.
+install(FILES ${PROJECT_BINARY_DIR}/generated/kernels/portable_selection.h
+              ${PROJECT_BINARY_DIR}/generated/kernels/operator_headers.h
+              ${PROJECT_SOURCE_DIR}/kernels/operators.inc DESTINATION include/kernels)
+install(FILES ${PROJECT_BINARY_DIR}/generated/kernels/portable/portable.h DESTINATION include/kernels/portable)
 install(FILES ${PROJECT_SOURCE_DIR}/protocol/provider.h DESTINATION include/protocol)
 # The board interface: platform.h (log line, abort; every port implements it)
 # is installed with the runtime; firmware/port.h is the runner's board

@@ -45,7 +45,7 @@ void run_bounded(const uint8_t* data, size_t size) {
   const size_t skew = reinterpret_cast<uintptr_t>(storage.data()) % kAlignment;
   uint8_t* aligned = storage.data() + (skew == 0 ? 0 : kAlignment - skew);
   if (size > 0) std::memcpy(aligned, data, size);
-  // ns is arm plus the cortex_m_ns operators (kernels/registry_ns_selection.h):
+  // ns is arm plus the cortex_m_ns operators (kernels/operators.inc):
   // it binds the very same kernels, so it can only get further than arm when
   // arm lacks an operator. Every other refusal is the same on both.
   static_assert(protocol::kProviders[0] == protocol::Provider::Arm, "arm, the subset, is tried first");

@@ -6,7 +6,6 @@
 // kernel archives.
 #include "kernels/registry_selected.h"
 
-// The selection first: the entries header reads its macros.
 #include "etns_kernel_selection.h"
 #include "kernels/registry_entries.h"
 
@@ -17,9 +16,15 @@
 namespace etns::kernels {
 namespace {
 
-// The trailing empty row keeps the array valid when nothing is selected (a
-// program of delegates only); the span leaves it out.
-constexpr runtime::KernelEntry kSelectedEntries[] = {ETNS_SELECTED_KERNEL_ENTRIES runtime::KernelEntry{}};
+// Every row whose selection macro the header defines. The trailing empty row
+// keeps the array valid when nothing is selected (a program of delegates
+// only); the span leaves it out.
+constexpr runtime::KernelEntry kSelectedEntries[] = {
+#define ETNS_OPERATOR(space, folder, Kernel, name, selection, providers, family) \
+  ETNS_ENTRY_IF(ETNS_SELECTED(selection), space, folder, Kernel, name)
+#include "kernels/operators.inc"
+#undef ETNS_OPERATOR
+    runtime::KernelEntry{}};
 
 constexpr runtime::KernelRegistry kSelectedRegistry{
     ETNS_SELECTED_PROVIDER, runtime::Span<const runtime::KernelEntry>(

@@ -15,6 +15,7 @@
 #include "kernels/registry.h"
 #include "tests/support/cli.h"
 #include "tests/support/qemu.h"
+#include "tools/common/failure.h"
 #include "tools/select/kernel_selection.h"
 
 namespace etns {
@@ -115,17 +116,20 @@ TEST_F(KernelsSelect, MissingOrMalformedProgramIsOneLine) {
   EXPECT_EQ(malformed.stdout_text, "");
 }
 
-// Every operator the registries bind has its row's selection macro in
-// kernels/registry_entries.h, spelled as `etns kernels --header` spells it.
+// Every operator the registries bind is a row of the one list, whose
+// selection macro `etns kernels --header` writes as the list spells it.
 TEST(KernelsSelectMacros, EveryRegisteredOperatorHasItsRow) {
-  const std::string entries = read_text(std::string(ETNS_SOURCE_DIR) + "/kernels/registry_entries.h");
-  ASSERT_FALSE(entries.empty());
+  const std::string list = read_text(std::string(ETNS_SOURCE_DIR) + "/kernels/operators.inc");
+  ASSERT_FALSE(list.empty());
   for (const runtime::KernelEntry& entry : kernels::registry_ns().entries) {
     const std::string macro = tools::selection_macro(entry.name);
-    EXPECT_NE(entries.find("#ifdef " + macro + "\n"), std::string::npos) << entry.name << " -> " << macro;
+    ASSERT_EQ(macro.rfind("ETNS_SELECT_", 0), 0u) << entry.name;
+    EXPECT_NE(list.find("\"" + std::string(entry.name) + "\", " + macro.substr(12) + ","), std::string::npos)
+        << entry.name << " -> " << macro;
   }
   EXPECT_EQ(tools::selection_macro("cortex_m::quantized_conv2d.out"), "ETNS_SELECT_CORTEX_M_QUANTIZED_CONV2D_OUT");
   EXPECT_EQ(tools::selection_macro("aten::_to_dim_order_copy.out"), "ETNS_SELECT_ATEN_TO_DIM_ORDER_COPY_OUT");
+  EXPECT_THROW(tools::selection_macro("cortex_m::no_such_operator.out"), tools::Failure);
 }
 
 // A whole-provider image links more than one program needs: the selective

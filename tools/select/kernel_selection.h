@@ -32,9 +32,9 @@ ProgramOperators program_operators(const std::string& path);
 // which provider has.
 KernelSelection select_kernels(const std::vector<std::string>& programs, protocol::Provider provider);
 
-// "cortex_m::quantized_conv2d.out" ->
-// "ETNS_SELECT_CORTEX_M_QUANTIZED_CONV2D_OUT" (kernels/registry_entries.h):
-// capitals, each run of other characters one underscore.
+// The selection macro of a listed operator, as kernels/operators.inc names it:
+// "cortex_m::quantized_conv2d.out" -> "ETNS_SELECT_CORTEX_M_QUANTIZED_CONV2D_OUT".
+// Throws Failure for an operator the list does not hold.
 std::string selection_macro(const std::string& operator_name);
 
 // etns_kernel_selection.h: one #define per operator and ETNS_SELECTED_PROVIDER.

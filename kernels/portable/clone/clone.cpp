@@ -1,7 +1,7 @@
 #include <cstring>
 
 #include "kernels/common/checks.h"
-#include "kernels/portable/portable.h"
+#include "kernels/portable/clone/clone.h"
 
 namespace etns::portable {
 

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "kernels/portable/portable.h"
+#include "kernels/portable/clone/clone.h"
 #include "tests/support/kernel_call.h"
 
 namespace etns::portable {

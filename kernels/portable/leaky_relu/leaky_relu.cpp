@@ -4,7 +4,7 @@
 
 #include "kernels/common/checks.h"
 #include "kernels/portable/float_rows.h"
-#include "kernels/portable/portable.h"
+#include "kernels/portable/leaky_relu/leaky_relu.h"
 #include "runtime/core/target_layout.h"
 
 namespace etns::portable {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/portable/portable.h"
+#include "kernels/portable/leaky_relu/leaky_relu.h"
 #include "tests/support/kernel_call.h"
 #include "tests/support/shared_data.h"
 

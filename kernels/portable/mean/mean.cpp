@@ -4,7 +4,7 @@
 
 #include "kernels/common/checks.h"
 #include "kernels/portable/canonical_nan.h"
-#include "kernels/portable/portable.h"
+#include "kernels/portable/mean/mean.h"
 #include "runtime/core/target_layout.h"
 
 namespace etns::portable {

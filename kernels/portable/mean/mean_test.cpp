@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/portable/portable.h"
+#include "kernels/portable/mean/mean.h"
 #include "tests/support/kernel_call.h"
 #include "tests/support/rng.h"
 #include "tests/support/shared_data.h"

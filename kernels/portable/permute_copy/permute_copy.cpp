@@ -1,6 +1,6 @@
 #include "kernels/common/checks.h"
 #include "kernels/common/strided_copy.h"
-#include "kernels/portable/portable.h"
+#include "kernels/portable/permute_copy/permute_copy.h"
 
 namespace etns::portable {
 

@@ -4,7 +4,7 @@
 #include <numeric>
 #include <vector>
 
-#include "kernels/portable/portable.h"
+#include "kernels/portable/permute_copy/permute_copy.h"
 #include "tests/support/kernel_call.h"
 #include "tests/support/rng.h"
 

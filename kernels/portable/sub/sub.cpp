@@ -5,7 +5,7 @@
 
 #include "kernels/common/checks.h"
 #include "kernels/portable/float_rows.h"
-#include "kernels/portable/portable.h"
+#include "kernels/portable/sub/sub.h"
 #include "runtime/core/target_layout.h"
 
 namespace etns::portable {

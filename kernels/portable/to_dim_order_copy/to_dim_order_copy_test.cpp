@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "kernels/portable/portable.h"
+#include "kernels/portable/to_dim_order_copy/to_dim_order_copy.h"
 #include "tests/support/kernel_call.h"
 #include "tests/support/rng.h"
 

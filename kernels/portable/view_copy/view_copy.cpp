@@ -1,7 +1,7 @@
 #include <cstring>
 
 #include "kernels/common/checks.h"
-#include "kernels/portable/portable.h"
+#include "kernels/portable/view_copy/view_copy.h"
 
 namespace etns::portable {
 

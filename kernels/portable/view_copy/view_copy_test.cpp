@@ -3,7 +3,7 @@
 #include <numeric>
 #include <vector>
 
-#include "kernels/portable/portable.h"
+#include "kernels/portable/view_copy/view_copy.h"
 #include "tests/support/kernel_call.h"
 
 namespace etns::portable {
