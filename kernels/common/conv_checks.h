@@ -115,4 +115,15 @@ runtime::Error store_conv_state(runtime::PrepareContext& ctx, const ConvArgs& ar
   return runtime::Error::Ok;
 }
 
+// The family's run: `kernel` on the state prepare stored, the input, weight,
+// bias (nullptr when Null) and out of the call, and the scratch.
+template <typename Params>
+void run_conv(const runtime::RunContext& ctx, const ConvArgIds& ids,
+              void (*kernel)(const Params&, const int8_t*, const int8_t*, const int32_t*, int8_t*,
+                             uint8_t*)) {
+  kernel(ctx.state<Params>(), ctx.tensor(ids.input).data_as<const int8_t>(),
+         ctx.tensor(ids.weight).data_as<const int8_t>(), ctx.data_or_null<const int32_t>(ids.bias),
+         ctx.tensor(ids.out).data_as<int8_t>(), ctx.scratch.data());
+}
+
 }  // namespace etns::kernels

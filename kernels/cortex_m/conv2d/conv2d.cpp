@@ -79,10 +79,7 @@ Error conv2d_prepare(PrepareContext& ctx) {
 }
 
 Error conv2d_run(const RunContext& ctx) {
-  conv2d_s8(ctx.state<Conv2dParams>(), ctx.tensor(kArgs.input).data_as<const int8_t>(),
-            ctx.tensor(kArgs.weight).data_as<const int8_t>(),
-            ctx.data_or_null<const int32_t>(kArgs.bias), ctx.tensor(kArgs.out).data_as<int8_t>(),
-            ctx.scratch.data());
+  kernels::run_conv(ctx, kArgs, &conv2d_s8);
   return Error::Ok;
 }
 
