@@ -130,6 +130,38 @@ Result<float> read_scale(const PrepareContext& ctx, Arg arg) {
   return scale_f;
 }
 
+Error read_quantize_args(const PrepareContext& ctx, const QuantizeArgIds& ids,
+                         IntegerTensor integer, QuantizeArgs* args) {
+  QuantizeArgs a;
+  ETNS_ASSIGN_OR_RETURN(a.input, ctx.tensor(ids.input));
+  ETNS_ASSIGN_OR_RETURN(a.scale, read_scale(ctx, ids.scale));
+  ETNS_ASSIGN_OR_RETURN(const int64_t zero_point, ctx.int_value(ids.zero_point));
+  ETNS_ASSIGN_OR_RETURN(const int64_t quant_min, ctx.int_value(ids.quant_min));
+  ETNS_ASSIGN_OR_RETURN(const int64_t quant_max, ctx.int_value(ids.quant_max));
+  ETNS_ASSIGN_OR_RETURN(a.dtype, read_quantized_dtype(ctx, ids.dtype));
+  ETNS_ASSIGN_OR_RETURN(a.out, ctx.tensor(ids.out));
+
+  // The contract takes int8 or int16 for the integer tensor; it must be the
+  // one dtype names.
+  if (integer == IntegerTensor::Out) {
+    ETNS_TRY(check_dtype(ctx, *a.out, "out", a.dtype));
+  } else {
+    ETNS_TRY(check_dtype(ctx, *a.input, "input", a.dtype));
+  }
+  const int64_t type_min = a.dtype == ScalarType::Char ? INT8_MIN : INT16_MIN;
+  const int64_t type_max = a.dtype == ScalarType::Char ? INT8_MAX : INT16_MAX;
+  ETNS_TRY(check_range(ctx, ids.quant_min.name(), quant_min, type_min, type_max));
+  ETNS_TRY(check_range(ctx, ids.quant_max.name(), quant_max, quant_min, type_max));
+  ETNS_TRY(check_range(ctx, ids.zero_point.name(), zero_point, quant_min, quant_max));
+  ETNS_TRY(check_same_sizes(ctx, *a.input, "input", *a.out, "out"));
+  ETNS_TRY(check_same_dim_order(ctx, *a.input, "input", *a.out, "out"));
+  a.zero_point = static_cast<int32_t>(zero_point);
+  a.quant_min = static_cast<int32_t>(quant_min);
+  a.quant_max = static_cast<int32_t>(quant_max);
+  *args = a;
+  return Error::Ok;
+}
+
 Error check_vector(const PrepareContext& ctx, const Tensor& t, const char* name, int64_t count,
                    const char* what) {
   if (static_cast<uint64_t>(t.numel) == static_cast<uint64_t>(count) && count >= 0) {

@@ -70,6 +70,36 @@ Result<float> read_scale(const PrepareContext& ctx, Arg arg);
 // int8 (1) and int16 (2) only.
 Result<ScalarType> read_quantized_dtype(const PrepareContext& ctx, Arg arg);
 
+// quantize's and dequantize's arguments, resolved once per operator at
+// compile time (`constexpr QuantizeArgIds kArgs = quantize_arg_ids(kContract);`)
+// and read by read_quantize_args.
+struct QuantizeArgIds {
+  Arg input, scale, zero_point, quant_min, quant_max, dtype, out;
+};
+constexpr QuantizeArgIds quantize_arg_ids(const runtime::OperatorContract& c) {
+  return QuantizeArgIds{c.arg("input"),     c.arg("scale"),     c.arg("zero_point"),
+                        c.arg("quant_min"), c.arg("quant_max"), c.arg("dtype"),
+                        c.out()};
+}
+struct QuantizeArgs {
+  const Tensor* input = nullptr;
+  const Tensor* out = nullptr;
+  float scale = 1.0f;  // read_scale's
+  int32_t zero_point = 0, quant_min = 0, quant_max = 0;
+  ScalarType dtype = ScalarType::Char;  // int8 or int16
+};
+// Which of input and out holds the integers: out for quantize, input for
+// dequantize.
+enum class IntegerTensor : uint8_t { Input, Out };
+// Reads them and checks what the contract cannot: the integer tensor has `dtype`;
+// quant_min lies in dtype's range, quant_max in [quant_min, dtype's max] and
+// zero_point in [quant_min, quant_max] (stricter than upstream, which leaves
+// the zero point unchecked: quantize maps NaN to it, dequantize should read it
+// on the grid); input and out have the same sizes and dim order (the kernels
+// walk memory order, which is only the same element order then).
+Error read_quantize_args(const PrepareContext& ctx, const QuantizeArgIds& ids,
+                         IntegerTensor integer, QuantizeArgs* args);
+
 // A per-channel or per-feature vector (bias, kernel_sum, requantisation
 // tables): `count` values in any shape ([C], [1, C], [C, 1, 1, 1]); the
 // contract's Shape::Vector has already checked it is row-major. `what` names
