@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/binary_args.h"
 #include "kernels/common/isa.h"
 #include "kernels/common/variant.h"
 #include "kernels/common/requantize.h"
@@ -63,22 +64,10 @@ void add_s8(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* out, s
 
 // The contract (operators-cortex-m.md). self, other and out are int8 in any
 // layout; kernels/common/channel_broadcast.h checks how they pair.
-inline constexpr runtime::ArgSpec kAddArgs[] = {
-    runtime::tensor_arg("self", runtime::kInt8),
-    runtime::int_arg("self_zero_point"),
-    runtime::int_arg("self_multiplier"),
-    runtime::int_arg("self_shift"),
-    runtime::tensor_arg("other", runtime::kInt8),
-    runtime::int_arg("other_zero_point"),
-    runtime::int_arg("other_multiplier"),
-    runtime::int_arg("other_shift"),
-    runtime::int_arg("output_zero_point"),
-    runtime::int_arg("output_multiplier"),
-    runtime::int_arg("output_shift"),
-    runtime::int_arg("activation_min"),
-    runtime::int_arg("activation_max"),
-    runtime::tensor_arg("out", runtime::kInt8),
-};
+// quantized_add and quantized_sub take the same arguments
+// (kernels/common/binary_args.h): self, other and out int8, each input with its
+// zero point and (multiplier, shift), then out's, then the activation bounds.
+inline constexpr const auto& kAddArgs = kernels::kRequantizedBinaryArgs;
 inline constexpr runtime::OperatorContract kAddContract =
     runtime::make_contract("cortex_m::quantized_add.out", kAddArgs, "output_zero_point", false,
                            runtime::kRunsInPlace);

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "kernels/common/binary_args.h"
 #include "kernels/common/checks.h"
 #include "kernels/cortex_m_ns/memory_order.h"
 
@@ -11,26 +12,15 @@ namespace {
 using kernels::check_same_sizes;
 using kernels::format_sizes;
 using kernels::read_int_in_range;
-using kernels::read_requant;
-using kernels::read_zero_point;
 using runtime::Error;
 using runtime::Tensor;
 
-constexpr const runtime::OperatorContract& kContract = kSubContract;
-constexpr runtime::Arg kSelf = kContract.arg("self");
-constexpr runtime::Arg kSelfZeroPoint = kContract.arg("self_zero_point");
-constexpr runtime::Arg kSelfMultiplier = kContract.arg("self_multiplier");
-constexpr runtime::Arg kSelfShift = kContract.arg("self_shift");
-constexpr runtime::Arg kOther = kContract.arg("other");
-constexpr runtime::Arg kOtherZeroPoint = kContract.arg("other_zero_point");
-constexpr runtime::Arg kOtherMultiplier = kContract.arg("other_multiplier");
-constexpr runtime::Arg kOtherShift = kContract.arg("other_shift");
-constexpr runtime::Arg kOutputZeroPoint = kContract.arg("output_zero_point");
-constexpr runtime::Arg kOutputMultiplier = kContract.arg("output_multiplier");
-constexpr runtime::Arg kOutputShift = kContract.arg("output_shift");
-constexpr runtime::Arg kActivationMin = kContract.arg("activation_min");
-constexpr runtime::Arg kActivationMax = kContract.arg("activation_max");
-constexpr runtime::Arg kOut = kContract.out();
+// The arguments quantized_sub shares with quantized_add.
+constexpr kernels::RequantizedBinaryArgIds kArgs =
+    kernels::requantized_binary_arg_ids(kSubContract);
+constexpr runtime::Arg kSelf = kArgs.common.self;
+constexpr runtime::Arg kOther = kArgs.common.other;
+constexpr runtime::Arg kOut = kArgs.common.out;
 
 // The kernel's blocks of C bytes are pixels only if C is the innermost dim in
 // memory once size-1 dims are skipped (channels_last, or H = W = 1), or if
@@ -90,15 +80,17 @@ Error sub_prepare(runtime::PrepareContext& ctx) {
   ETNS_ASSIGN_OR_RETURN(Tensor * other, ctx.tensor(kOther));
   ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut));
 
+  ETNS_ASSIGN_OR_RETURN(const kernels::BinaryQuantization q,
+                        kernels::read_binary_quantization(ctx, kArgs));
   SubParams p;
-  ETNS_ASSIGN_OR_RETURN(p.self_zero_point, read_zero_point(ctx, kSelfZeroPoint));
-  ETNS_ASSIGN_OR_RETURN(p.self, read_requant(ctx, kSelfMultiplier, kSelfShift));
-  ETNS_ASSIGN_OR_RETURN(p.other_zero_point, read_zero_point(ctx, kOtherZeroPoint));
-  ETNS_ASSIGN_OR_RETURN(p.other, read_requant(ctx, kOtherMultiplier, kOtherShift));
-  ETNS_ASSIGN_OR_RETURN(p.out_zero_point, read_zero_point(ctx, kOutputZeroPoint));
-  ETNS_ASSIGN_OR_RETURN(p.out, read_requant(ctx, kOutputMultiplier, kOutputShift));
-  ETNS_ASSIGN_OR_RETURN(p.act_min, read_int_in_range(ctx, kActivationMin, -128, 127));
-  ETNS_ASSIGN_OR_RETURN(p.act_max, read_int_in_range(ctx, kActivationMax, -128, 127));
+  p.self_zero_point = q.self_zero_point;
+  p.self = q.self;
+  p.other_zero_point = q.other_zero_point;
+  p.other = q.other;
+  p.out_zero_point = q.out_zero_point;
+  p.out = q.out;
+  ETNS_ASSIGN_OR_RETURN(p.act_min, read_int_in_range(ctx, kArgs.activation_min, -128, 127));
+  ETNS_ASSIGN_OR_RETURN(p.act_max, read_int_in_range(ctx, kArgs.activation_max, -128, 127));
   // Upstream's C and MVE clamps disagree for an empty range; no exporter emits one.
   if (p.act_min > p.act_max) {
     return ctx.fail(Error::InvalidArgument,

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/binary_args.h"
 #include "kernels/common/isa.h"
 #include "kernels/common/variant.h"
 #include "kernels/common/requantize.h"
@@ -80,22 +81,10 @@ void sub_s8(const SubParams& p, const int8_t* self, const int8_t* other, int8_t*
 
 // The contract (operators.md §3.3). self, other and out are int8; prepare
 // checks how their shapes and memory orders fit together.
-inline constexpr runtime::ArgSpec kSubArgs[] = {
-    runtime::tensor_arg("self", runtime::kInt8),
-    runtime::int_arg("self_zero_point"),
-    runtime::int_arg("self_multiplier"),
-    runtime::int_arg("self_shift"),
-    runtime::tensor_arg("other", runtime::kInt8),
-    runtime::int_arg("other_zero_point"),
-    runtime::int_arg("other_multiplier"),
-    runtime::int_arg("other_shift"),
-    runtime::int_arg("output_zero_point"),
-    runtime::int_arg("output_multiplier"),
-    runtime::int_arg("output_shift"),
-    runtime::int_arg("activation_min"),
-    runtime::int_arg("activation_max"),
-    runtime::tensor_arg("out", runtime::kInt8),
-};
+// quantized_add and quantized_sub take the same arguments
+// (kernels/common/binary_args.h): self, other and out int8, each input with its
+// zero point and (multiplier, shift), then out's, then the activation bounds.
+inline constexpr const auto& kSubArgs = kernels::kRequantizedBinaryArgs;
 inline constexpr runtime::OperatorContract kSubContract =
     runtime::make_contract("cortex_m_ns::quantized_sub.out", kSubArgs, "output_zero_point", false,
                            runtime::kRunsInPlace);
