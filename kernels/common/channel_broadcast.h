@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "runtime/core/result.h"
 #include "runtime/exec/kernel.h"
@@ -28,5 +29,19 @@ runtime::Result<ChannelBroadcast> plan_channel_broadcast(const runtime::PrepareC
                                                          const runtime::Tensor& self,
                                                          const runtime::Tensor& other,
                                                          const runtime::Tensor& out);
+
+// The walk every variant of add and mul shares: `rows(a, b, out, count)` once
+// over the whole buffers when b_channels is 0 (b as long as a), else once per
+// pixel of b_channels elements, b's channels reused for every pixel of a. n is
+// a multiple of b_channels (out holds whole pixels; prepare's plan).
+template <typename Rows>
+inline void walk_channel_broadcast(size_t b_channels, const int8_t* a, const int8_t* b,
+                                   int8_t* out, size_t n, Rows rows) {
+  if (b_channels == 0) {
+    rows(a, b, out, n);
+    return;
+  }
+  for (size_t done = 0; done < n; done += b_channels) rows(a + done, b, out + done, b_channels);
+}
 
 }  // namespace etns::kernels

@@ -3,6 +3,7 @@
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
 
+#include "kernels/common/channel_broadcast.h"
 #include "kernels/common/requantize_mve.h"
 
 namespace etns::cortex_m {
@@ -88,14 +89,11 @@ LanesFn choose_lanes(const AddParams& p) {
 
 void add_s8_mve(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n) {
   const LanesFn lanes = choose_lanes(p);
-  if (p.b_channels == 0) {
-    lanes(p, a, b, out, n);
-    return;
-  }
-  // Channel broadcast: b is one pixel's channels, reused for every pixel of a.
-  for (size_t done = 0; done < n; done += p.b_channels) {
-    lanes(p, a + done, b, out + done, p.b_channels);
-  }
+  kernels::walk_channel_broadcast(
+      p.b_channels, a, b, out, n,
+      [&p, lanes](const int8_t* x, const int8_t* y, int8_t* z, size_t count) {
+        lanes(p, x, y, z, count);
+      });
 }
 
 }  // namespace etns::cortex_m

@@ -6,6 +6,7 @@
 #define HWY_TARGET_INCLUDE "kernels/cortex_m/mul/mul_hwy.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/common/channel_broadcast.h"
 #include "kernels/common/requantize_hwy.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -45,15 +46,11 @@ void MulLanes(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out,
 }
 
 void MulS8(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n) {
-  if (p.b_channels == 0) {
-    MulLanes(p, a, b, out, n);
-    return;
-  }
-  // Channel broadcast: b is one pixel's channels, reused for every pixel of a.
-  for (size_t done = 0; done < n; done += p.b_channels) {
-    const size_t count = n - done < p.b_channels ? n - done : p.b_channels;
-    MulLanes(p, a + done, b, out + done, count);
-  }
+  kernels::walk_channel_broadcast(
+      p.b_channels, a, b, out, n,
+      [&p](const int8_t* x, const int8_t* y, int8_t* z, size_t count) {
+        MulLanes(p, x, y, z, count);
+      });
 }
 
 }  // namespace etns::cortex_m::HWY_NAMESPACE

@@ -3,6 +3,7 @@
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
 
+#include "kernels/common/channel_broadcast.h"
 #include "kernels/common/requantize_mve.h"
 
 namespace etns::cortex_m {
@@ -64,14 +65,11 @@ void mul_lanes(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out
 
 void mul_s8_mve(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n) {
   const auto lanes = p.out.shift < 0 ? &mul_lanes<true> : &mul_lanes<false>;
-  if (p.b_channels == 0) {
-    lanes(p, a, b, out, n);
-    return;
-  }
-  // Channel broadcast: b is one pixel's channels, reused for every pixel of a.
-  for (size_t done = 0; done < n; done += p.b_channels) {
-    lanes(p, a + done, b, out + done, p.b_channels);
-  }
+  kernels::walk_channel_broadcast(
+      p.b_channels, a, b, out, n,
+      [&p, lanes](const int8_t* x, const int8_t* y, int8_t* z, size_t count) {
+        lanes(p, x, y, z, count);
+      });
 }
 
 }  // namespace etns::cortex_m
