@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kernels/cortex_m/conv2d/conv2d.h"
+#include "kernels/testing/conv_family_tester.h"
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
@@ -12,31 +13,18 @@
 namespace etns::cortex_m {
 namespace {
 
+using kernels::testing::conv_input_bytes;
+using kernels::testing::fill_conv_int8_extremes;
+using kernels::testing::random_conv_offsets;
 using kernels::testing::Rng;
+using Case = kernels::testing::ConvCase<Conv2dParams>;
+using kernels::testing::ConvShifts;
 
 constexpr uint64_t kSeed = 0x33783363;  // "3x3c"
 
-// One case: parameters plus per-channel multipliers, shifts and bias, and the
-// input and weight bytes, all in test memory.
-struct Case {
-  Conv2dParams p;
-  int32_t* multipliers = nullptr;
-  int32_t* shifts = nullptr;
-  int32_t* bias = nullptr;  // nullptr: no bias
-  int8_t* input = nullptr;
-  int8_t* weight = nullptr;
-};
-
-size_t input_bytes(const Conv2dParams& p) {
-  return static_cast<size_t>(p.batches) * p.input_h * p.input_w * p.input_c;
-}
 size_t weight_bytes(const Conv2dParams& p) {
   return static_cast<size_t>(p.output_c) * p.filter_h * p.filter_w * p.filter_c;
 }
-size_t out_bytes(const Conv2dParams& p) {
-  return static_cast<size_t>(p.batches) * p.output_h * p.output_w * p.output_c;
-}
-
 // A 3x3, stride 1, one-group shape with these channels, image and padding.
 Conv2dParams shape(int32_t input_c, int32_t output_c, int32_t input_h, int32_t input_w,
                    int32_t pad_h, int32_t pad_w) {
@@ -54,49 +42,17 @@ Conv2dParams shape(int32_t input_c, int32_t output_c, int32_t input_h, int32_t i
   return p;
 }
 
-// Allocates and fills the per-channel tensors and data for c.p: requantisation
-// from the extremes prepare accepts (and random values), bias over all of
-// int32; with `right`, every shift negative (the exporters' factors below 1,
-// the variant's faster requantisation).
+// The family's case with `right`: every shift negative (the exporters'
+// factors below 1, the variant's faster requantisation).
 void fill_case(Rng& rng, Case& c, bool with_bias, bool right) {
-  const int32_t channels = c.p.output_c;
-  c.multipliers = ETNS_TEST_ARRAY(int32_t, channels);
-  c.shifts = ETNS_TEST_ARRAY(int32_t, channels);
-  c.bias = with_bias ? ETNS_TEST_ARRAY(int32_t, channels) : nullptr;
-  for (int32_t oc = 0; oc < channels; ++oc) {
-    const int32_t multipliers[] = {0,
-                                   1,
-                                   1 << 30,
-                                   INT32_MAX,
-                                   rng.uniform32(1 << 30, INT32_MAX),
-                                   rng.uniform32(1 << 30, INT32_MAX),
-                                   rng.uniform32(0, INT32_MAX)};
-    const int32_t shifts[] = {-31, -1, 0, 1, 30, rng.uniform32(-12, 0), rng.uniform32(-12, 0),
-                              rng.uniform32(-31, 30)};
-    const int32_t right_shifts[] = {-31, -1, rng.uniform32(-12, -1), rng.uniform32(-31, -1)};
-    c.multipliers[oc] = rng.pick(multipliers);
-    c.shifts[oc] = right ? rng.pick(right_shifts) : rng.pick(shifts);
-    if (with_bias) {
-      const int32_t biases[] = {0, rng.uniform32(-5000, 5000), rng.uniform32(INT32_MIN, INT32_MAX)};
-      c.bias[oc] = rng.pick(biases);
-    }
-  }
-  c.p.multipliers = c.multipliers;
-  c.p.shifts = c.shifts;
-  c.input = ETNS_TEST_ARRAY(int8_t, input_bytes(c.p) + 1);
-  c.weight = ETNS_TEST_ARRAY(int8_t, weight_bytes(c.p) + 1);
-  rng.fill_s8(c.input, input_bytes(c.p));
-  rng.fill_s8(c.weight, weight_bytes(c.p));
+  kernels::testing::fill_conv_case(rng, c, with_bias, weight_bytes(c.p),
+                                   right ? ConvShifts::Right : ConvShifts::AnyOrRight);
 }
 
 void check_case(const Case& c, const char* what) {
   const Conv2dParams& p = c.p;
-  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, conv2d_scratch_bytes(p) + 1);
-  ETNS_CHECK_VARIANTS(
-      kernels::kConv2dVariants, out_bytes(p),
-      [&](Conv2dFn fn, void* out) {
-        fn(p, c.input, c.weight, c.bias, static_cast<int8_t*>(out), scratch);
-      },
+  ETNS_CHECK_CONV_VARIANTS(
+      kernels::kConv2dVariants, c, conv2d_scratch_bytes(p), 1,
       "%s: n %d, in %dx%dx%d, filter %dx%dx%dx%d, out %dx%d, pad %d,%d, offsets %d/%d, "
       "act [%d, %d], %s, 3x3 variant %s",
       what, static_cast<int>(p.batches), static_cast<int>(p.input_h),
@@ -129,19 +85,6 @@ int32_t out_extent(Rng& rng, int32_t in, int32_t pad) {
   return out < 1 ? 1 : out;
 }
 
-void random_offsets(Rng& rng, Conv2dParams& p) {
-  const int32_t input_offsets[] = {-127, 128, 0, rng.uniform32(-127, 128)};
-  p.input_offset = rng.pick(input_offsets);
-  p.output_offset = rng.uniform32(-128, 127);
-  if (rng.coin()) {
-    p.activation_min = -128;
-    p.activation_max = 127;
-  } else {
-    p.activation_min = rng.uniform32(-128, 127);
-    p.activation_max = rng.uniform32(p.activation_min, 127);
-  }
-}
-
 // Random shapes within conv2d_3x3_handles: 16-64 input channels, output
 // channels 1, 2, odd, 17, 64 or any, widths 1-40 (not a multiple of the
 // 4-pixel block too), heights 1-9, padding 0-2, outputs past the symmetric
@@ -165,11 +108,10 @@ ETNS_KERNEL_TEST(Conv2d3x3Variants, RandomShapes) {
     p.batches = rng.uniform32(1, 2);
     p.output_h = out_extent(rng, p.input_h, p.pad_h);
     p.output_w = out_extent(rng, p.input_w, p.pad_w);
-    random_offsets(rng, p);
+    random_conv_offsets(rng, p);
     fill_case(rng, c, rng.uniform(0, 3) != 0, i % 2 == 1);
     if (i % 5 == 0) {  // int8 extremes: the largest magnitude products
-      for (size_t k = 0; k < input_bytes(p); ++k) c.input[k] = rng.coin() ? -128 : 127;
-      for (size_t k = 0; k < weight_bytes(p); ++k) c.weight[k] = rng.coin() ? -128 : 127;
+      fill_conv_int8_extremes(rng, c, weight_bytes(p));
     }
     handled += conv2d_3x3_handles(p) ? 1 : 0;
     check_case(c, "3x3 random");
@@ -201,7 +143,7 @@ ETNS_KERNEL_TEST(Conv2d3x3Variants, RunsAndPairs) {
       Case c;
       c.p = shape(shape_case.input_c, shape_case.output_c, shape_case.input_h,
                   shape_case.input_w, 1, 1);
-      random_offsets(rng, c.p);
+      random_conv_offsets(rng, c.p);
       fill_case(rng, c, true, right == 1);
       if (!conv2d_3x3_handles(c.p)) {
         kernels::testing::fail(__FILE__, __LINE__, "%dx%d, %d -> %d is not a 3x3 shape",
@@ -266,7 +208,7 @@ ETNS_KERNEL_TEST(Conv2d3x3Variants, ResNetShapes) {
     const int32_t size = sizes[i % 2][0], channels = sizes[i % 2][1];
     c.p = shape(channels, channels, size, size, 1, 1);
     Conv2dParams& p = c.p;
-    random_offsets(rng, p);
+    random_conv_offsets(rng, p);
     if (i >= 2) {
       p.output_offset = -128;
       p.activation_min = -128;
@@ -315,7 +257,7 @@ ETNS_KERNEL_TEST(Conv2d3x3Variants, Extremes) {
     }
     const int8_t input_value = rng.coin() ? -128 : 127;
     const int8_t weight_value = rng.coin() ? -128 : 127;
-    for (size_t k = 0; k < input_bytes(p); ++k) {
+    for (size_t k = 0; k < conv_input_bytes(p); ++k) {
       c.input[k] = i % 3 == 0 ? input_value : (rng.coin() ? -128 : 127);
     }
     for (size_t k = 0; k < weight_bytes(p); ++k) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "kernels/cortex_m/conv2d/conv2d.h"
+#include "kernels/testing/conv_family_tester.h"
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
@@ -13,29 +14,17 @@
 namespace etns::cortex_m {
 namespace {
 
+using kernels::testing::fill_conv_int8_extremes;
+using kernels::testing::random_conv_offsets;
+using kernels::testing::random_out_extent;
 using kernels::testing::Rng;
+using Case = kernels::testing::ConvCase<Conv2dParams>;
 
 constexpr uint64_t kSeed = 0x67656d6d;  // "gemm"
 
-struct Case {
-  Conv2dParams p;
-  int32_t* multipliers = nullptr;
-  int32_t* shifts = nullptr;
-  int32_t* bias = nullptr;  // nullptr: no bias
-  int8_t* input = nullptr;
-  int8_t* weight = nullptr;
-};
-
-size_t input_bytes(const Conv2dParams& p) {
-  return static_cast<size_t>(p.batches) * p.input_h * p.input_w * p.input_c;
-}
 size_t weight_bytes(const Conv2dParams& p) {
   return static_cast<size_t>(p.output_c) * p.filter_h * p.filter_w * p.filter_c;
 }
-size_t out_bytes(const Conv2dParams& p) {
-  return static_cast<size_t>(p.batches) * p.output_h * p.output_w * p.output_c;
-}
-
 // Per-channel tensors and data for c.p. realistic: the exporters' values
 // (multipliers in [2^30, INT32_MAX), shifts -9..-6, bias within +-2000, the
 // all-negative shifts path); else the corners prepare accepts as well.
@@ -70,21 +59,15 @@ void fill_case(Rng& rng, Case& c, bool with_bias, bool realistic) {
   c.p.multipliers = c.multipliers;
   c.p.shifts = c.shifts;
   // Exactly sized: a read past the end would go unnoticed with slack, so none.
-  c.input = ETNS_TEST_ARRAY(int8_t, input_bytes(c.p));
-  c.weight = ETNS_TEST_ARRAY(int8_t, weight_bytes(c.p));
-  rng.fill_s8(c.input, input_bytes(c.p));
-  rng.fill_s8(c.weight, weight_bytes(c.p));
+  kernels::testing::random_conv_data(rng, c, weight_bytes(c.p), 0);
 }
 
 void check_case(const Case& c, const char* what) {
   const Conv2dParams& p = c.p;
   ETNS_CHECK(conv2d_gemm_handles(p), "%s: the gemm variant declines this shape", what);
-  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, conv2d_scratch_bytes(p));
-  ETNS_CHECK_VARIANTS(
-      kernels::kConv2dVariants, out_bytes(p),
-      [&](Conv2dFn fn, void* out) {
-        fn(p, c.input, c.weight, c.bias, static_cast<int8_t*>(out), scratch);
-      },
+  // Exactly sized scratch, as the case's tensors.
+  ETNS_CHECK_CONV_VARIANTS(
+      kernels::kConv2dVariants, c, conv2d_scratch_bytes(p), 0,
       "%s: n %d, in %dx%dx%d, filter %dx%dx%dx%d, out %dx%d, stride %d,%d, pad %d,%d, "
       "dilation %d,%d, offsets %d/%d, act [%d, %d], %s",
       what, static_cast<int>(p.batches), static_cast<int>(p.input_h), static_cast<int>(p.input_w),
@@ -95,42 +78,6 @@ void check_case(const Case& c, const char* what) {
       static_cast<int>(p.dilation_w), static_cast<int>(p.input_offset),
       static_cast<int>(p.output_offset), static_cast<int>(p.activation_min),
       static_cast<int>(p.activation_max), c.bias != nullptr ? "bias" : "no bias");
-}
-
-// out's extent along one dim: the symmetric formula, TF SAME's ceil(in /
-// stride) (extra padding on the far side), or a bit more; >= 1.
-int32_t out_extent(Rng& rng, int32_t in, int32_t kernel, int32_t stride, int32_t pad,
-                   int32_t dilation) {
-  const int32_t span = dilation * (kernel - 1) + 1;
-  const int32_t symmetric = (in + 2 * pad - span) / stride + 1;
-  const int32_t same = (in + stride - 1) / stride;
-  int32_t out = 0;
-  switch (rng.uniform(0, 3)) {
-    case 0:
-    case 1:
-      out = in + 2 * pad >= span ? symmetric : same;
-      break;
-    case 2:
-      out = same;
-      break;
-    default:
-      out = (in + 2 * pad >= span ? symmetric : same) + rng.uniform32(1, 3);
-      break;
-  }
-  return out < 1 ? 1 : out;
-}
-
-void random_offsets(Rng& rng, Conv2dParams& p) {
-  const int32_t input_offsets[] = {-127, 128, 0, rng.uniform32(-127, 128)};
-  p.input_offset = rng.pick(input_offsets);
-  p.output_offset = rng.uniform32(-128, 127);
-  if (rng.coin()) {
-    p.activation_min = -128;
-    p.activation_max = 127;
-  } else {
-    p.activation_min = rng.uniform32(-128, 127);
-    p.activation_max = rng.uniform32(p.activation_min, 127);
-  }
 }
 
 // 1x1 filters, stride 1 and 2, with and without padding (taps in the
@@ -155,9 +102,9 @@ ETNS_KERNEL_TEST(Conv2dGemmVariant, Pointwise) {
     p.pad_w = rng.coin() ? 0 : rng.uniform32(0, 2);
     p.input_h = rng.uniform32(1, 8);
     p.input_w = rng.uniform32(1, 11);
-    p.output_h = out_extent(rng, p.input_h, 1, p.stride_h, p.pad_h, 1);
-    p.output_w = out_extent(rng, p.input_w, 1, p.stride_w, p.pad_w, 1);
-    random_offsets(rng, p);
+    p.output_h = random_out_extent(rng, p.input_h, 1, p.stride_h, p.pad_h, 1);
+    p.output_w = random_out_extent(rng, p.input_w, 1, p.stride_w, p.pad_w, 1);
+    random_conv_offsets(rng, p);
     fill_case(rng, c, rng.uniform(0, 3) != 0, rng.coin());
     check_case(c, "pointwise");
     ETNS_RETURN_IF_FAILED();
@@ -188,9 +135,9 @@ ETNS_KERNEL_TEST(Conv2dGemmVariant, RandomShapes) {
     if (i % 10 == 0) p.pad_w = rng.uniform32(5, 12);  // wider than the image
     p.input_h = rng.uniform32(1, 9);
     p.input_w = rng.uniform32(1, 12);
-    p.output_h = out_extent(rng, p.input_h, p.filter_h, p.stride_h, p.pad_h, p.dilation_h);
-    p.output_w = out_extent(rng, p.input_w, p.filter_w, p.stride_w, p.pad_w, p.dilation_w);
-    random_offsets(rng, p);
+    p.output_h = random_out_extent(rng, p.input_h, p.filter_h, p.stride_h, p.pad_h, p.dilation_h);
+    p.output_w = random_out_extent(rng, p.input_w, p.filter_w, p.stride_w, p.pad_w, p.dilation_w);
+    random_conv_offsets(rng, p);
     fill_case(rng, c, rng.uniform(0, 3) != 0, rng.coin());
     check_case(c, "random");
     ETNS_RETURN_IF_FAILED();
@@ -286,8 +233,7 @@ ETNS_KERNEL_TEST(Conv2dGemmVariant, Extremes) {
       c.shifts[oc] = rng.pick(shifts);
     }
     if (i % 2 == 0) {  // the largest magnitude products
-      for (size_t k = 0; k < input_bytes(p); ++k) c.input[k] = rng.coin() ? -128 : 127;
-      for (size_t k = 0; k < weight_bytes(p); ++k) c.weight[k] = rng.coin() ? -128 : 127;
+      fill_conv_int8_extremes(rng, c, weight_bytes(p));
     }
     check_case(c, "extremes");
     ETNS_RETURN_IF_FAILED();

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
+#include "kernels/testing/conv_family_tester.h"
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
@@ -11,77 +12,22 @@
 namespace etns::cortex_m {
 namespace {
 
+using kernels::testing::fill_conv_case;
+using kernels::testing::fill_conv_int8_extremes;
+using kernels::testing::random_conv_offsets;
+using kernels::testing::random_out_extent;
 using kernels::testing::Rng;
+using Case = kernels::testing::ConvCase<DepthwiseConv2dParams>;
 
 constexpr uint64_t kSeed = 0x6477636f;  // "dwco"
 
-// One case: parameters plus per-channel multipliers, shifts and bias, and the
-// input and weight bytes, all in test memory.
-struct Case {
-  DepthwiseConv2dParams p;
-  int32_t* multipliers = nullptr;
-  int32_t* shifts = nullptr;
-  int32_t* bias = nullptr;  // nullptr: no bias
-  int8_t* input = nullptr;
-  int8_t* weight = nullptr;
-};
-
-size_t input_bytes(const DepthwiseConv2dParams& p) {
-  return static_cast<size_t>(p.batches) * p.input_h * p.input_w * p.input_c;
-}
 size_t weight_bytes(const DepthwiseConv2dParams& p) {
   return static_cast<size_t>(p.filter_h) * p.filter_w * p.output_c;
 }
-size_t out_bytes(const DepthwiseConv2dParams& p) {
-  return static_cast<size_t>(p.batches) * p.output_h * p.output_w * p.output_c;
-}
-
-// Allocates and fills the per-channel tensors and data for c.p: requantisation
-// from the extremes prepare accepts (and random values), bias over all of int32.
-void fill_case(Rng& rng, Case& c, bool with_bias) {
-  const int32_t channels = c.p.output_c;
-  c.multipliers = ETNS_TEST_ARRAY(int32_t, channels);
-  c.shifts = ETNS_TEST_ARRAY(int32_t, channels);
-  c.bias = with_bias ? ETNS_TEST_ARRAY(int32_t, channels) : nullptr;
-  for (int32_t oc = 0; oc < channels; ++oc) {
-    const int32_t multipliers[] = {0,
-                                   1,
-                                   1 << 30,
-                                   INT32_MAX,
-                                   rng.uniform32(1 << 30, INT32_MAX),
-                                   rng.uniform32(1 << 30, INT32_MAX),
-                                   rng.uniform32(0, INT32_MAX)};
-    const int32_t shifts[] = {-31, -1, 0, 1, 30, rng.uniform32(-12, 0), rng.uniform32(-12, 0),
-                              rng.uniform32(-31, 30)};
-    c.multipliers[oc] = rng.pick(multipliers);
-    c.shifts[oc] = rng.pick(shifts);
-    if (with_bias) {
-      const int32_t biases[] = {0, rng.uniform32(-5000, 5000), rng.uniform32(INT32_MIN, INT32_MAX)};
-      c.bias[oc] = rng.pick(biases);
-    }
-  }
-  c.p.multipliers = c.multipliers;
-  c.p.shifts = c.shifts;
-  c.input = ETNS_TEST_ARRAY(int8_t, input_bytes(c.p) + 1);
-  c.weight = ETNS_TEST_ARRAY(int8_t, weight_bytes(c.p) + 1);
-  rng.fill_s8(c.input, input_bytes(c.p));
-  rng.fill_s8(c.weight, weight_bytes(c.p));
-}
-
-// Input and weights of only -128 and 127: the largest products and sums.
-void fill_int8_extremes(Rng& rng, Case& c) {
-  for (size_t k = 0; k < input_bytes(c.p); ++k) c.input[k] = rng.coin() ? -128 : 127;
-  for (size_t k = 0; k < weight_bytes(c.p); ++k) c.weight[k] = rng.coin() ? -128 : 127;
-}
-
 void check_case(const Case& c, const char* what) {
   const DepthwiseConv2dParams& p = c.p;
-  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, depthwise_conv2d_scratch_bytes(p) + 1);
-  ETNS_CHECK_VARIANTS(
-      kernels::kDepthwiseConv2dVariants, out_bytes(p),
-      [&](DepthwiseConv2dFn fn, void* out) {
-        fn(p, c.input, c.weight, c.bias, static_cast<int8_t*>(out), scratch);
-      },
+  ETNS_CHECK_CONV_VARIANTS(
+      kernels::kDepthwiseConv2dVariants, c, depthwise_conv2d_scratch_bytes(p), 1,
       "%s: n %d, in %dx%dx%d, x%d, filter %dx%d, out %dx%d, stride %d,%d, pad %d,%d, "
       "dilation %d,%d, offsets %d/%d, act [%d, %d], %s",
       what, static_cast<int>(p.batches), static_cast<int>(p.input_h),
@@ -93,42 +39,6 @@ void check_case(const Case& c, const char* what) {
       static_cast<int>(p.input_offset), static_cast<int>(p.output_offset),
       static_cast<int>(p.activation_min), static_cast<int>(p.activation_max),
       c.bias != nullptr ? "bias" : "no bias");
-}
-
-// out's extent along one dim: PyTorch's symmetric formula, TF SAME's
-// ceil(in / stride) (extra padding on the far side), or a bit more; >= 1.
-int32_t out_extent(Rng& rng, int32_t in, int32_t kernel, int32_t stride, int32_t pad,
-                   int32_t dilation) {
-  const int32_t span = dilation * (kernel - 1) + 1;
-  const int32_t symmetric = (in + 2 * pad - span) / stride + 1;
-  const int32_t same = (in + stride - 1) / stride;
-  int32_t out = 0;
-  switch (rng.uniform(0, 3)) {
-    case 0:
-    case 1:
-      out = in + 2 * pad >= span ? symmetric : same;
-      break;
-    case 2:
-      out = same;
-      break;
-    default:
-      out = (in + 2 * pad >= span ? symmetric : same) + rng.uniform32(1, 3);
-      break;
-  }
-  return out < 1 ? 1 : out;
-}
-
-void random_offsets(Rng& rng, DepthwiseConv2dParams& p) {
-  const int32_t input_offsets[] = {-127, 128, 0, rng.uniform32(-127, 128)};
-  p.input_offset = rng.pick(input_offsets);
-  p.output_offset = rng.uniform32(-128, 127);
-  if (rng.coin()) {
-    p.activation_min = -128;
-    p.activation_max = 127;
-  } else {
-    p.activation_min = rng.uniform32(-128, 127);
-    p.activation_max = rng.uniform32(p.activation_min, 127);
-  }
 }
 
 // Random shapes: channel counts 1-40 (tails of the 16-lane passes), depth
@@ -155,10 +65,10 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, RandomShapes) {
     p.pad_w = rng.uniform32(0, 2);
     p.input_h = rng.uniform32(1, 9);
     p.input_w = rng.uniform32(1, 9);
-    p.output_h = out_extent(rng, p.input_h, p.filter_h, p.stride_h, p.pad_h, p.dilation_h);
-    p.output_w = out_extent(rng, p.input_w, p.filter_w, p.stride_w, p.pad_w, p.dilation_w);
-    random_offsets(rng, p);
-    fill_case(rng, c, rng.uniform(0, 3) != 0);
+    p.output_h = random_out_extent(rng, p.input_h, p.filter_h, p.stride_h, p.pad_h, p.dilation_h);
+    p.output_w = random_out_extent(rng, p.input_w, p.filter_w, p.stride_w, p.pad_w, p.dilation_w);
+    random_conv_offsets(rng, p);
+    fill_conv_case(rng, c, rng.uniform(0, 3) != 0, weight_bytes(c.p));
     check_case(c, "random");
     ETNS_RETURN_IF_FAILED();
   }
@@ -186,8 +96,8 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, ChannelCounts) {
         p.input_w = 5;
         p.output_h = (p.input_h + stride - 1) / stride;
         p.output_w = (p.input_w + stride - 1) / stride;
-        random_offsets(rng, p);
-        fill_case(rng, c, rng.coin());
+        random_conv_offsets(rng, p);
+        fill_conv_case(rng, c, rng.coin(), weight_bytes(c.p));
         check_case(c, "channel counts");
         ETNS_RETURN_IF_FAILED();
       }
@@ -216,12 +126,12 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, ThreeByThree) {
     p.pad_w = rng.uniform32(0, 2);
     p.input_h = rng.uniform32(1, 8);
     p.input_w = rng.uniform32(1, 8);
-    p.output_h = out_extent(rng, p.input_h, 3, p.stride_h, p.pad_h, 1);
-    p.output_w = out_extent(rng, p.input_w, 3, p.stride_w, p.pad_w, 1);
-    random_offsets(rng, p);
-    fill_case(rng, c, rng.uniform(0, 3) != 0);
+    p.output_h = random_out_extent(rng, p.input_h, 3, p.stride_h, p.pad_h, 1);
+    p.output_w = random_out_extent(rng, p.input_w, 3, p.stride_w, p.pad_w, 1);
+    random_conv_offsets(rng, p);
+    fill_conv_case(rng, c, rng.uniform(0, 3) != 0, weight_bytes(c.p));
     if (i % 4 == 0) {
-      fill_int8_extremes(rng, c);
+      fill_conv_int8_extremes(rng, c, weight_bytes(c.p));
     }
     if (i % 2 == 1) {  // every shift negative, as exported models have (a faster path)
       for (int32_t oc = 0; oc < p.output_c; ++oc) {
@@ -250,8 +160,8 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, DsCnnShape) {
   p.input_c = p.output_c = 64;
   p.filter_h = p.filter_w = 3;
   p.pad_h = p.pad_w = 1;
-  random_offsets(rng, p);
-  fill_case(rng, c, true);
+  random_conv_offsets(rng, p);
+  fill_conv_case(rng, c, true, weight_bytes(c.p));
   check_case(c, "ds-cnn");
 }
 
@@ -280,7 +190,7 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, Extremes) {
     p.output_offset = rng.coin() ? -128 : 127;
     p.activation_min = rng.coin() ? -128 : rng.uniform32(-128, 0);
     p.activation_max = rng.coin() ? 127 : rng.uniform32(p.activation_min, 127);
-    fill_case(rng, c, true);
+    fill_conv_case(rng, c, true, weight_bytes(c.p));
     for (int32_t oc = 0; oc < p.output_c; ++oc) {
       const int32_t biases[] = {INT32_MAX, INT32_MIN, INT32_MAX - 1000, INT32_MIN + 1000};
       c.bias[oc] = rng.pick(biases);
@@ -290,7 +200,7 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, Extremes) {
       c.shifts[oc] = rng.pick(shifts);
     }
     if (i % 3 == 0) {
-      fill_int8_extremes(rng, c);
+      fill_conv_int8_extremes(rng, c, weight_bytes(c.p));
     }
     check_case(c, "extremes");
     ETNS_RETURN_IF_FAILED();
@@ -324,12 +234,12 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, VnniShapes) {
     p.input_h = rng.uniform32(1, 8);
     // Rows of several 64-byte steps (64 / C pixels each) and a few left over.
     p.input_w = p.output_c < 64 ? rng.uniform32(1, p.stride_w * (80 / p.output_c) + 8) : rng.uniform32(1, 8);
-    p.output_h = out_extent(rng, p.input_h, p.filter_h, p.stride_h, p.pad_h, p.dilation_h);
-    p.output_w = out_extent(rng, p.input_w, p.filter_w, p.stride_w, p.pad_w, p.dilation_w);
-    random_offsets(rng, p);
-    fill_case(rng, c, rng.uniform(0, 3) != 0);
+    p.output_h = random_out_extent(rng, p.input_h, p.filter_h, p.stride_h, p.pad_h, p.dilation_h);
+    p.output_w = random_out_extent(rng, p.input_w, p.filter_w, p.stride_w, p.pad_w, p.dilation_w);
+    random_conv_offsets(rng, p);
+    fill_conv_case(rng, c, rng.uniform(0, 3) != 0, weight_bytes(c.p));
     if (i % 3 == 0) {
-      fill_int8_extremes(rng, c);
+      fill_conv_int8_extremes(rng, c, weight_bytes(c.p));
       if (c.bias != nullptr) {
         for (int32_t oc = 0; oc < p.output_c; ++oc) c.bias[oc] = rng.coin() ? INT32_MAX - 100 : INT32_MIN + 100;
       }

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/cortex_m/transpose_conv2d/transpose_conv2d.h"
+#include "kernels/testing/conv_family_tester.h"
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
@@ -11,31 +12,17 @@
 namespace etns::cortex_m {
 namespace {
 
+using kernels::testing::fill_conv_int8_extremes;
+using kernels::testing::fill_conv_case;
+using kernels::testing::random_conv_offsets;
 using kernels::testing::Rng;
+using Case = kernels::testing::ConvCase<TransposeConv2dParams>;
 
 constexpr uint64_t kSeed = 0x74636f6e;  // "tcon"
 
-// One case: parameters plus per-channel multipliers, shifts and bias, and the
-// input and weight bytes, all in test memory.
-struct Case {
-  TransposeConv2dParams p;
-  int32_t* multipliers = nullptr;
-  int32_t* shifts = nullptr;
-  int32_t* bias = nullptr;  // nullptr: no bias
-  int8_t* input = nullptr;
-  int8_t* weight = nullptr;
-};
-
-size_t input_bytes(const TransposeConv2dParams& p) {
-  return static_cast<size_t>(p.batches) * p.input_h * p.input_w * p.input_c;
-}
 size_t weight_bytes(const TransposeConv2dParams& p) {
   return static_cast<size_t>(p.output_c) * p.filter_h * p.filter_w * p.input_c;
 }
-size_t out_bytes(const TransposeConv2dParams& p) {
-  return static_cast<size_t>(p.batches) * p.output_h * p.output_w * p.output_c;
-}
-
 // The size formula prepare enforces; output_padding in [0, stride).
 int32_t out_extent(int32_t in, int32_t kernel, int32_t stride, int32_t pad,
                    int32_t output_padding) {
@@ -52,46 +39,10 @@ void random_padding(Rng& rng, int32_t in, int32_t kernel, int32_t stride, int32_
   } while (*out < 1);
 }
 
-// Allocates and fills the per-channel tensors and data for c.p: requantisation
-// from the extremes prepare accepts (and random values), bias over all of int32.
-void fill_case(Rng& rng, Case& c, bool with_bias) {
-  const int32_t channels = c.p.output_c;
-  c.multipliers = ETNS_TEST_ARRAY(int32_t, channels);
-  c.shifts = ETNS_TEST_ARRAY(int32_t, channels);
-  c.bias = with_bias ? ETNS_TEST_ARRAY(int32_t, channels) : nullptr;
-  for (int32_t oc = 0; oc < channels; ++oc) {
-    const int32_t multipliers[] = {0,
-                                   1,
-                                   1 << 30,
-                                   INT32_MAX,
-                                   rng.uniform32(1 << 30, INT32_MAX),
-                                   rng.uniform32(1 << 30, INT32_MAX),
-                                   rng.uniform32(0, INT32_MAX)};
-    const int32_t shifts[] = {-31, -1, 0, 1, 30, rng.uniform32(-12, 0), rng.uniform32(-12, 0),
-                              rng.uniform32(-31, 30)};
-    c.multipliers[oc] = rng.pick(multipliers);
-    c.shifts[oc] = rng.pick(shifts);
-    if (with_bias) {
-      const int32_t biases[] = {0, rng.uniform32(-5000, 5000), rng.uniform32(INT32_MIN, INT32_MAX)};
-      c.bias[oc] = rng.pick(biases);
-    }
-  }
-  c.p.multipliers = c.multipliers;
-  c.p.shifts = c.shifts;
-  c.input = ETNS_TEST_ARRAY(int8_t, input_bytes(c.p) + 1);
-  c.weight = ETNS_TEST_ARRAY(int8_t, weight_bytes(c.p) + 1);
-  rng.fill_s8(c.input, input_bytes(c.p));
-  rng.fill_s8(c.weight, weight_bytes(c.p));
-}
-
 void check_case(const Case& c, const char* what) {
   const TransposeConv2dParams& p = c.p;
-  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, transpose_conv2d_scratch_bytes(p) + 1);
-  ETNS_CHECK_VARIANTS(
-      kernels::kTransposeConv2dVariants, out_bytes(p),
-      [&](TransposeConv2dFn fn, void* out) {
-        fn(p, c.input, c.weight, c.bias, static_cast<int8_t*>(out), scratch);
-      },
+  ETNS_CHECK_CONV_VARIANTS(
+      kernels::kTransposeConv2dVariants, c, transpose_conv2d_scratch_bytes(p), 1,
       "%s: n %d, in %dx%dx%d, filter %dx%dx%d, out %dx%d, stride %d,%d, pad %d,%d, "
       "offsets %d/%d, act [%d, %d], %s",
       what, static_cast<int>(p.batches), static_cast<int>(p.input_h),
@@ -101,19 +52,6 @@ void check_case(const Case& c, const char* what) {
       static_cast<int>(p.pad_h), static_cast<int>(p.pad_w), static_cast<int>(p.input_offset),
       static_cast<int>(p.output_offset), static_cast<int>(p.activation_min),
       static_cast<int>(p.activation_max), c.bias != nullptr ? "bias" : "no bias");
-}
-
-void random_offsets(Rng& rng, TransposeConv2dParams& p) {
-  const int32_t input_offsets[] = {-127, 128, 0, rng.uniform32(-127, 128)};
-  p.input_offset = rng.pick(input_offsets);
-  p.output_offset = rng.uniform32(-128, 127);
-  if (rng.coin()) {
-    p.activation_min = -128;
-    p.activation_max = 127;
-  } else {
-    p.activation_min = rng.uniform32(-128, 127);
-    p.activation_max = rng.uniform32(p.activation_min, 127);
-  }
 }
 
 // Random shapes: channel counts 1-40 in and out (tails of the 16-byte dot
@@ -140,8 +78,8 @@ ETNS_KERNEL_TEST(TransposeConv2dVariants, RandomShapes) {
                    &p.output_h);
     random_padding(rng, p.input_w, p.filter_w, p.stride_w, 3, &p.pad_w, &output_padding,
                    &p.output_w);
-    random_offsets(rng, p);
-    fill_case(rng, c, rng.uniform(0, 3) != 0);
+    random_conv_offsets(rng, p);
+    fill_conv_case(rng, c, rng.uniform(0, 3) != 0, weight_bytes(c.p));
     check_case(c, "random");
     ETNS_RETURN_IF_FAILED();
   }
@@ -169,8 +107,8 @@ ETNS_KERNEL_TEST(TransposeConv2dVariants, ChannelCounts) {
         const int32_t output_padding = stride > 1 ? 1 : 0;
         p.output_h = out_extent(p.input_h, p.filter_h, stride, p.pad_h, output_padding);
         p.output_w = out_extent(p.input_w, p.filter_w, stride, p.pad_w, output_padding);
-        random_offsets(rng, p);
-        fill_case(rng, c, rng.coin());
+        random_conv_offsets(rng, p);
+        fill_conv_case(rng, c, rng.coin(), weight_bytes(c.p));
         check_case(c, "channel counts");
         ETNS_RETURN_IF_FAILED();
       }
@@ -191,8 +129,8 @@ ETNS_KERNEL_TEST(TransposeConv2dVariants, BenchShape) {
   p.filter_h = p.filter_w = 4;
   p.stride_h = p.stride_w = 2;
   p.pad_h = p.pad_w = 1;
-  random_offsets(rng, p);
-  fill_case(rng, c, true);
+  random_conv_offsets(rng, p);
+  fill_conv_case(rng, c, true, weight_bytes(c.p));
   check_case(c, "bench shape");
 }
 
@@ -222,7 +160,7 @@ ETNS_KERNEL_TEST(TransposeConv2dVariants, Extremes) {
     p.output_offset = rng.coin() ? -128 : 127;
     p.activation_min = rng.coin() ? -128 : rng.uniform32(-128, 0);
     p.activation_max = rng.coin() ? 127 : rng.uniform32(p.activation_min, 127);
-    fill_case(rng, c, true);
+    fill_conv_case(rng, c, true, weight_bytes(c.p));
     for (int32_t oc = 0; oc < p.output_c; ++oc) {
       const int32_t biases[] = {INT32_MAX, INT32_MIN, INT32_MAX - 1000, INT32_MIN + 1000};
       c.bias[oc] = rng.pick(biases);
@@ -232,8 +170,7 @@ ETNS_KERNEL_TEST(TransposeConv2dVariants, Extremes) {
       c.shifts[oc] = rng.pick(shifts);
     }
     if (i % 3 == 0) {  // int8 extremes: the largest magnitude products
-      for (size_t k = 0; k < input_bytes(p); ++k) c.input[k] = rng.coin() ? -128 : 127;
-      for (size_t k = 0; k < weight_bytes(p); ++k) c.weight[k] = rng.coin() ? -128 : 127;
+      fill_conv_int8_extremes(rng, c, weight_bytes(p));
     }
     check_case(c, "extremes");
     ETNS_RETURN_IF_FAILED();
