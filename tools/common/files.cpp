@@ -17,10 +17,17 @@
 namespace etns::tools {
 namespace {
 
-// Why a path cannot be read, from the errno of open().
-std::string open_failure(int error) {
-  if (error == ENOENT || error == ENOTDIR) return "no such file";
-  return std::strerror(error);
+// The reason in a read failure's message.
+std::string read_reason(ReadFailure::Cause cause, int error_number, mode_t mode, uint64_t size_bytes) {
+  switch (cause) {
+    case ReadFailure::Cause::System:
+      if (error_number == ENOENT || error_number == ENOTDIR) return "no such file";
+      return std::strerror(error_number);
+    case ReadFailure::Cause::NotRegular: return S_ISDIR(mode) ? "is a directory" : "not a regular file";
+    case ReadFailure::Cause::TooLarge: return std::to_string(size_bytes) + " bytes, more than the limit";
+    case ReadFailure::Cause::Shrank: return "it became shorter while being read";
+  }
+  return "unknown reason";
 }
 
 // A file opened for reading, closed when it goes.
@@ -30,11 +37,10 @@ class ReadableFile {
   // keeps opening a FIFO from waiting for a writer, and fstat() then refuses it.
   explicit ReadableFile(const std::string& path) : path_(path) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd_ < 0) fail(open_failure(errno));
+    if (fd_ < 0) fail(ReadFailure::Cause::System, errno);
     struct stat status {};
-    if (::fstat(fd_, &status) != 0) fail(std::strerror(errno));
-    if (S_ISDIR(status.st_mode)) fail("is a directory");
-    if (!S_ISREG(status.st_mode)) fail("not a regular file");
+    if (::fstat(fd_, &status) != 0) fail(ReadFailure::Cause::System, errno);
+    if (!S_ISREG(status.st_mode)) fail(ReadFailure::Cause::NotRegular, 0, status.st_mode);
     size_ = static_cast<size_t>(status.st_size);
   }
   ReadableFile(const ReadableFile&) = delete;
@@ -44,24 +50,29 @@ class ReadableFile {
   }
   size_t size() const { return size_; }
 
+  // Refuses a file larger than `max_bytes`.
+  void check_size(size_t max_bytes) {
+    if (size_ > max_bytes) fail(ReadFailure::Cause::TooLarge, 0, 0, size_);
+  }
+
   // Reads the file's `size()` bytes into `data`.
   void read_into(uint8_t* data) {
     size_t done = 0;
     while (done < size_) {
       const ssize_t got = ::read(fd_, data + done, size_ - done);
       if (got < 0 && errno == EINTR) continue;
-      if (got < 0) fail(std::strerror(errno));
-      if (got == 0) fail("it became shorter while being read");
+      if (got < 0) fail(ReadFailure::Cause::System, errno);
+      if (got == 0) fail(ReadFailure::Cause::Shrank);
       done += static_cast<size_t>(got);
     }
   }
 
  private:
   // Also from the constructor, whose throw runs no destructor: closes here.
-  [[noreturn]] void fail(const std::string& why) {
+  [[noreturn]] void fail(ReadFailure::Cause cause, int error_number = 0, mode_t mode = 0, uint64_t size_bytes = 0) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
-    throw Failure("cannot read " + path_ + ": " + why);
+    throw ReadFailure(path_, cause, error_number, mode, size_bytes);
   }
 
   const std::string& path_;
@@ -70,6 +81,14 @@ class ReadableFile {
 };
 
 }  // namespace
+
+ReadFailure::ReadFailure(const std::string& path, Cause cause, int error_number, mode_t mode, uint64_t size_bytes)
+    : Failure("cannot read " + path + ": " + read_reason(cause, error_number, mode, size_bytes)),
+      path_(path),
+      cause_(cause),
+      error_number_(error_number),
+      mode_(mode),
+      size_bytes_(size_bytes) {}
 
 std::vector<uint8_t> read_file(const std::string& path) {
   std::vector<uint8_t> bytes;
@@ -88,6 +107,14 @@ AlignedBytes read_file_aligned(const std::string& path) {
   AlignedBytes bytes(file.size());
   file.read_into(bytes.data());
   return bytes;
+}
+
+std::string read_text_file(const std::string& path, size_t max_bytes) {
+  ReadableFile file(path);
+  file.check_size(max_bytes);
+  std::string text(file.size(), '\0');
+  file.read_into(reinterpret_cast<uint8_t*>(text.data()));
+  return text;
 }
 
 namespace {

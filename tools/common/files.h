@@ -1,9 +1,14 @@
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "tools/common/failure.h"
 
 namespace etns::tools {
 
@@ -26,13 +31,41 @@ class AlignedBytes {
   size_t size_ = 0;
 };
 
-// Whole file (a regular file only: a FIFO or device is refused unread).
-// Throws Failure "cannot read <path>: <reason>".
+// Why a file could not be read. Its message is "cannot read <path>:
+// <reason>" (exit code 1); a caller that words its own message (the
+// configuration reader) takes the parts.
+class ReadFailure : public Failure {
+ public:
+  enum class Cause {
+    System,      // open, stat or read failed: error_number() is the errno
+    NotRegular,  // a folder, FIFO, device or socket: mode() has its type bits
+    TooLarge,    // larger than the caller's limit: size_bytes()
+    Shrank,      // shorter when read than when stat'ed
+  };
+  ReadFailure(const std::string& path, Cause cause, int error_number, mode_t mode, uint64_t size_bytes);
+  const std::string& path() const { return path_; }
+  Cause cause() const { return cause_; }
+  int error_number() const { return error_number_; }
+  mode_t mode() const { return mode_; }
+  uint64_t size_bytes() const { return size_bytes_; }
+
+ private:
+  std::string path_;
+  Cause cause_;
+  int error_number_;
+  mode_t mode_;
+  uint64_t size_bytes_;
+};
+
+// Whole file (a regular file only: a FIFO or device is refused unread, and
+// opening one never waits for a writer). Throws ReadFailure.
 std::vector<uint8_t> read_file(const std::string& path);
 // The same into `bytes`, whose storage is reused: a loop over many inputs
 // allocates nothing once its buffer has grown.
 void read_file_into(const std::string& path, std::vector<uint8_t>& bytes);
 AlignedBytes read_file_aligned(const std::string& path);
+// The same as text, refusing a file larger than `max_bytes` before reading it.
+std::string read_text_file(const std::string& path, size_t max_bytes = std::numeric_limits<size_t>::max());
 // A whole JSON file. Throws Failure "<path>: not valid JSON (<parser's reason>)".
 nlohmann::json read_json_file(const std::string& path);
 

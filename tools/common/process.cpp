@@ -12,22 +12,25 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <thread>
 
 #include "tools/common/failure.h"
+#include "tools/common/files.h"
 
 extern char** environ;
 
 namespace etns::tools {
 namespace {
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+// What the child wrote to one of its capture files; "" when the file is not
+// there (the child failed before opening it, and its exit status says so).
+std::string captured_text(const std::string& path) {
+  try {
+    return read_text_file(path);
+  } catch (const ReadFailure&) {
+    return "";
+  }
 }
 
 }  // namespace
@@ -96,8 +99,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
   }
   if (WIFEXITED(status)) result.exit_status = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
-  result.stdout_text = read_text(out_path);
-  result.stderr_text = read_text(err_path);
+  result.stdout_text = captured_text(out_path);
+  result.stderr_text = captured_text(err_path);
   return result;
 }
 

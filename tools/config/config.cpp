@@ -1,11 +1,7 @@
 #include "tools/config/config.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -36,10 +32,12 @@ std::vector<uint8_t> read_model_file(const std::string& path) {
   if (!fs::exists(status)) fail(where, path + ": no such file");
   if (!fs::is_regular_file(status)) fail(where, path + ": not a regular file");
   if (fs::path(path).extension() != ".pte") fail(where, path + ": not a .pte file (executorch programs end in .pte)");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(where, path + ": cannot read (" + std::strerror(errno) + ")");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) fail(where, path + ": cannot read (read failed)");
+  std::vector<uint8_t> bytes;
+  try {
+    bytes = read_file(path);
+  } catch (const ReadFailure& failure) {
+    fail(where, path + ": cannot read (" + read_problem(failure) + ")");
+  }
   if (bytes.empty()) fail(where, path + ": empty file");
   // ExecuTorch's flatbuffer identifier ("ET" + version) sits at offset 4; any
   // position within the first 16 bytes is accepted, like the reference.

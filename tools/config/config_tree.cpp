@@ -1,8 +1,6 @@
 #include "tools/config/config_tree.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
@@ -16,6 +14,7 @@
 #include <sstream>
 #include <utility>
 
+#include "tools/common/files.h"
 #include "tools/common/text.h"
 
 namespace etns::tools::config_detail {
@@ -295,50 +294,25 @@ const char* file_type_name(mode_t mode) {
   return "not a regular file";
 }
 
-std::string too_large(uint64_t size_bytes) {
-  return "cannot read (" + grouped(size_bytes) + " bytes; the limit is " + grouped(kMaxConfigBytes) + " bytes, 1 MiB)";
+// Why a configuration file could not be read, in the words of its problems.
+std::string read_problem(const ReadFailure& failure) {
+  switch (failure.cause()) {
+    case ReadFailure::Cause::System:
+      return failure.error_number() == ENOENT ? "no such file" : std::strerror(failure.error_number());
+    case ReadFailure::Cause::NotRegular: return file_type_name(failure.mode());
+    case ReadFailure::Cause::TooLarge:
+      return grouped(failure.size_bytes()) + " bytes; the limit is " + grouped(kMaxConfigBytes) + " bytes, 1 MiB";
+    case ReadFailure::Cause::Shrank: return "it became shorter while being read";
+  }
+  return "unknown reason";
 }
 
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 std::string read_text(const std::string& path) {
-  struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) {
-    fail(path,
-         errno == ENOENT ? "cannot read (no such file)" : std::string("cannot read (") + std::strerror(errno) + ")");
+  try {
+    return read_text_file(path, kMaxConfigBytes);
+  } catch (const ReadFailure& failure) {
+    fail(path, "cannot read (" + read_problem(failure) + ")");
   }
-  if (!S_ISREG(info.st_mode)) fail(path, std::string("cannot read (") + file_type_name(info.st_mode) + ")");
-  if (static_cast<uint64_t>(info.st_size) > kMaxConfigBytes) fail(path, too_large(static_cast<uint64_t>(info.st_size)));
-  // O_NONBLOCK: should a FIFO replace the file after the stat, opening it
-  // still returns at once, and fstat refuses it.
-  const FileDescriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
-  if (file.get() < 0) fail(path, std::string("cannot read (") + std::strerror(errno) + ")");
-  if (::fstat(file.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
-    fail(path, std::string("cannot read (") + file_type_name(info.st_mode) + ")");
-  }
-  std::string text;
-  char buffer[65536];
-  for (;;) {
-    const ssize_t got = ::read(file.get(), buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) fail(path, std::string("cannot read (") + std::strerror(errno) + ")");
-    if (got == 0) break;
-    text.append(buffer, static_cast<size_t>(got));
-    if (text.size() > kMaxConfigBytes) fail(path, too_large(text.size()));  // it grew after the stat
-  }
-  return text;
 }
 
 Json load_tree(const std::string& path, const std::vector<std::string>& overrides, std::string* config_path,

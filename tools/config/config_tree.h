@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tools/common/failure.h"
+#include "tools/common/files.h"
 
 namespace etns::tools::config_detail {
 
@@ -87,10 +88,13 @@ constexpr size_t kMaxConfigBytes = size_t{1} << 20;  // 1 MiB
 constexpr size_t kMaxConfigDepth = 32;               // nested mappings and lists
 constexpr size_t kMaxConfigValues = 100000;          // after expanding aliases
 
-// A whole regular file of at most kMaxConfigBytes. Anything else (missing, a
-// folder, a device, a FIFO, too large) fails naming the path; the type is
-// checked with stat before the file is opened, so a FIFO never blocks.
+// A whole regular file of at most kMaxConfigBytes, read by tools/common's
+// read_text_file. Anything else (missing, a folder, a device, a FIFO, too
+// large) is a problem naming the path; a FIFO never blocks.
 std::string read_text(const std::string& path);
+// Why a file could not be read, as a problem words it: "no such file", "a
+// FIFO, not a regular file", "1,048,577 bytes; the limit is ...".
+std::string read_problem(const ReadFailure& failure);
 
 // `text` as written in a file under `base` (or on the command line, base =
 // the current folder): absolute and normalised.

@@ -274,12 +274,7 @@ class ConsoleFollower {
 
 // Everything the firmware printed, or "" when it never opened its console.
 std::string read_console(const std::string& console_path) {
-  std::string text;
-  if (std::filesystem::exists(console_path)) {
-    const std::vector<uint8_t> console = read_file(console_path);
-    text.assign(console.begin(), console.end());
-  }
-  return text;
+  return std::filesystem::exists(console_path) ? read_text_file(console_path) : std::string();
 }
 
 // Throws unless QEMU and the firmware finished the run and its report.
