@@ -12,6 +12,7 @@
 #include "tools/config/config.h"
 #include "tools/config/config_keys.h"
 #include "tools/profile/profiler.h"
+#include "tools/runner/model_facts.h"
 
 namespace etns::tools {
 namespace {
@@ -52,7 +53,7 @@ int profile(const ProfileOptions& options) {
   if (!options.out.empty()) overrides.push_back("output.dir=" + options.out);
   // As a YAML flow list of JSON strings, so that any file name reads back as written.
   if (!options.inputs.empty()) overrides.push_back("profiling.input=" + nlohmann::json(options.inputs).dump());
-  const ProfileConfig config = load_profile_config(options.config, overrides);
+  const ProfileConfig config = load_profile_config(options.config, overrides, read_model_facts);
   for (const std::string& warning : config.warnings) std::fprintf(stderr, "etns: warning: %s\n", warning.c_str());
   check_bundle_destination(config);  // before minutes of measuring, not after
   ProgressLine progress;

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <memory>
-#include <set>
 #include <sstream>
 #include <utility>
 
@@ -13,7 +11,6 @@
 #include "tools/config/config_tree.h"
 #include "tools/config/config_keys.h"
 #include "tools/config/counters.h"
-#include "tools/runner/host_session.h"
 
 namespace etns::tools {
 namespace {
@@ -279,52 +276,10 @@ void resolve_engine(Json& engine, const std::optional<Sidecar>& sidecar, Profile
   keys["output_size"] = or_null(config.output_size);
 }
 
-// ---------------------------------------------------------------------------
-// What the configuration takes from the program itself.
-
-struct InputTensor {
-  size_t nbytes = 0;
-  std::string dtype;  // "float32"
-  size_t numel = 0;
-};
-
-struct ProgramInputs {
-  std::vector<std::string> portable_ops;  // the aten:: operators its instructions use, in operator-table order
-  std::vector<InputTensor> inputs;
-};
-
-// The program loaded unbound, as `etns inspect` does; nullopt when it does
-// not load, which the run then reports with the runtime's own lines.
-std::optional<ProgramInputs> read_program_inputs(const std::string& path) {
-  std::unique_ptr<HostSession> session;
-  try {
-    session = std::make_unique<HostSession>(path, nullptr);
-  } catch (const Failure&) {
-    return std::nullopt;
-  }
-  const runtime::Method& method = session->method();
-  std::set<std::string> used;
-  for (size_t i = 0; i < method.instruction_count(); ++i) {
-    if (method.instruction(i).operator_name != nullptr) used.insert(method.instruction(i).operator_name);
-  }
-  ProgramInputs facts;
-  for (size_t i = 0; i < method.operator_count(); ++i) {
-    const std::string name = method.operator_name(i);
-    if (name.rfind("aten::", 0) == 0 && used.count(name) > 0 && !contains(facts.portable_ops, name)) {
-      facts.portable_ops.push_back(name);
-    }
-  }
-  for (size_t i = 0; i < method.input_count(); ++i) {
-    const runtime::Tensor& input = method.input(i);
-    facts.inputs.push_back({input.nbytes, runtime::to_string(input.dtype), input.numel});
-  }
-  return facts;
-}
-
 // profiling.input: one readable file per method input, each exactly as large
 // as its input. Every file with a problem is one line.
 void check_inputs(const std::vector<std::string>& files, const std::string& model_path,
-                  const std::vector<InputTensor>& inputs, Problems& problems) {
+                  const std::vector<ModelInput>& inputs, Problems& problems) {
   const std::string where = "profiling.input";
   const std::string program = fs::path(model_path).filename().string();
   if (files.size() != inputs.size()) {
@@ -346,7 +301,7 @@ void check_inputs(const std::vector<std::string>& files, const std::string& mode
       continue;
     }
     const uint64_t size = fs::file_size(files[i], error);
-    const InputTensor& input = inputs[i];
+    const ModelInput& input = inputs[i];
     if (error || size != input.nbytes) {
       problems.add(ConfigProblem(
           item, files[i] + ": " + (error ? "cannot read (" + error.message() + ")" : grouped(size) + " bytes given") +
@@ -395,7 +350,8 @@ std::string problem_lines(const Problems& problems, const Json& given, const Ori
 
 }  // namespace
 
-ProfileConfig load_profile_config(const std::string& path, const std::vector<std::string>& overrides) {
+ProfileConfig load_profile_config(const std::string& path, const std::vector<std::string>& overrides,
+                                  const ModelFactsReader& read_model_facts) {
   ProfileConfig config;
   Origins origins;
   const Json given = load_tree(path, overrides, &config.config_path, &origins);
@@ -435,7 +391,7 @@ ProfileConfig load_profile_config(const std::string& path, const std::vector<std
   if (sidecar_read) {
     rule({"engine.backend", "engine.config.ns_ops"}, [&] { resolve_engine(resolved["engine"], sidecar, config); });
   }
-  const std::optional<ProgramInputs> program = model_read ? read_program_inputs(config.model_path) : std::nullopt;
+  const std::optional<ModelFacts> program = model_read ? read_model_facts(config.model_path) : std::nullopt;
   if (program && config.portable_ops_source == "program") config.portable_ops = program->portable_ops;
   resolved["engine"]["config"]["portable_ops"] = config.portable_ops;
   if (program && !config.inputs.empty() && !problems.touches("profiling.input")) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -84,10 +85,27 @@ struct ProfileConfig {
   std::vector<std::string> warnings;
 };
 
+// What the configuration takes from the program itself. The configuration
+// never loads programs: its caller passes a reader (tools/runner's
+// read_model_facts loads the program unbound, as `etns inspect` does).
+struct ModelInput {
+  size_t nbytes = 0;
+  std::string dtype;  // "float32"
+  size_t numel = 0;
+};
+struct ModelFacts {
+  std::vector<std::string> portable_ops;  // the aten:: operators its instructions use, in operator-table order
+  std::vector<ModelInput> inputs;         // the method's inputs, in order
+};
+// The facts of the program at an absolute path; nullopt when it does not
+// load, which the run then reports with the runtime's own lines.
+using ModelFactsReader = std::function<std::optional<ModelFacts>(const std::string& model_path)>;
+
 // Loads `path` ("" = start from an empty mapping), deep-merges `overrides`
 // ("dotted.key=value", value parsed as YAML; list indices not supported),
 // rejects unknown keys at any depth, checks types and values, fills defaults,
-// and checks profiling.input against the program's inputs. Paths in the file
+// and checks profiling.input against the program's inputs (from
+// `read_model_facts`, called once when the model file reads). Paths in the file
 // are relative to the file's folder; paths in overrides to the current
 // folder. Every problem is one line, "config error: <source>:
 // <dotted.path>: <what> [(did you mean 'x'?)]", the source being the file or
@@ -95,6 +113,7 @@ struct ProfileConfig {
 // "config error: <file>: <what>"); all of them, in the order found, are
 // thrown as one Failure(lines, 2). A file that cannot be read or parsed
 // stops at once: nothing else can be checked.
-ProfileConfig load_profile_config(const std::string& path, const std::vector<std::string>& overrides);
+ProfileConfig load_profile_config(const std::string& path, const std::vector<std::string>& overrides,
+                                  const ModelFactsReader& read_model_facts);
 
 }  // namespace etns::tools

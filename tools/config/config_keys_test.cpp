@@ -93,7 +93,7 @@ TEST_F(ProfileConfigTest, AProblemNamesTheFileOrOverrideThatWroteTheKey) {
             in_file() + "profiling.warmup: expected a non-negative integer, got -1");
   // With no file, model.path is missing too: both lines, the override named on its own.
   try {
-    load_profile_config("", {"profiling.warmup=-1"});
+    load_profile_config("", {"profiling.warmup=-1"}, read_model_facts);
     ADD_FAILURE() << "no error";
   } catch (const Failure& failure) {
     EXPECT_EQ(std::string(failure.what()),

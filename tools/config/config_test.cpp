@@ -102,7 +102,7 @@ TEST_F(ProfileConfigTest, ResolvedLoadsBackToItself) {
       "frozen: true\n");
   // JSON is YAML: the snapshot in a bundle is itself a valid configuration.
   const std::string again = write("again.yaml", first.resolved.dump(2));
-  EXPECT_EQ(load_profile_config(again, {}).resolved, first.resolved);
+  EXPECT_EQ(load_profile_config(again, {}, read_model_facts).resolved, first.resolved);
   EXPECT_EQ(first.resolved["target"]["jlink_serial"], "801012345");
   EXPECT_EQ(first.resolved["build"]["offline"], true);
   EXPECT_EQ(first.resolved["engine"]["config"]["planned_arena_size"], 4096);  // model.arena_size
@@ -110,8 +110,8 @@ TEST_F(ProfileConfigTest, ResolvedLoadsBackToItself) {
 
 TEST_F(ProfileConfigTest, ModelPathCanComeFromAnOverrideAlone) {
   write("config.yaml", "");
-  EXPECT_EQ(load_profile_config(at("config.yaml"), {"model.path=model.pte"}).model_path, at("model.pte"));
-  const ProfileConfig no_file = load_profile_config("", {"model.path=model.pte"});
+  EXPECT_EQ(load_profile_config(at("config.yaml"), {"model.path=model.pte"}, read_model_facts).model_path, at("model.pte"));
+  const ProfileConfig no_file = load_profile_config("", {"model.path=model.pte"}, read_model_facts);
   EXPECT_EQ(no_file.model_path, at("model.pte"));
   EXPECT_EQ(no_file.config_path, "");
 }
@@ -193,7 +193,7 @@ TEST_F(ProfileConfigTest, PathsInTheFileFollowTheFileAndOverridesTheCurrentFolde
   write("cfg/config.yaml",
         "model: {path: ../model.pte}\noutput: {dir: out/./run/}\nwork_dir: ../work\n"
         "engine: {config_path: engine.yaml, config: {source_path: ../nsx-executorch, cmsis_nn_path: cmsis}}\n");
-  const ProfileConfig from_file = load_profile_config(at("cfg/config.yaml"), {});
+  const ProfileConfig from_file = load_profile_config(at("cfg/config.yaml"), {}, read_model_facts);
   EXPECT_EQ(from_file.model_path, at("model.pte"));
   EXPECT_EQ(from_file.output_dir, at("cfg/out/run"));
   EXPECT_EQ(from_file.resolved["work_dir"], at("work"));
@@ -204,10 +204,10 @@ TEST_F(ProfileConfigTest, PathsInTheFileFollowTheFileAndOverridesTheCurrentFolde
 
   write("cfg/model.pte", "nothing to see");  // would fail if the override resolved against cfg/
   const ProfileConfig overridden =
-      load_profile_config(at("cfg/config.yaml"), {"model.path=model.pte", "output={dir: results}"});
+      load_profile_config(at("cfg/config.yaml"), {"model.path=model.pte", "output={dir: results}"}, read_model_facts);
   EXPECT_EQ(overridden.model_path, at("model.pte"));
   EXPECT_EQ(overridden.output_dir, at("results"));
-  EXPECT_EQ(load_profile_config(at("cfg/config.yaml"), {"model.path=" + at("model.pte")}).model_path, at("model.pte"));
+  EXPECT_EQ(load_profile_config(at("cfg/config.yaml"), {"model.path=" + at("model.pte")}, read_model_facts).model_path, at("model.pte"));
 }
 
 // ---------------------------------------------------------------------------
@@ -370,8 +370,8 @@ TEST_F(ProfileConfigTest, InputFilesAreRelativeToTheConfigAndMatchTheProgramsInp
   write("cfg/tier1.input.bin", exported_bytes("tier1.input.bin"));
   const std::string yaml = "model: {path: dscnn_arm.pte}\nprofiling: {input: dscnn.input.bin}\n";
   write("cfg/config.yaml", yaml);
-  EXPECT_EQ(load_profile_config(at("cfg/config.yaml"), {}).inputs, std::vector<std::string>({at("cfg/dscnn.input.bin")}));
-  EXPECT_TRUE(load_profile_config(at("cfg/config.yaml"), {"profiling.input=null"}).inputs.empty());
+  EXPECT_EQ(load_profile_config(at("cfg/config.yaml"), {}, read_model_facts).inputs, std::vector<std::string>({at("cfg/dscnn.input.bin")}));
+  EXPECT_TRUE(load_profile_config(at("cfg/config.yaml"), {"profiling.input=null"}, read_model_facts).inputs.empty());
 
   const std::string wrong = "model: {path: cfg/dscnn_arm.pte}\nprofiling: {input: cfg/tier1.input.bin}\n";
   EXPECT_EQ(error(wrong), in_file() + "profiling.input: " + at("cfg/tier1.input.bin") +

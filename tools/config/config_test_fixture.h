@@ -17,6 +17,7 @@
 #include "tools/common/sha256.h"
 #include "tools/config/config.h"
 #include "tools/export/exporter.h"
+#include "tools/runner/model_facts.h"
 
 namespace etns::tools::config_testing {
 
@@ -87,14 +88,14 @@ class ProfileConfigTest : public ::testing::Test {
   }
 
   ProfileConfig load(const std::string& yaml, const std::vector<std::string>& overrides = {}) const {
-    return load_profile_config(write("config.yaml", yaml), overrides);
+    return load_profile_config(write("config.yaml", yaml), overrides, read_model_facts);
   }
 
   // The message of the Failure that loading `path` throws; also checks it is
   // a one-line configuration error (exit code 2).
   static std::string error_loading(const std::string& path, const std::vector<std::string>& overrides) {
     try {
-      load_profile_config(path, overrides);
+      load_profile_config(path, overrides, read_model_facts);
     } catch (const Failure& failure) {
       EXPECT_EQ(failure.exit_code(), 2);
       const std::string message = failure.what();
@@ -110,7 +111,7 @@ class ProfileConfigTest : public ::testing::Test {
   std::vector<std::string> errors(const std::string& yaml, const std::vector<std::string>& overrides = {}) const {
     std::vector<std::string> lines;
     try {
-      load_profile_config(write("config.yaml", yaml), overrides);
+      load_profile_config(write("config.yaml", yaml), overrides, read_model_facts);
     } catch (const Failure& failure) {
       EXPECT_EQ(failure.exit_code(), 2);
       std::string message = failure.what();

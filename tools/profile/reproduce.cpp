@@ -25,6 +25,7 @@
 #include "tools/profile/reproduce_imported.h"
 #include "tools/profile/reproduce_size.h"
 #include "tools/runner/host_session.h"
+#include "tools/runner/model_facts.h"
 #include "tools/runner/qemu_session.h"
 
 namespace etns::tools {
@@ -267,7 +268,7 @@ ProfileConfig evidence_config(const ReproduceOptions& options, const std::string
       "output.detailed=true",
       "output.model_explorer=false",
       "output.dir=" + dir};
-  return load_profile_config("", overrides);
+  return load_profile_config("", overrides, read_model_facts);
 }
 
 // Every bundle of the page: written by the profile runs, read back (and
