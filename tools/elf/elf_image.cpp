@@ -121,15 +121,6 @@ void check_layout(const std::string& path, Elf* elf, const GElf_Ehdr& header, ui
   check_in_file(path, "section header table", header.e_shoff, entries * header.e_shentsize, file_size);
 }
 
-std::string demangle(const std::string& name) {
-  int status = 0;
-  char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || text == nullptr) return name;
-  std::string result(text);
-  std::free(text);
-  return result;
-}
-
 }  // namespace
 
 ElfImage ElfImage::load(const std::string& path, SymbolTable symbol_table) {
@@ -258,6 +249,23 @@ std::vector<std::string> heap_symbols(const ElfImage& image) {
     if (heap) found.push_back(symbol.name);
   }
   return found;
+}
+
+std::string demangle(const std::string& name) {
+  int status = 0;
+  char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || text == nullptr) return name;
+  std::string result(text);
+  std::free(text);
+  return result;
+}
+
+std::string without_anonymous_namespaces(std::string demangled) {
+  static const std::string kAnonymous = "(anonymous namespace)::";
+  for (size_t at = demangled.find(kAnonymous); at != std::string::npos; at = demangled.find(kAnonymous)) {
+    demangled.erase(at, kAnonymous.size());
+  }
+  return demangled;
 }
 
 }  // namespace etns::tools

@@ -82,4 +82,11 @@ class ElfImage {
 // must have none.
 std::vector<std::string> heap_symbols(const ElfImage& image);
 
+// A mangled C++ name as source spells it ("etns::cortex_m::conv2d_run(...)");
+// the name itself when it is not a mangled C++ name. The one place etns
+// demangles.
+std::string demangle(const std::string& name);
+// A demangled name without its "(anonymous namespace)::" parts.
+std::string without_anonymous_namespaces(std::string demangled);
+
 }  // namespace etns::tools

@@ -81,10 +81,7 @@ std::string file_stem(const std::string& file) {
 // "bool flatbuffers::Verifier::VerifyTable<T>(T const*)" -> "flatbuffers::Verifier::VerifyTable<T>",
 // "etns::runtime::(anonymous namespace)::format_general(...)::kPowers" -> "etns::runtime::format_general".
 std::string qualified_name(std::string demangled) {
-  static const std::string kAnonymous = "(anonymous namespace)::";
-  for (size_t at = demangled.find(kAnonymous); at != std::string::npos; at = demangled.find(kAnonymous)) {
-    demangled.erase(at, kAnonymous.size());
-  }
+  demangled = without_anonymous_namespaces(std::move(demangled));
   int depth = 0;
   size_t end = demangled.size();
   size_t start = 0;

@@ -1,6 +1,5 @@
 #include "tools/elf/verify_kernels.h"
 
-#include <cxxabi.h>
 
 #include <algorithm>
 #include <cctype>
@@ -67,10 +66,7 @@ KernelCheck check(bool passed, std::string rule, std::string detail) {
 // ("etns::cortex_m::conv2d_s8_mve(...)" -> "conv2d_s8_mve"); a k-constant in
 // CamelCase becomes snake case ("kConv2dArgs" -> "conv2d_args").
 std::string symbol_stem(std::string demangled) {
-  static const std::string kAnonymous = "(anonymous namespace)::";
-  for (size_t at = demangled.find(kAnonymous); at != std::string::npos; at = demangled.find(kAnonymous)) {
-    demangled.erase(at, kAnonymous.size());
-  }
+  demangled = without_anonymous_namespaces(std::move(demangled));
   std::string name;
   int depth = 0;
   for (const char c : demangled) {
@@ -325,15 +321,6 @@ std::vector<std::string> registered_operator_names() {
     names.push_back(entry.name);
   }
   return names;
-}
-
-std::string demangle(const std::string& name) {
-  int status = 0;
-  char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || text == nullptr) return name;
-  std::string result(text);
-  std::free(text);
-  return result;
 }
 
 std::string render_kernel_verification(const KernelVerification& verification,

@@ -94,8 +94,4 @@ std::string operator_stem(const std::string& name);
 // `symbol` may be mangled or plain ("conv2d_mve_3x3").
 std::string operator_of(const std::string& symbol, const std::vector<std::string>& stems);
 
-// A mangled C++ name as source spells it ("etns::cortex_m::conv2d_run(...)");
-// the name itself when it is not a mangled C++ name.
-std::string demangle(const std::string& name);
-
 }  // namespace etns::tools
