@@ -199,35 +199,11 @@ uint64_t round_to_integer(Wide u) {
   return up ? n + 1 : n;
 }
 
-// %g and %G. Estimates the decimal exponent X, corrects it until
-// |value| / 10^(X - P + 1) has P integer digits, rounds that to an integer,
-// then lays the digits out fixed or scientific as C specifies.
-void format_general(Writer& w, const Spec& spec, double value, bool upper) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));  // sign and class without libm
-  const bool negative = (bits >> 63) != 0;
-  const char* sign = negative ? "-" : spec.plus ? "+" : spec.space ? " " : "";
-  const unsigned biased_exponent = static_cast<unsigned>(bits >> 52) & 0x7FF;
-  const uint64_t mantissa = bits & ((uint64_t{1} << 52) - 1);
-  if (biased_exponent == 0x7FF) {
-    const char* text = mantissa != 0 ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf");
-    emit(w, spec, sign, 0, text, 3, false);  // C pads these with spaces only
-    return;
-  }
-  const bool zero_pad = spec.zero && !spec.left;
-  if (biased_exponent == 0 && mantissa == 0) {
-    emit(w, spec, sign, 0, "0", 1, zero_pad);
-    return;
-  }
-
-  // C: precision 0 means 1; past 17 a double has no more meaningful digits.
-  int precision = spec.precision < 0 ? 6 : spec.precision == 0 ? 1 : spec.precision;
-  if (precision > 17) precision = 17;
-
-  // The decimal exponent, from binary powers of ten; rounding in the scaling
-  // can leave it one off next to a power of ten, which the digit count catches.
+// The decimal exponent of a finite, non-zero magnitude, from binary powers of
+// ten; rounding in the scaling can leave it one off next to a power of ten,
+// which round_to_digits corrects.
+int estimate_exponent(double magnitude) {
   static const double kPowers[] = {1e1, 1e2, 1e4, 1e8, 1e16, 1e32, 1e64, 1e128, 1e256};
-  const double magnitude = negative ? -value : value;
   double scaled = magnitude;
   int exponent = 0;
   if (scaled >= 10) {
@@ -245,40 +221,42 @@ void format_general(Writer& w, const Spec& spec, double value, bool upper) {
       }
     }
   }
+  return exponent;
+}
 
+// magnitude as a `precision`-digit integer n and its decimal exponent X
+// (magnitude ~ n * 10^(X - P + 1)): corrects X until the unrounded value has
+// P integer digits, then rounds.
+uint64_t round_to_digits(double magnitude, int precision, int* exponent) {
   uint64_t scale = 1;  // 10^(precision - 1): the smallest P-digit integer
   for (int i = 1; i < precision; ++i) scale *= 10;
-  // Correct X first (the unrounded value must have P digits), then round.
   const auto below = [](Wide u, uint64_t limit) {
     const double bound = static_cast<double>(limit);  // exact: at most 10^17
     return u.hi < bound || (u.hi == bound && u.lo < 0);
   };
   Wide units{};
   for (int attempt = 0; attempt < 3; ++attempt) {
-    units = scale_by_power(magnitude, precision - 1 - exponent);
+    units = scale_by_power(magnitude, precision - 1 - *exponent);
     if (below(units, scale)) {
-      --exponent;
+      --*exponent;
     } else if (!below(units, scale * 10)) {
-      ++exponent;
+      ++*exponent;
     } else {
       break;
     }
   }
-  uint64_t n = round_to_integer(units);
+  const uint64_t n = round_to_integer(units);
   if (n == scale * 10) {  // 9.999996 rounded up to 10.0000
-    n = scale;
-    ++exponent;
+    ++*exponent;
+    return scale;
   }
+  return n;
+}
 
-  char digits[17];
-  for (int i = precision - 1; i >= 0; --i) {
-    digits[i] = static_cast<char>('0' + n % 10);
-    n /= 10;
-  }
-  int kept = precision;  // %g drops trailing zeros
-  while (kept > 1 && digits[kept - 1] == '0') --kept;
-
-  char body[32];  // at most "0.0000" + 17 digits, or 17 digits + ".e+308"
+// The %g text of `kept` significant digits with decimal exponent `exponent`,
+// fixed or scientific as C specifies, into `body` (32 bytes: at most
+// "0.0000" + 17 digits, or 17 digits + ".e+308"). Returns its length.
+size_t lay_out_general(char* body, const char* digits, int kept, int exponent, int precision, bool upper) {
   size_t length = 0;
   if (exponent < -4 || exponent >= precision) {
     body[length++] = digits[0];
@@ -304,6 +282,47 @@ void format_general(Writer& w, const Spec& spec, double value, bool upper) {
     for (int i = -1; i > exponent; --i) body[length++] = '0';
     for (int i = 0; i < kept; ++i) body[length++] = digits[i];
   }
+  return length;
+}
+
+// %g and %G. Estimates the decimal exponent X, corrects it until
+// |value| / 10^(X - P + 1) has P integer digits, rounds that to an integer,
+// then lays the digits out fixed or scientific as C specifies.
+void format_general(Writer& w, const Spec& spec, double value, bool upper) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));  // sign and class without libm
+  const bool negative = (bits >> 63) != 0;
+  const char* sign = negative ? "-" : spec.plus ? "+" : spec.space ? " " : "";
+  const unsigned biased_exponent = static_cast<unsigned>(bits >> 52) & 0x7FF;
+  const uint64_t mantissa = bits & ((uint64_t{1} << 52) - 1);
+  if (biased_exponent == 0x7FF) {
+    const char* text = mantissa != 0 ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf");
+    emit(w, spec, sign, 0, text, 3, false);  // C pads these with spaces only
+    return;
+  }
+  const bool zero_pad = spec.zero && !spec.left;
+  if (biased_exponent == 0 && mantissa == 0) {
+    emit(w, spec, sign, 0, "0", 1, zero_pad);
+    return;
+  }
+
+  // C: precision 0 means 1; past 17 a double has no more meaningful digits.
+  int precision = spec.precision < 0 ? 6 : spec.precision == 0 ? 1 : spec.precision;
+  if (precision > 17) precision = 17;
+  const double magnitude = negative ? -value : value;
+  int exponent = estimate_exponent(magnitude);
+  uint64_t n = round_to_digits(magnitude, precision, &exponent);
+
+  char digits[17];
+  for (int i = precision - 1; i >= 0; --i) {
+    digits[i] = static_cast<char>('0' + n % 10);
+    n /= 10;
+  }
+  int kept = precision;  // %g drops trailing zeros
+  while (kept > 1 && digits[kept - 1] == '0') --kept;
+
+  char body[32];
+  const size_t length = lay_out_general(body, digits, kept, exponent, precision, upper);
   emit(w, spec, sign, 0, body, length, zero_pad);
 }
 

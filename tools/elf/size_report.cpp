@@ -367,18 +367,13 @@ std::vector<std::string> variant_names(const ElfImage& image, const std::vector<
   return {names.begin(), names.end()};
 }
 
-SizeReport size_report(const ElfImage& image, const std::vector<std::string>& operator_names) {
-  if (!image.has_symbol_table()) {
-    throw Failure(image.path() + ": no symbol table (stripped?): size needs an unstripped image", 2);
-  }
-  std::set<std::string> stem_set;
-  for (const std::string& name : operator_names) stem_set.insert(operator_stem(name));
-  const std::vector<std::string> stems(stem_set.begin(), stem_set.end());
-  const std::vector<std::string> variants = variant_names(image, stems);
+namespace {
+
+// The sized functions and objects of allocated sections, each with its file,
+// by section index.
+std::map<uint32_t, std::vector<Placed>> sized_symbols(const ElfImage& image) {
   const std::vector<ElfSection>& sections = image.sections();
   const bool thumb = image.machine() == "ARM";
-
-  // The sized functions and objects of allocated sections, each with its file.
   std::map<uint32_t, std::vector<Placed>> by_section;
   std::string file;
   for (const ElfSymbol& symbol : image.symbols()) {
@@ -397,12 +392,15 @@ SizeReport size_report(const ElfImage& image, const std::vector<std::string>& op
     const uint64_t end = std::clamp(start + symbol.size, start, section_end);
     by_section[symbol.section].push_back({&symbol, symbol.global ? "" : file, start, end, 0});
   }
+  return by_section;
+}
 
-  // Each byte once: aliases (__aeabi_dadd and __adddf3) and overlapping
-  // entry points go to the first symbol by address, a global before a local.
-  SizeReport report;
-  report.path = image.path();
-  report.machine = image.machine();
+// Each byte once: aliases (__aeabi_dadd and __adddf3) and overlapping entry
+// points go to the first symbol by address, a global before a local. Fills
+// the report's sections and totals; returns the symbols that own bytes.
+std::vector<Placed> attribute_bytes(const ElfImage& image, std::map<uint32_t, std::vector<Placed>>& by_section,
+                                    SizeReport& report) {
+  const std::vector<ElfSection>& sections = image.sections();
   std::vector<Placed> placed;
   for (uint32_t index = 0; index < sections.size(); ++index) {
     const ElfSection& section = sections[index];
@@ -435,9 +433,14 @@ SizeReport size_report(const ElfImage& image, const std::vector<std::string>& op
     }
     report.sections.push_back(described);
   }
+  return placed;
+}
 
-  // A local symbol its name leaves open (CSWTCH.12, a protocol constant) goes
-  // where most of its file's decided symbols go.
+// Where each placed symbol goes. A local symbol its name leaves open
+// (CSWTCH.12, a protocol constant) goes where most of its file's decided
+// symbols go.
+std::vector<SymbolHome> homes_of(const std::vector<Placed>& placed, const std::vector<std::string>& stems,
+                                 const std::vector<std::string>& variants) {
   std::vector<SymbolHome> homes;
   std::map<std::string, std::map<std::string, size_t>> file_votes;
   for (const Placed& symbol : placed) {
@@ -445,22 +448,32 @@ SizeReport size_report(const ElfImage& image, const std::vector<std::string>& op
     refine_application_symbol(*symbol.symbol, homes.back());
     if (!symbol.file.empty() && !homes.back().component.empty()) ++file_votes[symbol.file][homes.back().component];
   }
-  std::map<std::string, SizeComponent> components;
   for (size_t i = 0; i < placed.size(); ++i) {
     const Placed& symbol = placed[i];
     SymbolHome& home = homes[i];
-    if (home.component.empty()) {
-      const auto votes = file_votes.find(symbol.file);
-      if (votes != file_votes.end()) {
-        home.component = std::max_element(votes->second.begin(), votes->second.end(), [](const auto& a, const auto& b) {
-                           return a.second < b.second;
-                         })->first;
-      } else {
-        home.component = is_c_library_file(symbol.file) ? kCLibrary : kOther;
-      }
-      if (is_kernel_group(home.component)) place_kernel_symbol(home, symbol.symbol->name, symbol.file, stems, variants);
+    if (!home.component.empty()) continue;
+    const auto votes = file_votes.find(symbol.file);
+    if (votes != file_votes.end()) {
+      home.component = std::max_element(votes->second.begin(), votes->second.end(), [](const auto& a, const auto& b) {
+                         return a.second < b.second;
+                       })->first;
+    } else {
+      home.component = is_c_library_file(symbol.file) ? kCLibrary : kOther;
     }
-    const ElfSection& section = sections[symbol.symbol->section];
+    if (is_kernel_group(home.component)) place_kernel_symbol(home, symbol.symbol->name, symbol.file, stems, variants);
+  }
+  return homes;
+}
+
+// The components, each symbol's bytes added to its home (kernels by operator
+// and variant); the symbols left in "other" listed in the report.
+std::map<std::string, SizeComponent> gather_components(const ElfImage& image, const std::vector<Placed>& placed,
+                                                       const std::vector<SymbolHome>& homes, SizeReport& report) {
+  std::map<std::string, SizeComponent> components;
+  for (size_t i = 0; i < placed.size(); ++i) {
+    const Placed& symbol = placed[i];
+    const SymbolHome& home = homes[i];
+    const ElfSection& section = image.sections()[symbol.symbol->section];
     std::string kind = section_kind(section);
     if (kind == "text" && symbol.symbol->kind != ElfSymbol::Kind::Function) kind = "rodata";
     SizeBytes bytes;
@@ -477,7 +490,29 @@ SizeReport size_report(const ElfImage& image, const std::vector<std::string>& op
       report.other_symbols.push_back({demangle(symbol.symbol->name), symbol.file, section.name, symbol.attributed});
     }
   }
-  for (auto& [name, component] : components) report.components.push_back(std::move(component));
+  return components;
+}
+
+}  // namespace
+
+SizeReport size_report(const ElfImage& image, const std::vector<std::string>& operator_names) {
+  if (!image.has_symbol_table()) {
+    throw Failure(image.path() + ": no symbol table (stripped?): size needs an unstripped image", 2);
+  }
+  std::set<std::string> stem_set;
+  for (const std::string& name : operator_names) stem_set.insert(operator_stem(name));
+  const std::vector<std::string> stems(stem_set.begin(), stem_set.end());
+  const std::vector<std::string> variants = variant_names(image, stems);
+
+  std::map<uint32_t, std::vector<Placed>> by_section = sized_symbols(image);
+  SizeReport report;
+  report.path = image.path();
+  report.machine = image.machine();
+  const std::vector<Placed> placed = attribute_bytes(image, by_section, report);
+  const std::vector<SymbolHome> homes = homes_of(placed, stems, variants);
+  for (auto& [name, component] : gather_components(image, placed, homes, report)) {
+    report.components.push_back(std::move(component));
+  }
   sort_parts(report.components);
   std::sort(report.other_symbols.begin(), report.other_symbols.end(), [](const SizeSymbol& a, const SizeSymbol& b) {
     return std::make_tuple(b.size_bytes, a.name) < std::make_tuple(a.size_bytes, b.name);

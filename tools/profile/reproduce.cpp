@@ -23,29 +23,24 @@
 #include "tools/lower/lower.h"
 #include "tools/profile/golden_check.h"
 #include "tools/profile/reproduce_imported.h"
+#include "tools/profile/reproduce_page.h"
 #include "tools/profile/reproduce_size.h"
 #include "tools/runner/host_session.h"
 #include "tools/runner/model_facts.h"
 #include "tools/runner/qemu_session.h"
 
 namespace etns::tools {
-namespace {
 
 namespace fs = std::filesystem;
+
+namespace reproduce_detail {
+namespace {
+
 using json = nlohmann::json;
 
 bool ends_with(const std::string& text, const std::string& suffix) {
   return text.size() > suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
-
-// The export manifest that belongs to one folder of programs: `etns export`
-// writes manifest.json, upstream's exporter <name>_manifest.json. A file
-// without a "models" object is not an export manifest and is passed over;
-// several are merged, the first by name keeping a model both list.
-struct FolderManifest {
-  std::optional<ExportManifest> manifest;  // as compare_programs reads it
-  std::vector<std::string> files;          // the file names it came from
-};
 
 FolderManifest find_manifest(const std::string& dir) {
   std::vector<fs::path> candidates;
@@ -71,16 +66,6 @@ FolderManifest find_manifest(const std::string& dir) {
   if (!found.files.empty()) found.manifest = merged;
   return found;
 }
-
-// One folder of pairs on the page, and where it came from.
-struct Source {
-  std::string label;   // "etns" or "upstream": bundle folders, chart files, bench rows
-  std::string title;   // "etns export" or "upstream program": the section headings
-  std::string origin;  // how the folder came to be, for the page
-  std::string dir;
-  std::vector<ProgramPair> pairs;
-  FolderManifest manifest;
-};
 
 // The portable kernels a program needs: exactly its aten:: operators.
 std::vector<std::string> portable_ops_of(const std::string& program) {
@@ -116,16 +101,14 @@ struct RunRecord {
   std::string validity;
 };
 
-// The clean pass's median (one whole execute() without per-instruction
-// instrumentation) from a bundle's summary, when the run has one.
+std::string count_or_absent(const std::optional<double>& value) { return value ? format_count(*value) : kAbsent; }
+
+}  // namespace
+
 std::optional<double> clean_median(const Bundle& bundle) {
   if (!bundle.summary.clean_end_to_end) return std::nullopt;
   return bundle.summary.clean_end_to_end->median;
 }
-
-constexpr const char* kAbsent = "—";
-
-std::string count_or_absent(const std::optional<double>& value) { return value ? format_count(*value) : kAbsent; }
 
 std::string fixed(double value, int decimals) {
   char text[48];
@@ -133,7 +116,6 @@ std::string fixed(double value, int decimals) {
   return text;
 }
 
-// Nanoseconds as microseconds to a tenth, grouped as format_count groups: "9,701.8".
 std::string micros_text(double nanos) {
   const long long tenths = std::llround(nanos / 100.0);
   return format_count(static_cast<double>(tenths / 10)) + "." + std::to_string(tenths % 10);
@@ -142,6 +124,21 @@ std::string micros_text(double nanos) {
 std::string iterations_text(int64_t count) {
   return std::to_string(count) + (count == 1 ? " iteration" : " iterations");
 }
+
+std::string change_text(double arm, double ns) {
+  if (arm <= 0) return kAbsent;
+  char text[64];
+  std::snprintf(text, sizeof(text), "%+.1f %%, %.2f×", (ns - arm) / arm * 100.0, ns / arm);
+  std::string out = text;
+  if (out[0] == '-') out = "−" + out.substr(1);
+  return out;
+}
+
+std::string arm_to_ns(double arm, double ns, const std::string& unit) {
+  return format_count(arm) + " → " + format_count(ns) + unit + " (" + change_text(arm, ns) + ")";
+}
+
+namespace {
 
 // "12 / 9", with "—" for a side that is absent.
 std::string both(const std::optional<double>& arm, const std::optional<double>& ns) {
@@ -157,6 +154,7 @@ std::string demote_headings(const std::string& markdown) {
 }
 
 }  // namespace
+}  // namespace reproduce_detail
 
 std::vector<ProgramPair> find_program_pairs(const std::string& dir, const std::string& option) {
   if (!fs::is_directory(dir)) throw Failure(option + " " + dir + ": not a folder", 2);
@@ -164,7 +162,7 @@ std::vector<ProgramPair> find_program_pairs(const std::string& dir, const std::s
   for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
     const std::optional<ProgramName> program = parse_program_file_name(name);
-    if (!program || program->provider != protocol::Provider::Arm || !ends_with(name, ".pte")) continue;
+    if (!program || program->provider != protocol::Provider::Arm || !reproduce_detail::ends_with(name, ".pte")) continue;
     const std::string model = program->model;
     const fs::path ns = entry.path().parent_path() / program_file_name(model, protocol::Provider::Ns);
     if (fs::exists(ns)) pairs.push_back({model, fs::absolute(entry.path()).string(), fs::absolute(ns).string()});
@@ -174,6 +172,7 @@ std::vector<ProgramPair> find_program_pairs(const std::string& dir, const std::s
   return pairs;
 }
 
+namespace reproduce_detail {
 namespace {
 
 // ---- The steps of reproduce, in order ------------------------------------------
@@ -220,9 +219,13 @@ std::vector<Source> gather_sources(const ReproduceOptions& options, const fs::pa
   return sources;
 }
 
+}  // namespace
+
 bool runs_on(const ReproduceOptions& options, const std::string& target) {
   return std::find(options.targets.begin(), options.targets.end(), target) != options.targets.end();
 }
+
+namespace {
 
 // Progress names each step as "[k/N] ...": N counts the profile runs, the two
 // firmware kernel checks and, on qemu-m55, the bench (the export before is not counted).
@@ -271,26 +274,20 @@ ProfileConfig evidence_config(const ReproduceOptions& options, const std::string
   return load_profile_config("", overrides, read_model_facts);
 }
 
-// Every bundle of the page: written by the profile runs, read back (and
-// verified) once each when the page needs it.
-class Bundles {
- public:
-  explicit Bundles(fs::path out) : out_(std::move(out)) {}
+}  // namespace
 
-  std::string dir_of(const std::string& target, const Source& source, const std::string& program) const {
-    return (out_ / target / source.label / stem(program)).string();
-  }
-  const Bundle& get(const std::string& target, const Source& source, const std::string& program) {
-    const std::string dir = dir_of(target, source, program);
-    auto found = read_.find(dir);
-    if (found == read_.end()) found = read_.emplace(dir, read_bundle(dir)).first;
-    return found->second;
-  }
+std::string Bundles::dir_of(const std::string& target, const Source& source, const std::string& program) const {
+  return (out_ / target / source.label / stem(program)).string();
+}
 
- private:
-  fs::path out_;
-  std::map<std::string, Bundle> read_;  // by folder
-};
+const Bundle& Bundles::get(const std::string& target, const Source& source, const std::string& program) {
+  const std::string dir = dir_of(target, source, program);
+  auto found = read_.find(dir);
+  if (found == read_.end()) found = read_.emplace(dir, read_bundle(dir)).first;
+  return found->second;
+}
+
+namespace {
 
 // Profiles every program of every pair of every source on every target into
 // its bundle. False when a run is not valid.
@@ -364,253 +361,6 @@ BenchResults bench_every_program(const std::vector<Source>& sources, Steps& step
 }
 
 // ---- The page, section by section ----------------------------------------------
-
-// ---- The first screen ----------------------------------------------------------
-
-// "−30.4 %, 0.70×": the change from arm to ns and ns ÷ arm.
-std::string change_text(double arm, double ns) {
-  if (arm <= 0) return kAbsent;
-  char text[64];
-  std::snprintf(text, sizeof(text), "%+.1f %%, %.2f×", (ns - arm) / arm * 100.0, ns / arm);
-  std::string out = text;
-  if (out[0] == '-') out = "−" + out.substr(1);
-  return out;
-}
-
-std::string arm_to_ns(double arm, double ns, const std::string& unit = "") {
-  return format_count(arm) + " → " + format_count(ns) + unit + " (" + change_text(arm, ns) + ")";
-}
-
-// A host figure with its spread: "3,884.1 µs (min 3,241.3, MAD 239.8)".
-std::string host_spread(const StatsDoc& stats) {
-  return micros_text(stats.median) + " µs (min " + micros_text(stats.min) + ", MAD " + micros_text(stats.mad) + ")";
-}
-
-// The pairs the first screen leads with: the Tier-1 model and dscnn, of every source.
-std::vector<std::pair<const Source*, const ProgramPair*>> headline_pairs(const std::vector<Source>& sources) {
-  std::vector<std::pair<const Source*, const ProgramPair*>> pairs;
-  for (const char* model : {"tier1", "dscnn"}) {
-    for (const Source& source : sources) {
-      for (const ProgramPair& pair : source.pairs) {
-        if (pair.model == model) pairs.emplace_back(&source, &pair);
-      }
-    }
-  }
-  return pairs;
-}
-
-// The Tier-1 region(s) of a pair, as compare-programs matched them: "arm
-// c0i2–c0i9 → ns c0i2–c0i5" and the two sums; empty when there is none.
-struct RegionFigures {
-  std::string label;
-  double arm = 0, ns = 0;
-  bool found = false;
-};
-RegionFigures tier1_region(const Bundle& arm, const Bundle& ns, const Source& source) {
-  RegionFigures r;
-  try {
-    const ComparisonReport report = compare_programs(arm, ns, source.manifest.manifest);
-    for (const nlohmann::json& metric : report.document.value("metrics", nlohmann::json::array())) {
-      const std::string name = metric.value("name", "");
-      if (name.rfind("Tier-1 region", 0) != 0) continue;
-      r.arm += metric.value("baseline", 0.0);
-      r.ns += metric.value("candidate", 0.0);
-      const size_t open = name.find('('), close = name.rfind(')');
-      const std::string ids = open != std::string::npos && close > open ? name.substr(open + 1, close - open - 1) : "";
-      r.label += (r.found ? "; " : "") + ids;
-      r.found = true;
-    }
-  } catch (const Failure&) {
-    // Not comparable: the model section says why.
-  }
-  return r;
-}
-
-// The input the arm/ns difference is measured on: the export manifest's
-// example input for etns's programs, the golden input A for upstream's.
-std::vector<uint8_t> comparison_input(const Source& source, const ProgramPair& pair, const std::string& golden_dir,
-                                      std::string* described) {
-  const fs::path manifest = fs::path(source.dir) / "manifest.json";
-  if (fs::is_regular_file(manifest)) {
-    const nlohmann::json doc = read_json_file(manifest.string());
-    const nlohmann::json* arm = nullptr;
-    if (doc.contains("models") && doc["models"].contains(pair.model)) arm = &doc["models"][pair.model]["providers"]["arm"];
-    if (arm != nullptr && arm->contains("example_input")) {
-      const std::string file = (*arm)["example_input"].get<std::string>();
-      *described = "its example input `" + file + "`";
-      return read_file((fs::path(source.dir) / file).string());
-    }
-  }
-  const fs::path golden = fs::path(golden_dir) / (pair.model + "_arm.A.input.bin");
-  if (!golden_dir.empty() && fs::is_regular_file(golden)) {
-    *described = "golden input A";
-    return read_file(golden.string());
-  }
-  *described = "an all-zero input";
-  return {};
-}
-
-// The first screen: the answer in one paragraph and one table, for the
-// Tier-1 pair and dscnn; the goldens; the host, said plainly.
-void write_first_screen(std::ostringstream& md, const ReproduceOptions& options, const std::vector<Source>& sources,
-                        Bundles& bundles, const std::optional<GoldenCheck>& goldens) {
-  md << "# etns evidence: int8 Tier-1 operators on Cortex-M55\n\n";
-  const auto pairs = headline_pairs(sources);
-  const bool on_qemu = runs_on(options, "qemu-m55");
-  const bool on_host = runs_on(options, "host");
-  struct Column {
-    std::string title;
-    std::optional<double> qemu_arm, qemu_ns;
-    RegionFigures region;
-    const Bundle* arm = nullptr;  // the first target's, for memory and image sizes
-    const Bundle* ns = nullptr;
-    const Bundle* qemu_arm_bundle = nullptr;
-    const Bundle* qemu_ns_bundle = nullptr;
-    const Bundle* host_arm = nullptr;
-    const Bundle* host_ns = nullptr;
-    std::optional<OutputDifference> lsb;
-    std::string lsb_input;
-  };
-  std::vector<Column> columns;
-  for (const auto& [source, pair] : pairs) {
-    Column c;
-    c.title = pair->model + (sources.size() > 1 ? " (" + source->label + ")" : "");
-    const std::string& first = options.targets.front();
-    c.arm = &bundles.get(first, *source, pair->arm);
-    c.ns = &bundles.get(first, *source, pair->ns);
-    if (on_qemu) {
-      c.qemu_arm_bundle = &bundles.get("qemu-m55", *source, pair->arm);
-      c.qemu_ns_bundle = &bundles.get("qemu-m55", *source, pair->ns);
-      c.qemu_arm = clean_median(*c.qemu_arm_bundle);
-      c.qemu_ns = clean_median(*c.qemu_ns_bundle);
-      c.region = tier1_region(*c.qemu_arm_bundle, *c.qemu_ns_bundle, *source);
-    }
-    if (on_host) {
-      c.host_arm = &bundles.get("host", *source, pair->arm);
-      c.host_ns = &bundles.get("host", *source, pair->ns);
-    }
-    try {
-      const std::vector<uint8_t> input = comparison_input(*source, *pair, options.golden_dir, &c.lsb_input);
-      c.lsb = compare_lowered(pair->arm, pair->ns, input);
-    } catch (const Failure& failure) {
-      c.lsb_input = std::string("not measured: ") + failure.what();
-    }
-    columns.push_back(std::move(c));
-  }
-
-  // The paragraph: the Tier-1 pair first.
-  if (!columns.empty() && columns.front().qemu_arm && columns.front().qemu_ns) {
-    const Column& t = columns.front();
-    md << "**The answer.** On the Cortex-M55 (the firmware under QEMU `mps3-an547`; executed instructions counted "
-          "by the etns plugin, not cycles), one inference of **"
-       << t.title << "** executes " << format_count(*t.qemu_ns) << " instructions with the `cortex_m_ns::` kernels (ns) "
-       << "against " << format_count(*t.qemu_arm) << " with the stock lowering (arm): " << change_text(*t.qemu_arm, *t.qemu_ns)
-       << ".";
-    if (t.region.found) {
-      md << " The Tier-1 region, the instructions the ns kernels replace, goes from " << format_count(t.region.arm)
-         << " to " << format_count(t.region.ns) << " (" << change_text(t.region.arm, t.region.ns) << ").";
-    }
-    for (size_t i = 1; i < columns.size(); ++i) {
-      const Column& c = columns[i];
-      if (!c.qemu_arm || !c.qemu_ns) continue;
-      md << " " << c.title << ": " << format_count(*c.qemu_arm) << " → " << format_count(*c.qemu_ns) << " ("
-         << change_text(*c.qemu_arm, *c.qemu_ns) << ")" << (c.region.found ? "" : ", no Tier-1 operator in it") << ".";
-    }
-    if (goldens) {
-      md << " The arm programs reproduce " << goldens->equal << " of " << goldens->tensors
-         << " upstream golden tensors bit for bit.";
-    }
-    md << "\n\n";
-  }
-
-  md << "| | " ;
-  for (const Column& c : columns) md << c.title << ": arm → ns (change, ns ÷ arm) | ";
-  md << "\n|---|";
-  for (size_t i = 0; i < columns.size(); ++i) md << "---:|";
-  md << "\n";
-  auto row = [&](const std::string& name, const std::function<std::string(const Column&)>& cell) {
-    md << "| " << name << " | ";
-    for (const Column& c : columns) md << cell(c) << " | ";
-    md << "\n";
-  };
-  if (on_qemu) {
-    row("one `execute()` on the M55: executed instructions", [](const Column& c) {
-      return c.qemu_arm && c.qemu_ns ? arm_to_ns(*c.qemu_arm, *c.qemu_ns) : std::string(kAbsent);
-    });
-    row("Tier-1 region: executed instructions", [](const Column& c) {
-      return c.region.found ? arm_to_ns(c.region.arm, c.region.ns) + "<br>" + c.region.label
-                            : std::string("none (no Tier-1 operator)");
-    });
-  }
-  row("planned arena", [](const Column& c) {
-    return arm_to_ns(static_cast<double>(c.arm->summary.memory.planned_arena),
-                     static_cast<double>(c.ns->summary.memory.planned_arena), " B");
-  });
-  if (on_qemu) {
-    row("kernel scratch on the M55", [](const Column& c) {
-      return arm_to_ns(static_cast<double>(c.qemu_arm_bundle->summary.memory.scratch_used),
-                       static_cast<double>(c.qemu_ns_bundle->summary.memory.scratch_used), " B");
-    });
-    auto image = [](const Column& c, bool flash) {
-      const std::optional<BinaryDoc>& a = c.qemu_arm_bundle->summary.binary;
-      const std::optional<BinaryDoc>& n = c.qemu_ns_bundle->summary.binary;
-      if (!a || !n) return std::string(kAbsent);
-      const auto size = [flash](const BinaryDoc& b) {
-        return static_cast<double>(flash ? b.text + b.data : b.data + b.bss);
-      };
-      return arm_to_ns(size(*a), size(*n), " B");
-    };
-    row("firmware image: flash (text + data)", [&](const Column& c) { return image(c, true); });
-    row("firmware image: static RAM (data + bss, arenas included)", [&](const Column& c) { return image(c, false); });
-  }
-  if (on_host) {
-    row("host `execute()` (this machine, reference kernels)", [](const Column& c) {
-      const auto& a = c.host_arm->summary.clean_end_to_end;
-      const auto& n = c.host_ns->summary.clean_end_to_end;
-      return a && n ? host_spread(*a) + " → " + host_spread(*n) : std::string(kAbsent);
-    });
-  }
-  row("ns output against arm, in output LSBs", [](const Column& c) {
-    if (!c.lsb) return c.lsb_input;
-    char text[96];
-    std::snprintf(text, sizeof(text), "max %.2f, mean %.4f over %zu elements", c.lsb->max_lsb, c.lsb->mean_lsb,
-                  c.lsb->elements);
-    return std::string(text) + " (" + c.lsb_input + ")";
-  });
-  md << "\n";
-
-  if (goldens) {
-    md << "- **Bit-exact with upstream.** " << goldens->equal << " of " << goldens->tensors
-       << " golden tensors (every instruction's output and the final output of " << goldens->programs
-       << " upstream arm programs on " << goldens->runs << " runs: ExecuTorch v1.3.0 + CMSIS-NN on x86-64) are "
-       << "reproduced byte for byte by the arm firmware under QEMU";
-    if (!goldens->differences.empty()) {
-      md << "; different: " << goldens->differences.front()
-         << (goldens->differences.size() > 1 ? " and " + std::to_string(goldens->differences.size() - 1) + " more" : "");
-    }
-    md << ".\n";
-  }
-  if (on_host && !columns.empty() && columns.front().host_arm != nullptr) {
-    const Column& t = columns.front();
-    const auto& a = t.host_arm->summary.clean_end_to_end;
-    const auto& n = t.host_ns->summary.clean_end_to_end;
-    if (a && n) {
-      const bool faster = n->median < a->median;
-      md << "- **On the host** " << t.title << "'s ns program is " << (faster ? "faster" : "slower") << " than arm ("
-         << micros_text(n->median) << " against " << micros_text(a->median)
-         << " µs, medians). The host runs every kernel's scalar reference (no Helium there), so host time says "
-            "little about the M55; the counts above do.";
-      const double spread = std::max(a->mad / std::max(a->median, 1.0), n->mad / std::max(n->median, 1.0));
-      if (spread > 0.05) {
-        md << " The spread is wide (MAD up to " << fixed(spread * 100.0, 0) << " % of the median): treat host "
-              "differences below that as noise.";
-      }
-      md << "\n";
-    }
-  }
-  md << "- Counts are executed instructions, deterministic for a build; not cycles. Each figure is the median of "
-     << iterations_text(options.iterations) << " after " << options.warmup << " warm-up runs, all-zero input.\n";
-}
 
 // What the numbers count, which programs are on the page, what arm and ns are.
 void write_introduction(std::ostringstream& md, const ReproduceOptions& options, const std::vector<Source>& sources) {
@@ -812,8 +562,10 @@ void write_kernels_and_bundles(std::ostringstream& md, const std::string& kernel
 }
 
 }  // namespace
+}  // namespace reproduce_detail
 
 int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
+  using namespace reproduce_detail;
   if (!options.tflite_dir.empty() && !fs::is_directory(options.tflite_dir)) {
     throw Failure("--tflite " + options.tflite_dir + ": no such folder", 2);
   }

@@ -475,6 +475,97 @@ std::vector<std::string> batch_output_paths(const std::string& output_dir, const
   return paths;
 }
 
+namespace {
+
+// The threads of a batch beyond the calling one (thread 0), started before
+// the inputs are known and then released: to work on `threads` inputs at once,
+// or to stop.
+class Workers {
+ public:
+  explicit Workers(SharedProgress& shared) : shared_(shared) {}
+  Workers(const Workers&) = delete;
+  Workers& operator=(const Workers&) = delete;
+
+  // Threads 1 .. wanted - 1, each loading its session and waiting for release().
+  void start(size_t wanted, std::vector<std::unique_ptr<HostSession>>& sessions, const BatchJob& job,
+             std::vector<size_t>& predicted, const CpuPlacement& placement) {
+    try {
+      for (size_t t = 1; t < wanted; ++t) {
+        threads_.emplace_back(work, t, std::ref(sessions), std::cref(job), std::ref(predicted), std::ref(shared_),
+                              std::cref(placement));
+      }
+    } catch (const std::system_error& error) {
+      stop_and_join();
+      throw Failure(std::string("cannot start a thread: ") + error.what());
+    }
+  }
+  bool none() const { return threads_.empty(); }
+  // Wakes every waiting thread; `go` false stops them.
+  void release(size_t threads, bool go) {
+    {
+      const std::lock_guard<std::mutex> lock(shared_.mutex);
+      shared_.inputs_known = true;
+      shared_.active_threads = threads;
+      if (!go) {
+        shared_.failed = true;
+        shared_.go = true;
+      }
+    }
+    shared_.changed.notify_all();
+  }
+  void stop_and_join() {
+    release(0, false);
+    join();
+  }
+  void join() {
+    for (std::thread& thread : threads_) thread.join();
+  }
+
+ private:
+  SharedProgress& shared_;
+  std::vector<std::thread> threads_;
+};
+
+// Lists the inputs, reads the labels and loads (or waits for) the first
+// session, which checks the program: its failure is the run's. Returns how
+// many threads will work.
+size_t prepare_first_session(BatchJob& job, size_t wanted, std::vector<std::unique_ptr<HostSession>>& sessions,
+                             const Workers& workers, SharedProgress& shared) {
+  if (!job.inputs_from.empty()) job.inputs = list_batch_inputs(job.inputs_from);
+  if (!job.labels_from.empty()) job.labels = read_labels(job.labels_from, job.inputs);
+  if (workers.none()) {
+    sessions[0] = std::make_unique<HostSession>(job.program, job.registry);
+  } else {
+    std::unique_lock<std::mutex> lock(shared.mutex);
+    shared.changed.wait(lock, [&shared]() { return shared.first_session_loaded; });
+    if (shared.first_session_failure) std::rethrow_exception(shared.first_session_failure);
+  }
+  check_method(sessions[0]->method(), job);
+  return std::max<size_t>(1, std::min(wanted, job.inputs.size()));
+}
+
+// Waits until every working thread has checked its session, then makes the
+// output folder. The first failure of either, with its exit code; "" when none.
+std::string setup_failure(const BatchJob& job, size_t threads, SharedProgress& shared, int* exit_code) {
+  *exit_code = 1;
+  {
+    std::unique_lock<std::mutex> lock(shared.mutex);
+    shared.changed.wait(lock, [&]() { return shared.ready_threads == threads; });
+    if (shared.setup_failed) {
+      *exit_code = shared.failure_exit_code;
+      return shared.failure;
+    }
+  }
+  if (!job.output_dir.empty()) {
+    std::error_code error;
+    fs::create_directories(job.output_dir, error);
+    if (error) return "cannot create --outputs " + job.output_dir + ": " + error.message();
+  }
+  return "";
+}
+
+}  // namespace
+
 BatchResult run_batch(BatchJob& job) {
   const auto started = std::chrono::steady_clock::now();
   // Threads start first: each loads its session, and thread 1 this thread's,
@@ -487,76 +578,27 @@ BatchResult run_batch(BatchJob& job) {
   BatchResult result;
   SharedProgress shared;
   const CpuPlacement placement(wanted);
-  std::vector<std::thread> workers;
-  // Wakes every waiting thread; `go` false stops them.
-  const auto release = [&](size_t threads, bool go) {
-    {
-      const std::lock_guard<std::mutex> lock(shared.mutex);
-      shared.inputs_known = true;
-      shared.active_threads = threads;
-      if (!go) {
-        shared.failed = true;
-        shared.go = true;
-      }
-    }
-    shared.changed.notify_all();
-  };
-  const auto stop_and_join = [&]() {
-    release(0, false);
-    for (std::thread& worker : workers) worker.join();
-  };
   // The calling thread is thread 0: a run on one thread starts no other, and
   // no hand-over between threads waits on the machine's wake-up latency.
-  try {
-    for (size_t t = 1; t < wanted; ++t) {
-      workers.emplace_back(work, t, std::ref(sessions), std::cref(job), std::ref(result.predicted),
-                           std::ref(shared), std::cref(placement));
-    }
-  } catch (const std::system_error& error) {
-    stop_and_join();
-    throw Failure(std::string("cannot start a thread: ") + error.what());
-  }
+  Workers workers(shared);
+  workers.start(wanted, sessions, job, result.predicted, placement);
   placement.keep(0);
   size_t threads = 0;
   try {
-    if (!job.inputs_from.empty()) job.inputs = list_batch_inputs(job.inputs_from);
-    if (!job.labels_from.empty()) job.labels = read_labels(job.labels_from, job.inputs);
-    // This first session checks the program: its failure is the run's.
-    if (workers.empty()) {
-      sessions[0] = std::make_unique<HostSession>(job.program, job.registry);
-    } else {
-      std::unique_lock<std::mutex> lock(shared.mutex);
-      shared.changed.wait(lock, [&shared]() { return shared.first_session_loaded; });
-      if (shared.first_session_failure) std::rethrow_exception(shared.first_session_failure);
-    }
-    check_method(sessions[0]->method(), job);
-    threads = std::max<size_t>(1, std::min(wanted, job.inputs.size()));
+    threads = prepare_first_session(job, wanted, sessions, workers, shared);
     result.threads = threads;
     result.predicted.assign(job.labels.empty() ? 0 : job.inputs.size(), 0);
   } catch (...) {
-    stop_and_join();
+    workers.stop_and_join();
     throw;
   }
-  release(threads, true);
+  workers.release(threads, true);
   check_sizes(0, threads, *sessions[0], job, shared);
-  std::string setup_failure;
-  int setup_exit_code = 1;
-  {
-    std::unique_lock<std::mutex> lock(shared.mutex);
-    shared.changed.wait(lock, [&]() { return shared.ready_threads == threads; });
-    if (shared.setup_failed) {
-      setup_failure = shared.failure;
-      setup_exit_code = shared.failure_exit_code;
-    }
-  }
-  if (setup_failure.empty() && !job.output_dir.empty()) {
-    std::error_code error;
-    fs::create_directories(job.output_dir, error);
-    if (error) setup_failure = "cannot create --outputs " + job.output_dir + ": " + error.message();
-  }
-  if (!setup_failure.empty()) {
-    stop_and_join();
-    throw Failure(setup_failure, setup_exit_code);
+  int exit_code = 1;
+  const std::string failure = setup_failure(job, threads, shared, &exit_code);
+  if (!failure.empty()) {
+    workers.stop_and_join();
+    throw Failure(failure, exit_code);
   }
   {
     const std::lock_guard<std::mutex> lock(shared.mutex);
@@ -575,7 +617,7 @@ BatchResult run_batch(BatchJob& job) {
     job.progress(shared.done, elapsed_ms());
   };
   take_inputs(*sessions[0], job, result.predicted, shared, job.progress ? &tick : nullptr);
-  for (std::thread& worker : workers) worker.join();
+  workers.join();
   if (shared.failed) throw Failure(shared.failure, shared.failure_exit_code);
   result.wall_ms = elapsed_ms();
   return result;
