@@ -1,0 +1,45 @@
+#include "tools/import/builtins/builtins.h"
+
+namespace etns::tools::builtins {
+namespace {
+
+using tflite::Builtin;
+
+struct BuiltinImport {
+  Builtin builtin;
+  ImportFunction import;
+};
+
+// One row per TFLite builtin the importer maps.
+constexpr BuiltinImport kBuiltins[] = {
+    {Builtin::Conv2d, import_conv2d},
+    {Builtin::DepthwiseConv2d, import_depthwise_conv2d},
+    {Builtin::TransposeConv, import_transpose_conv},
+    {Builtin::FullyConnected, import_fully_connected},
+    {Builtin::AveragePool2d, import_average_pool2d},
+    {Builtin::MaxPool2d, import_max_pool2d},
+    {Builtin::Add, import_add},
+    {Builtin::Mul, import_mul},
+    {Builtin::Minimum, import_minimum},
+    {Builtin::Maximum, import_maximum},
+    {Builtin::Softmax, import_softmax},
+    {Builtin::Reshape, import_reshape},
+    {Builtin::Squeeze, import_reshape},
+    {Builtin::Pad, import_pad},
+    {Builtin::PadV2, import_pad},
+    {Builtin::Transpose, import_transpose},
+    {Builtin::Quantize, import_quantize},
+    {Builtin::Dequantize, import_dequantize},
+    {Builtin::BatchMatmul, import_batch_matmul},
+};
+
+}  // namespace
+
+ImportFunction find_import(Builtin builtin) {
+  for (const BuiltinImport& row : kBuiltins) {
+    if (row.builtin == builtin) return row.import;
+  }
+  return nullptr;
+}
+
+}  // namespace etns::tools::builtins

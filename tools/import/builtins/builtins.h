@@ -1,0 +1,42 @@
+#pragma once
+
+#include "tools/import/import_context.h"
+#include "tools/tflite/tflite_model.h"
+
+// The importer's builtin table: one import function per TFLite builtin (or
+// family), each in its own file in this folder, as TFLite Micro keeps one
+// kernel per file. An import function checks its operator, derives every
+// parameter as TFLM does, and adds its calls through the context
+// (import_context.h); it fails with one line for anything a cortex_m::
+// operator cannot compute exactly like TFLM.
+//
+// Adding a builtin: a file <builtin>.cpp here defining import_<builtin>, its
+// declaration below, its row in kBuiltins (builtins.cpp) and its line in
+// tools/CMakeLists.txt.
+namespace etns::tools::builtins {
+
+using ImportFunction = void (*)(OperatorImport& c);
+
+// The import function of `builtin`, or nullptr when no cortex_m:: operator
+// computes it like TFLite Micro.
+ImportFunction find_import(tflite::Builtin builtin);
+
+void import_conv2d(OperatorImport& c);            // conv2d.cpp
+void import_depthwise_conv2d(OperatorImport& c);  // depthwise_conv2d.cpp
+void import_transpose_conv(OperatorImport& c);    // transpose_conv.cpp
+void import_fully_connected(OperatorImport& c);   // fully_connected.cpp
+void import_average_pool2d(OperatorImport& c);    // pool2d.cpp
+void import_max_pool2d(OperatorImport& c);        // pool2d.cpp
+void import_add(OperatorImport& c);               // add.cpp
+void import_mul(OperatorImport& c);               // mul.cpp
+void import_minimum(OperatorImport& c);           // minimum_maximum.cpp
+void import_maximum(OperatorImport& c);           // minimum_maximum.cpp
+void import_softmax(OperatorImport& c);           // softmax.cpp
+void import_reshape(OperatorImport& c);           // reshape.cpp: RESHAPE, SQUEEZE
+void import_pad(OperatorImport& c);               // pad.cpp: PAD, PADV2
+void import_transpose(OperatorImport& c);         // transpose.cpp
+void import_quantize(OperatorImport& c);          // quantize.cpp
+void import_dequantize(OperatorImport& c);        // dequantize.cpp
+void import_batch_matmul(OperatorImport& c);      // batch_matmul.cpp
+
+}  // namespace etns::tools::builtins

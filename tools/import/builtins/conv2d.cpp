@@ -1,0 +1,47 @@
+#include "kernels/cortex_m/conv2d/conv2d.h"
+#include "tools/import/builtins/builtins.h"
+#include "tools/import/builtins/common.h"
+
+// CONV_2D as cortex_m::quantized_conv2d: per-channel requantisation
+// (PopulateConvolutionQuantizationParams), grouped when the weights hold a
+// whole fraction of the input channels.
+namespace etns::tools::builtins {
+
+void import_conv2d(OperatorImport& c) {
+  const int32_t x = c.input(0), w = c.input(1), y = c.output();
+  c.expect_rank(x, 4);
+  c.expect_rank(w, 4);
+  c.expect_rank(y, 4);
+  const Grid in = c.int8_grid(x), out = c.int8_grid(y);
+  c.constant(w, tflite::TensorType::Int8);
+  const std::vector<int32_t>& sx = c.shape(x);
+  const std::vector<int32_t>& sw = c.shape(w);
+  const std::vector<int32_t>& sy = c.shape(y);
+  const int32_t cout = sw[0], cin_w = sw[3];
+  if (sy[3] != cout || sy[0] != sx[0]) c.fail("output channels or batch differ from the weights'");
+  if (cin_w < 1 || sx[3] % cin_w != 0 || cout % (sx[3] / cin_w) != 0) {
+    c.fail("input channels " + std::to_string(sx[3]) + " are not a whole number of groups of " + std::to_string(cin_w));
+  }
+  const Geometry geo = geometry(c, x, y, sw[1], sw[2], c.options().dilation_h, c.options().dilation_w);
+  const tflm::ActivationRange act = c.activation(out);
+  const PerChannel pc = per_channel(c, w, 0, cout, in, out);
+  const int32_t gx = c.use(x, Form::ChannelsLast), gw = c.use(w, Form::Stored);
+  const int32_t gy = c.define(y, Form::ChannelsLast);
+  c.call(cortex_m::kConv2dContract, {{"input", GraphArg::of_tensor(gx)},
+                                     {"weight", GraphArg::of_tensor(gw)},
+                                     {"bias", pc.bias},
+                                     {"stride", GraphArg::list(geo.stride)},
+                                     {"padding", GraphArg::list(geo.padding)},
+                                     {"dilation", GraphArg::list(geo.dilation)},
+                                     {"input_offset", GraphArg::integer(-in.zero_point)},
+                                     {"output_offset", GraphArg::integer(out.zero_point)},
+                                     {"requantize_multipliers", GraphArg::of_tensor(pc.multipliers)},
+                                     {"requantize_shifts", GraphArg::of_tensor(pc.shifts)},
+                                     {"activation_min", GraphArg::integer(act.min)},
+                                     {"activation_max", GraphArg::integer(act.max)},
+                                     {"out", GraphArg::of_tensor(gy)}});
+  // The window: the weight's [KH, KW, Cin/groups].
+  c.set_macs_per_output(static_cast<uint64_t>(sw[1]) * static_cast<uint64_t>(sw[2]) * static_cast<uint64_t>(sw[3]));
+}
+
+}  // namespace etns::tools::builtins

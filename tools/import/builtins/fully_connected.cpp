@@ -1,0 +1,103 @@
+#include <limits>
+
+#include "kernels/cortex_m/linear/linear.h"
+#include "kernels/portable/view_copy/view_copy.h"
+#include "tools/import/builtins/builtins.h"
+#include "tools/import/builtins/common.h"
+
+// FULLY_CONNECTED as cortex_m::quantized_linear: one per-tensor multiplier
+// (GetQuantizedConvolutionMultipler), the input flattened into rows of the
+// weights' depth, the bias folded into the kernel sum.
+namespace etns::tools::builtins {
+namespace {
+
+// TFLite tensor t as [rows, depth] for quantized_linear: itself when it has
+// that shape, else a view_copy of its stored form.
+int32_t rows(OperatorImport& c, int32_t t, int32_t batches, int32_t depth) {
+  if (c.shape(t) == std::vector<int32_t>{batches, depth}) return c.use(t, Form::Stored);
+  const int32_t flat = c.graph().s8(c.name("flat"), {batches, depth}, contiguous_order(2));
+  c.call(portable::kViewCopyContract,
+         {{"self", GraphArg::of_tensor(c.row_major(t))},
+          {"size", GraphArg::list({batches, depth})},
+          {"out", GraphArg::of_tensor(flat)}},
+         Step::Helper);
+  return flat;
+}
+
+// kernel_sum = bias + input_offset * sum(w) per unit (the exporter's form;
+// CMSIS-NN's Helium path adds it to the plain dot product).
+std::vector<int32_t> kernel_sums(const OperatorImport& c, const tflite::Tensor& weights, int32_t units, int32_t depth,
+                                 const Grid& in) {
+  std::vector<int32_t> bias(static_cast<size_t>(units), 0);
+  if (c.has_input(2)) {
+    const tflite::Tensor& b = c.constant(c.input(2), tflite::TensorType::Int32);
+    if (b.data.size() != static_cast<size_t>(units) * 4) {
+      c.fail(c.tensor_label(c.input(2)) + " does not hold one bias per unit");
+    }
+    bias = OperatorImport::int32_values(b);
+  }
+  std::vector<int32_t> kernel_sum(static_cast<size_t>(units));
+  for (int32_t u = 0; u < units; ++u) {
+    int64_t sum = 0;
+    for (int32_t k = 0; k < depth; ++k) {
+      sum += static_cast<int8_t>(weights.data[static_cast<size_t>(u) * static_cast<size_t>(depth) + static_cast<size_t>(k)]);
+    }
+    const int64_t folded = bias[static_cast<size_t>(u)] + static_cast<int64_t>(-in.zero_point) * sum;
+    if (folded < std::numeric_limits<int32_t>::min() || folded > std::numeric_limits<int32_t>::max()) {
+      c.fail("unit " + std::to_string(u) + ": bias + input offset x weight sum leaves int32");
+    }
+    kernel_sum[static_cast<size_t>(u)] = static_cast<int32_t>(folded);
+  }
+  return kernel_sum;
+}
+
+}  // namespace
+
+void import_fully_connected(OperatorImport& c) {
+  const int32_t x = c.input(0), w = c.input(1), y = c.output();
+  const tflite::Options& o = c.options();
+  if (o.weights_format != 0) c.fail("weights_format " + std::to_string(o.weights_format) + " (only DEFAULT is imported)");
+  if (o.asymmetric_quantize_inputs) c.fail("asymmetric_quantize_inputs (a hybrid float model)");
+  c.expect_rank(w, 2);
+  const Grid in = c.int8_grid(x), out = c.int8_grid(y);
+  const tflite::Tensor& weights = c.constant(w, tflite::TensorType::Int8);
+  const int32_t units = c.shape(w)[0], depth = c.shape(w)[1];
+  const std::vector<float> scales = c.weight_scales(w, 0, units);
+  if (weights.quantization.scales.size() != 1) {
+    c.fail(c.tensor_label(w) + " is quantised per channel: quantized_linear applies one multiplier");
+  }
+  const uint64_t elements = numel(c.shape(x));
+  if (depth < 1 || elements % static_cast<uint64_t>(depth) != 0) {
+    c.fail("input of " + std::to_string(elements) + " elements is not rows of " + std::to_string(depth));
+  }
+  const auto batches = static_cast<int32_t>(elements / static_cast<uint64_t>(depth));
+  const std::vector<int32_t>& sy = c.shape(y);
+  if (numel(sy) != static_cast<uint64_t>(batches) * static_cast<uint64_t>(units) || sy.back() != units) {
+    c.fail("output shape does not hold " + std::to_string(batches) + " rows of " + std::to_string(units));
+  }
+  const Requant r = tflm::fully_connected_multiplier(in.scale, scales[0], out.scale, c.where());
+  const tflm::ActivationRange act = c.activation(out);
+  const std::vector<int32_t> kernel_sum = kernel_sums(c, weights, units, depth, in);
+  const int32_t gx = rows(c, x, batches, depth);
+  const int32_t sums = c.graph().int32_vector(c.name("kernel_sum"), kernel_sum, {1, units});
+  const int32_t gw = c.use(w, Form::Stored);
+  const bool direct = sy.size() == 2;
+  const int32_t gy = direct ? c.define(y, Form::Stored) : c.graph().s8(c.name("rows"), {batches, units}, contiguous_order(2));
+  c.call(cortex_m::kLinearContract, {{"input", GraphArg::of_tensor(gx)},
+                                     {"weights", GraphArg::of_tensor(gw)},
+                                     {"bias", GraphArg::null()},
+                                     {"kernel_sum", GraphArg::of_tensor(sums)},
+                                     {"input_offset", GraphArg::integer(-in.zero_point)},
+                                     {"filter_offset", GraphArg::integer(0)},
+                                     {"output_offset", GraphArg::integer(out.zero_point)},
+                                     {"requantize_multipliers", GraphArg::list({r.multiplier})},
+                                     {"requantize_shifts", GraphArg::list({r.shift})},
+                                     {"activation_max", GraphArg::integer(act.max)},
+                                     {"activation_min", GraphArg::integer(act.min)},
+                                     {"out", GraphArg::of_tensor(gy)}});
+  if (!direct) c.view(gy, y, Step::Helper);
+  // The input features.
+  c.set_macs_per_output(static_cast<uint64_t>(c.shape(w).back()));
+}
+
+}  // namespace etns::tools::builtins

@@ -1,0 +1,150 @@
+#include "tools/import/import_test_support.h"
+
+// FULLY_CONNECTED.
+namespace etns::tools::import_test {
+namespace {
+
+TEST(TfliteImport, FullyConnectedMatchesTflm) {
+  struct Case {
+    std::vector<int32_t> input;
+    int32_t units;
+    bool keep_num_dims;
+    bool after_conv;  // the input is a 1x1 convolution's output (channels_last)
+    Activation activation;
+    bool bias;
+  };
+  const Case cases[] = {
+      {{3, 8}, 5, false, false, Activation::None, true},
+      {{1, 2, 2, 3}, 4, false, false, Activation::Relu, true},
+      {{1, 2, 2, 3}, 4, false, true, Activation::Relu6, true},
+      {{1, 2, 3, 4}, 6, true, true, Activation::ReluN1To1, false},
+      {{2, 3, 16}, 7, true, false, Activation::None, true},
+  };
+  Rng rng(105);
+  for (const Case& c : cases) {
+    SCOPED_TRACE("input " + shape_text(c.input) + (c.after_conv ? " after a conv" : "") +
+                 (c.keep_num_dims ? " keep_num_dims" : ""));
+    const int32_t depth = c.keep_num_dims ? c.input.back() : static_cast<int32_t>(ref::count(c.input)) /
+                                                                 (c.input.size() == 2 ? c.input[0] : 1);
+    const auto batches = static_cast<int32_t>(ref::count(c.input)) / depth;
+    std::vector<int32_t> os = c.input;
+    if (c.keep_num_dims) {
+      os.back() = c.units;
+    } else {
+      os = {batches, c.units};
+    }
+    const float s_x = 0.09F, s_w = 0.0071F, s_out = 0.11F;
+    const int32_t zp_x = -13, zp_out = 6;
+    TfliteBuilder b;
+    std::vector<int8_t> x = random_s8(rng, ref::count(c.input));
+    const std::vector<int8_t> w = random_s8(rng, static_cast<size_t>(c.units * depth));
+    const std::vector<int32_t> bias = c.bias ? random_bias(rng, c.units, 5000) : std::vector<int32_t>{};
+    int32_t model_in = b.int8(c.input, s_x, zp_x), fc_in = model_in;
+    std::vector<int8_t> fc_x = x;
+    if (c.after_conv) {
+      // A 1x1 convolution with weight 1 and factor 1 copies its input
+      // (channel c of pixel p stays channel c), so its output's bytes are
+      // the input's; the FC then reads them through a permute copy.
+      const int32_t cin = c.input[3];
+      std::vector<int8_t> identity(static_cast<size_t>(cin * cin), 0);
+      for (int32_t i = 0; i < cin; ++i) identity[static_cast<size_t>(i * cin + i)] = 1;
+      const int32_t wt = b.weights({cin, 1, 1, cin}, {1.0F}, 0, identity);
+      fc_in = b.int8(c.input, s_x, zp_x);
+      b.op(Builtin::Conv2d, {model_in, wt}, {fc_in}, conv_options(Padding::Valid, 1, 1, Activation::None));
+    }
+    const int32_t wt = b.weights({c.units, depth}, {s_w}, 0, w);
+    std::vector<int32_t> inputs{fc_in, wt};
+    if (c.bias) inputs.push_back(b.int32_constant({c.units}, bias));
+    const int32_t out = b.int8(os, s_out, zp_out);
+    tfl::Options o = testing::activation_options(c.activation);
+    o.keep_num_dims = c.keep_num_dims;
+    b.op(Builtin::FullyConnected, inputs, {out}, o);
+    const std::vector<int8_t> want =
+        ref::fully_connected(fc_x, batches, depth, w, c.units, bias, -zp_x, zp_out, ref::product_multiplier(s_x, s_w, s_out),
+                             ref::activation_range(c.activation, s_out, zp_out));
+    EXPECT_EQ(run_one(b.finish({model_in}, {out}), {as_bytes(x)}), as_bytes(want));
+  }
+}
+
+TEST(TfliteImport, FullyConnectedRefusalsAreOneExactLine) {
+  expect_refusals({
+      {"FULLY_CONNECTED hybrid",
+       [] {
+         TfliteBuilder b;
+         const int32_t in = b.int8({1, 4}, 0.1F, 0);
+         const int32_t w = b.weights({2, 4}, {0.01F}, 0, std::vector<int8_t>(8, 1));
+         const int32_t out = b.int8({1, 2}, 0.1F, 0);
+         tfl::Options o;
+         o.asymmetric_quantize_inputs = true;
+         b.op(Builtin::FullyConnected, {in, w}, {out}, o);
+         return b.finish({in}, {out});
+       },
+       "m.tflite: operator 0 (FULLY_CONNECTED): asymmetric_quantize_inputs (a hybrid float model)"},
+      {"FULLY_CONNECTED output",
+       [] {
+         TfliteBuilder b;
+         const int32_t in = b.int8({2, 4}, 0.1F, 0);
+         const int32_t w = b.weights({2, 4}, {0.01F}, 0, std::vector<int8_t>(8, 1));
+         const int32_t out = b.int8({1, 2}, 0.1F, 0);
+         b.op(Builtin::FullyConnected, {in, w}, {out});
+         return b.finish({in}, {out});
+       },
+       "m.tflite: operator 0 (FULLY_CONNECTED): output shape does not hold 2 rows of 2"},
+      {"FULLY_CONNECTED bias count",
+       [] {
+         TfliteBuilder b;
+         const int32_t in = b.int8({1, 4}, 0.1F, 0);
+         const int32_t w = b.weights({2, 4}, {0.01F}, 0, std::vector<int8_t>(8, 1));
+         const int32_t bias = b.int32_constant({3}, {1, 2, 3}), out = b.int8({1, 2}, 0.1F, 0);
+         b.op(Builtin::FullyConnected, {in, w, bias}, {out});
+         return b.finish({in}, {out});
+       },
+       "m.tflite: operator 0 (FULLY_CONNECTED): tensor 2 (\"t2\") does not hold one bias per unit"},
+      {"FULLY_CONNECTED kernel sum",
+       [] {
+         TfliteBuilder b;
+         const int32_t in = b.int8({1, 4}, 0.1F, -128);
+         const int32_t w = b.weights({2, 4}, {0.01F}, 0, std::vector<int8_t>(8, 127));
+         const int32_t bias = b.int32_constant({2}, {2147483000, 0}), out = b.int8({1, 2}, 0.1F, 0);
+         b.op(Builtin::FullyConnected, {in, w, bias}, {out});
+         return b.finish({in}, {out});
+       },
+       "m.tflite: operator 0 (FULLY_CONNECTED): unit 0: bias + input offset x weight sum leaves int32"},
+      {"per-channel FULLY_CONNECTED",
+       [] {
+         TfliteBuilder b;
+         const int32_t in = b.int8({1, 4}, 0.1F, 0);
+         const int32_t w = b.weights({2, 4}, {0.01F, 0.02F}, 0, std::vector<int8_t>(8, 1));
+         const int32_t out = b.int8({1, 2}, 0.1F, 0);
+         b.op(Builtin::FullyConnected, {in, w}, {out});
+         return b.finish({in}, {out});
+       },
+       "m.tflite: operator 0 (FULLY_CONNECTED): tensor 1 (\"t1\") is quantised per channel: quantized_linear applies "
+       "one multiplier"},
+      {"FULLY_CONNECTED weights_format",
+       [] {
+         TfliteBuilder b;
+         const int32_t in = b.int8({1, 4}, 0.1F, 0);
+         const int32_t w = b.weights({2, 4}, {0.01F}, 0, std::vector<int8_t>(8, 1));
+         const int32_t out = b.int8({1, 2}, 0.1F, 0);
+         tfl::Options o;
+         o.weights_format = 1;
+         b.op(Builtin::FullyConnected, {in, w}, {out}, o);
+         return b.finish({in}, {out});
+       },
+       "m.tflite: operator 0 (FULLY_CONNECTED): weights_format 1 (only DEFAULT is imported)"},
+      {"FULLY_CONNECTED input not rows",
+       [] {
+         TfliteBuilder b;
+         const int32_t in = b.int8({1, 5}, 0.1F, 0);
+         const int32_t w = b.weights({2, 4}, {0.01F}, 0, std::vector<int8_t>(8, 1));
+         const int32_t out = b.int8({1, 2}, 0.1F, 0);
+         b.op(Builtin::FullyConnected, {in, w}, {out});
+         return b.finish({in}, {out});
+       },
+       "m.tflite: operator 0 (FULLY_CONNECTED): input of 5 elements is not rows of 4"},
+  });
+}
+
+}  // namespace
+}  // namespace etns::tools::import_test

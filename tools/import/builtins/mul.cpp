@@ -1,0 +1,29 @@
+#include "kernels/cortex_m/mul/mul.h"
+#include "tools/import/builtins/builtins.h"
+#include "tools/import/builtins/common.h"
+
+// MUL of equal shapes as cortex_m::quantized_mul, which clamps only to int8:
+// a fused activation becomes a clamp after it (common.h).
+namespace etns::tools::builtins {
+
+void import_mul(OperatorImport& c) {
+  const int32_t a = c.input(0), b = c.input(1), y = c.output();
+  const Grid qa = c.int8_grid(a), qb = c.int8_grid(b), out = c.int8_grid(y);
+  if (c.shape(a) != c.shape(b) || c.shape(a) != c.shape(y)) c.fail("input shapes differ (broadcasting MUL is not imported)");
+  const tflm::ActivationRange act = c.activation(out);
+  const Requant r = tflm::mul_multiplier(qa.scale, qb.scale, out.scale, c.where());
+  const Form form = c.elementwise_form(a);
+  const int32_t ga = c.use(a, form), gb = c.use(b, form);
+  const int32_t gy = clamped_output(c, y, form, act);
+  c.call(cortex_m::kMulContract, {{"self", GraphArg::of_tensor(ga)},
+                                  {"self_zero_point", GraphArg::integer(qa.zero_point)},
+                                  {"other", GraphArg::of_tensor(gb)},
+                                  {"other_zero_point", GraphArg::integer(qb.zero_point)},
+                                  {"output_zero_point", GraphArg::integer(out.zero_point)},
+                                  {"output_multiplier", GraphArg::integer(r.multiplier)},
+                                  {"output_shift", GraphArg::integer(r.shift)},
+                                  {"out", GraphArg::of_tensor(gy)}});
+  clamp(c, gy, y, form, act);
+}
+
+}  // namespace etns::tools::builtins
