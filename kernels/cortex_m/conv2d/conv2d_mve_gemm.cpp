@@ -19,6 +19,7 @@
 #endif
 
 #include "kernels/common/requantize_mve.h"
+#include "kernels/cortex_m/conv2d/conv2d_mve_gemm_windows.h"
 
 namespace etns::cortex_m {
 namespace {
@@ -87,60 +88,6 @@ int32_t sum_s8(const int8_t* x, int32_t n) {
   for (; n >= 16; n -= 16, x += 16) sum = vaddvaq_s8(sum, vld1q_s8(x));
   if (n > 0) sum = vaddvaq_s8(sum, vldrbq_z_s8(x, vctp8q(static_cast<uint32_t>(n))));
   return sum;
-}
-
-inline __attribute__((always_inline)) void copy_s8(int8_t* dst, const int8_t* src, int32_t n) {
-  for (; n > 0; n -= 16, dst += 16, src += 16) {
-    const mve_pred16_t live = vctp8q(static_cast<uint32_t>(n));
-    vstrbq_p_s8(dst, vldrbq_z_s8(src, live), live);
-  }
-}
-inline __attribute__((always_inline)) void fill_s8(int8_t* dst, int8x16_t value, int32_t n) {
-  for (; n > 0; n -= 16, dst += 16) vstrbq_p_s8(dst, value, vctp8q(static_cast<uint32_t>(n)));
-}
-
-// Gathers the window of the output pixel at (oy, ox) of image `image` into
-// dst (K bytes, OHWI order). Taps outside the image read the input zero
-// point, which contributes 0 once input_offset * sum(w) is in the bias.
-// The rare path (dilated or long rows touching the padding): not inlined.
-__attribute__((noinline)) void gather_window(const Conv2dParams& p, const int8_t* image, int32_t oy,
-                                             int32_t ox, int8_t* dst, int8x16_t zero_point) {
-  const int32_t channels = p.input_c;
-  const int32_t row_bytes = p.filter_w * channels;
-  const int32_t iy0 = oy * p.stride_h - p.pad_h;
-  const int32_t ix0 = ox * p.stride_w - p.pad_w;
-  // Columns of a filter row in the image, when the row is one run (dilation 1).
-  int32_t begin = ix0 < 0 ? -ix0 : 0;
-  if (begin > p.filter_w) begin = p.filter_w;
-  int32_t end = p.input_w - ix0 < p.filter_w ? p.input_w - ix0 : p.filter_w;
-  if (end < begin) end = begin;
-  const bool whole_rows = p.dilation_w == 1 && begin == 0 && end == p.filter_w;
-  for (int32_t ky = 0; ky < p.filter_h; ++ky, dst += row_bytes) {
-    const int32_t iy = iy0 + ky * p.dilation_h;
-    if (iy < 0 || iy >= p.input_h) {
-      fill_s8(dst, zero_point, row_bytes);
-      continue;
-    }
-    const int8_t* row = image + static_cast<ptrdiff_t>(iy) * p.input_w * channels;
-    if (whole_rows) {
-      copy_s8(dst, row + static_cast<ptrdiff_t>(ix0) * channels, row_bytes);
-    } else if (p.dilation_w == 1) {
-      fill_s8(dst, zero_point, begin * channels);
-      copy_s8(dst + begin * channels, row + static_cast<ptrdiff_t>(ix0 + begin) * channels,
-              (end - begin) * channels);
-      fill_s8(dst + end * channels, zero_point, (p.filter_w - end) * channels);
-    } else {
-      for (int32_t kx = 0; kx < p.filter_w; ++kx) {
-        const int32_t ix = ix0 + kx * p.dilation_w;
-        int8_t* tap = dst + kx * channels;
-        if (ix >= 0 && ix < p.input_w) {
-          copy_s8(tap, row + static_cast<ptrdiff_t>(ix) * channels, channels);
-        } else {
-          fill_s8(tap, zero_point, channels);
-        }
-      }
-    }
-  }
 }
 
 // The pair table's two halves: the first chunk of K starts each pair's six
@@ -495,118 +442,6 @@ __attribute__((noinline)) void requantize_block(const Output& o, uint32x4_t offs
   }
 }
 
-// Where the next window comes from: per-call constants, and the next output
-// pixel (batch, oy, ox) in memory order with its window's first tap's offset
-// from `input` (negative or past the row when that tap is padding).
-struct Windows {
-  const Conv2dParams* p;
-  const int8_t* input;
-  const int8_t* input_end;
-  const int8_t* zeros;
-  int8_t* staging;
-  ptrdiff_t image_bytes, row_stride, pixel_step, row_step;
-  int32_t input_h, input_w, output_h, output_w, stride_h, stride_w, pad_h, pad_w, input_c;
-  int32_t filter_w, dilation_h;
-  // The outputs whose windows lie wholly in the image: [lo, hi) per axis.
-  int32_t oy_lo, oy_hi, ox_lo, ox_hi;
-  int32_t filter_h, row_bytes, staging_slot;
-  bool whole_rows, one_tap;
-  int32_t batch = 0, oy = 0, ox = 0;
-  ptrdiff_t at = 0;
-};
-
-// [lo, hi): the outputs along one axis whose taps all lie in [0, in).
-void inside_range(int32_t in, int32_t out, int32_t stride, int32_t pad, int32_t span, int32_t& lo,
-                  int32_t& hi) {
-  lo = (pad + stride - 1) / stride;
-  hi = in - span + pad >= 0 ? (in - span + pad) / stride + 1 : 0;
-  if (hi > out) hi = out;
-  if (hi < lo) hi = lo;
-}
-
-// Where the windows of the next `count` output pixels are (any filter,
-// stride, padding): a 1x1 window in the image is read in place, others are
-// gathered into the staging slots.
-__attribute__((noinline)) void window_sources(Windows& g, int32_t count, const int8_t** sources,
-                                              int8x16_t zero_point) {
-  // The cursor in locals: the stores below may alias g.
-  int32_t batch = g.batch, oy = g.oy, ox = g.ox;
-  ptrdiff_t at = g.at;
-  const int8_t* const input = g.input;
-  const int32_t ox_lo = g.ox_lo, ox_hi = g.ox_hi, output_w = g.output_w;
-  const ptrdiff_t pixel_step = g.pixel_step, row_step = g.row_step;
-  const int32_t row_bytes = g.row_bytes, filter_h = g.filter_h;
-  // Bytes a row copy reads from its row's start: whole vectors.
-  const ptrdiff_t row_reach = (filter_h - 1) * row_step + ((row_bytes + 15) & ~15);
-  bool row_inside = oy >= g.oy_lo && oy < g.oy_hi;
-  for (int32_t q = 0; q < count; ++q) {
-    const bool inside = row_inside && ox >= ox_lo && ox < ox_hi;
-    if (g.one_tap) {
-      sources[q] = inside ? input + at : g.zeros;
-    } else {
-      int8_t* stage = g.staging + q * g.staging_slot;
-      sources[q] = stage;
-      const int8_t* src = input + (inside ? at : 0);
-      if (inside && g.whole_rows && src + row_reach <= g.input_end) {
-        // The common case: each filter row copied 16 bytes at a time; the
-        // next row's stores overwrite the excess (the slot has 16 spare).
-        int8_t* dst = stage;
-        if (row_bytes <= 16) {
-          for (int32_t rows = filter_h; rows > 0; --rows, src += row_step, dst += row_bytes) {
-            vst1q_s8(dst, vld1q_s8(src));
-          }
-        } else {
-          for (int32_t rows = filter_h; rows > 0; --rows, src += row_step, dst += row_bytes) {
-            for (int32_t c = 0; c < row_bytes; c += 16) vst1q_s8(dst + c, vld1q_s8(src + c));
-          }
-        }
-      } else if (g.whole_rows && row_bytes <= 16) {
-        // Short rows touching the padding: per row one load predicated to
-        // the in-image lanes (the others read nothing), the zero point
-        // selected into the rest, one store.
-        const int32_t ix0 = ox * g.stride_w - g.pad_w;
-        int32_t begin = ix0 < 0 ? -ix0 : 0;
-        if (begin > g.filter_w) begin = g.filter_w;
-        int32_t end = g.input_w - ix0 < g.filter_w ? g.input_w - ix0 : g.filter_w;
-        if (end < begin) end = begin;
-        const mve_pred16_t lanes =
-            static_cast<mve_pred16_t>(vctp8q(static_cast<uint32_t>(end * g.input_c)) &
-                                      ~vctp8q(static_cast<uint32_t>(begin * g.input_c)));
-        const int8_t* image = input + batch * g.image_bytes;
-        int32_t iy = oy * g.stride_h - g.pad_h;
-        ptrdiff_t row_at =
-            static_cast<ptrdiff_t>(iy) * g.row_stride + static_cast<ptrdiff_t>(ix0) * g.input_c;
-        int8_t* dst = stage;
-        for (int32_t rows = filter_h; rows > 0;
-             --rows, iy += g.dilation_h, row_at += row_step, dst += row_bytes) {
-          if (iy < 0 || iy >= g.input_h) {
-            vst1q_s8(dst, zero_point);
-          } else {
-            vst1q_s8(dst, vpselq_s8(vldrbq_z_s8(image + row_at, lanes), zero_point, lanes));
-          }
-        }
-      } else {
-        gather_window(*g.p, input + batch * g.image_bytes, oy, ox, stage, zero_point);
-      }
-    }
-    at += pixel_step;
-    if (++ox == output_w) {
-      ox = 0;
-      if (++oy == g.output_h) {
-        oy = 0;
-        ++batch;
-      }
-      row_inside = oy >= g.oy_lo && oy < g.oy_hi;
-      at = batch * g.image_bytes + (oy * g.stride_h - g.pad_h) * g.row_stride -
-           static_cast<ptrdiff_t>(g.pad_w) * g.input_c;
-    }
-  }
-  g.batch = batch;
-  g.oy = oy;
-  g.ox = ox;
-  g.at = at;
-}
-
 #endif  // ETNS_HAVE_MVE
 
 }  // namespace
@@ -653,38 +488,7 @@ void conv2d_s8_mve_gemm(const Conv2dParams& p, const int8_t* input, const int8_t
   const int8x16_t zero_point = vdupq_n_s8(static_cast<int8_t>(-p.input_offset));
   int8_t* const zeros = reinterpret_cast<int8_t*>(base + l.zeros);
   for (int32_t i = 0; i < slot; i += 16) vst1q_s8(zeros + i, zero_point);
-  Windows g;
-  g.p = &p;
-  g.input = input;
-  g.zeros = zeros;
-  g.staging = staging;
-  g.image_bytes = static_cast<ptrdiff_t>(p.input_h) * p.input_w * p.input_c;
-  g.input_end = input + p.batches * g.image_bytes;
-  g.row_stride = static_cast<ptrdiff_t>(p.input_w) * p.input_c;
-  g.pixel_step = static_cast<ptrdiff_t>(p.stride_w) * p.input_c;
-  g.row_step = p.dilation_h * g.row_stride;
-  g.input_h = p.input_h;
-  g.input_w = p.input_w;
-  g.output_h = p.output_h;
-  g.output_w = p.output_w;
-  g.stride_h = p.stride_h;
-  g.stride_w = p.stride_w;
-  g.filter_w = p.filter_w;
-  g.dilation_h = p.dilation_h;
-  g.pad_h = p.pad_h;
-  g.pad_w = p.pad_w;
-  g.input_c = p.input_c;
-  inside_range(p.input_h, p.output_h, p.stride_h, p.pad_h, (p.filter_h - 1) * p.dilation_h + 1,
-               g.oy_lo, g.oy_hi);
-  inside_range(p.input_w, p.output_w, p.stride_w, p.pad_w, (p.filter_w - 1) * p.dilation_w + 1,
-               g.ox_lo, g.ox_hi);
-  g.filter_h = p.filter_h;
-  g.row_bytes = p.filter_w * p.input_c;
-  g.staging_slot = slot + 16;
-  g.whole_rows = p.dilation_w == 1;
-  g.one_tap = pointwise(p);
-  g.at =
-      -static_cast<ptrdiff_t>(p.pad_h) * g.row_stride - static_cast<ptrdiff_t>(p.pad_w) * p.input_c;
+  gemm::Windows g = gemm::start_windows(p, input, zeros, staging, slot);
   // 1x1, stride 1, no padding, out the input's size: pixel i's window is the
   // input's bytes [i * K, (i + 1) * K), in every batch.
   const bool contiguous = g.one_tap && p.stride_h == 1 && p.stride_w == 1 && p.pad_h == 0 &&
@@ -713,7 +517,7 @@ void conv2d_s8_mve_gemm(const Conv2dParams& p, const int8_t* input, const int8_t
       const int32_t in_chunk = first % chunk;
       if (in_chunk == 0) {
         const int32_t count = total - first < chunk ? total - first : chunk;
-        window_sources(g, count, sources, zero_point);
+        gemm::window_sources(g, count, sources, zero_point);
         for (int32_t q = count; q < chunk; ++q) sources[q] = zeros;
       }
       x = sources + in_chunk;
