@@ -13,6 +13,7 @@
 #include "tools/export/coverage_models.h"
 #include "tools/export/exporter.h"
 #include "tools/program/graph_to_program.h"
+#include "tools/runner/model_facts.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   using namespace etns;
@@ -26,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace etns;
   const std::string path = fuzz::write_scratch("config.yaml", data, size);
   try {
-    (void)tools::load_profile_config(path, {});
+    (void)tools::load_profile_config(path, {}, tools::read_model_facts);
   } catch (const tools::Failure&) {
   }
   return 0;

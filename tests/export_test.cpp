@@ -20,6 +20,7 @@
 #include "tools/export/dscnn_model.h"
 #include "tools/export/tier1_models.h"
 #include "tools/runner/host_session.h"
+#include "tools/runner/model_facts.h"
 
 namespace etns {
 namespace {
@@ -288,7 +289,7 @@ TEST(Export, ShippedConfigsMatchTheExportedPrograms) {
       EXPECT_NE(std::string(text.begin(), text.end()).find("path: ../out/export/" + model + "_" + provider + ".pte"),
                 std::string::npos);
       const tools::ProfileConfig config = tools::load_profile_config(
-          path, {"model.path=" + exported().out() + "/" + model + "_" + provider + ".pte"});
+          path, {"model.path=" + exported().out() + "/" + model + "_" + provider + ".pte"}, tools::read_model_facts);
       const nlohmann::json& facts = m["models"][model]["providers"][provider];
       EXPECT_EQ(config.portable_ops, facts["portable_ops"].get<std::vector<std::string>>());
       ASSERT_TRUE(config.arena_size.has_value());

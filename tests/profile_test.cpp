@@ -20,6 +20,7 @@
 #include "tools/common/text.h"
 #include "tools/config/config.h"
 #include "tools/config/config_keys.h"
+#include "tools/runner/model_facts.h"
 
 namespace etns {
 namespace {
@@ -128,7 +129,8 @@ TEST(ProfileConfigCli, ShippedConfigsLoadWithTheEvidenceSettings) {
   for (const char* name : {"tier1_arm", "tier1_ns", "tier1mean_arm", "tier1mean_ns"}) {
     SCOPED_TRACE(name);
     const tools::ProfileConfig config = tools::load_profile_config(
-        std::string(ETNS_SOURCE_DIR) + "/configs/" + name + ".yaml", {"model.path=" + model(shared, name)});
+        std::string(ETNS_SOURCE_DIR) + "/configs/" + name + ".yaml", {"model.path=" + model(shared, name)},
+        tools::read_model_facts);
     EXPECT_EQ(config.target, "qemu-m55");
     EXPECT_EQ(config.iterations, 25);
     EXPECT_EQ(config.warmup, 5);

@@ -368,24 +368,12 @@ Model example_classifier() {
   return m;
 }
 
-Model example_operators() {
-  Model m;
-  m.version = 3;
-  Tensor constant;
-  constant.name = "c";
-  constant.type = TensorType::Int32;
-  constant.shape = {2};
-  constant.buffer = 1;
-  constant.data = int32_bytes({0, 1});
-  Tensor weights = activation("w", {4, 1, 1, 4}, 0.0F, 0);
-  weights.quantization.scales = {0.5F, 0.25F, 0.125F, 0.0625F};
-  weights.quantization.zero_points = {0, 0, 0, 0};
-  weights.buffer = 2;
-  weights.data = bytes_of(16, 3);
-  m.tensors = {activation("a", {1, 2, 2, 4}, 0.5F, 1), activation("b", {1, 2, 2, 4}, 0.5F, 2), constant,
-               activation("out", {1, 2, 2, 4}, 0.5F, 3), weights};
-  m.inputs = {0, 1};
-  m.outputs = {3};
+namespace {
+
+// One operator of every builtin the importer knows, each with options other
+// than the defaults, so that a round trip through the writer and the reader
+// shows every field.
+std::vector<Operator> example_builtin_operators() {
   Options conv;
   conv.padding = Padding::Valid;
   conv.stride_w = 3;
@@ -426,7 +414,7 @@ Model example_operators() {
   batch_matmul.adj_x = true;
   batch_matmul.adj_y = true;
   batch_matmul.asymmetric_quantize_inputs = true;
-  m.operators = {
+  return {
       with_options(Builtin::Conv2d, {0, 4}, conv),
       with_options(Builtin::DepthwiseConv2d, {0, 4}, depthwise),
       with_options(Builtin::AveragePool2d, {0}, pool),
@@ -448,26 +436,56 @@ Model example_operators() {
       with_options(Builtin::Quantize, {0}, {}),
       with_options(Builtin::Dequantize, {0}, {}),
   };
+}
+
+// What the reader keeps without knowing it: a custom operator, a builtin with
+// options it does not read (MEAN's ReducerOptions), a code above 127.
+std::vector<Operator> example_unknown_operators() {
   Operator custom;
   custom.builtin = code(Builtin::Custom);
   custom.custom_code = "TFLite_Detection_PostProcess";
   custom.inputs = {0};
   custom.outputs = {3};
   custom.has_custom_options = true;
-  m.operators.push_back(custom);
+  std::vector<Operator> operators = {custom};
   Operator mean;  // MEAN with its ReducerOptions (27): kept as a type tag
   mean.builtin = 40;
   mean.inputs = {0, 2};
   mean.outputs = {3};
   mean.builtin_options_type = 27;
   mean.options.present = true;
-  m.operators.push_back(mean);
+  operators.push_back(mean);
   Operator gelu;  // a code above 127
   gelu.builtin = 150;
   gelu.version = 2;
   gelu.inputs = {0};
   gelu.outputs = {3};
-  m.operators.push_back(gelu);
+  operators.push_back(gelu);
+  return operators;
+}
+
+}  // namespace
+
+Model example_operators() {
+  Model m;
+  m.version = 3;
+  Tensor constant;
+  constant.name = "c";
+  constant.type = TensorType::Int32;
+  constant.shape = {2};
+  constant.buffer = 1;
+  constant.data = int32_bytes({0, 1});
+  Tensor weights = activation("w", {4, 1, 1, 4}, 0.0F, 0);
+  weights.quantization.scales = {0.5F, 0.25F, 0.125F, 0.0625F};
+  weights.quantization.zero_points = {0, 0, 0, 0};
+  weights.buffer = 2;
+  weights.data = bytes_of(16, 3);
+  m.tensors = {activation("a", {1, 2, 2, 4}, 0.5F, 1), activation("b", {1, 2, 2, 4}, 0.5F, 2), constant,
+               activation("out", {1, 2, 2, 4}, 0.5F, 3), weights};
+  m.inputs = {0, 1};
+  m.outputs = {3};
+  m.operators = example_builtin_operators();
+  for (Operator& op : example_unknown_operators()) m.operators.push_back(std::move(op));
   return m;
 }
 
