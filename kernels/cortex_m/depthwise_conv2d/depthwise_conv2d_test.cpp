@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/common/requantize.h"
+#include "kernels/testing/conv_family_call.h"
 #include "tests/support/kernel_call.h"
 #include "tests/support/rng.h"
 
@@ -31,65 +32,20 @@ constexpr runtime::Arg kShifts = kDepthwiseConv2dContract.arg("requantize_shifts
 constexpr runtime::Arg kOut = kDepthwiseConv2dContract.out();
 
 // One call's arguments; sizes are PyTorch's ([N, C, H, W], weight [1, KH, KW, Cout]).
-struct DwArgs {
-  std::vector<int32_t> input_sizes = {1, 2, 5, 5};
-  std::vector<uint8_t> input_dim_order = kNhwc;
-  ScalarType input_dtype = ScalarType::Char;
-  std::vector<int32_t> weight_sizes = {1, 3, 3, 4};
-  std::vector<uint8_t> weight_dim_order = {};
-  ScalarType weight_dtype = ScalarType::Char;
-  bool has_bias = true;
-  std::vector<int32_t> bias_sizes = {};  // empty: [Cout]
-  ScalarType bias_dtype = ScalarType::Int;
-  std::vector<int64_t> stride = {1, 1};
-  std::vector<int64_t> padding = {1, 1};
-  std::vector<int64_t> dilation = {1, 1};
-  int64_t depth_multiplier = 2;
-  int64_t input_offset = -1;
-  int64_t output_offset = -39;
-  std::vector<int32_t> multipliers = {1 << 30, 1 << 30, 1 << 30, 1 << 30};
-  std::vector<int32_t> shifts = {1, 1, 1, 1};
-  std::vector<int32_t> requant_sizes = {};  // empty: [number of values], for both
-  std::vector<uint8_t> requant_dim_order = {};
-  ScalarType multipliers_dtype = ScalarType::Int;
-  bool constant_requant = true;
-  bool constant_shifts = true;
-  int64_t activation_min = -128;
-  int64_t activation_max = 127;
-  std::vector<int32_t> out_sizes = {1, 4, 5, 5};
-  std::vector<uint8_t> out_dim_order = kNhwc;
-  ScalarType out_dtype = ScalarType::Char;
+struct DwArgs : kernels::testing::ConvCallArgs {
+  DwArgs() {
+    input_sizes = {1, 2, 5, 5};
+    weight_sizes = {1, 3, 3, 4};
+    depth_multiplier = 2;
+    multipliers = {1 << 30, 1 << 30, 1 << 30, 1 << 30};
+    shifts = {1, 1, 1, 1};
+    out_sizes = {1, 4, 5, 5};
+    bias_dim = 3;
+  }
 };
 
 void add_arguments(KernelCall& call, const DwArgs& a) {
-  call.tensor(a.input_dtype, a.input_sizes, a.input_dim_order)
-      .tensor(a.weight_dtype, a.weight_sizes, a.weight_dim_order);
-  if (a.has_bias) {
-    call.tensor(a.bias_dtype,
-                a.bias_sizes.empty() ? std::vector<int32_t>{a.weight_sizes[3]} : a.bias_sizes);
-  } else {
-    call.null();
-  }
-  const auto requant_sizes = [&](size_t count) {
-    return a.requant_sizes.empty() ? std::vector<int32_t>{static_cast<int32_t>(count)}
-                                   : a.requant_sizes;
-  };
-  call.int_list(a.stride)
-      .int_list(a.padding)
-      .int_list(a.dilation)
-      .int_value(a.depth_multiplier)
-      .int_value(a.input_offset)
-      .int_value(a.output_offset)
-      .tensor(a.multipliers_dtype, requant_sizes(a.multipliers.size()), a.requant_dim_order)
-      .tensor(ScalarType::Int, requant_sizes(a.shifts.size()), a.requant_dim_order)
-      .int_value(a.activation_min)
-      .int_value(a.activation_max)
-      .tensor(a.out_dtype, a.out_sizes, a.out_dim_order);
-  // Programs store these as constants; prepare validates their values.
-  if (a.multipliers_dtype == ScalarType::Int) call.fill<int32_t>(kMultipliers, a.multipliers);
-  call.fill<int32_t>(kShifts, a.shifts);
-  call.tensor_at(kMultipliers).is_constant = a.constant_requant;
-  call.tensor_at(kShifts).is_constant = a.constant_requant && a.constant_shifts;
+  kernels::testing::add_conv_arguments(call, kDepthwiseConv2dContract, a);
 }
 
 // A single-channel [1, 1, h, w] call with a 3x3 filter, no offsets and RQ
@@ -425,12 +381,7 @@ TEST(DepthwiseConv2dPrepare, TakesPerChannelVectorsInAnyShape) {
 // --- prepare rejects what the kernel does not accept ---
 
 void expect_rejected(const DwArgs& a, Error code, const std::string& message) {
-  KernelCall call;
-  add_arguments(call, a);
-  EXPECT_EQ(call.prepare(kEntry), code);
-  EXPECT_NE(call.log().find("c0i0 cortex_m::quantized_depthwise_conv2d.out: " + message),
-            std::string::npos)
-      << "log: " << call.log();
+  kernels::testing::expect_conv_rejected(kEntry, kDepthwiseConv2dContract, a, code, message);
 }
 
 TEST(DepthwiseConv2dPrepare, AcceptsTheDefaultsANullBiasAndBatches) {
@@ -450,21 +401,7 @@ TEST(DepthwiseConv2dPrepare, AcceptsTheDefaultsANullBiasAndBatches) {
 }
 
 TEST(DepthwiseConv2dPrepare, RejectsWrongDtypes) {
-  DwArgs a;
-  a.input_dtype = ScalarType::Short;
-  expect_rejected(a, Error::InvalidArgument, "input dtype int16, expected int8");
-  a = DwArgs{};
-  a.weight_dtype = ScalarType::Byte;
-  expect_rejected(a, Error::InvalidArgument, "weight dtype uint8, expected int8");
-  a = DwArgs{};
-  a.bias_dtype = ScalarType::Float;
-  expect_rejected(a, Error::InvalidArgument, "bias dtype float32, expected int32");
-  a = DwArgs{};
-  a.multipliers_dtype = ScalarType::Long;
-  expect_rejected(a, Error::InvalidArgument, "requantize_multipliers dtype int64, expected int32");
-  a = DwArgs{};
-  a.out_dtype = ScalarType::Float;
-  expect_rejected(a, Error::InvalidArgument, "out dtype float32, expected int8");
+  kernels::testing::expect_conv_rejects_wrong_dtypes<DwArgs>(kEntry, kDepthwiseConv2dContract);
 }
 
 TEST(DepthwiseConv2dPrepare, RejectsWrongKindOfArgument) {
@@ -563,19 +500,10 @@ TEST(DepthwiseConv2dPrepare, RejectsBadStridePaddingAndDilation) {
 }
 
 TEST(DepthwiseConv2dPrepare, RejectsOutOfRangeOffsetsAndActivationRange) {
+  kernels::testing::expect_conv_rejects_bad_offsets<DwArgs>(kEntry, kDepthwiseConv2dContract);
   DwArgs a;
-  a.input_offset = -128;
-  expect_rejected(a, Error::InvalidArgument, "input_offset = -128, expected [-127, 128]");
-  a = DwArgs{};
-  a.output_offset = 128;
-  expect_rejected(a, Error::InvalidArgument, "output_offset = 128, expected [-128, 127]");
-  a = DwArgs{};
   a.activation_max = 128;
   expect_rejected(a, Error::InvalidArgument, "activation_max = 128, expected [-128, 127]");
-  a = DwArgs{};
-  a.activation_min = 10;
-  a.activation_max = 5;
-  expect_rejected(a, Error::InvalidArgument, "activation_max = 5, expected [10, 127]");
 }
 
 TEST(DepthwiseConv2dPrepare, RejectsRequantizationOfTheWrongCountOrRange) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/common/requantize.h"
+#include "kernels/testing/conv_family_call.h"
 #include "tests/support/kernel_call.h"
 #include "tests/support/rng.h"
 
@@ -32,65 +33,21 @@ constexpr runtime::Arg kOut = kTransposeConv2dContract.out();
 // One call's arguments; sizes are PyTorch's ([N, C, H, W]), weight OHWI
 // [Cout, KH, KW, Cin]. Defaults: 2 -> 3 channels, 3x3 input, 3x3 kernel,
 // stride 2, padding 1, output_padding 1: out (3 - 1) * 2 - 2 + 3 + 1 = 6.
-struct TcArgs {
-  std::vector<int32_t> input_sizes = {1, 2, 3, 3};
-  std::vector<uint8_t> input_dim_order = kNhwc;
-  ScalarType input_dtype = ScalarType::Char;
-  std::vector<int32_t> weight_sizes = {3, 3, 3, 2};
-  std::vector<uint8_t> weight_dim_order = {};
-  ScalarType weight_dtype = ScalarType::Char;
-  bool has_bias = true;
-  std::vector<int32_t> bias_sizes = {};  // empty: [Cout]
-  ScalarType bias_dtype = ScalarType::Int;
-  std::vector<int64_t> stride = {2, 2};
-  std::vector<int64_t> padding = {1, 1};
-  std::vector<int64_t> output_padding = {1, 1};
-  std::vector<int64_t> dilation = {1, 1};
-  int64_t input_offset = -1;
-  int64_t output_offset = -39;
-  std::vector<int32_t> multipliers = {1 << 30, 1 << 30, 1 << 30};
-  std::vector<int32_t> shifts = {1, 1, 1};
-  std::vector<int32_t> requant_sizes = {};  // empty: [number of values], for both
-  std::vector<uint8_t> requant_dim_order = {};
-  ScalarType multipliers_dtype = ScalarType::Int;
-  bool constant_requant = true;
-  bool constant_shifts = true;
-  int64_t activation_min = -128;
-  int64_t activation_max = 127;
-  std::vector<int32_t> out_sizes = {1, 3, 6, 6};
-  std::vector<uint8_t> out_dim_order = kNhwc;
-  ScalarType out_dtype = ScalarType::Char;
+struct TcArgs : kernels::testing::ConvCallArgs {
+  TcArgs() {
+    input_sizes = {1, 2, 3, 3};
+    weight_sizes = {3, 3, 3, 2};
+    stride = {2, 2};
+    output_padding = {1, 1};
+    multipliers = {1 << 30, 1 << 30, 1 << 30};
+    shifts = {1, 1, 1};
+    out_sizes = {1, 3, 6, 6};
+    bias_dim = 0;
+  }
 };
 
 void add_arguments(KernelCall& call, const TcArgs& a) {
-  call.tensor(a.input_dtype, a.input_sizes, a.input_dim_order)
-      .tensor(a.weight_dtype, a.weight_sizes, a.weight_dim_order);
-  if (a.has_bias) {
-    call.tensor(a.bias_dtype,
-                a.bias_sizes.empty() ? std::vector<int32_t>{a.weight_sizes[0]} : a.bias_sizes);
-  } else {
-    call.null();
-  }
-  const auto requant_sizes = [&](size_t count) {
-    return a.requant_sizes.empty() ? std::vector<int32_t>{static_cast<int32_t>(count)}
-                                   : a.requant_sizes;
-  };
-  call.int_list(a.stride)
-      .int_list(a.padding)
-      .int_list(a.output_padding)
-      .int_list(a.dilation)
-      .int_value(a.input_offset)
-      .int_value(a.output_offset)
-      .tensor(a.multipliers_dtype, requant_sizes(a.multipliers.size()), a.requant_dim_order)
-      .tensor(ScalarType::Int, requant_sizes(a.shifts.size()), a.requant_dim_order)
-      .int_value(a.activation_min)
-      .int_value(a.activation_max)
-      .tensor(a.out_dtype, a.out_sizes, a.out_dim_order);
-  // Programs store these as constants; prepare validates their values.
-  if (a.multipliers_dtype == ScalarType::Int) call.fill<int32_t>(kMultipliers, a.multipliers);
-  call.fill<int32_t>(kShifts, a.shifts);
-  call.tensor_at(kMultipliers).is_constant = a.constant_requant;
-  call.tensor_at(kShifts).is_constant = a.constant_requant && a.constant_shifts;
+  kernels::testing::add_conv_arguments(call, kTransposeConv2dContract, a);
 }
 
 // A single-channel [1, 1, h, w] call with a k x k filter, no offsets and RQ
@@ -403,12 +360,7 @@ TEST(TransposeConv2dPrepare, TakesPerChannelVectorsInAnyShape) {
 // --- prepare rejects what the kernel does not accept ---
 
 void expect_rejected(const TcArgs& a, Error code, const std::string& message) {
-  KernelCall call;
-  add_arguments(call, a);
-  EXPECT_EQ(call.prepare(kEntry), code);
-  EXPECT_NE(call.log().find("c0i0 cortex_m::quantized_transpose_conv2d.out: " + message),
-            std::string::npos)
-      << "log: " << call.log();
+  kernels::testing::expect_conv_rejected(kEntry, kTransposeConv2dContract, a, code, message);
 }
 
 TEST(TransposeConv2dPrepare, AcceptsTheDefaultsANullBiasAndBatches) {
@@ -428,21 +380,7 @@ TEST(TransposeConv2dPrepare, AcceptsTheDefaultsANullBiasAndBatches) {
 }
 
 TEST(TransposeConv2dPrepare, RejectsWrongDtypes) {
-  TcArgs a;
-  a.input_dtype = ScalarType::Short;
-  expect_rejected(a, Error::InvalidArgument, "input dtype int16, expected int8");
-  a = TcArgs{};
-  a.weight_dtype = ScalarType::Byte;
-  expect_rejected(a, Error::InvalidArgument, "weight dtype uint8, expected int8");
-  a = TcArgs{};
-  a.bias_dtype = ScalarType::Float;
-  expect_rejected(a, Error::InvalidArgument, "bias dtype float32, expected int32");
-  a = TcArgs{};
-  a.multipliers_dtype = ScalarType::Long;
-  expect_rejected(a, Error::InvalidArgument, "requantize_multipliers dtype int64, expected int32");
-  a = TcArgs{};
-  a.out_dtype = ScalarType::Float;
-  expect_rejected(a, Error::InvalidArgument, "out dtype float32, expected int8");
+  kernels::testing::expect_conv_rejects_wrong_dtypes<TcArgs>(kEntry, kTransposeConv2dContract);
 }
 
 TEST(TransposeConv2dPrepare, RejectsWrongKindOfArgument) {
@@ -573,19 +511,10 @@ TEST(TransposeConv2dPrepare, RejectsBadStridePaddingOutputPaddingAndDilation) {
 }
 
 TEST(TransposeConv2dPrepare, RejectsOutOfRangeOffsetsAndActivationRange) {
+  kernels::testing::expect_conv_rejects_bad_offsets<TcArgs>(kEntry, kTransposeConv2dContract);
   TcArgs a;
-  a.input_offset = -128;
-  expect_rejected(a, Error::InvalidArgument, "input_offset = -128, expected [-127, 128]");
-  a = TcArgs{};
-  a.output_offset = 128;
-  expect_rejected(a, Error::InvalidArgument, "output_offset = 128, expected [-128, 127]");
-  a = TcArgs{};
   a.activation_min = -129;
   expect_rejected(a, Error::InvalidArgument, "activation_min = -129, expected [-128, 127]");
-  a = TcArgs{};
-  a.activation_min = 10;
-  a.activation_max = 5;
-  expect_rejected(a, Error::InvalidArgument, "activation_max = 5, expected [10, 127]");
 }
 
 TEST(TransposeConv2dPrepare, RejectsRequantizationOfTheWrongCountOrRange) {
