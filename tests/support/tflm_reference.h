@@ -433,69 +433,75 @@ inline int32_t multiply_by_pot(int32_t x, int exponent) {
   return shift_left(x, exponent);
 }
 
-// exp(x) for x in [-1/4, 0), raw values with 0 integer bits: the Taylor
-// series around -1/8.
-inline int32_t exp_on_quarter(int32_t a) {
-  const int32_t constant_term = 1895147668;  // exp(-1/8)
-  const int32_t one_third = 715827883;
-  const int32_t x = a + (1 << 28);  // a + 1/8
-  const int32_t x2 = doubling_high_mul(x, x);
-  const int32_t x3 = doubling_high_mul(x2, x);
-  const int32_t x4 = doubling_high_mul(x2, x2);
-  const int32_t x4_over_4 = multiply_by_pot(x4, -2);
-  const int32_t poly = multiply_by_pot(doubling_high_mul(x4_over_4 + x3, one_third) + x2, -1);
-  return constant_term + doubling_high_mul(constant_term, x + poly);
+// e^v for v in [-1/4, 0), every value with 0 integer bits
+// (fixedpoint.h's exp_on_interval_between_negative_one_quarter_and_0_excl):
+// four terms of the Taylor series around -1/8.
+inline int32_t exp_in_last_quarter(int32_t value) {
+  const int32_t e_minus_eighth = 1895147668;
+  const int32_t third = 715827883;
+  const int32_t t = value + (1 << 28);  // distance from -1/8
+  const int32_t t_squared = doubling_high_mul(t, t);
+  const int32_t t_cubed = doubling_high_mul(t_squared, t);
+  const int32_t t_fourth = doubling_high_mul(t_squared, t_squared);
+  const int32_t t_fourth_over_4 = multiply_by_pot(t_fourth, -2);
+  const int32_t higher_terms = multiply_by_pot(doubling_high_mul(t_fourth_over_4 + t_cubed, third) + t_squared, -1);
+  return e_minus_eighth + doubling_high_mul(e_minus_eighth, t + higher_terms);
 }
 
-// exp_on_negative_values for an input with `integer_bits` integer bits; the
-// result has 0 integer bits.
-inline int32_t exp_on_negative_values(int32_t a, int integer_bits) {
-  const int fractional_bits = 31 - integer_bits;
-  const int32_t one_quarter = 1 << (fractional_bits - 2);
-  const int32_t mask = one_quarter - 1;
-  const int32_t a_mod_quarter_minus_one_quarter = (a & mask) - one_quarter;
-  int32_t result = exp_on_quarter(multiply_by_pot(a_mod_quarter_minus_one_quarter, integer_bits));
-  const int32_t remainder = a_mod_quarter_minus_one_quarter - a;
-  // exp(-2^e) for e = -2 .. 4, applied for each bit of the remainder.
+// e^v for v <= 0 held with `integer_bits` integer bits; the result has 0
+// integer bits (fixedpoint.h's exp_on_negative_values). v is split into a
+// part in [-1/4, 0), done by the series, and whole quarters, each set bit of
+// which multiplies by a constant e^(-2^k).
+inline int32_t exp_of_negative(int32_t value, int integer_bits) {
+  const int fraction_bits = 31 - integer_bits;
+  const int32_t quarter = 1 << (fraction_bits - 2);
+  const int32_t in_last_quarter = (value & (quarter - 1)) - quarter;
+  int32_t result = exp_in_last_quarter(multiply_by_pot(in_last_quarter, integer_bits));
+  const int32_t quarters_removed = in_last_quarter - value;
   const struct {
-    int exponent;
-    int32_t multiplier;
-  } barrel[] = {{-2, 1672461947}, {-1, 1302514674}, {0, 790015084}, {1, 290630308},
-                {2, 39332535},    {3, 720401},      {4, 242}};
-  for (const auto& step : barrel) {
-    if (integer_bits > step.exponent && (remainder & (1 << (fractional_bits + step.exponent))) != 0) {
-      result = doubling_high_mul(result, step.multiplier);
+    int power;       // this bit stands for 2^power
+    int32_t factor;  // e^(-2^power), 0 integer bits
+  } kFactors[] = {{-2, 1672461947}, {-1, 1302514674}, {0, 790015084}, {1, 290630308},
+                  {2, 39332535},    {3, 720401},      {4, 242}};
+  for (const auto& bit : kFactors) {
+    if (integer_bits > bit.power && (quarters_removed & (1 << (fraction_bits + bit.power))) != 0) {
+      result = doubling_high_mul(result, bit.factor);
     }
   }
-  if (integer_bits > 5 && a < -(1 << (36 - integer_bits))) result = 0;
-  if (a == 0) result = std::numeric_limits<int32_t>::max();
+  if (integer_bits > 5 && value < -(1 << (36 - integer_bits))) result = 0;
+  if (value == 0) result = std::numeric_limits<int32_t>::max();
   return result;
 }
 
-// one_over_one_plus_x_for_x_in_0_1: Newton-Raphson, 3 steps.
-inline int32_t one_over_one_plus_x(int32_t a) {
-  const int64_t sum = int64_t{a} + std::numeric_limits<int32_t>::max();
-  const auto half_denominator = static_cast<int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);  // RoundingHalfSum
-  const int32_t c48_17 = 1515870810, c_neg32_17 = -1010580540;  // 2 integer bits
-  int32_t x = c48_17 + doubling_high_mul(half_denominator, c_neg32_17);
-  for (int i = 0; i < 3; ++i) {
-    const int32_t half_denominator_times_x = doubling_high_mul(half_denominator, x);
-    const int32_t one_minus = (1 << 29) - half_denominator_times_x;
-    x = x + multiply_by_pot(doubling_high_mul(x, one_minus), 2);
+// 1 / (1 + f) for f in [0, 1) (fixedpoint.h's
+// one_over_one_plus_x_for_x_in_0_1): three Newton-Raphson steps from a
+// straight-line first guess, on half the divisor.
+inline int32_t inverse_of_one_plus(int32_t fraction) {
+  const int64_t sum = int64_t{fraction} + std::numeric_limits<int32_t>::max();
+  const auto half_divisor = static_cast<int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);  // RoundingHalfSum
+  const int32_t guess_offset = 1515870810, guess_slope = -1010580540;  // 48/17 and -32/17, 2 integer bits
+  int32_t estimate = guess_offset + doubling_high_mul(half_divisor, guess_slope);
+  for (int step = 0; step < 3; ++step) {
+    const int32_t product = doubling_high_mul(half_divisor, estimate);
+    const int32_t shortfall = (1 << 29) - product;
+    estimate = estimate + multiply_by_pot(doubling_high_mul(estimate, shortfall), 2);
   }
-  return multiply_by_pot(x, 1);  // ExactMulByPot<-1>, then Rescale<0>
+  return multiply_by_pot(estimate, 1);  // ExactMulByPot<-1>, then Rescale<0>
 }
 
-// GetReciprocal.
-inline int32_t reciprocal(int32_t x, int x_integer_digits, int* num_bits_over_unit) {
-  int headroom_plus_one = 0;
-  while (headroom_plus_one < 32 && (static_cast<uint32_t>(x) & (0x80000000U >> headroom_plus_one)) == 0) {
-    ++headroom_plus_one;
+// 1 / value for a positive value with `integer_bits` integer bits (common.h's
+// GetReciprocal): the value is normalised to 1 + f, so the inverse is
+// inverse_of_one_plus(f) scaled by 2^-(*exponent).
+inline int32_t reciprocal(int32_t value, int integer_bits, int* exponent) {
+  int leading_zeros_plus_one = 0;
+  while (leading_zeros_plus_one < 32 &&
+         (static_cast<uint32_t>(value) & (0x80000000U >> leading_zeros_plus_one)) == 0) {
+    ++leading_zeros_plus_one;
   }
-  *num_bits_over_unit = x_integer_digits - headroom_plus_one;
-  const auto shifted_sum_minus_one =
-      static_cast<int32_t>((static_cast<uint32_t>(x) << headroom_plus_one) - (uint32_t{1} << 31));
-  return one_over_one_plus_x(shifted_sum_minus_one);
+  *exponent = integer_bits - leading_zeros_plus_one;
+  const auto fraction =
+      static_cast<int32_t>((static_cast<uint32_t>(value) << leading_zeros_plus_one) - (uint32_t{1} << 31));
+  return inverse_of_one_plus(fraction);
 }
 
 struct Softmax {
@@ -522,22 +528,22 @@ inline std::vector<int8_t> softmax(const Softmax& p, const std::vector<int8_t>& 
   std::vector<int8_t> out(in.size());
   for (size_t row = 0; row < in.size() / depth; ++row) {
     const int8_t* x = in.data() + row * depth;
-    int32_t max_in_row = -128;
-    for (size_t c = 0; c < depth; ++c) max_in_row = std::max<int32_t>(max_in_row, x[c]);
+    int32_t row_max = -128;
+    for (size_t c = 0; c < depth; ++c) row_max = std::max<int32_t>(row_max, x[c]);
     const auto scaled = [&](size_t c) {
-      return doubling_high_mul(shift_left(x[c] - max_in_row, p.input_left_shift), p.input_multiplier);
+      return doubling_high_mul(shift_left(x[c] - row_max, p.input_left_shift), p.input_multiplier);
     };
-    int32_t sum_of_exps = 0;  // 12 integer bits
+    int32_t exp_total = 0;  // 12 integer bits
     for (size_t c = 0; c < depth; ++c) {
-      if (x[c] - max_in_row >= p.diff_min) sum_of_exps += multiply_by_pot(exp_on_negative_values(scaled(c), 5), -12);
+      if (x[c] - row_max >= p.diff_min) exp_total += multiply_by_pot(exp_of_negative(scaled(c), 5), -12);
     }
-    int num_bits_over_unit = 0;
-    const int32_t shifted_scale = reciprocal(sum_of_exps, 12, &num_bits_over_unit);
+    int total_exponent = 0;
+    const int32_t inverse_total = reciprocal(exp_total, 12, &total_exponent);
     for (size_t c = 0; c < depth; ++c) {
       int32_t v = -128;
-      if (x[c] - max_in_row >= p.diff_min) {
-        const int32_t e = exp_on_negative_values(scaled(c), 5);
-        v = divide_by_pot(doubling_high_mul(shifted_scale, e), num_bits_over_unit + 31 - 8) - 128;
+      if (x[c] - row_max >= p.diff_min) {
+        const int32_t e = exp_of_negative(scaled(c), 5);
+        v = divide_by_pot(doubling_high_mul(inverse_total, e), total_exponent + 31 - 8) - 128;
       }
       out[row * depth + c] = clamp8(v, -128, 127);
     }
