@@ -42,20 +42,6 @@ bool is_kernel_group(const std::string& component) {
   return component == kCortexMKernels || component == kCortexMNsKernels || component == kPortableKernels;
 }
 
-std::vector<std::string> split_words(const std::string& snake) {
-  std::vector<std::string> words;
-  std::string word;
-  for (const char c : snake + "_") {
-    if (c == '_') {
-      if (!word.empty()) words.push_back(word);
-      word.clear();
-    } else {
-      word += c;
-    }
-  }
-  return words;
-}
-
 std::string join_words(const std::vector<std::string>& words, size_t from) {
   std::string text;
   for (size_t i = from; i < words.size(); ++i) text += (text.empty() ? "" : "_") + words[i];
@@ -64,7 +50,7 @@ std::string join_words(const std::vector<std::string>& words, size_t from) {
 
 // How many leading words `words` shares with the operator stem `op`.
 size_t shared_prefix(const std::vector<std::string>& words, const std::string& op) {
-  const std::vector<std::string> op_words = split_words(op);
+  const std::vector<std::string> op_words = snake_words(op);
   size_t common = 0;
   while (common < words.size() && common < op_words.size() && words[common] == op_words[common]) ++common;
   return common;
@@ -170,7 +156,7 @@ std::string variant_of_words(const std::vector<std::string>& words, const std::v
   std::string best = kCommonVariant;
   size_t best_words = 0;
   for (const std::string& variant : variants) {
-    const std::vector<std::string> needed = split_words(variant);
+    const std::vector<std::string> needed = snake_words(variant);
     const bool all = std::all_of(needed.begin(), needed.end(), [&](const std::string& word) {
       return std::find(words.begin(), words.end(), word) != words.end();
     });
@@ -191,9 +177,9 @@ void place_kernel_symbol(SymbolHome& home, const std::string& name, const std::s
   if (home.operator_name == "other") home.operator_name = file_op;
   if (!stem.empty() && file_op == home.operator_name && file_op != "other") {
     // A local symbol's file says which variant it serves ("conv2d_mve_3x3.cpp").
-    const std::vector<std::string> words = split_words(stem);
+    const std::vector<std::string> words = snake_words(stem);
     const std::string rest = join_words(words, shared_prefix(words, file_op));
-    home.variant = rest.empty() ? kCommonVariant : variant_of_words(split_words(rest), variants);
+    home.variant = rest.empty() ? kCommonVariant : variant_of_words(snake_words(rest), variants);
     if (home.variant == kCommonVariant && !rest.empty()) home.variant = rest;
     return;
   }
@@ -202,7 +188,7 @@ void place_kernel_symbol(SymbolHome& home, const std::string& name, const std::s
     home.variant = kCommonVariant;
     return;
   }
-  const std::vector<std::string> words = split_words(symbol_stem(demangle(name)));
+  const std::vector<std::string> words = snake_words(symbol_stem(demangle(name)));
   const size_t shared = shared_prefix(words, home.operator_name);
   home.variant = variant_of_words(std::vector<std::string>(words.begin() + static_cast<long>(shared), words.end()),
                                   variants);
@@ -358,7 +344,7 @@ std::vector<std::string> variant_names(const ElfImage& image, const std::vector<
     const std::string stem = file_stem(symbol.name);
     const std::string op = operator_of(stem, stems);
     if (op == "other") continue;
-    const std::vector<std::string> words = split_words(stem);
+    const std::vector<std::string> words = snake_words(stem);
     const size_t shared = shared_prefix(words, op);
     const auto is_isa = [](const std::string& word) { return word == "ref" || word == "mve" || word == "sse41"; };
     const bool names_isa = std::any_of(words.begin() + static_cast<long>(shared), words.end(), is_isa);

@@ -95,9 +95,7 @@ std::string symbol_stem(std::string demangled) {
   return name;
 }
 
-namespace {
-
-std::vector<std::string> words_of(const std::string& snake) {
+std::vector<std::string> snake_words(const std::string& snake) {
   std::vector<std::string> words;
   std::string word;
   for (const char c : snake + "_") {
@@ -110,6 +108,8 @@ std::vector<std::string> words_of(const std::string& snake) {
   }
   return words;
 }
+
+namespace {
 
 }  // namespace
 
@@ -126,11 +126,11 @@ std::string operator_stem(const std::string& name) {
 // The operator of `stems` sharing the most leading words with the symbol's
 // stem (at least one); "other" when none does (helpers several share).
 std::string operator_of(const std::string& symbol, const std::vector<std::string>& stems) {
-  const std::vector<std::string> words = words_of(symbol_stem(demangle(symbol)));
+  const std::vector<std::string> words = snake_words(symbol_stem(demangle(symbol)));
   std::string best = "other";
   size_t best_words = 0;
   for (const std::string& stem : stems) {
-    const std::vector<std::string> op_words = words_of(stem);
+    const std::vector<std::string> op_words = snake_words(stem);
     size_t common = 0;
     while (common < words.size() && common < op_words.size() && words[common] == op_words[common]) ++common;
     if (common > best_words || (common == best_words && common > 0 && stem.size() < best.size())) {

@@ -85,6 +85,10 @@ std::vector<std::string> registered_operator_names();
 // CamelCase becomes snake case ("kConv2dArgs" -> "conv2d_args").
 std::string symbol_stem(std::string demangled);
 
+// The words of a snake_case name, empty ones dropped: "conv2d__mve_3x3" ->
+// {"conv2d", "mve", "3x3"}.
+std::vector<std::string> snake_words(const std::string& snake);
+
 // "cortex_m::quantized_conv2d.out" -> "conv2d": the operator as its kernel's
 // folder and functions name it.
 std::string operator_stem(const std::string& name);
