@@ -128,22 +128,12 @@ size_t WindowLookup(const ByteTable& table, ScannedWindow w, const int8_t* in, i
 }
 #endif
 
-// Byte shuffles look up 16 entries at a time, so the table is 16 chunks of
-// 16 bytes: for chunk k, j = code - 16k wraps to [0, 15] only for the codes
-// it holds. Adding 0x70 with saturation takes those to [0x70, 0x7f] and
-// every other j to 0x80 or more; masking with 0x8f then leaves a hit's low
-// nibble and a miss's top bit, for which TableLookupBytesOr0 gives 0 (on
-// every target: only indices below 16 or with the top bit are defined).
-// ORing the 16 lookups leaves the one hit.
-void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
-#if HWY_TARGET == HWY_SCALAR
-  // One lane: no shuffle to use (GCC before 12.3 falls back to this target).
-  lookup_s8(table, in, out, n);
-#elif HWY_TARGET == HWY_AVX3_DL
-  // VBMI: one two-source byte permute looks a byte up in 128 entries, so two
-  // of them cover the table, and the index's top bit picks between them: the
-  // first, merge-masked, writes the codes of the low half and keeps the other
-  // lanes' indexes, which the second reads (no blend).
+#if HWY_TARGET == HWY_AVX3_DL
+// VBMI: one two-source byte permute looks a byte up in 128 entries, so two
+// of them cover the table, and the index's top bit picks between them: the
+// first, merge-masked, writes the codes of the low half and keeps the other
+// lanes' indexes, which the second reads (no blend).
+HWY_INLINE void LookupS8Vbmi(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
   const auto* values = reinterpret_cast<const uint8_t*>(table.values);
   const auto* src = reinterpret_cast<const uint8_t*>(in);
   auto* dst = reinterpret_cast<uint8_t*>(out);
@@ -199,16 +189,18 @@ void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
   for (; i + 64 <= n; i += 64) _mm512_storeu_si512(dst + i, look_up_vector(_mm512_loadu_si512(src + i)));
   // The tail (fewer than 64): no load or store past n.
   if (i < n) lookup_s8(table, in + i, out + i, n - i);
+}
 #elif HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
-  // x86 byte shuffles (pshufb) read an index's low 4 bits and give 0 for its
-  // top bit. With a[k] = code - 16k saturating (signed), a code c in
-  // [16m, 16m + 16) of the table's first half (raw 0..127) has a[k] in
-  // [0, 127] with low bits c & 15 for k <= m, and negative (0 looked up)
-  // for k > m and for every code of the other half, whose saturation keeps
-  // them negative. So if chunk k's entry is table[k] ^ table[k - 1], the XOR
-  // of the 8 lookups is table[m][c & 15]. The second half is looked up the
-  // same way with the code's top bit flipped. 3 operations a chunk, where
-  // the wrapping index below takes 5.
+// x86 byte shuffles (pshufb) read an index's low 4 bits and give 0 for its
+// top bit. With a[k] = code - 16k saturating (signed), a code c in
+// [16m, 16m + 16) of the table's first half (raw 0..127) has a[k] in
+// [0, 127] with low bits c & 15 for k <= m, and negative (0 looked up)
+// for k > m and for every code of the other half, whose saturation keeps
+// them negative. So if chunk k's entry is table[k] ^ table[k - 1], the XOR
+// of the 8 lookups is table[m][c & 15]. The second half is looked up the
+// same way with the code's top bit flipped. 3 operations a chunk, where
+// the wrapping index below takes 5.
+HWY_INLINE void LookupS8Pshufb(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
   const hn::ScalableTag<int8_t> d;
   const size_t lanes = hn::Lanes(d);
   const int8_t* values = table.values;
@@ -262,7 +254,16 @@ void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
   for (; i + lanes <= n; i += lanes) hn::StoreU(look_up(hn::LoadU(d, in + i)), d, out + i);
   // The tail (fewer than a vector): no load or store past n.
   if (i < n) lookup_s8(table, in + i, out + i, n - i);
-#else
+}
+#elif HWY_TARGET != HWY_SCALAR
+// Byte shuffles look up 16 entries at a time, so the table is 16 chunks of
+// 16 bytes: for chunk k, j = code - 16k wraps to [0, 15] only for the codes
+// it holds. Adding 0x70 with saturation takes those to [0x70, 0x7f] and
+// every other j to 0x80 or more; masking with 0x8f then leaves a hit's low
+// nibble and a miss's top bit, for which TableLookupBytesOr0 gives 0 (on
+// every target: only indices below 16 or with the top bit are defined).
+// ORing the 16 lookups leaves the one hit.
+HWY_INLINE void LookupS8Shuffles(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
   const hn::ScalableTag<uint8_t> d;
   const size_t lanes = hn::Lanes(d);
   const auto* values = reinterpret_cast<const uint8_t*>(table.values);
@@ -286,6 +287,20 @@ void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
   }
   // The tail (fewer than a vector): no load or store past n.
   if (i < n) lookup_s8(table, in + i, out + i, n - i);
+}
+#endif
+
+// table.values[in[i]] for i < n, by the target's widest byte lookups.
+void LookupS8(const ByteTable& table, const int8_t* in, int8_t* out, size_t n) {
+#if HWY_TARGET == HWY_SCALAR
+  // One lane: no shuffle to use (GCC before 12.3 falls back to this target).
+  lookup_s8(table, in, out, n);
+#elif HWY_TARGET == HWY_AVX3_DL
+  LookupS8Vbmi(table, in, out, n);
+#elif HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+  LookupS8Pshufb(table, in, out, n);
+#else
+  LookupS8Shuffles(table, in, out, n);
 #endif
 }
 

@@ -243,6 +243,74 @@ ETNS_VNNI_ATTR inline void CopyFlipped(uint8_t* dst, const uint8_t* src, size_t 
   }
 }
 
+// Per step s, quad q, vector k: 16 lanes of 4 taps' weights (0 past the
+// last tap) in `arranged`, and each lane's channel's bias with
+// (input_offset - 128) * sum w folded in, multiplier and shift.
+ETNS_VNNI_ATTR HWY_INLINE void ArrangeWeights(const DepthwiseConv2dParams& p, const int8_t* weight,
+                                              const int32_t* bias, size_t steps, size_t quads,
+                                              int8_t* arranged, int32_t* arranged_bias,
+                                              int32_t* arranged_multiplier, int32_t* arranged_shift) {
+  const size_t channels = static_cast<size_t>(p.output_c);
+  const size_t taps = static_cast<size_t>(p.filter_h) * static_cast<size_t>(p.filter_w);
+  for (size_t step = 0; step < steps; ++step) {
+    for (size_t k = 0; k < 4; ++k) {
+      for (size_t lane = 0; lane < 16; ++lane) {
+        const size_t c = (step * kDwStep + UnpackedByte(k, lane)) % channels;
+        const size_t at = step * kDwStep + 16 * k + lane;
+        int64_t weight_sum = 0;
+        for (size_t q = 0; q < quads; ++q) {
+          for (size_t j = 0; j < 4; ++j) {
+            const size_t t = 4 * q + j;
+            const int8_t w = t < taps ? weight[t * channels + c] : int8_t{0};
+            arranged[((step * quads + q) * 4 + k) * 64 + 4 * lane + j] = w;
+            weight_sum += w;
+          }
+        }
+        const int64_t corrected = int64_t{bias != nullptr ? bias[c] : 0} + (int64_t{p.input_offset} - 128) * weight_sum;
+        arranged_bias[at] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(corrected)));
+        arranged_multiplier[at] = p.multipliers[c];
+        arranged_shift[at] = p.shifts[c];
+      }
+    }
+  }
+}
+
+// One batch's image flipped (^ 0x80) into `padded`: padded_h rows of
+// row_bytes, the border the flipped input zero point, each row's pixels
+// split into `phases` phases of phase_w columns.
+ETNS_VNNI_ATTR HWY_INLINE void PadFlippedImage(const DepthwiseConv2dParams& p, const int8_t* image,
+                                               int64_t padded_h, int64_t padded_w, int64_t phases,
+                                               int64_t phase_w, size_t row_bytes, uint8_t* padded) {
+  const size_t channels = static_cast<size_t>(p.output_c);
+  const uint8_t border = static_cast<uint8_t>(static_cast<uint8_t>(-p.input_offset) ^ 0x80u);
+  // Padded row py is image row py - pad_h, column px is px - pad_w; the
+  // image's first `inside` bytes of a row are inside the padded one.
+  const int64_t columns = std::min<int64_t>(p.input_w, padded_w - p.pad_w);
+  const size_t inside = columns > 0 ? static_cast<size_t>(columns) * channels : 0;
+  for (int64_t py = 0; py < padded_h; ++py) {
+    uint8_t* row = padded + static_cast<size_t>(py) * row_bytes;
+    std::fill_n(row, row_bytes, border);
+    const int64_t iy = py - p.pad_h;
+    if (iy < 0 || iy >= p.input_h || inside == 0) continue;
+    const auto* src = reinterpret_cast<const uint8_t*>(image) + static_cast<size_t>(iy) * p.input_w * channels;
+    if (phases == 1) {
+      CopyFlipped(row + static_cast<size_t>(p.pad_w) * channels, src, inside);
+      continue;
+    }
+    // Pixel by pixel, each into its phase (no division per pixel).
+    size_t phase = static_cast<size_t>(p.pad_w) % static_cast<size_t>(phases);
+    size_t column = static_cast<size_t>(p.pad_w) / static_cast<size_t>(phases);
+    for (size_t i = 0; i < inside; i += channels) {
+      uint8_t* dst = row + (phase * static_cast<size_t>(phase_w) + column) * channels;
+      if (++phase == static_cast<size_t>(phases)) {
+        phase = 0;
+        ++column;
+      }
+      CopyFlipped(dst, src + i, channels);
+    }
+  }
+}
+
 // Returns false, doing nothing, for what this path does not take.
 ETNS_VNNI_ATTR bool DepthwiseVnni(const DepthwiseConv2dParams& p, const int8_t* input, const int8_t* weight,
                                   const int32_t* bias, int8_t* out) {
@@ -273,28 +341,7 @@ ETNS_VNNI_ATTR bool DepthwiseVnni(const DepthwiseConv2dParams& p, const int8_t* 
   alignas(64) int32_t arranged_bias[kDwMaxChannels];
   alignas(64) int32_t arranged_multiplier[kDwMaxChannels];
   alignas(64) int32_t arranged_shift[kDwMaxChannels];
-  // Per step s, quad q, vector k: 16 lanes of 4 taps' weights (0 past the last tap).
-  for (size_t step = 0; step < steps; ++step) {
-    for (size_t k = 0; k < 4; ++k) {
-      for (size_t lane = 0; lane < 16; ++lane) {
-        const size_t c = (step * kDwStep + UnpackedByte(k, lane)) % channels;
-        const size_t at = step * kDwStep + 16 * k + lane;
-        int64_t weight_sum = 0;
-        for (size_t q = 0; q < quads; ++q) {
-          for (size_t j = 0; j < 4; ++j) {
-            const size_t t = 4 * q + j;
-            const int8_t w = t < taps ? weight[t * channels + c] : int8_t{0};
-            arranged[((step * quads + q) * 4 + k) * 64 + 4 * lane + j] = w;
-            weight_sum += w;
-          }
-        }
-        const int64_t corrected = int64_t{bias != nullptr ? bias[c] : 0} + (int64_t{p.input_offset} - 128) * weight_sum;
-        arranged_bias[at] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(corrected)));
-        arranged_multiplier[at] = p.multipliers[c];
-        arranged_shift[at] = p.shifts[c];
-      }
-    }
-  }
+  ArrangeWeights(p, weight, bias, steps, quads, arranged, arranged_bias, arranged_multiplier, arranged_shift);
   const auto row_bytes = static_cast<size_t>(padded_row);
   size_t tap_offset[kDwMaxTaps];  // bytes from a window's first tap; the padding taps read the first
   for (size_t t = 0; t < 4 * quads; ++t) {
@@ -305,7 +352,6 @@ ETNS_VNNI_ATTR bool DepthwiseVnni(const DepthwiseConv2dParams& p, const int8_t* 
         column % static_cast<size_t>(phases) * static_cast<size_t>(phase_w) + column / static_cast<size_t>(phases);
     tap_offset[t] = ky * static_cast<size_t>(p.dilation_h) * row_bytes + in_phase * channels;
   }
-  const uint8_t border = static_cast<uint8_t>(static_cast<uint8_t>(-p.input_offset) ^ 0x80u);
   const size_t image_bytes = static_cast<size_t>(p.input_h) * p.input_w * channels;
   const size_t pixels_a_step = whole_pixels ? 1 : kDwStep / channels;
   const size_t window_step = static_cast<size_t>(stride / phases) * channels;  // from a window to the next
@@ -315,32 +361,7 @@ ETNS_VNNI_ATTR bool DepthwiseVnni(const DepthwiseConv2dParams& p, const int8_t* 
   const auto high = hn::Set(d, p.activation_max);
   for (int32_t n = 0; n < p.batches; ++n) {
     const int8_t* image = input + static_cast<size_t>(n) * image_bytes;
-    // Padded row py is image row py - pad_h, column px is px - pad_w; the
-    // image's first `inside` bytes of a row are inside the padded one.
-    const int64_t columns = std::min<int64_t>(p.input_w, padded_w - p.pad_w);
-    const size_t inside = columns > 0 ? static_cast<size_t>(columns) * channels : 0;
-    for (int64_t py = 0; py < padded_h; ++py) {
-      uint8_t* row = padded + static_cast<size_t>(py) * row_bytes;
-      std::fill_n(row, row_bytes, border);
-      const int64_t iy = py - p.pad_h;
-      if (iy < 0 || iy >= p.input_h || inside == 0) continue;
-      const auto* src = reinterpret_cast<const uint8_t*>(image) + static_cast<size_t>(iy) * p.input_w * channels;
-      if (phases == 1) {
-        CopyFlipped(row + static_cast<size_t>(p.pad_w) * channels, src, inside);
-        continue;
-      }
-      // Pixel by pixel, each into its phase (no division per pixel).
-      size_t phase = static_cast<size_t>(p.pad_w) % static_cast<size_t>(phases);
-      size_t column = static_cast<size_t>(p.pad_w) / static_cast<size_t>(phases);
-      for (size_t i = 0; i < inside; i += channels) {
-        uint8_t* dst = row + (phase * static_cast<size_t>(phase_w) + column) * channels;
-        if (++phase == static_cast<size_t>(phases)) {
-          phase = 0;
-          ++column;
-        }
-        CopyFlipped(dst, src + i, channels);
-      }
-    }
+    PadFlippedImage(p, image, padded_h, padded_w, phases, phase_w, row_bytes, padded);
     for (int32_t oy = 0; oy < p.output_h; ++oy) {
       const uint8_t* window_row = padded + static_cast<size_t>(oy) * p.stride_h * row_bytes;
       int8_t* out_row = out + (static_cast<size_t>(n) * p.output_h + oy) * p.output_w * channels;
