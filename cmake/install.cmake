@@ -18,6 +18,7 @@ set(etns_installed_targets
   etns_kernels_common
   etns_kernels_cortex_m
   etns_kernels_cortex_m_ns
+  etns_kernels_etns_ops
   etns_kernels_portable
   etns_registry_arm
   etns_registry_ns
