@@ -360,6 +360,43 @@ inline __attribute__((always_inline)) void store_pixels(const int8_t* transposed
   }
 }
 
+// run_windows's products: per output channel, the four pixels' dot
+// products over the interleaved slices (the last slice's weights loaded
+// predicated to the window's end), requantised into transposed's
+// [channel][pixel] bytes.
+inline __attribute__((always_inline)) void dot_windows(const Conv2dParams& p,
+                                                       const int8_t* windows,
+                                                       const int8_t* weight,
+                                                       const int32_t* corrected_bias, int32_t n,
+                                                       int32_t slices, mve_pred16_t last,
+                                                       int8_t* transposed) {
+  const int8_t* w = weight;
+  for (int32_t oc = 0; oc < p.output_c; ++oc, w += n) {
+    int32_t a0 = corrected_bias[oc], a1 = a0, a2 = a0, a3 = a0;
+    const int8_t* x = windows;
+    const int8_t* wk = w;
+    for (int32_t k = 1; k < slices; ++k, x += kPixels * 16, wk += 16) {
+      const int8x16_t wv = vld1q_s8(wk);
+      a0 = vmladavaq_s8(a0, vld1q_s8(x), wv);
+      a1 = vmladavaq_s8(a1, vld1q_s8(x + 16), wv);
+      a2 = vmladavaq_s8(a2, vld1q_s8(x + 32), wv);
+      a3 = vmladavaq_s8(a3, vld1q_s8(x + 48), wv);
+    }
+    const int8x16_t wv = vldrbq_z_s8(wk, last);
+    a0 = vmladavaq_s8(a0, vld1q_s8(x), wv);
+    a1 = vmladavaq_s8(a1, vld1q_s8(x + 16), wv);
+    a2 = vmladavaq_s8(a2, vld1q_s8(x + 32), wv);
+    a3 = vmladavaq_s8(a3, vld1q_s8(x + 48), wv);
+    int32x4_t sums = vdupq_n_s32(a0);
+    sums = vsetq_lane_s32(a1, sums, 1);
+    sums = vsetq_lane_s32(a2, sums, 2);
+    sums = vsetq_lane_s32(a3, sums, 3);
+    const int32x4_t v = requantize4(sums, p.multipliers[oc], p.shifts[oc], p.output_offset,
+                                    p.activation_min, p.activation_max);
+    vstrbq_s32(transposed + static_cast<size_t>(oc) * kPixels, v);
+  }
+}
+
 // The window path. Per pass: four output pixels, the next four of the whole
 // output in memory order (a row's end does not waste lanes), each window
 // gathered, padding filled with the input zero point (pixels past the end
@@ -442,31 +479,7 @@ void run_windows(const Conv2dParams& p, const Layout& l, const int8_t* input,
         vst1q_s8(windows + (k * kPixels + q) * 16, vldrbq_z_s8(gathered + q * n + 16 * k, live));
       }
     }
-    const int8_t* w = weight;
-    for (int32_t oc = 0; oc < p.output_c; ++oc, w += n) {
-      int32_t a0 = corrected_bias[oc], a1 = a0, a2 = a0, a3 = a0;
-      const int8_t* x = windows;
-      const int8_t* wk = w;
-      for (int32_t k = 1; k < slices; ++k, x += kPixels * 16, wk += 16) {
-        const int8x16_t wv = vld1q_s8(wk);
-        a0 = vmladavaq_s8(a0, vld1q_s8(x), wv);
-        a1 = vmladavaq_s8(a1, vld1q_s8(x + 16), wv);
-        a2 = vmladavaq_s8(a2, vld1q_s8(x + 32), wv);
-        a3 = vmladavaq_s8(a3, vld1q_s8(x + 48), wv);
-      }
-      const int8x16_t wv = vldrbq_z_s8(wk, last);
-      a0 = vmladavaq_s8(a0, vld1q_s8(x), wv);
-      a1 = vmladavaq_s8(a1, vld1q_s8(x + 16), wv);
-      a2 = vmladavaq_s8(a2, vld1q_s8(x + 32), wv);
-      a3 = vmladavaq_s8(a3, vld1q_s8(x + 48), wv);
-      int32x4_t sums = vdupq_n_s32(a0);
-      sums = vsetq_lane_s32(a1, sums, 1);
-      sums = vsetq_lane_s32(a2, sums, 2);
-      sums = vsetq_lane_s32(a3, sums, 3);
-      const int32x4_t v = requantize4(sums, p.multipliers[oc], p.shifts[oc], p.output_offset,
-                                      p.activation_min, p.activation_max);
-      vstrbq_s32(transposed + static_cast<size_t>(oc) * kPixels, v);
-    }
+    dot_windows(p, windows, weight, corrected_bias, n, slices, last, transposed);
     store_pixels(transposed, p.output_c, live_pixels,
                  out + static_cast<size_t>(first) * p.output_c);
   }
