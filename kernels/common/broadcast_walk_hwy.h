@@ -1,6 +1,7 @@
 // The rows of kernels::broadcast_walk_rows as Highway lanes (host only), for
 // an elementwise int8 operation given as a functor Op: Op()(v, w) on two
-// vectors of one tag (hn::Min's, hn::Max's). Included by each *_hwy.cpp after
+// vectors of one tag (hn::Min's, hn::Max's); and the int32 lane loop of the
+// requantising binary operations (add, mul), their arithmetic passed in. Included by each *_hwy.cpp after
 // hwy/foreach_target.h, so it is compiled once per target: the guard below
 // toggles with HWY_TARGET_TOGGLE instead of #pragma once.
 #if defined(ETNS_KERNELS_COMMON_BROADCAST_WALK_HWY_H_) == defined(HWY_TARGET_TOGGLE)
@@ -54,6 +55,34 @@ struct MaxOp {
     return hn::Max(a, b);
   }
 };
+
+// The lane loop of add's and mul's variants, a[i] op b[i] for i < n with b
+// as long as a: one int32 lane per element, `lane(d, a_q, b_q)` giving the
+// clamped int32 results of a vector of widened elements (a lambda marked
+// HWY_ATTR, inlined here), then demoted and stored. The tail (fewer than a
+// vector) runs the reference on p with b_channels 0, so no load or store goes
+// past n. kernels/common/channel_broadcast.h walks a channel broadcast over it.
+template <class Params, class Lane>
+HWY_INLINE void WidenedLanesS8(const Params& p,
+                               void (*reference)(const Params&, const int8_t*, const int8_t*,
+                                                 int8_t*, size_t),
+                               const int8_t* a, const int8_t* b, int8_t* out, size_t n,
+                               const Lane& lane) {
+  const hn::ScalableTag<int32_t> d;
+  const hn::Rebind<int8_t, decltype(d)> d8;
+  const size_t lanes = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto a_q = hn::PromoteTo(d, hn::LoadU(d8, a + i));
+    const auto b_q = hn::PromoteTo(d, hn::LoadU(d8, b + i));
+    hn::StoreU(hn::DemoteTo(d8, lane(d, a_q, b_q)), d8, out + i);
+  }
+  if (i < n) {
+    Params flat = p;
+    flat.b_channels = 0;
+    reference(flat, a + i, b + i, out + i, n - i);
+  }
+}
 
 }  // namespace etns::kernels::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

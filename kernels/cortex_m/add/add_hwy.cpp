@@ -6,6 +6,7 @@
 #define HWY_TARGET_INCLUDE "kernels/cortex_m/add/add_hwy.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/common/broadcast_walk_hwy.h"
 #include "kernels/common/channel_broadcast.h"
 #include "kernels/common/requantize_hwy.h"
 
@@ -13,6 +14,7 @@ HWY_BEFORE_NAMESPACE();
 namespace etns::cortex_m::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using kernels::HWY_NAMESPACE::LaneRequant;
+using kernels::HWY_NAMESPACE::WidenedLanesS8;
 using kernels::HWY_NAMESPACE::WrappingAdd;
 using kernels::HWY_NAMESPACE::WrappingShiftLeft;
 
@@ -21,8 +23,6 @@ using kernels::HWY_NAMESPACE::WrappingShiftLeft;
 // so no load or store goes past n.
 void AddLanes(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n) {
   const hn::ScalableTag<int32_t> d;
-  const hn::Rebind<int8_t, decltype(d)> d8;
-  const size_t lanes = hn::Lanes(d);
   const LaneRequant<decltype(d)> a_rq(d, p.a);
   const LaneRequant<decltype(d)> b_rq(d, p.b);
   const LaneRequant<decltype(d)> out_rq(d, p.out);
@@ -31,22 +31,13 @@ void AddLanes(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* out,
   const auto out_zero_point = hn::Set(d, p.out_zero_point);
   const auto low = hn::Set(d, p.activation_min);
   const auto high = hn::Set(d, p.activation_max);
-  size_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
-    const auto a_q = hn::PromoteTo(d, hn::LoadU(d8, a + i));
-    const auto b_q = hn::PromoteTo(d, hn::LoadU(d8, b + i));
-    const auto a_scaled = a_rq(d, WrappingShiftLeft(d, hn::Sub(a_q, a_zero_point), kAddLeftShift));
-    const auto b_scaled = b_rq(d, WrappingShiftLeft(d, hn::Sub(b_q, b_zero_point), kAddLeftShift));
+  WidenedLanesS8(p, &add_s8_ref, a, b, out, n, [&](auto d32, auto a_q, auto b_q) HWY_ATTR {
+    const auto a_scaled = a_rq(d32, WrappingShiftLeft(d32, hn::Sub(a_q, a_zero_point), kAddLeftShift));
+    const auto b_scaled = b_rq(d32, WrappingShiftLeft(d32, hn::Sub(b_q, b_zero_point), kAddLeftShift));
     // Both sums wrap as upstream's VADD (and the reference) do.
-    const auto sum = out_rq(d, WrappingAdd(d, a_scaled, b_scaled));
-    const auto y = hn::Min(hn::Max(WrappingAdd(d, sum, out_zero_point), low), high);
-    hn::StoreU(hn::DemoteTo(d8, y), d8, out + i);
-  }
-  if (i < n) {
-    AddParams flat = p;
-    flat.b_channels = 0;
-    add_s8_ref(flat, a + i, b + i, out + i, n - i);
-  }
+    const auto sum = out_rq(d32, WrappingAdd(d32, a_scaled, b_scaled));
+    return hn::Min(hn::Max(WrappingAdd(d32, sum, out_zero_point), low), high);
+  });
 }
 
 void AddS8(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n) {

@@ -6,6 +6,7 @@
 #define HWY_TARGET_INCLUDE "kernels/cortex_m/mul/mul_hwy.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/common/broadcast_walk_hwy.h"
 #include "kernels/common/channel_broadcast.h"
 #include "kernels/common/requantize_hwy.h"
 
@@ -13,6 +14,7 @@ HWY_BEFORE_NAMESPACE();
 namespace etns::cortex_m::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using kernels::HWY_NAMESPACE::LaneRequant;
+using kernels::HWY_NAMESPACE::WidenedLanesS8;
 using kernels::HWY_NAMESPACE::WrappingAdd;
 
 // a[i] * b[i] for i < n, b as long as a (p.b_channels is the caller's): one
@@ -20,29 +22,19 @@ using kernels::HWY_NAMESPACE::WrappingAdd;
 // so no load or store goes past n.
 void MulLanes(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n) {
   const hn::ScalableTag<int32_t> d;
-  const hn::Rebind<int8_t, decltype(d)> d8;
-  const size_t lanes = hn::Lanes(d);
   const LaneRequant<decltype(d)> out_rq(d, p.out);
   const auto a_zero_point = hn::Set(d, p.a_zero_point);
   const auto b_zero_point = hn::Set(d, p.b_zero_point);
   const auto out_zero_point = hn::Set(d, p.out_zero_point);
   const auto low = hn::Set(d, int32_t{INT8_MIN});
   const auto high = hn::Set(d, int32_t{INT8_MAX});
-  size_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
-    const auto a_q = hn::PromoteTo(d, hn::LoadU(d8, a + i));
-    const auto b_q = hn::PromoteTo(d, hn::LoadU(d8, b + i));
+  WidenedLanesS8(p, &mul_s8_ref, a, b, out, n, [&](auto d32, auto a_q, auto b_q) HWY_ATTR {
     // At most 255 * 255 in magnitude: no overflow.
     const auto product = hn::Mul(hn::Sub(a_q, a_zero_point), hn::Sub(b_q, b_zero_point));
     // The offset wraps as upstream's int32 add (and the reference) do.
-    const auto sum = WrappingAdd(d, out_rq(d, product), out_zero_point);
-    hn::StoreU(hn::DemoteTo(d8, hn::Min(hn::Max(sum, low), high)), d8, out + i);
-  }
-  if (i < n) {
-    MulParams flat = p;
-    flat.b_channels = 0;
-    mul_s8_ref(flat, a + i, b + i, out + i, n - i);
-  }
+    const auto sum = WrappingAdd(d32, out_rq(d32, product), out_zero_point);
+    return hn::Min(hn::Max(sum, low), high);
+  });
 }
 
 void MulS8(const MulParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n) {
