@@ -387,6 +387,18 @@ inline std::vector<ImportCase> tflite_import_cases() {
     cases.push_back({"two_outputs", b.finish({in}, {o1, o2}), {as_bytes(x)},
                      {as_bytes(tflm::pool(p, true, x)), as_bytes(tflm::pool(p, false, x))}});
   }
+  {  // LEAKY_RELU, every code, negative alpha, grids that differ: etns_ops::lookup_table.
+    TfliteBuilder b;
+    const std::vector<int32_t> shape{1, 4, 4, 16};
+    std::vector<int8_t> x(256);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int8_t>(static_cast<int>(i) - 128);
+    const int32_t in = b.int8(shape, 0.03F, 5), out = b.int8(shape, 0.02F, -9);
+    tfl::Options o;
+    o.alpha = -0.4F;
+    b.op(Builtin::LeakyRelu, {in}, {out}, o);
+    cases.push_back({"leaky_relu", b.finish({in}, {out}), {as_bytes(x)},
+                     {as_bytes(tflm::leaky_relu(tflm::leaky_relu_params(0.03F, 5, 0.02F, -9, -0.4F), x))}});
+  }
   return cases;
 }
 

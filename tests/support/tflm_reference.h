@@ -648,4 +648,35 @@ inline std::vector<float> dequantize(const std::vector<int8_t>& in, float scale,
   return out;
 }
 
+// ---- leaky_relu_common.cc (Prepare), reference/leaky_relu.h ----
+
+struct LeakyRelu {
+  int32_t zp_in = 0, zp_out = 0;
+  Multiplier alpha;     // x < 0
+  Multiplier identity;  // x >= 0
+};
+
+// Prepare: both factors from double(s_in) over double(s_out), alpha's with the
+// float alpha in double; a negative alpha gives QuantizeMultiplier a negative
+// factor, which it takes as it comes (quantize_multiplier above).
+inline LeakyRelu leaky_relu_params(float s_in, int32_t zp_in, float s_out, int32_t zp_out, float alpha) {
+  LeakyRelu p;
+  p.zp_in = zp_in;
+  p.zp_out = zp_out;
+  p.alpha = quantize_multiplier(static_cast<double>(s_in) * static_cast<double>(alpha) / static_cast<double>(s_out));
+  p.identity = quantize_multiplier(static_cast<double>(s_in) / static_cast<double>(s_out));
+  return p;
+}
+
+// QuantizeLeakyRelu for int8: the sign of q - zp_in picks the factor (0 takes
+// the identity), the output offset is added, then int8's clamp.
+inline std::vector<int8_t> leaky_relu(const LeakyRelu& p, const std::vector<int8_t>& in) {
+  std::vector<int8_t> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const int32_t x = in[i] - p.zp_in;
+    out[i] = clamp8(p.zp_out + multiply(x, x >= 0 ? p.identity : p.alpha), -128, 127);
+  }
+  return out;
+}
+
 }  // namespace etns::testing::tflm

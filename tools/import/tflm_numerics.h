@@ -7,6 +7,7 @@
 // float32 values. One header per kind of derivation, in tools/import/tflm/:
 #include "tools/import/tflm/activation_range.h"  // a fused activation's clamp
 #include "tools/import/tflm/add_params.h"        // ADD's three multipliers
+#include "tools/import/tflm/leaky_relu_table.h"  // LEAKY_RELU's factors and table
 #include "tools/import/tflm/multipliers.h"       // QuantizeMultiplier and the factors fed to it
 #include "tools/import/tflm/softmax_params.h"    // SOFTMAX's multiplier, shift and diff_min
 #include "tools/import/tflm/spatial_padding.h"   // SAME and VALID padding

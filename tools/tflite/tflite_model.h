@@ -60,6 +60,7 @@ enum class Builtin : int32_t {
   Minimum = 57,
   PadV2 = 60,
   TransposeConv = 67,
+  LeakyRelu = 98,
   Quantize = 114,
   BatchMatmul = 126,
 };
@@ -121,6 +122,7 @@ struct Options {
   bool adj_x = false;                    // BATCH_MATMUL
   bool adj_y = false;
   bool pot_scale_int16 = true;           // ADD, SUB
+  float alpha = 0.0F;                    // LEAKY_RELU
 };
 
 struct Operator {

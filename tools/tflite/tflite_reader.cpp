@@ -357,6 +357,9 @@ void read_options(const fb::Operator& stored, fb::BuiltinOptions type, Options& 
       o.activation = read_activation(t.fused_activation_function(), where, context);
       break;
     }
+    case fb::BuiltinOptions::LeakyReluOptions:
+      o.alpha = stored.builtin_options_as_LeakyReluOptions()->alpha();
+      break;
     case fb::BuiltinOptions::BatchMatMulOptions: {
       const fb::BatchMatMulOptions& t = *stored.builtin_options_as_BatchMatMulOptions();
       o.adj_x = t.adj_x();
@@ -394,6 +397,7 @@ constexpr KnownOperator kKnownOperators[] = {
     {Builtin::Minimum, fb::BuiltinOptions::MaximumMinimumOptions},
     {Builtin::PadV2, fb::BuiltinOptions::PadV2Options},
     {Builtin::TransposeConv, fb::BuiltinOptions::TransposeConvOptions},
+    {Builtin::LeakyRelu, fb::BuiltinOptions::LeakyReluOptions},
     {Builtin::Quantize, fb::BuiltinOptions::QuantizeOptions},
     {Builtin::BatchMatmul, fb::BuiltinOptions::BatchMatMulOptions},
 };

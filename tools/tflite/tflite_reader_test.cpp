@@ -70,6 +70,23 @@ TEST(TfliteReader, ReadsDataStoredAfterTheFlatbuffer) {
   expect_round_trip(example_operators(), outside);
 }
 
+// LEAKY_RELU's LeakyReluOptions (union tag 75) carries alpha, any sign.
+TEST(TfliteReader, RoundTripsLeakyReluAlpha) {
+  Model m = example_operators();
+  Operator leaky;
+  leaky.builtin = code(Builtin::LeakyRelu);
+  leaky.inputs = {0};
+  leaky.outputs = {3};
+  leaky.builtin_options_type = expected_options_type(leaky.builtin);
+  leaky.options.present = true;
+  leaky.options.alpha = -0.375F;
+  m.operators.push_back(leaky);
+  EXPECT_EQ(leaky.builtin_options_type, 75U);
+  const Model read = read_tflite(write_tflite(m), kContext);
+  EXPECT_EQ(first_difference(m, read), "");
+  EXPECT_EQ(read.operators.back().options.alpha, -0.375F);
+}
+
 TEST(TfliteReader, ResolvesLegacyOperatorCodes) {
   // Old converters left builtin_code 0 (ADD) and put the code in the byte.
   WriteOptions legacy;
@@ -88,6 +105,7 @@ TEST(TfliteReader, NamesTypesOperatorsAndActivations) {
   EXPECT_EQ(builtin_name(code(Builtin::TransposeConv)), "TRANSPOSE_CONV");
   EXPECT_EQ(builtin_name(code(Builtin::Quantize)), "QUANTIZE");
   EXPECT_EQ(builtin_name(code(Builtin::BatchMatmul)), "BATCH_MATMUL");
+  EXPECT_EQ(builtin_name(code(Builtin::LeakyRelu)), "LEAKY_RELU");
   EXPECT_EQ(builtin_name(117), "HARD_SWISH");
   EXPECT_EQ(builtin_name(161), "RIGHT_SHIFT");
   EXPECT_EQ(builtin_name(162), "BUILTIN_162");

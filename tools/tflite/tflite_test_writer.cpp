@@ -79,6 +79,8 @@ flatbuffers::Offset<void> write_options(flatbuffers::FlatBufferBuilder& fbb, uin
       return fb::CreateSqueezeOptions(fbb, o.squeeze_dims.empty() ? 0 : fbb.CreateVector(o.squeeze_dims)).Union();
     case fb::BuiltinOptions::TransposeConvOptions:
       return fb::CreateTransposeConvOptions(fbb, padding, o.stride_w, o.stride_h, activation).Union();
+    case fb::BuiltinOptions::LeakyReluOptions:
+      return fb::CreateLeakyReluOptions(fbb, o.alpha).Union();
     case fb::BuiltinOptions::BatchMatMulOptions:
       return fb::CreateBatchMatMulOptions(fbb, o.adj_x, o.adj_y, o.asymmetric_quantize_inputs).Union();
     default:
@@ -230,6 +232,7 @@ std::string options_difference(const Options& a, const Options& b) {
   if (a.squeeze_dims != b.squeeze_dims) return "squeeze_dims";
   if (a.adj_x != b.adj_x || a.adj_y != b.adj_y) return "adj_x/adj_y";
   if (a.pot_scale_int16 != b.pot_scale_int16) return "pot_scale_int16";
+  if (!same_float(a.alpha, b.alpha)) return "alpha";
   return "";
 }
 

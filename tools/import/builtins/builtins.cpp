@@ -31,6 +31,7 @@ constexpr BuiltinImport kBuiltins[] = {
     {Builtin::Quantize, import_quantize},
     {Builtin::Dequantize, import_dequantize},
     {Builtin::BatchMatmul, import_batch_matmul},
+    {Builtin::LeakyRelu, import_leaky_relu},
 };
 
 }  // namespace

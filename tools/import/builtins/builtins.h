@@ -38,5 +38,6 @@ void import_transpose(OperatorImport& c);         // transpose.cpp
 void import_quantize(OperatorImport& c);          // quantize.cpp
 void import_dequantize(OperatorImport& c);        // dequantize.cpp
 void import_batch_matmul(OperatorImport& c);      // batch_matmul.cpp
+void import_leaky_relu(OperatorImport& c);        // leaky_relu.cpp: etns_ops::lookup_table
 
 }  // namespace etns::tools::builtins
