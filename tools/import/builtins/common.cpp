@@ -8,6 +8,33 @@
 
 namespace etns::tools::builtins {
 
+ConvTensors conv_tensors(const OperatorImport& c, size_t input, size_t weights) {
+  ConvTensors t{};
+  // Missing inputs are reported in index order, as TFLite numbers them.
+  if (input < weights) {
+    t.x = c.input(input);
+    t.w = c.input(weights);
+  } else {
+    t.w = c.input(weights);
+    t.x = c.input(input);
+  }
+  t.y = c.output();
+  c.expect_rank(t.x, 4);
+  c.expect_rank(t.w, 4);
+  c.expect_rank(t.y, 4);
+  t.in = c.int8_grid(t.x);
+  t.out = c.int8_grid(t.y);
+  c.constant(t.w, tflite::TensorType::Int8);
+  t.sx = c.shape(t.x);
+  t.sw = c.shape(t.w);
+  t.sy = c.shape(t.y);
+  return t;
+}
+
+void expect_output_channels(const OperatorImport& c, const ConvTensors& t, int32_t channels) {
+  if (t.sy[3] != channels || t.sy[0] != t.sx[0]) c.fail("output channels or batch differ from the weights'");
+}
+
 Geometry geometry(const OperatorImport& c, int32_t in, int32_t out, int32_t filter_h, int32_t filter_w,
                   int32_t dilation_h, int32_t dilation_w) {
   const tflite::Options& o = c.options();

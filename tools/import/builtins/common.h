@@ -10,6 +10,18 @@
 // activation after a kernel that clamps only to int8, and numpy broadcasting.
 namespace etns::tools::builtins {
 
+// The tensors of a convolution (CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV),
+// each checked as every one of them checks it: input, weights and output of
+// rank 4, int8 activations with per-tensor grids, constant int8 weights.
+struct ConvTensors {
+  int32_t x, w, y;
+  Grid in, out;
+  std::vector<int32_t> sx, sw, sy;  // the TFLite shapes, NHWC and the weights' own order
+};
+ConvTensors conv_tensors(const OperatorImport& c, size_t input, size_t weights);
+// Fails unless the output's batch is the input's and its channels are `channels`.
+void expect_output_channels(const OperatorImport& c, const ConvTensors& t, int32_t channels);
+
 // The spatial geometry of a convolution or pool, checked against the output
 // TFLite stored: [top, left] padding, the far side implied.
 struct Geometry {

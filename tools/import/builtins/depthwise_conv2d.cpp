@@ -7,18 +7,15 @@
 namespace etns::tools::builtins {
 
 void import_depthwise_conv2d(OperatorImport& c) {
-  const int32_t x = c.input(0), w = c.input(1), y = c.output();
-  c.expect_rank(x, 4);
-  c.expect_rank(w, 4);
-  c.expect_rank(y, 4);
-  const Grid in = c.int8_grid(x), out = c.int8_grid(y);
-  c.constant(w, tflite::TensorType::Int8);
-  const std::vector<int32_t>& sx = c.shape(x);
-  const std::vector<int32_t>& sw = c.shape(w);
-  const std::vector<int32_t>& sy = c.shape(y);
+  const ConvTensors t = conv_tensors(c, 0, 1);
+  const int32_t x = t.x, w = t.w, y = t.y;
+  const Grid& in = t.in;
+  const Grid& out = t.out;
+  const std::vector<int32_t>& sx = t.sx;
+  const std::vector<int32_t>& sw = t.sw;
   const int32_t cin = sx[3], cout = sw[3];
   if (sw[0] != 1) c.fail(c.tensor_label(w) + " is not [1, KH, KW, Cout]");
-  if (sy[3] != cout || sy[0] != sx[0]) c.fail("output channels or batch differ from the weights'");
+  expect_output_channels(c, t, cout);
   if (cin < 1 || cout % cin != 0) {
     c.fail("output channels " + std::to_string(cout) + " are not a multiple of " + std::to_string(cin));
   }

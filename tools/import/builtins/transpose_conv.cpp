@@ -73,20 +73,18 @@ void crop(OperatorImport& c, int32_t computed, int32_t y, const Grid& out) {
 }  // namespace
 
 void import_transpose_conv(OperatorImport& c) {
-  const int32_t w = c.input(1), x = c.input(2), y = c.output();
-  c.expect_rank(x, 4);
-  c.expect_rank(w, 4);
-  c.expect_rank(y, 4);
-  const Grid in = c.int8_grid(x), out = c.int8_grid(y);
-  c.constant(w, tflite::TensorType::Int8);
-  const std::vector<int32_t>& sx = c.shape(x);
-  const std::vector<int32_t>& sw = c.shape(w);
-  const std::vector<int32_t>& sy = c.shape(y);
+  const ConvTensors t = conv_tensors(c, 2, 1);
+  const int32_t x = t.x, w = t.w, y = t.y;
+  const Grid& in = t.in;
+  const Grid& out = t.out;
+  const std::vector<int32_t>& sx = t.sx;
+  const std::vector<int32_t>& sw = t.sw;
+  const std::vector<int32_t>& sy = t.sy;
   const int32_t cout = sw[0];
   if (sw[3] != sx[3]) {
     c.fail(c.tensor_label(w) + " has " + std::to_string(sw[3]) + " input channels, the input " + std::to_string(sx[3]));
   }
-  if (sy[3] != cout || sy[0] != sx[0]) c.fail("output channels or batch differ from the weights'");
+  expect_output_channels(c, t, cout);
   const tflite::Options& o = c.options();
   if (o.stride_h < 1 || o.stride_w < 1) c.fail("stride must be positive");
   const TransposedDim dh = transposed_dim(c, "height", sx[1], sy[1], sw[1], o.stride_h);
