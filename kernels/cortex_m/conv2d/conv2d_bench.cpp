@@ -2,9 +2,7 @@
 // with tier1_arm conv1's requantisation, and on DS-CNN's first layer (one
 // input channel), every variant (kernel_bench.h).
 #include "kernels/cortex_m/conv2d/conv2d.h"
-#include "kernels/testing/kernel_bench.h"
-#include "kernels/testing/kernel_test.h"
-#include "kernels/testing/rng.h"
+#include "kernels/testing/conv_family_bench.h"
 
 namespace etns::cortex_m {
 namespace {
@@ -14,6 +12,13 @@ constexpr int32_t kMultipliers[16] = {1109979705, 1147891037, 1138847467, 135449
                                       1765065426, 2063243380, 1670393652, 1649163875,
                                       1391514400, 1409155071, 1108449516, 1338886254};
 constexpr int32_t kShifts[16] = {-8, -8, -8, -8, -8, -8, -8, -8, -8, -9, -8, -8, -8, -8, -8, -8};
+
+// tier1's 16 values repeated over `channels` channels, in test memory.
+const int32_t* tiled(const int32_t (&values)[16], int32_t channels) {
+  int32_t* tiled_values = ETNS_TEST_ARRAY(int32_t, channels);
+  for (int32_t oc = 0; oc < channels; ++oc) tiled_values[oc] = values[oc % 16];
+  return tiled_values;
+}
 
 ETNS_KERNEL_BENCH(quantized_conv2d, tier1) {
   Conv2dParams p;
@@ -26,17 +31,10 @@ ETNS_KERNEL_BENCH(quantized_conv2d, tier1) {
   p.output_offset = -39;
   p.multipliers = kMultipliers;
   p.shifts = kShifts;
-  int8_t* input = ETNS_TEST_ARRAY(int8_t, 32 * 32 * 16);
-  int8_t* weight = ETNS_TEST_ARRAY(int8_t, 16 * 3 * 3 * 16);
-  int32_t* bias = ETNS_TEST_ARRAY(int32_t, 16);
-  int8_t* out = ETNS_TEST_ARRAY(int8_t, 32 * 32 * 16);
-  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, conv2d_scratch_bytes(p) + 16);
+  const int32_t* bias = ETNS_TEST_ARRAY(int32_t, 16);  // all 0
   kernels::testing::Rng rng(3);
-  rng.fill_s8(input, 32 * 32 * 16);
-  rng.fill_s8(weight, 16 * 3 * 3 * 16);
-  for (const auto& v : kernels::kConv2dVariants) {
-    bench.measure(v.isa, [&] { v.fn(p, input, weight, bias, out, scratch); });
-  }
+  kernels::testing::measure_conv_variants(bench, kernels::kConv2dVariants, p, bias, 16 * 3 * 3 * 16,
+                                          conv2d_scratch_bytes(p), rng);
 }
 
 // dscnn's conv1: 1x1x49x10 -> 16x24x5, 10x4, stride 2, padding (4, 1): 76,800 MACs.
@@ -58,17 +56,10 @@ ETNS_KERNEL_BENCH(quantized_conv2d, ds_cnn_conv1) {
   p.output_offset = -128;
   p.multipliers = kMultipliers;
   p.shifts = kShifts;
-  int8_t* input = ETNS_TEST_ARRAY(int8_t, 49 * 10);
-  int8_t* weight = ETNS_TEST_ARRAY(int8_t, 16 * 10 * 4);
-  int32_t* bias = ETNS_TEST_ARRAY(int32_t, 16);
-  int8_t* out = ETNS_TEST_ARRAY(int8_t, 24 * 5 * 16);
-  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, conv2d_scratch_bytes(p) + 16);
+  const int32_t* bias = ETNS_TEST_ARRAY(int32_t, 16);  // all 0
   kernels::testing::Rng rng(4);
-  rng.fill_s8(input, 49 * 10);
-  rng.fill_s8(weight, 16 * 10 * 4);
-  for (const auto& v : kernels::kConv2dVariants) {
-    bench.measure(v.isa, [&] { v.fn(p, input, weight, bias, out, scratch); });
-  }
+  kernels::testing::measure_conv_variants(bench, kernels::kConv2dVariants, p, bias, 16 * 10 * 4,
+                                          conv2d_scratch_bytes(p), rng);
 }
 
 // ic (ResNet-8) op 5: 1x16x16x32 -> 32, 3x3, padding 1: 2,359,296 MACs, with
@@ -82,25 +73,12 @@ ETNS_KERNEL_BENCH(quantized_conv2d, ic_16x16x32) {
   p.pad_h = p.pad_w = 1;
   p.input_offset = 128;
   p.output_offset = 4;
-  int32_t* multipliers = ETNS_TEST_ARRAY(int32_t, 32);
-  int32_t* shifts = ETNS_TEST_ARRAY(int32_t, 32);
-  for (int32_t oc = 0; oc < 32; ++oc) {
-    multipliers[oc] = kMultipliers[oc % 16];
-    shifts[oc] = kShifts[oc % 16];
-  }
-  p.multipliers = multipliers;
-  p.shifts = shifts;
-  int8_t* input = ETNS_TEST_ARRAY(int8_t, 16 * 16 * 32);
-  int8_t* weight = ETNS_TEST_ARRAY(int8_t, 32 * 3 * 3 * 32);
-  int32_t* bias = ETNS_TEST_ARRAY(int32_t, 32);
-  int8_t* out = ETNS_TEST_ARRAY(int8_t, 16 * 16 * 32);
-  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, conv2d_scratch_bytes(p) + 16);
+  p.multipliers = tiled(kMultipliers, 32);
+  p.shifts = tiled(kShifts, 32);
+  const int32_t* bias = ETNS_TEST_ARRAY(int32_t, 32);  // all 0
   kernels::testing::Rng rng(5);
-  rng.fill_s8(input, 16 * 16 * 32);
-  rng.fill_s8(weight, 32 * 3 * 3 * 32);
-  for (const auto& v : kernels::kConv2dVariants) {
-    bench.measure(v.isa, [&] { v.fn(p, input, weight, bias, out, scratch); });
-  }
+  kernels::testing::measure_conv_variants(bench, kernels::kConv2dVariants, p, bias, 32 * 3 * 3 * 32,
+                                          conv2d_scratch_bytes(p), rng);
 }
 
 // ic op 9: 1x8x8x64 -> 64, 3x3, padding 1: 2,359,296 MACs (offsets 128 / -2).
@@ -113,25 +91,12 @@ ETNS_KERNEL_BENCH(quantized_conv2d, ic_8x8x64) {
   p.pad_h = p.pad_w = 1;
   p.input_offset = 128;
   p.output_offset = -2;
-  int32_t* multipliers = ETNS_TEST_ARRAY(int32_t, 64);
-  int32_t* shifts = ETNS_TEST_ARRAY(int32_t, 64);
-  for (int32_t oc = 0; oc < 64; ++oc) {
-    multipliers[oc] = kMultipliers[oc % 16];
-    shifts[oc] = kShifts[oc % 16];
-  }
-  p.multipliers = multipliers;
-  p.shifts = shifts;
-  int8_t* input = ETNS_TEST_ARRAY(int8_t, 8 * 8 * 64);
-  int8_t* weight = ETNS_TEST_ARRAY(int8_t, 64 * 3 * 3 * 64);
-  int32_t* bias = ETNS_TEST_ARRAY(int32_t, 64);
-  int8_t* out = ETNS_TEST_ARRAY(int8_t, 8 * 8 * 64);
-  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, conv2d_scratch_bytes(p) + 16);
+  p.multipliers = tiled(kMultipliers, 64);
+  p.shifts = tiled(kShifts, 64);
+  const int32_t* bias = ETNS_TEST_ARRAY(int32_t, 64);  // all 0
   kernels::testing::Rng rng(6);
-  rng.fill_s8(input, 8 * 8 * 64);
-  rng.fill_s8(weight, 64 * 3 * 3 * 64);
-  for (const auto& v : kernels::kConv2dVariants) {
-    bench.measure(v.isa, [&] { v.fn(p, input, weight, bias, out, scratch); });
-  }
+  kernels::testing::measure_conv_variants(bench, kernels::kConv2dVariants, p, bias, 64 * 3 * 3 * 64,
+                                          conv2d_scratch_bytes(p), rng);
 }
 
 }  // namespace

@@ -3,9 +3,7 @@
 // variant runs, every variant (kernel_bench.h). ic's 3x3 stride-1 layers are
 // in the mve_3x3 variant's bench.
 #include "kernels/cortex_m/conv2d/conv2d.h"
-#include "kernels/testing/kernel_bench.h"
-#include "kernels/testing/kernel_test.h"
-#include "kernels/testing/rng.h"
+#include "kernels/testing/conv_family_bench.h"
 
 namespace etns::cortex_m {
 namespace {
@@ -20,14 +18,8 @@ struct Layer {
 void bench_layer(kernels::testing::Bench& bench, const Layer& layer) {
   kernels::testing::Rng rng(6);
   const int32_t channels = layer.out_c;
-  int32_t* multipliers = ETNS_TEST_ARRAY(int32_t, channels);
-  int32_t* shifts = ETNS_TEST_ARRAY(int32_t, channels);
-  int32_t* bias = ETNS_TEST_ARRAY(int32_t, channels);
-  for (int32_t c = 0; c < channels; ++c) {
-    multipliers[c] = rng.uniform32(1 << 30, INT32_MAX - 1);
-    shifts[c] = rng.uniform32(-9, -6);
-    bias[c] = rng.uniform32(-2000, 2000);
-  }
+  const kernels::testing::ConvBenchChannels c =
+      kernels::testing::random_bench_channels(rng, channels, INT32_MAX - 1, -9, -6);
   Conv2dParams p;
   p.batches = 1;
   p.input_h = layer.in_h;
@@ -43,20 +35,11 @@ void bench_layer(kernels::testing::Bench& bench, const Layer& layer) {
   p.output_w = layer.out_w;
   p.input_offset = 128;
   p.output_offset = -128;
-  p.multipliers = multipliers;
-  p.shifts = shifts;
-  const size_t in_bytes = static_cast<size_t>(p.input_h) * p.input_w * p.input_c;
+  p.multipliers = c.multipliers;
+  p.shifts = c.shifts;
   const size_t weight_bytes = static_cast<size_t>(channels) * p.filter_h * p.filter_w * p.filter_c;
-  const size_t out_bytes = static_cast<size_t>(p.output_h) * p.output_w * channels;
-  int8_t* input = ETNS_TEST_ARRAY(int8_t, in_bytes);
-  int8_t* weight = ETNS_TEST_ARRAY(int8_t, weight_bytes);
-  int8_t* out = ETNS_TEST_ARRAY(int8_t, out_bytes);
-  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, conv2d_scratch_bytes(p) + 16);
-  rng.fill_s8(input, in_bytes);
-  rng.fill_s8(weight, weight_bytes);
-  for (const auto& v : kernels::kConv2dVariants) {
-    bench.measure(v.isa, [&] { v.fn(p, input, weight, bias, out, scratch); });
-  }
+  kernels::testing::measure_conv_variants(bench, kernels::kConv2dVariants, p, c.bias, weight_bytes,
+                                          conv2d_scratch_bytes(p), rng);
 }
 
 // kws (DS-CNN): conv1 10x4 stride 2, padding (4, 1) with the far side

@@ -4,9 +4,7 @@
 // MobileNet, stride 1 with padding 1 and stride 2 with TFLite's uneven "SAME"
 // padding (0 before, 1 after), every variant (kernel_bench.h).
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
-#include "kernels/testing/kernel_bench.h"
-#include "kernels/testing/kernel_test.h"
-#include "kernels/testing/rng.h"
+#include "kernels/testing/conv_family_bench.h"
 
 namespace etns::cortex_m {
 namespace {
@@ -15,14 +13,8 @@ namespace {
 void bench_3x3(kernels::testing::Bench& bench, int32_t height, int32_t width, int32_t channels,
                int32_t stride) {
   kernels::testing::Rng rng(5);
-  int32_t* multipliers = ETNS_TEST_ARRAY(int32_t, channels);
-  int32_t* shifts = ETNS_TEST_ARRAY(int32_t, channels);
-  int32_t* bias = ETNS_TEST_ARRAY(int32_t, channels);
-  for (int32_t c = 0; c < channels; ++c) {
-    multipliers[c] = rng.uniform32(1 << 30, INT32_MAX);
-    shifts[c] = rng.uniform32(-9, -6);
-    bias[c] = rng.uniform32(-2000, 2000);
-  }
+  const kernels::testing::ConvBenchChannels c =
+      kernels::testing::random_bench_channels(rng, channels, INT32_MAX, -9, -6);
   DepthwiseConv2dParams p;
   p.batches = 1;
   p.input_h = height;
@@ -37,19 +29,11 @@ void bench_3x3(kernels::testing::Bench& bench, int32_t height, int32_t width, in
   p.output_w = (width + stride - 1) / stride;
   p.input_offset = 128;
   p.output_offset = -128;
-  p.multipliers = multipliers;
-  p.shifts = shifts;
-  const size_t in_bytes = static_cast<size_t>(height) * width * channels;
-  const size_t out_bytes = static_cast<size_t>(p.output_h) * p.output_w * channels;
-  int8_t* input = ETNS_TEST_ARRAY(int8_t, in_bytes);
-  int8_t* weight = ETNS_TEST_ARRAY(int8_t, 3 * 3 * channels);
-  int8_t* out = ETNS_TEST_ARRAY(int8_t, out_bytes);
-  uint8_t* scratch = ETNS_TEST_ARRAY(uint8_t, depthwise_conv2d_scratch_bytes(p) + 16);
-  rng.fill_s8(input, in_bytes);
-  rng.fill_s8(weight, 3 * 3 * channels);
-  for (const auto& v : kernels::kDepthwiseConv2dVariants) {
-    bench.measure(v.isa, [&] { v.fn(p, input, weight, bias, out, scratch); });
-  }
+  p.multipliers = c.multipliers;
+  p.shifts = c.shifts;
+  kernels::testing::measure_conv_variants(bench, kernels::kDepthwiseConv2dVariants, p, c.bias,
+                                          3 * 3 * static_cast<size_t>(channels),
+                                          depthwise_conv2d_scratch_bytes(p), rng);
 }
 
 ETNS_KERNEL_BENCH(quantized_depthwise_conv2d, ds_cnn) { bench_3x3(bench, 25, 5, 64, 1); }
