@@ -9,11 +9,7 @@ namespace etns::tools::builtins {
 
 void import_conv2d(OperatorImport& c) {
   const ConvTensors t = conv_tensors(c, 0, 1);
-  const int32_t x = t.x, w = t.w, y = t.y;
-  const Grid& in = t.in;
-  const Grid& out = t.out;
-  const std::vector<int32_t>& sx = t.sx;
-  const std::vector<int32_t>& sw = t.sw;
+  const auto& [x, w, y, in, out, sx, sw, sy] = t;
   const int32_t cout = sw[0], cin_w = sw[3];
   expect_output_channels(c, t, cout);
   if (cin_w < 1 || sx[3] % cin_w != 0 || cout % (sx[3] / cin_w) != 0) {

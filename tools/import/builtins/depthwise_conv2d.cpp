@@ -8,11 +8,7 @@ namespace etns::tools::builtins {
 
 void import_depthwise_conv2d(OperatorImport& c) {
   const ConvTensors t = conv_tensors(c, 0, 1);
-  const int32_t x = t.x, w = t.w, y = t.y;
-  const Grid& in = t.in;
-  const Grid& out = t.out;
-  const std::vector<int32_t>& sx = t.sx;
-  const std::vector<int32_t>& sw = t.sw;
+  const auto& [x, w, y, in, out, sx, sw, sy] = t;
   const int32_t cin = sx[3], cout = sw[3];
   if (sw[0] != 1) c.fail(c.tensor_label(w) + " is not [1, KH, KW, Cout]");
   expect_output_channels(c, t, cout);

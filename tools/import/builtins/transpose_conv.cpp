@@ -74,12 +74,7 @@ void crop(OperatorImport& c, int32_t computed, int32_t y, const Grid& out) {
 
 void import_transpose_conv(OperatorImport& c) {
   const ConvTensors t = conv_tensors(c, 2, 1);
-  const int32_t x = t.x, w = t.w, y = t.y;
-  const Grid& in = t.in;
-  const Grid& out = t.out;
-  const std::vector<int32_t>& sx = t.sx;
-  const std::vector<int32_t>& sw = t.sw;
-  const std::vector<int32_t>& sy = t.sy;
+  const auto& [x, w, y, in, out, sx, sw, sy] = t;
   const int32_t cout = sw[0];
   if (sw[3] != sx[3]) {
     c.fail(c.tensor_label(w) + " has " + std::to_string(sw[3]) + " input channels, the input " + std::to_string(sx[3]));
