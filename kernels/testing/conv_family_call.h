@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/common/requantize.h"
 #include "runtime/exec/kernel.h"
 #include "runtime/exec/operator_contract.h"
 #include "tests/support/kernel_call.h"
@@ -175,6 +176,69 @@ void expect_conv_rejects_bad_offsets(const runtime::KernelEntry& entry,
   a.activation_max = 5;
   expect_conv_rejected(entry, contract, a, Error::InvalidArgument,
                        "activation_max = 5, expected [10, 127]");
+}
+
+// One output channel per (multiplier, shift, bias) row: input 0 with
+// input_offset 0 leaves acc = bias, so out = RQ(bias, M, S) + 3. Multiplier 0
+// is what TFLite writes for an effective scale below 2^-32, and real models
+// hold shifts down to -31; RQ at shift -31 is +-1 only from |DHM| >= 2^30,
+// ties away from zero.
+struct ConvExtremeChannel {
+  int32_t multiplier, shift, bias;
+  int8_t want;
+};
+inline constexpr ConvExtremeChannel kConvExtremeChannels[] = {
+    {0, 0, INT32_MAX, 3},              // multiplier 0: RQ = 0
+    {0, -31, INT32_MIN, 3},            // multiplier 0 at the lowest shift
+    {0, 30, 12345, 3},                 // multiplier 0 after a left shift that wraps
+    {1 << 30, -31, INT32_MAX, 4},      // DHM = 2^30, the tie, rounds away to 1
+    {1 << 30, -31, INT32_MAX - 2, 3},  // DHM = 2^30 - 1: 0
+    {1 << 30, -31, INT32_MIN, 2},      // DHM = -2^30, the tie, rounds away to -1
+    {INT32_MAX, -31, -(1 << 30), 3},   // DHM = -2^30 + 1: 0
+    {INT32_MAX, -31, INT32_MIN, 2},    // DHM = -2^31 + 1: -1
+};
+inline constexpr int32_t kConvExtremeCount = 8;
+
+// Runs the extreme channels through one output pixel: `a` holds the
+// operator's input and weight shapes for 8 output channels; bias, the
+// multipliers and shifts (in `sizes`, empty for [8]), the offsets and out
+// [1, 8, 1, 1] are set here. Returns out's bytes.
+inline std::vector<int8_t> run_conv_extremes(const runtime::KernelEntry& entry,
+                                             const runtime::OperatorContract& contract,
+                                             ConvCallArgs a, const std::vector<int32_t>& sizes) {
+  a.has_bias = true;
+  a.input_offset = 0;
+  a.output_offset = 3;
+  a.bias_sizes = sizes;
+  a.requant_sizes = sizes;
+  a.multipliers.clear();
+  a.shifts.clear();
+  std::vector<int32_t> bias;
+  for (const ConvExtremeChannel& c : kConvExtremeChannels) {
+    a.multipliers.push_back(c.multiplier);
+    a.shifts.push_back(c.shift);
+    bias.push_back(c.bias);
+  }
+  a.out_sizes = {1, kConvExtremeCount, 1, 1};
+  a.out_dim_order = kConvNhwc;
+  etns::testing::KernelCall call;
+  add_conv_arguments(call, contract, a);
+  EXPECT_EQ(call.prepare(entry), runtime::Error::Ok) << call.log();
+  // The input is 0 (a new call's tensors are zeroed), every weight 5.
+  call.fill<int8_t>(contract.arg("weight"), std::vector<int8_t>(kConvExtremeCount, 5));
+  call.fill<int32_t>(contract.arg("bias"), bias);
+  EXPECT_EQ(call.run(), runtime::Error::Ok);
+  return call.read<int8_t>(contract.out());
+}
+
+// What the extreme channels give, each checked against the reference's RQ.
+inline std::vector<int8_t> conv_extremes_wanted() {
+  std::vector<int8_t> want;
+  for (const ConvExtremeChannel& c : kConvExtremeChannels) {
+    EXPECT_EQ(kernels::requantize(c.bias, {c.multiplier, c.shift}) + 3, c.want) << c.bias;
+    want.push_back(c.want);
+  }
+  return want;
 }
 
 }  // namespace etns::kernels::testing

@@ -301,25 +301,7 @@ TEST(DepthwiseConv2dS8, ShapesMatchAnExplicitlyPaddedImage) {
 
 // --- Requantisation extremes and per-channel vector shapes ---
 
-// One channel per (multiplier, shift, bias) row: input 0 with input_offset 0
-// leaves acc = bias, so out = RQ(bias, M, S) + 3. Multiplier 0 is what TFLite
-// writes for an effective scale below 2^-32, and real models hold shifts down
-// to -31; RQ at shift -31 is +-1 only from |DHM| >= 2^30, ties away from zero.
-struct ExtremeChannel {
-  int32_t multiplier, shift, bias;
-  int8_t want;
-};
-const ExtremeChannel kExtremeChannels[] = {
-    {0, 0, INT32_MAX, 3},              // multiplier 0: RQ = 0
-    {0, -31, INT32_MIN, 3},            // multiplier 0 at the lowest shift
-    {0, 30, 12345, 3},                 // multiplier 0 after a left shift that wraps
-    {1 << 30, -31, INT32_MAX, 4},      // DHM = 2^30, the tie, rounds away to 1
-    {1 << 30, -31, INT32_MAX - 2, 3},  // DHM = 2^30 - 1: 0
-    {1 << 30, -31, INT32_MIN, 2},      // DHM = -2^30, the tie, rounds away to -1
-    {INT32_MAX, -31, -(1 << 30), 3},   // DHM = -2^30 + 1: 0
-    {INT32_MAX, -31, INT32_MIN, 2},    // DHM = -2^31 + 1: -1
-};
-constexpr int32_t kExtremeCount = 8;
+constexpr int32_t kExtremeCount = kernels::testing::kConvExtremeCount;
 
 // The extreme channels as a [1, 8, 1, 1] -> [1, 8, 1, 1] depthwise
 // convolution (1x1 kernel, depth_multiplier 1) with the per-channel vectors
@@ -330,37 +312,10 @@ std::vector<int8_t> run_extremes(const std::vector<int32_t>& sizes) {
   a.weight_sizes = {1, 1, 1, kExtremeCount};
   a.depth_multiplier = 1;
   a.padding = {0, 0};
-  a.input_offset = 0;
-  a.output_offset = 3;
-  a.bias_sizes = sizes;
-  a.requant_sizes = sizes;
-  a.multipliers.clear();
-  a.shifts.clear();
-  std::vector<int32_t> bias;
-  for (const ExtremeChannel& c : kExtremeChannels) {
-    a.multipliers.push_back(c.multiplier);
-    a.shifts.push_back(c.shift);
-    bias.push_back(c.bias);
-  }
-  a.out_sizes = {1, kExtremeCount, 1, 1};
-  KernelCall call;
-  add_arguments(call, a);
-  EXPECT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-  call.fill<int8_t>(kInput, std::vector<int8_t>(kExtremeCount, 0));
-  call.fill<int8_t>(kWeight, std::vector<int8_t>(kExtremeCount, 5));
-  call.fill<int32_t>(kBias, bias);
-  EXPECT_EQ(call.run(), Error::Ok);
-  return call.read<int8_t>(kOut);
+  return kernels::testing::run_conv_extremes(kEntry, kDepthwiseConv2dContract, a, sizes);
 }
 
-std::vector<int8_t> extremes_wanted() {
-  std::vector<int8_t> want;
-  for (const ExtremeChannel& c : kExtremeChannels) {
-    EXPECT_EQ(kernels::requantize(c.bias, {c.multiplier, c.shift}) + 3, c.want) << c.bias;
-    want.push_back(c.want);
-  }
-  return want;
-}
+std::vector<int8_t> extremes_wanted() { return kernels::testing::conv_extremes_wanted(); }
 
 TEST(DepthwiseConv2dS8, RequantizesMultiplierZeroAndShiftMinus31) {
   EXPECT_EQ(run_extremes({}), extremes_wanted());
