@@ -4,18 +4,21 @@
 #include <cstring>
 
 #include "kernels/cortex_m/mul/mul.h"
+#include "kernels/testing/binary_variant_checks.h"
 #include "kernels/testing/kernel_args.h"
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
 #include "runtime/core/arena.h"
-#include "runtime/core/crc32.h"
 
 namespace etns::cortex_m {
 namespace {
 
 using kernels::Requant;
+using kernels::testing::all_code_pairs;
+using kernels::testing::CodePairs;
 using kernels::testing::kTileLengths;
+using kernels::testing::quantized_multiplier;
 using kernels::testing::Rng;
 using kernels::testing::set_int;
 using kernels::testing::set_s8_tensor;
@@ -23,7 +26,7 @@ using kernels::testing::Shape4d;
 using kernels::testing::TestMemoryScope;
 
 constexpr uint64_t kSeed = 0x6d756c76;  // "mulv"
-constexpr size_t kPairs = 256 * 256;
+constexpr size_t kPairs = kernels::testing::kCodePairs;
 
 // tier1_arm c0i3 (operators.md §2.5).
 MulParams tier1_params() {
@@ -33,20 +36,6 @@ MulParams tier1_params() {
   p.out_zero_point = -113;
   p.out = {1084628855, -6};
   return p;
-}
-
-// The exporter's QM(x) (operators.md §1.4), up to the rounding of M; the
-// shift is kept inside what prepare accepts.
-Requant quantized_multiplier(double x) {
-  int exponent = 0;
-  const double mantissa = std::frexp(x, &exponent);
-  int64_t multiplier = std::llround(std::ldexp(mantissa, 31));
-  if (multiplier == (int64_t{1} << 31)) {
-    multiplier = int64_t{1} << 30;
-    exponent += 1;
-  }
-  if (exponent < -31 || exponent > 30) return {0, 0};
-  return {static_cast<int32_t>(multiplier), exponent};
 }
 
 // Anything prepare accepts. Half the sets scale the product into the output
@@ -72,66 +61,31 @@ MulParams random_params(Rng& rng) {
   return p;
 }
 
-// How the kernel may be handed its buffers.
-enum class Layout { Aligned, Misaligned, InPlace };
+using Layout = kernels::testing::BufferLayout;
 
 void check_case(const MulParams& p, const int8_t* a, const int8_t* b, size_t n, const char* what,
                 Layout layout = Layout::Aligned) {
-  ETNS_CHECK_VARIANTS(
-      kernels::kMulVariants, n,
-      [&](MulFn fn, void* out) {
-        auto* bytes = static_cast<int8_t*>(out);
-        if (layout == Layout::Aligned) {
-          fn(p, a, b, bytes, n);
-          return;
-        }
-        TestMemoryScope scope;
-        int8_t* buffer = ETNS_TEST_ARRAY(int8_t, n + 1) + (layout == Layout::Misaligned ? 1 : 0);
-        if (layout == Layout::InPlace) std::memcpy(buffer, a, n);
-        fn(p, layout == Layout::InPlace ? buffer : a, b, buffer, n);
-        std::memcpy(bytes, buffer, n);
-      },
+  ETNS_CHECK_BINARY_VARIANTS(
+      kernels::kMulVariants, p, a, b, n, layout,
       "%s, n %zu, zp %d %d -> %d, (%d, %d), b channels %zu", what, n,
       static_cast<int>(p.a_zero_point), static_cast<int>(p.b_zero_point),
       static_cast<int>(p.out_zero_point), static_cast<int>(p.out.multiplier),
       static_cast<int>(p.out.shift), p.b_channels);
 }
 
-// Every (self, other) code pair, row = self + 128, column = other + 128, as
-// operators.md §2.5 tabulates it.
-struct Pairs {
-  int8_t* a;
-  int8_t* b;
-};
-
-Pairs all_pairs() {
-  Pairs pairs{ETNS_TEST_ARRAY(int8_t, kPairs), ETNS_TEST_ARRAY(int8_t, kPairs)};
-  for (size_t i = 0; i < kPairs; ++i) {
-    pairs.a[i] = static_cast<int8_t>(static_cast<int>(i / 256) - 128);
-    pairs.b[i] = static_cast<int8_t>(static_cast<int>(i % 256) - 128);
-  }
-  return pairs;
-}
-
 ETNS_KERNEL_TEST(MulVariants, AllPairsTier1AndTableCrc) {
-  const Pairs pairs = all_pairs();
+  const CodePairs pairs = all_code_pairs();
   const MulParams p = tier1_params();
-  check_case(p, pairs.a, pairs.b, kPairs, "tier1_arm c0i3, all pairs");
+  check_case(p, pairs.self, pairs.other, kPairs, "tier1_arm c0i3, all pairs");
   ETNS_RETURN_IF_FAILED();
-  int8_t* table = ETNS_TEST_ARRAY(int8_t, kPairs);
-  for (const auto& variant : kernels::kMulVariants) {
-    variant.fn(p, pairs.a, pairs.b, table, kPairs);
-    const uint32_t crc = runtime::crc32(table, kPairs);
-    ETNS_CHECK(crc == 0x653e1013u, "%s: table CRC-32 %08x, want 653e1013", variant.isa,
-               static_cast<unsigned>(crc));
-  }
+  kernels::testing::check_table_crc(kernels::kMulVariants, p, pairs, 0x653e1013u);
 }
 
 ETNS_KERNEL_TEST(MulVariants, AllPairsRandomParams) {
-  const Pairs pairs = all_pairs();
+  const CodePairs pairs = all_code_pairs();
   Rng rng(kSeed);
   for (int i = 0; i < 24; ++i) {
-    check_case(random_params(rng), pairs.a, pairs.b, kPairs, "all pairs");
+    check_case(random_params(rng), pairs.self, pairs.other, kPairs, "all pairs");
     ETNS_RETURN_IF_FAILED();
   }
 }

@@ -5,18 +5,21 @@
 #include <cstring>
 
 #include "kernels/cortex_m_ns/sub/sub.h"
+#include "kernels/testing/binary_variant_checks.h"
 #include "kernels/testing/kernel_args.h"
 #include "kernels/testing/kernel_test.h"
 #include "kernels/testing/rng.h"
 #include "kernels/testing/variant_check.h"
 #include "runtime/core/arena.h"
-#include "runtime/core/crc32.h"
 
 namespace etns::cortex_m_ns {
 namespace {
 
 using kernels::Requant;
+using kernels::testing::all_code_pairs;
+using kernels::testing::CodePairs;
 using kernels::testing::kTileLengths;
+using kernels::testing::quantized_multiplier;
 using kernels::testing::Rng;
 using kernels::testing::set_int;
 using kernels::testing::set_s8_tensor;
@@ -24,7 +27,7 @@ using kernels::testing::Shape4d;
 using kernels::testing::TestMemoryScope;
 
 constexpr uint64_t kSeed = 0x73756276;  // "subv"
-constexpr size_t kPairs = 256 * 256;
+constexpr size_t kPairs = kernels::testing::kCodePairs;
 
 // tier1_ns c0i5 (operators.md §3.3).
 SubParams tier1_params() {
@@ -36,20 +39,6 @@ SubParams tier1_params() {
   p.out_zero_point = 4;
   p.out = {1266874265, -19};
   return p;
-}
-
-// The exporter's QM(x) (operators.md §1.4), up to the rounding of M; the
-// shift is kept inside what prepare accepts.
-Requant quantized_multiplier(double x) {
-  int exponent = 0;
-  const double mantissa = std::frexp(x, &exponent);
-  int64_t multiplier = std::llround(std::ldexp(mantissa, 31));
-  if (multiplier == (int64_t{1} << 31)) {
-    multiplier = int64_t{1} << 30;
-    exponent += 1;
-  }
-  if (exponent < -31 || exponent > 30) return {0, 0};
-  return {static_cast<int32_t>(multiplier), exponent};
 }
 
 // Parameters as the exporter makes them (operators.md §3.3) from random
@@ -107,25 +96,12 @@ SubParams edge_params(Rng& rng) {
 
 SubParams random_params(Rng& rng) { return rng.coin() ? recipe_params(rng) : edge_params(rng); }
 
-// How the kernel may be handed its buffers.
-enum class Layout { Aligned, Misaligned, InPlace };
+using Layout = kernels::testing::BufferLayout;
 
 void check_case(const SubParams& p, const int8_t* self, const int8_t* other, size_t n,
                 const char* what, Layout layout = Layout::Aligned) {
-  ETNS_CHECK_VARIANTS(
-      kernels::kSubVariants, n,
-      [&](SubFn fn, void* out) {
-        auto* bytes = static_cast<int8_t*>(out);
-        if (layout == Layout::Aligned) {
-          fn(p, self, other, bytes, n);
-          return;
-        }
-        TestMemoryScope scope;
-        int8_t* buffer = ETNS_TEST_ARRAY(int8_t, n + 1) + (layout == Layout::Misaligned ? 1 : 0);
-        if (layout == Layout::InPlace) std::memcpy(buffer, self, n);
-        fn(p, layout == Layout::InPlace ? buffer : self, other, buffer, n);
-        std::memcpy(bytes, buffer, n);
-      },
+  ETNS_CHECK_BINARY_VARIANTS(
+      kernels::kSubVariants, p, self, other, n, layout,
       "%s, n %zu, zp %d %d -> %d, self (%d, %d), other (%d, %d), out (%d, %d), act [%d, %d]",
       what, n, static_cast<int>(p.self_zero_point), static_cast<int>(p.other_zero_point),
       static_cast<int>(p.out_zero_point), static_cast<int>(p.self.multiplier),
@@ -134,38 +110,16 @@ void check_case(const SubParams& p, const int8_t* self, const int8_t* other, siz
       static_cast<int>(p.out.shift), static_cast<int>(p.act_min), static_cast<int>(p.act_max));
 }
 
-// Every (self, other) code pair, row = self + 128, column = other + 128, as
-// operators.md §3.3 tabulates it.
-struct Pairs {
-  int8_t* self;
-  int8_t* other;
-};
-
-Pairs all_pairs() {
-  Pairs pairs{ETNS_TEST_ARRAY(int8_t, kPairs), ETNS_TEST_ARRAY(int8_t, kPairs)};
-  for (size_t i = 0; i < kPairs; ++i) {
-    pairs.self[i] = static_cast<int8_t>(static_cast<int>(i / 256) - 128);
-    pairs.other[i] = static_cast<int8_t>(static_cast<int>(i % 256) - 128);
-  }
-  return pairs;
-}
-
 ETNS_KERNEL_TEST(SubVariants, AllPairsTier1AndTableCrc) {
-  const Pairs pairs = all_pairs();
+  const CodePairs pairs = all_code_pairs();
   const SubParams p = tier1_params();
   check_case(p, pairs.self, pairs.other, kPairs, "tier1_ns c0i5, all pairs");
   ETNS_RETURN_IF_FAILED();
-  int8_t* table = ETNS_TEST_ARRAY(int8_t, kPairs);
-  for (const auto& variant : kernels::kSubVariants) {
-    variant.fn(p, pairs.self, pairs.other, table, kPairs);
-    const uint32_t crc = runtime::crc32(table, kPairs);
-    ETNS_CHECK(crc == 0x8759853cu, "%s: table CRC-32 %08x, want 8759853c", variant.isa,
-               static_cast<unsigned>(crc));
-  }
+  kernels::testing::check_table_crc(kernels::kSubVariants, p, pairs, 0x8759853cu);
 }
 
 ETNS_KERNEL_TEST(SubVariants, AllPairsRandomParams) {
-  const Pairs pairs = all_pairs();
+  const CodePairs pairs = all_code_pairs();
   Rng rng(kSeed);
   for (int i = 0; i < 24; ++i) {
     check_case(random_params(rng), pairs.self, pairs.other, kPairs, "all pairs");
@@ -177,7 +131,7 @@ ETNS_KERNEL_TEST(SubVariants, AllPairsRandomParams) {
 // (the reference's saturate_s32) for the pairs far apart; the output stages
 // then show whether the difference wrapped instead.
 ETNS_KERNEL_TEST(SubVariants, AllPairsSaturatingDifference) {
-  const Pairs pairs = all_pairs();
+  const CodePairs pairs = all_code_pairs();
   const Requant outs[] = {{1 << 30, -24}, {INT32_MAX, -31}, {1 << 30, 0}, {1 << 30, -1}};
   for (const Requant& out : outs) {
     for (int32_t zero_point : {-128, 127}) {
@@ -198,7 +152,7 @@ ETNS_KERNEL_TEST(SubVariants, AllPairsSaturatingDifference) {
 // often equal: in these sets 512, 448, 342 and 256 of self's 512 remainders
 // equal one of other's.
 ETNS_KERNEL_TEST(SubVariants, AllPairsEqualRemainders) {
-  const Pairs pairs = all_pairs();
+  const CodePairs pairs = all_code_pairs();
   struct Case {
     int32_t zero_points[3];
     Requant self, other, out;
@@ -263,7 +217,7 @@ IntegerPartSpans integer_part_spans(const SubParams& p) {
 }
 
 ETNS_KERNEL_TEST(SubVariants, AllPairsAtTheNarrowBounds) {
-  const Pairs pairs = all_pairs();
+  const CodePairs pairs = all_code_pairs();
   Rng rng(kSeed + 6);
   // self 254, self 255, other 255, other 256: two parameter sets each.
   int found[4] = {};
