@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/testing/quantize_goldens.h"
 #include "tests/support/kernel_call.h"
 #include "tests/support/shared_data.h"
 
@@ -74,15 +75,7 @@ TEST(DequantizeS16, FullInt16Range) {
   EXPECT_EQ(call.read<float>(kOut), (std::vector<float>{0.0f, 65535.0f * 0.25f, 8192.0f}));
 }
 
-struct GoldenCase {
-  const char* pte;
-  const char* input;
-  const char* output;
-  double scale;
-  int64_t zero_point;
-  std::vector<int32_t> sizes;
-  std::vector<uint8_t> dim_order;
-};
+using GoldenCase = kernels::testing::QuantizeGoldenCase;
 
 // Every dequantize instruction of the arm goldens (operators.md §2.2 values).
 TEST(DequantizeS8, MatchesUpstreamGoldens) {
@@ -96,28 +89,8 @@ TEST(DequantizeS8, MatchesUpstreamGoldens) {
       {"tier1mean_arm", "c0i0", "c0i1", 0.030633239075541496, 1, image, {}},
       {"tier1mean_arm", "c0i3", "c0i4", 0.0006877929554320872, 4, {1, 16, 1, 1}, {}},
   };
-  for (const GoldenCase& c : cases) {
-    for (const char* id : {"A", "B", "C"}) {
-      const std::string prefix = shared + "/golden/" + c.pte + "." + id + ".";
-      const std::vector<uint8_t> input = etns::testing::read_file(prefix + c.input + ".bin");
-      const std::vector<uint8_t> want = etns::testing::read_file(prefix + c.output + ".bin");
-      KernelCall call;
-      call.tensor(ScalarType::Char, c.sizes, c.dim_order)
-          .double_value(c.scale)
-          .int_value(c.zero_point)
-          .int_value(-128)
-          .int_value(127)
-          .int_value(1)
-          .tensor(ScalarType::Float, c.sizes, c.dim_order);
-      ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-      ASSERT_EQ(input.size(), call.tensor_at(kInput).nbytes);
-      ASSERT_EQ(want.size(), call.tensor_at(kOut).nbytes);
-      std::memcpy(call.data<int8_t>(kInput), input.data(), input.size());
-      ASSERT_EQ(call.run(), Error::Ok);
-      EXPECT_EQ(std::memcmp(call.data<float>(kOut), want.data(), want.size()), 0)
-          << c.pte << "." << id << "." << c.output;
-    }
-  }
+  kernels::testing::expect_quantize_goldens(kEntry, kDequantizeContract, shared, cases,
+                                            ScalarType::Char, ScalarType::Float);
 }
 
 // --- prepare rejects what the kernel does not accept ---

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/testing/quantize_goldens.h"
 #include "tests/support/kernel_call.h"
 #include "tests/support/shared_data.h"
 
@@ -121,15 +122,7 @@ TEST(QuantizeS16, FullInt16RangeSaturates) {
   EXPECT_EQ(call.read<int16_t>(kOut), (std::vector<int16_t>{38, 32649, 32767, -32768, 5, -32768}));
 }
 
-struct GoldenCase {
-  const char* pte;
-  const char* input;   // stage holding the float input
-  const char* output;  // stage holding the golden int8 output
-  double scale;
-  int64_t zero_point;
-  std::vector<int32_t> sizes;
-  std::vector<uint8_t> dim_order;
-};
+using GoldenCase = kernels::testing::QuantizeGoldenCase;
 
 // Every quantize instruction of the arm goldens (operators.md §2.1 values).
 TEST(QuantizeS8, MatchesUpstreamGoldens) {
@@ -140,28 +133,8 @@ TEST(QuantizeS8, MatchesUpstreamGoldens) {
       {"tier1mean_arm", "input", "c0i0", kInputScale, 1, {1, 16, 32, 32}, {}},
       {"tier1mean_arm", "c0i2", "c0i3", 0.0006877929554320872, 4, {1, 16, 1, 1}, {}},
   };
-  for (const GoldenCase& c : cases) {
-    for (const char* id : {"A", "B", "C"}) {
-      const std::string prefix = shared + "/golden/" + c.pte + "." + id + ".";
-      const std::vector<uint8_t> input = etns::testing::read_file(prefix + c.input + ".bin");
-      const std::vector<uint8_t> want = etns::testing::read_file(prefix + c.output + ".bin");
-      KernelCall call;
-      call.tensor(ScalarType::Float, c.sizes, c.dim_order)
-          .double_value(c.scale)
-          .int_value(c.zero_point)
-          .int_value(-128)
-          .int_value(127)
-          .int_value(1)
-          .tensor(ScalarType::Char, c.sizes, c.dim_order);
-      ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
-      ASSERT_EQ(input.size(), call.tensor_at(kInput).nbytes);
-      ASSERT_EQ(want.size(), call.tensor_at(kOut).nbytes);
-      std::memcpy(call.data<float>(kInput), input.data(), input.size());
-      ASSERT_EQ(call.run(), Error::Ok);
-      EXPECT_EQ(std::memcmp(call.data<int8_t>(kOut), want.data(), want.size()), 0)
-          << c.pte << "." << id << "." << c.output;
-    }
-  }
+  kernels::testing::expect_quantize_goldens(kEntry, kQuantizeContract, shared, cases,
+                                            ScalarType::Float, ScalarType::Char);
 }
 
 // --- prepare rejects what the kernel does not accept ---

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "runtime/exec/kernel.h"
+#include "runtime/exec/operator_contract.h"
+#include "tests/support/kernel_call.h"
+#include "tests/support/shared_data.h"
+
+// The upstream-golden check quantize and dequantize share (host,
+// GoogleTest): one program instruction's input stage through the operator,
+// compared byte for byte with its output stage, for each of the goldens' A, B
+// and C inputs.
+namespace etns::kernels::testing {
+
+struct QuantizeGoldenCase {
+  const char* pte;
+  const char* input;   // stage holding the operator's input
+  const char* output;  // stage holding its golden output
+  double scale;
+  int64_t zero_point;
+  std::vector<int32_t> sizes;
+  std::vector<uint8_t> dim_order;
+};
+
+// Runs each case with quant range [-128, 127] and dtype int8 (1): input of
+// `input_dtype`, out of `out_dtype` (int8 and float32, one way or the other).
+inline void expect_quantize_goldens(const runtime::KernelEntry& entry,
+                                    const runtime::OperatorContract& contract,
+                                    const std::string& shared,
+                                    const std::vector<QuantizeGoldenCase>& cases,
+                                    runtime::ScalarType input_dtype,
+                                    runtime::ScalarType out_dtype) {
+  const runtime::Arg input_arg = contract.arg("input");
+  const runtime::Arg out_arg = contract.out();
+  for (const QuantizeGoldenCase& c : cases) {
+    for (const char* id : {"A", "B", "C"}) {
+      const std::string prefix = shared + "/golden/" + c.pte + "." + id + ".";
+      const std::vector<uint8_t> input = etns::testing::read_file(prefix + c.input + ".bin");
+      const std::vector<uint8_t> want = etns::testing::read_file(prefix + c.output + ".bin");
+      etns::testing::KernelCall call;
+      call.tensor(input_dtype, c.sizes, c.dim_order)
+          .double_value(c.scale)
+          .int_value(c.zero_point)
+          .int_value(-128)
+          .int_value(127)
+          .int_value(1)
+          .tensor(out_dtype, c.sizes, c.dim_order);
+      ASSERT_EQ(call.prepare(entry), runtime::Error::Ok) << call.log();
+      ASSERT_EQ(input.size(), call.tensor_at(input_arg).nbytes);
+      ASSERT_EQ(want.size(), call.tensor_at(out_arg).nbytes);
+      std::memcpy(call.tensor_at(input_arg).data, input.data(), input.size());
+      ASSERT_EQ(call.run(), runtime::Error::Ok);
+      EXPECT_EQ(std::memcmp(call.tensor_at(out_arg).data, want.data(), want.size()), 0)
+          << c.pte << "." << id << "." << c.output;
+    }
+  }
+}
+
+}  // namespace etns::kernels::testing
