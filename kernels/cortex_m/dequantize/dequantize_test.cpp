@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/testing/quantize_goldens.h"
+#include "kernels/testing/quantize_family_call.h"
 #include "tests/support/kernel_call.h"
 #include "tests/support/shared_data.h"
 
@@ -95,31 +95,20 @@ TEST(DequantizeS8, MatchesUpstreamGoldens) {
 
 // --- prepare rejects what the kernel does not accept ---
 
-struct Call {
-  ScalarType input_dtype = ScalarType::Char;
-  double scale = 0.024257738143205643;
-  int64_t zero_point = -113;
-  int64_t quant_min = -128;
-  int64_t quant_max = 127;
-  int64_t dtype = 1;
-  ScalarType out_dtype = ScalarType::Float;
-  std::vector<int32_t> out_sizes = {1, 4, 2, 2};
-  std::vector<uint8_t> out_dim_order = {};
+struct Call : kernels::testing::QuantizeCallArgs {
+  Call() {
+    input_dtype = ScalarType::Char;
+    scale = 0.024257738143205643;
+    zero_point = -113;
+    out_dtype = ScalarType::Float;
+  }
 };
 
 void expect_rejected(const Call& c, Error code, const std::string& message) {
-  KernelCall call;
-  call.tensor(c.input_dtype, {1, 4, 2, 2})
-      .double_value(c.scale)
-      .int_value(c.zero_point)
-      .int_value(c.quant_min)
-      .int_value(c.quant_max)
-      .int_value(c.dtype)
-      .tensor(c.out_dtype, c.out_sizes, c.out_dim_order);
-  EXPECT_EQ(call.prepare(kEntry), code);
-  EXPECT_NE(call.log().find("c0i0 cortex_m::dequantize_per_tensor.out: " + message),
-            std::string::npos)
-      << "log: " << call.log();
+  std::string log;
+  EXPECT_EQ(kernels::testing::prepare_quantize_call(kEntry, c, &log), code);
+  EXPECT_NE(log.find("c0i0 cortex_m::dequantize_per_tensor.out: " + message), std::string::npos)
+      << "log: " << log;
 }
 
 TEST(DequantizePrepare, RejectsWrongDtypes) {

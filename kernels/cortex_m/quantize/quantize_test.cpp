@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/testing/quantize_goldens.h"
+#include "kernels/testing/quantize_family_call.h"
 #include "tests/support/kernel_call.h"
 #include "tests/support/shared_data.h"
 
@@ -139,31 +139,16 @@ TEST(QuantizeS8, MatchesUpstreamGoldens) {
 
 // --- prepare rejects what the kernel does not accept ---
 
-struct Call {
-  ScalarType input_dtype = ScalarType::Float;
-  double scale = kInputScale;
-  int64_t zero_point = 1;
-  int64_t quant_min = -128;
-  int64_t quant_max = 127;
-  int64_t dtype = 1;
-  ScalarType out_dtype = ScalarType::Char;
-  std::vector<int32_t> out_sizes = {1, 4, 2, 2};
-  std::vector<uint8_t> out_dim_order = {};
+struct Call : kernels::testing::QuantizeCallArgs {
+  Call() {
+    scale = kInputScale;
+    zero_point = 1;
+  }
 };
 
 // Prepares `c` and returns the error; the log is left in `log`.
 Error prepare(const Call& c, std::string* log) {
-  KernelCall call;
-  call.tensor(c.input_dtype, {1, 4, 2, 2})
-      .double_value(c.scale)
-      .int_value(c.zero_point)
-      .int_value(c.quant_min)
-      .int_value(c.quant_max)
-      .int_value(c.dtype)
-      .tensor(c.out_dtype, c.out_sizes, c.out_dim_order);
-  const Error error = call.prepare(kEntry);
-  *log = call.log();
-  return error;
+  return kernels::testing::prepare_quantize_call(kEntry, c, log);
 }
 
 void expect_rejected(const Call& c, Error code, const std::string& message) {

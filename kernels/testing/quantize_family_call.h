@@ -12,11 +12,45 @@
 #include "tests/support/kernel_call.h"
 #include "tests/support/shared_data.h"
 
-// The upstream-golden check quantize and dequantize share (host,
-// GoogleTest): one program instruction's input stage through the operator,
-// compared byte for byte with its output stage, for each of the goldens' A, B
-// and C inputs.
+// What the front-door tests of quantize and dequantize share (host,
+// GoogleTest): one call's arguments (the two contracts take the same ones in
+// the same order) and the upstream-golden check.
 namespace etns::kernels::testing {
+
+// One call's arguments; each test derives its own defaults (its constructor
+// sets the dtypes, scale and zero point).
+struct QuantizeCallArgs {
+  runtime::ScalarType input_dtype = runtime::ScalarType::Float;
+  std::vector<int32_t> input_sizes = {1, 4, 2, 2};
+  double scale = 1.0;
+  int64_t zero_point = 0;
+  int64_t quant_min = -128;
+  int64_t quant_max = 127;
+  int64_t dtype = 1;
+  runtime::ScalarType out_dtype = runtime::ScalarType::Char;
+  std::vector<int32_t> out_sizes = {1, 4, 2, 2};
+  std::vector<uint8_t> out_dim_order = {};
+};
+
+// Prepares a call of `a` and returns the error; the log is left in `log`.
+inline runtime::Error prepare_quantize_call(const runtime::KernelEntry& entry,
+                                            const QuantizeCallArgs& a, std::string* log) {
+  etns::testing::KernelCall call;
+  call.tensor(a.input_dtype, a.input_sizes)
+      .double_value(a.scale)
+      .int_value(a.zero_point)
+      .int_value(a.quant_min)
+      .int_value(a.quant_max)
+      .int_value(a.dtype)
+      .tensor(a.out_dtype, a.out_sizes, a.out_dim_order);
+  const runtime::Error error = call.prepare(entry);
+  *log = call.log();
+  return error;
+}
+
+// The upstream goldens: one program instruction's input stage through the
+// operator, compared byte for byte with its output stage, for each of the
+// goldens' A, B and C inputs.
 
 struct QuantizeGoldenCase {
   const char* pte;
