@@ -8,8 +8,8 @@
 #include <numeric>
 
 #include "kernels/testing/rng.h"
-#include "tools/program/program_model.h"
-#include "tools/program/pte_writer.h"
+#include "tools/writers/program/program_model.h"
+#include "tools/writers/program/pte_writer.h"
 
 namespace etns::fuzz {
 namespace {

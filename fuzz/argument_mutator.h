@@ -6,7 +6,7 @@
 
 // The `arguments` fuzz target's mutator (docs/fuzzing.md): it changes what a
 // program says to its operators, never its bytes. A program is read into the
-// editable model (tools/program/program_model.h); a few edits chosen by a
+// editable model (tools/writers/program/program_model.h); a few edits chosen by a
 // seed change the values its instructions take (ints, doubles, bools, int
 // lists, which value an argument names), its tensors' shapes, dim orders and
 // dtypes, where planned tensors sit (offsets and arenas, so that outputs

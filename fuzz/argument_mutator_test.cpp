@@ -9,7 +9,7 @@
 #include "fuzz/bounded_run.h"
 #include "tests/support/operator_cases.h"
 #include "tools/common/failure.h"
-#include "tools/program/program_model.h"
+#include "tools/writers/program/program_model.h"
 
 namespace etns::fuzz {
 namespace {

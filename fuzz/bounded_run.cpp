@@ -9,7 +9,7 @@
 #include "runtime/exec/budget.h"
 #include "runtime/exec/method.h"
 #include "runtime/pte/program.h"
-#include "tools/runner/host_session.h"
+#include "tools/evidence/runner/host_session.h"
 
 namespace etns::fuzz {
 namespace {

@@ -12,12 +12,12 @@
 #include <string>
 
 #include "fuzz/scratch_file.h"
-#include "tools/bundle/bundle.h"
-#include "tools/bundle/test_bundles.h"
+#include "tools/evidence/bundle/bundle.h"
+#include "tools/evidence/bundle/test_bundles.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
-#include "tools/compare/compare.h"
-#include "tools/compare/regression_policy.h"
+#include "tools/evidence/compare/compare.h"
+#include "tools/evidence/compare/regression_policy.h"
 
 namespace {
 

@@ -9,11 +9,11 @@
 
 #include "fuzz/scratch_file.h"
 #include "tools/common/failure.h"
-#include "tools/config/config.h"
-#include "tools/export/coverage_models.h"
-#include "tools/export/exporter.h"
-#include "tools/program/graph_to_program.h"
-#include "tools/runner/model_facts.h"
+#include "tools/evidence/config/config.h"
+#include "tools/writers/export/coverage_models.h"
+#include "tools/writers/export/exporter.h"
+#include "tools/writers/program/graph_to_program.h"
+#include "tools/evidence/runner/model_facts.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   using namespace etns;

@@ -8,8 +8,8 @@
 #include "fuzz/scratch_file.h"
 #include "protocol/provider.h"
 #include "tools/common/failure.h"
-#include "tools/elf/elf_image.h"
-#include "tools/elf/verify_kernels.h"
+#include "tools/evidence/elf/elf_image.h"
+#include "tools/evidence/elf/verify_kernels.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace etns;

@@ -12,9 +12,9 @@
 
 #include "fuzz/bounded_run.h"
 #include "tools/common/failure.h"
-#include "tools/lower/lower.h"
-#include "tools/program/program_model.h"
-#include "tools/program/pte_writer.h"
+#include "tools/writers/lower/lower.h"
+#include "tools/writers/program/program_model.h"
+#include "tools/writers/program/pte_writer.h"
 
 namespace {
 

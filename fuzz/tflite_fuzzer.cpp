@@ -14,9 +14,9 @@
 
 #include "fuzz/bounded_run.h"
 #include "tools/common/failure.h"
-#include "tools/import/import_program.h"
-#include "tools/tflite/tflite_reader.h"
-#include "tools/tflite/tflite_test_writer.h"
+#include "tools/writers/import/import_program.h"
+#include "tools/writers/tflite/tflite_reader.h"
+#include "tools/writers/tflite/tflite_test_writer.h"
 
 namespace {
 

@@ -83,7 +83,7 @@ constexpr uint32_t kMarkerCount = 2 * (kRegionFirstInstruction + kMaxInstruction
 constexpr char kConsolePrefix[] = "etns-fw ";
 
 // The record names (the first word after the prefix) and the fields the host
-// reads, printed by firmware/ and parsed by tools/runner/ from these names.
+// reads, printed by firmware/ and parsed by tools/evidence/runner/ from these names.
 namespace console {
 constexpr char kLog[] = "log";
 constexpr char kLoaded[] = "loaded";

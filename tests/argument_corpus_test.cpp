@@ -17,7 +17,7 @@
 #include "tests/support/cli.h"
 #include "tests/support/qemu.h"
 #include "tools/common/files.h"
-#include "tools/program/program_model.h"
+#include "tools/writers/program/program_model.h"
 
 namespace etns {
 namespace {

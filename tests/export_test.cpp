@@ -15,12 +15,12 @@
 #include "tests/support/graph_reference.h"
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
-#include "tools/config/config.h"
-#include "tools/export/coverage_models.h"
-#include "tools/export/dscnn_model.h"
-#include "tools/export/tier1_models.h"
-#include "tools/runner/host_session.h"
-#include "tools/runner/model_facts.h"
+#include "tools/evidence/config/config.h"
+#include "tools/writers/export/coverage_models.h"
+#include "tools/writers/export/dscnn_model.h"
+#include "tools/writers/export/tier1_models.h"
+#include "tools/evidence/runner/host_session.h"
+#include "tools/evidence/runner/model_facts.h"
 
 namespace etns {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "runtime/exec/budget.h"
 #include "tests/support/qemu.h"
-#include "tools/elf/elf_image.h"
+#include "tools/evidence/elf/elf_image.h"
 
 namespace etns {
 namespace {

@@ -19,9 +19,9 @@
 #include "tests/support/cli.h"
 #include "tests/support/qemu.h"
 #include "tools/common/files.h"
-#include "tools/program/graph_to_program.h"
-#include "tools/program/pte_writer.h"
-#include "tools/program/quantized_graph.h"
+#include "tools/writers/program/graph_to_program.h"
+#include "tools/writers/program/pte_writer.h"
+#include "tools/writers/program/quantized_graph.h"
 
 namespace etns {
 namespace {

@@ -16,10 +16,10 @@
 #include "tests/support/qemu.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
-#include "tools/export/exporter.h"
-#include "tools/program/program_model.h"
-#include "tools/program/pte_writer.h"
-#include "tools/runner/host_session.h"
+#include "tools/writers/export/exporter.h"
+#include "tools/writers/program/program_model.h"
+#include "tools/writers/program/pte_writer.h"
+#include "tools/evidence/runner/host_session.h"
 
 namespace etns {
 namespace {

@@ -12,7 +12,7 @@
 #include "tests/support/qemu.h"
 #include "tests/support/tflite_cases.h"
 #include "tools/common/files.h"
-#include "tools/tflite/tflite_test_writer.h"
+#include "tools/writers/tflite/tflite_test_writer.h"
 
 namespace etns {
 namespace {

@@ -16,9 +16,9 @@
 #include "tests/support/qemu.h"
 #include "tests/support/shared_data.h"
 #include "tools/common/files.h"
-#include "tools/import/import_program.h"
-#include "tools/profile/reproduce_imported.h"
-#include "tools/tflite/tflite_test_writer.h"
+#include "tools/writers/import/import_program.h"
+#include "tools/evidence/profile/reproduce_imported.h"
+#include "tools/writers/tflite/tflite_test_writer.h"
 #include "tools/tflm_anchors.h"
 
 namespace etns {
@@ -105,8 +105,8 @@ TEST(ImportMlperfTiny, OperatorsMacsAddUpToTheModels) {
 }
 
 // Bad models get one line naming what and where, a non-zero exit, and no
-// program file (the checks themselves: tools/tflite/tflite_reader_test.cpp,
-// tools/import/tflite_import_test.cpp).
+// program file (the checks themselves: tools/writers/tflite/tflite_reader_test.cpp,
+// tools/writers/import/tflite_import_test.cpp).
 TEST(ImportRefusals, EachBadModelGetsOneLineAndNoProgram) {
   testing::TempDir dir;
   const std::vector<uint8_t> good = tools::tflite::write_tflite(tools::tflite::example_classifier());

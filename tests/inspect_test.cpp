@@ -13,8 +13,8 @@
 #include "tests/support/qemu.h"
 #include "tests/support/shared_data.h"
 #include "tools/common/files.h"
-#include "tools/program/program_model.h"
-#include "tools/program/pte_writer.h"
+#include "tools/writers/program/program_model.h"
+#include "tools/writers/program/pte_writer.h"
 
 namespace etns {
 namespace {

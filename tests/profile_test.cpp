@@ -18,9 +18,9 @@
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
 #include "tools/common/text.h"
-#include "tools/config/config.h"
-#include "tools/config/config_keys.h"
-#include "tools/runner/model_facts.h"
+#include "tools/evidence/config/config.h"
+#include "tools/evidence/config/config_keys.h"
+#include "tools/evidence/runner/model_facts.h"
 
 namespace etns {
 namespace {

@@ -22,9 +22,9 @@
 #include "tests/support/cli.h"
 #include "tests/support/rng.h"
 #include "tools/common/files.h"
-#include "tools/program/graph_to_program.h"
-#include "tools/program/quantized_graph.h"
-#include "tools/runner/batch.h"
+#include "tools/writers/program/graph_to_program.h"
+#include "tools/writers/program/quantized_graph.h"
+#include "tools/evidence/runner/batch.h"
 
 namespace etns {
 namespace {

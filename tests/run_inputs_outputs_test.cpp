@@ -18,8 +18,8 @@
 #include "tests/support/qemu.h"
 #include "tests/support/rng.h"
 #include "tools/common/files.h"
-#include "tools/program/graph_to_program.h"
-#include "tools/program/quantized_graph.h"
+#include "tools/writers/program/graph_to_program.h"
+#include "tools/writers/program/quantized_graph.h"
 
 namespace etns {
 namespace {

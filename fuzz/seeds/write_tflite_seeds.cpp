@@ -1,5 +1,5 @@
 // Writes the `tflite` fuzz target's seeds: the test writer's example models
-// (tools/tflite/tflite_test_writer.h), inline, with their data after the
+// (tools/writers/tflite/tflite_test_writer.h), inline, with their data after the
 // flatbuffer, and with legacy operator codes, as <folder>/<name>.tflite.
 //   build/bin/etns_write_tflite_seeds fuzz/corpus/tflite
 
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "tools/common/files.h"
-#include "tools/tflite/tflite_test_writer.h"
+#include "tools/writers/tflite/tflite_test_writer.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

@@ -97,7 +97,7 @@ struct OperatorContract {
   const ArgSpec* args;
   uint8_t count;     // schema arguments including out
   // The argument holding out's zero point (an Int), or nullptr: the int8
-  // producers lower (tools/export) follows to find an activation's grid.
+  // producers lower (tools/writers/export) follows to find an activation's grid.
   const char* output_zero_point = nullptr;
   // out holds its first argument's values rearranged or selected, on the same
   // grid (data movement, minimum, maximum, pad).

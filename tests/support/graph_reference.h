@@ -1,6 +1,6 @@
 #pragma once
 
-// The reference executor of a QuantizedGraph (tools/export/tier1_models.h):
+// The reference executor of a QuantizedGraph (tools/writers/export/tier1_models.h):
 // each op called through the real kernels' prepare and run (host build), one
 // synthetic KernelCall per op, no program in between. Shared by the tier1
 // model tests and the exporter's tests, which check the exported programs
@@ -18,7 +18,7 @@
 
 #include "kernels/registry.h"
 #include "tests/support/kernel_call.h"
-#include "tools/export/tier1_models.h"
+#include "tools/writers/export/tier1_models.h"
 
 namespace etns::testing {
 

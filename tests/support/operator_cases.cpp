@@ -34,8 +34,8 @@
 #include "kernels/portable/portable.h"
 #include "runtime/exec/operator_contract.h"
 #include "tests/support/rng.h"
-#include "tools/program/graph_to_program.h"
-#include "tools/program/quantized_graph.h"
+#include "tools/writers/program/graph_to_program.h"
+#include "tools/writers/program/quantized_graph.h"
 
 namespace etns::testing {
 

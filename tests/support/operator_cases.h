@@ -13,7 +13,7 @@
 #include "protocol/provider.h"
 #include "runtime/core/scalar_type.h"
 #include "tests/support/rng.h"
-#include "tools/program/quantized_graph.h"
+#include "tools/writers/program/quantized_graph.h"
 
 namespace etns::testing {
 

@@ -8,8 +8,8 @@
 
 #include "tests/support/rng.h"
 #include "tests/support/tflm_reference.h"
-#include "tools/tflite/tflite_model.h"
-#include "tools/tflite/tflite_reader.h"
+#include "tools/writers/tflite/tflite_model.h"
+#include "tools/writers/tflite/tflite_reader.h"
 
 // Small synthetic int8 TFLite models for `etns import`, one or two operators
 // each, with TFLite Micro's outputs for them computed by tflm_reference.h:

@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "tools/tflite/tflite_model.h"
+#include "tools/writers/tflite/tflite_model.h"
 
 // TensorFlow Lite Micro's int8 reference arithmetic, written for the tests
 // from tflite-micro's public sources: quantization_util.cc
@@ -17,7 +17,7 @@
 // GetQuantizedConvolutionMultipler), padding.h, the kernels' Prepare
 // functions for the parameters and reference/*.h, reference/integer_ops/*.h
 // for the loops. It is what `etns import`'s programs must compute byte for
-// byte, and it shares no code with tools/import: a wrong parameter there
+// byte, and it shares no code with tools/writers/import: a wrong parameter there
 // shows up here. Plain loops in TFLM's own order, NHWC, row-major.
 namespace etns::testing::tflm {
 

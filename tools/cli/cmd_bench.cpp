@@ -3,12 +3,12 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "tools/bench/bench.h"
+#include "tools/evidence/bench/bench.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress_line.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
-#include "tools/import/import_program.h"
+#include "tools/writers/import/import_program.h"
 
 namespace etns::tools {
 namespace {

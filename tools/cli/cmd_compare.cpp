@@ -3,7 +3,7 @@
 #include "tools/cli/commands.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
-#include "tools/compare/compare.h"
+#include "tools/evidence/compare/compare.h"
 
 namespace etns::tools {
 namespace {

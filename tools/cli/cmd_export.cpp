@@ -3,7 +3,7 @@
 #include <string>
 
 #include "tools/cli/commands.h"
-#include "tools/export/exporter.h"
+#include "tools/writers/export/exporter.h"
 
 namespace etns::tools {
 namespace {

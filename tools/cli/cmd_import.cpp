@@ -8,10 +8,10 @@
 #include "tools/cli/commands.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
-#include "tools/import/import_program.h"
-#include "tools/import/tensor_compare.h"
-#include "tools/import/tflite_import.h"
-#include "tools/tflite/tflite_reader.h"
+#include "tools/writers/import/import_program.h"
+#include "tools/writers/import/tensor_compare.h"
+#include "tools/writers/import/tflite_import.h"
+#include "tools/writers/tflite/tflite_reader.h"
 
 namespace etns::tools {
 namespace {

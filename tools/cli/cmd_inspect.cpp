@@ -3,7 +3,7 @@
 #include "kernels/registry.h"
 #include "tools/cli/commands.h"
 #include "tools/inspect/describe.h"
-#include "tools/runner/host_session.h"
+#include "tools/evidence/runner/host_session.h"
 
 namespace etns::tools {
 

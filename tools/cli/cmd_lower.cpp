@@ -6,9 +6,9 @@
 #include "tools/cli/commands.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
-#include "tools/lower/lower.h"
-#include "tools/program/program_model.h"
-#include "tools/program/pte_writer.h"
+#include "tools/writers/lower/lower.h"
+#include "tools/writers/program/program_model.h"
+#include "tools/writers/program/pte_writer.h"
 
 namespace etns::tools {
 namespace {

@@ -4,15 +4,15 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/bundle.h"
-#include "tools/bundle/bundle.h"
+#include "tools/evidence/bundle/bundle.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress_line.h"
 #include "tools/common/failure.h"
 #include "tools/common/text.h"
-#include "tools/config/config.h"
-#include "tools/config/config_keys.h"
-#include "tools/profile/profiler.h"
-#include "tools/runner/model_facts.h"
+#include "tools/evidence/config/config.h"
+#include "tools/evidence/config/config_keys.h"
+#include "tools/evidence/profile/profiler.h"
+#include "tools/evidence/runner/model_facts.h"
 
 namespace etns::tools {
 namespace {

@@ -3,7 +3,7 @@
 
 #include "tools/cli/commands.h"
 #include "tools/cli/progress_line.h"
-#include "tools/profile/reproduce.h"
+#include "tools/evidence/profile/reproduce.h"
 
 namespace etns::tools {
 namespace {

@@ -15,9 +15,9 @@
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
 #include "tools/common/text.h"
-#include "tools/runner/batch.h"
-#include "tools/runner/host_session.h"
-#include "tools/runner/qemu_session.h"
+#include "tools/evidence/runner/batch.h"
+#include "tools/evidence/runner/host_session.h"
+#include "tools/evidence/runner/qemu_session.h"
 
 namespace etns::tools {
 namespace {

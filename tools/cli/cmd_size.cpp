@@ -4,9 +4,9 @@
 
 #include "tools/cli/commands.h"
 #include "tools/common/failure.h"
-#include "tools/elf/elf_image.h"
-#include "tools/elf/size_report.h"
-#include "tools/elf/verify_kernels.h"
+#include "tools/evidence/elf/elf_image.h"
+#include "tools/evidence/elf/size_report.h"
+#include "tools/evidence/elf/verify_kernels.h"
 
 namespace etns::tools {
 

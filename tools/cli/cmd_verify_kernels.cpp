@@ -5,8 +5,8 @@
 
 #include "tools/cli/commands.h"
 #include "tools/common/failure.h"
-#include "tools/elf/elf_image.h"
-#include "tools/elf/verify_kernels.h"
+#include "tools/evidence/elf/elf_image.h"
+#include "tools/evidence/elf/verify_kernels.h"
 #include "tools/select/kernel_selection.h"
 
 namespace etns::tools {

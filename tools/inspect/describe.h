@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "tools/runner/host_session.h"
+#include "tools/evidence/runner/host_session.h"
 
 namespace etns::tools {
 

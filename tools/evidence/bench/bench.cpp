@@ -1,4 +1,4 @@
-#include "tools/bench/bench.h"
+#include "tools/evidence/bench/bench.h"
 
 #include <filesystem>
 #include <fstream>
@@ -13,9 +13,9 @@
 #include "tools/common/process.h"
 #include "tools/common/program_names.h"
 #include "tools/common/text.h"
-#include "tools/elf/elf_image.h"
-#include "tools/runner/host_session.h"
-#include "tools/runner/qemu_session.h"
+#include "tools/evidence/elf/elf_image.h"
+#include "tools/evidence/runner/host_session.h"
+#include "tools/evidence/runner/qemu_session.h"
 
 namespace etns::tools {
 namespace {

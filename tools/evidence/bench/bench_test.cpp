@@ -1,4 +1,4 @@
-#include "tools/bench/bench.h"
+#include "tools/evidence/bench/bench.h"
 
 #include <gtest/gtest.h>
 

@@ -20,7 +20,7 @@
 #include "kernels/testing/bench_hwy_target.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
-#include "tools/runner/host_session.h"
+#include "tools/evidence/runner/host_session.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "tools/bundle/bundle.h"
+#include "tools/evidence/bundle/bundle.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -11,8 +11,8 @@
 #include <random>
 
 #include "protocol/bundle.h"
-#include "tools/bundle/bundle_from_run.h"
-#include "tools/bundle/bundle_text.h"
+#include "tools/evidence/bundle/bundle_from_run.h"
+#include "tools/evidence/bundle/bundle_text.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"

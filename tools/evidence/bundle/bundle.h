@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "tools/bundle/bundle_documents.h"
-#include "tools/bundle/results.h"
-#include "tools/config/config.h"
+#include "tools/evidence/bundle/bundle_documents.h"
+#include "tools/evidence/bundle/results.h"
+#include "tools/evidence/config/config.h"
 
 // The result bundle of a profile run (docs/profiling.md lists every file):
 //   summary.json, run_metadata.json, profile_results.json

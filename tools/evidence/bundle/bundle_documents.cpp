@@ -1,4 +1,4 @@
-#include "tools/bundle/bundle_documents.h"
+#include "tools/evidence/bundle/bundle_documents.h"
 
 #include <algorithm>
 #include <cmath>

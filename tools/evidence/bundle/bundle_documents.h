@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "protocol/provider.h"
-#include "tools/bundle/json_field.h"
+#include "tools/evidence/bundle/json_field.h"
 
 // The JSON documents of a result bundle (docs/profiling.md, "The bundle"),
 // typed. Writers build them once from a run (bundle_from_run.h); to_json gives

@@ -1,4 +1,4 @@
-#include "tools/bundle/bundle_from_run.h"
+#include "tools/evidence/bundle/bundle_from_run.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,12 +6,12 @@
 #include <fmt/format.h>
 
 #include "protocol/bundle.h"
-#include "tools/bundle/bundle.h"
+#include "tools/evidence/bundle/bundle.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/process.h"
 #include "tools/common/sha256.h"
-#include "tools/elf/elf_image.h"
+#include "tools/evidence/elf/elf_image.h"
 
 namespace etns::tools {
 namespace {

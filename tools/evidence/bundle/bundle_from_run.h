@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "tools/bundle/bundle_documents.h"
-#include "tools/bundle/results.h"
-#include "tools/config/config.h"
+#include "tools/evidence/bundle/bundle_documents.h"
+#include "tools/evidence/bundle/results.h"
+#include "tools/evidence/config/config.h"
 
 // The measure -> bundle stage: a run's samples become the bundle's typed
 // documents. Every aggregate (the configured value, median, mean, min, max,

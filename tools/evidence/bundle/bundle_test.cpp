@@ -1,4 +1,4 @@
-#include "tools/bundle/bundle.h"
+#include "tools/evidence/bundle/bundle.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "tools/bundle/test_bundles.h"
+#include "tools/evidence/bundle/test_bundles.h"
 #include "tools/common/failure.h"
 #include "tools/common/process.h"
 

@@ -1,4 +1,4 @@
-#include "tools/bundle/bundle_text.h"
+#include "tools/evidence/bundle/bundle_text.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/bundle/bundle_from_run.h"
+#include "tools/evidence/bundle/bundle_from_run.h"
 
 // The bundle's projections for spreadsheets and people, formatted from the
 // typed documents (nothing is aggregated here).

@@ -1,4 +1,4 @@
-#include "tools/bundle/json_field.h"
+#include "tools/evidence/bundle/json_field.h"
 
 #include <cmath>
 #include <fmt/format.h>

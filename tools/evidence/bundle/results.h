@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/config/config.h"
+#include "tools/evidence/config/config.h"
 
 // What a profile run measured, before it is written as a bundle.
 namespace etns::tools {

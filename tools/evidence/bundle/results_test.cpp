@@ -1,4 +1,4 @@
-#include "tools/bundle/results.h"
+#include "tools/evidence/bundle/results.h"
 
 #include <gtest/gtest.h>
 

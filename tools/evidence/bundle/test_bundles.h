@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "tools/bundle/bundle.h"
+#include "tools/evidence/bundle/bundle.h"
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
 

@@ -1,4 +1,4 @@
-#include "tools/compare/compare.h"
+#include "tools/evidence/compare/compare.h"
 
 #include <algorithm>
 #include <fmt/format.h>

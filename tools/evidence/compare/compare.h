@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "protocol/provider.h"
-#include "tools/bundle/bundle.h"
+#include "tools/evidence/bundle/bundle.h"
 #include "tools/common/text.h"
-#include "tools/compare/regression_policy.h"
+#include "tools/evidence/compare/regression_policy.h"
 
 namespace etns::tools {
 

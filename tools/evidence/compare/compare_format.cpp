@@ -6,7 +6,7 @@
 
 #include "protocol/bundle.h"
 #include "tools/common/failure.h"
-#include "tools/compare/compare.h"
+#include "tools/evidence/compare/compare.h"
 
 namespace etns::tools {
 

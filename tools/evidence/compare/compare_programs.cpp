@@ -8,7 +8,7 @@
 
 #include "tools/common/failure.h"
 #include "tools/common/program_names.h"
-#include "tools/compare/compare.h"
+#include "tools/evidence/compare/compare.h"
 
 namespace etns::tools {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
-#include "tools/compare/compare.h"
+#include "tools/evidence/compare/compare.h"
 
 namespace etns::tools {
 namespace {

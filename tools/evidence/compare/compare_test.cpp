@@ -1,10 +1,10 @@
-#include "tools/compare/compare.h"
+#include "tools/evidence/compare/compare.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "tools/bundle/test_bundles.h"
+#include "tools/evidence/bundle/test_bundles.h"
 #include "tools/common/failure.h"
 #include "tools/common/process.h"
 

@@ -1,4 +1,4 @@
-#include "tools/compare/regression_policy.h"
+#include "tools/evidence/compare/regression_policy.h"
 
 #include <yaml-cpp/yaml.h>
 

@@ -1,11 +1,11 @@
-#include "tools/compare/regression_policy.h"
+#include "tools/evidence/compare/regression_policy.h"
 
 #include <gtest/gtest.h>
 
-#include "tools/bundle/test_bundles.h"
+#include "tools/evidence/bundle/test_bundles.h"
 #include "tools/common/failure.h"
 #include "tools/common/process.h"
-#include "tools/compare/compare.h"
+#include "tools/evidence/compare/compare.h"
 
 namespace etns::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/config/config.h"
+#include "tools/evidence/config/config.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -8,9 +8,9 @@
 #include "tools/common/program_names.h"
 #include "tools/common/sha256.h"
 #include "tools/common/text.h"
-#include "tools/config/config_tree.h"
-#include "tools/config/config_keys.h"
-#include "tools/config/counters.h"
+#include "tools/evidence/config/config_tree.h"
+#include "tools/evidence/config/config_keys.h"
+#include "tools/evidence/config/counters.h"
 
 namespace etns::tools {
 namespace {

@@ -86,7 +86,7 @@ struct ProfileConfig {
 };
 
 // What the configuration takes from the program itself. The configuration
-// never loads programs: its caller passes a reader (tools/runner's
+// never loads programs: its caller passes a reader (tools/evidence/runner's
 // read_model_facts loads the program unbound, as `etns inspect` does).
 struct ModelInput {
   size_t nbytes = 0;

@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "tools/common/text.h"
-#include "tools/config/config_keys.h"
-#include "tools/config/config_tree.h"
+#include "tools/evidence/config/config_keys.h"
+#include "tools/evidence/config/config_tree.h"
 
 namespace etns::tools::config_detail {
 namespace {

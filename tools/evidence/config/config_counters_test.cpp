@@ -1,4 +1,4 @@
-#include "tools/config/config.h"
+#include "tools/evidence/config/config.h"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "tools/common/failure.h"
-#include "tools/config/config_test_fixture.h"
-#include "tools/runner/qemu_session.h"
+#include "tools/evidence/config/config_test_fixture.h"
+#include "tools/evidence/runner/qemu_session.h"
 
 // The profiling.pmu_counters selection and the counter catalogue.
 namespace etns::tools {

@@ -1,4 +1,4 @@
-#include "tools/config/config_keys.h"
+#include "tools/evidence/config/config_keys.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "protocol/provider.h"
-#include "tools/config/config_tree.h"
+#include "tools/evidence/config/config_tree.h"
 
 namespace etns::tools {
 namespace {

@@ -1,6 +1,6 @@
 // The key table (config_keys.h) and the limits on what a configuration may
 // hold (docs/profiling.md, "Configuration keys").
-#include "tools/config/config_keys.h"
+#include "tools/evidence/config/config_keys.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/config/config_test_fixture.h"
+#include "tools/evidence/config/config_test_fixture.h"
 
 namespace etns::tools {
 namespace {

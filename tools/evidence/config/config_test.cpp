@@ -1,4 +1,4 @@
-#include "tools/config/config.h"
+#include "tools/evidence/config/config.h"
 
 #include <gtest/gtest.h>
 
@@ -7,9 +7,9 @@
 
 #include "tools/common/failure.h"
 #include "tools/common/sha256.h"
-#include "tools/config/config_keys.h"
-#include "tools/config/config_test_fixture.h"
-#include "tools/runner/qemu_session.h"
+#include "tools/evidence/config/config_keys.h"
+#include "tools/evidence/config/config_test_fixture.h"
+#include "tools/evidence/runner/qemu_session.h"
 
 namespace etns::tools {
 namespace {

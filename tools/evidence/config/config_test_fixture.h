@@ -15,9 +15,9 @@
 
 #include "tools/common/failure.h"
 #include "tools/common/sha256.h"
-#include "tools/config/config.h"
-#include "tools/export/exporter.h"
-#include "tools/runner/model_facts.h"
+#include "tools/evidence/config/config.h"
+#include "tools/writers/export/exporter.h"
+#include "tools/evidence/runner/model_facts.h"
 
 namespace etns::tools::config_testing {
 

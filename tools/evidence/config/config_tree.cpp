@@ -1,4 +1,4 @@
-#include "tools/config/config_tree.h"
+#include "tools/evidence/config/config_tree.h"
 
 #include <sys/stat.h>
 #include <yaml-cpp/depthguard.h>

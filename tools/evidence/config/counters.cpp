@@ -1,4 +1,4 @@
-#include "tools/config/counters.h"
+#include "tools/evidence/config/counters.h"
 
 #include <algorithm>
 

@@ -2,8 +2,8 @@
 
 // Internal to the profile configuration reader: profiling.pmu_counters.
 
-#include "tools/config/config.h"
-#include "tools/config/config_tree.h"
+#include "tools/evidence/config/config.h"
+#include "tools/evidence/config/config_tree.h"
 
 namespace etns::tools::config_detail {
 

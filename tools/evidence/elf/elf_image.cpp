@@ -1,4 +1,4 @@
-#include "tools/elf/elf_image.h"
+#include "tools/evidence/elf/elf_image.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

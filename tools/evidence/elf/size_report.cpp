@@ -1,4 +1,4 @@
-#include "tools/elf/size_report.h"
+#include "tools/evidence/elf/size_report.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,7 +13,7 @@
 
 #include "tools/common/failure.h"
 #include "tools/common/text.h"
-#include "tools/elf/verify_kernels.h"
+#include "tools/evidence/elf/verify_kernels.h"
 
 namespace etns::tools {
 

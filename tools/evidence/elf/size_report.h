@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/elf/elf_image.h"
+#include "tools/evidence/elf/elf_image.h"
 
 // What each part of a firmware image costs in flash and RAM, read from its
 // symbol table: `etns size` (docs/porting.md, "What each part costs").

@@ -1,4 +1,4 @@
-#include "tools/elf/size_report.h"
+#include "tools/evidence/elf/size_report.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/process.h"
-#include "tools/elf/elf_image.h"
+#include "tools/evidence/elf/elf_image.h"
 
 namespace etns::tools {
 namespace {

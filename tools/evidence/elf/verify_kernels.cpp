@@ -1,4 +1,4 @@
-#include "tools/elf/verify_kernels.h"
+#include "tools/evidence/elf/verify_kernels.h"
 
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "protocol/provider.h"
-#include "tools/elf/elf_image.h"
+#include "tools/evidence/elf/elf_image.h"
 
 // Which kernels an ELF links, checked against the build flavour it was declared
 // to be (spec/profiler.md §11, read from the symbol table instead of nm): the

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/profile/instruction_chart.h"
+#include "tools/evidence/profile/instruction_chart.h"
 
 namespace etns::tools {
 namespace {

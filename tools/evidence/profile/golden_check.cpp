@@ -1,4 +1,4 @@
-#include "tools/profile/golden_check.h"
+#include "tools/evidence/profile/golden_check.h"
 
 #include <filesystem>
 #include <map>

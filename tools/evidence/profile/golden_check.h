@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/runner/qemu_session.h"
+#include "tools/evidence/runner/qemu_session.h"
 
 // The evidence page's bit-exactness line: every golden tensor of a golden
 // folder (../shared/golden: the upstream ExecuTorch + CMSIS-NN stack's output

@@ -1,4 +1,4 @@
-#include "tools/profile/instruction_chart.h"
+#include "tools/evidence/profile/instruction_chart.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "tools/profile/profiler.h"
+#include "tools/evidence/profile/profiler.h"
 
 #include <chrono>
 #include <fstream>
@@ -15,8 +15,8 @@
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/sha256.h"
-#include "tools/runner/host_session.h"
-#include "tools/runner/qemu_session.h"
+#include "tools/evidence/runner/host_session.h"
+#include "tools/evidence/runner/qemu_session.h"
 
 namespace etns::tools {
 namespace {

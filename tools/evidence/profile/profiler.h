@@ -3,8 +3,8 @@
 #include <functional>
 #include <string>
 
-#include "tools/bundle/results.h"
-#include "tools/config/config.h"
+#include "tools/evidence/bundle/results.h"
+#include "tools/evidence/config/config.h"
 
 namespace etns::tools {
 

@@ -1,4 +1,4 @@
-#include "tools/profile/profiler.h"
+#include "tools/evidence/profile/profiler.h"
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 
 #include "tests/support/shared_data.h"
 #include "tools/common/sha256.h"
-#include "tools/config/config_test_fixture.h"
-#include "tools/program/program_model.h"
-#include "tools/program/pte_writer.h"
+#include "tools/evidence/config/config_test_fixture.h"
+#include "tools/writers/program/program_model.h"
+#include "tools/writers/program/pte_writer.h"
 
 namespace etns::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/profile/reproduce.h"
+#include "tools/evidence/profile/reproduce.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,23 +11,23 @@
 #include <sstream>
 
 #include "protocol/bundle.h"
-#include "tools/bench/bench.h"
-#include "tools/bundle/bundle.h"
+#include "tools/evidence/bench/bench.h"
+#include "tools/evidence/bundle/bundle.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/program_names.h"
-#include "tools/compare/compare.h"
-#include "tools/config/config.h"
-#include "tools/elf/verify_kernels.h"
-#include "tools/export/exporter.h"
-#include "tools/lower/lower.h"
-#include "tools/profile/golden_check.h"
-#include "tools/profile/reproduce_imported.h"
-#include "tools/profile/reproduce_page.h"
-#include "tools/profile/reproduce_size.h"
-#include "tools/runner/host_session.h"
-#include "tools/runner/model_facts.h"
-#include "tools/runner/qemu_session.h"
+#include "tools/evidence/compare/compare.h"
+#include "tools/evidence/config/config.h"
+#include "tools/evidence/elf/verify_kernels.h"
+#include "tools/writers/export/exporter.h"
+#include "tools/writers/lower/lower.h"
+#include "tools/evidence/profile/golden_check.h"
+#include "tools/evidence/profile/reproduce_imported.h"
+#include "tools/evidence/profile/reproduce_page.h"
+#include "tools/evidence/profile/reproduce_size.h"
+#include "tools/evidence/runner/host_session.h"
+#include "tools/evidence/runner/model_facts.h"
+#include "tools/evidence/runner/qemu_session.h"
 
 namespace etns::tools {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/profile/instruction_chart.h"
-#include "tools/profile/profiler.h"
+#include "tools/evidence/profile/instruction_chart.h"
+#include "tools/evidence/profile/profiler.h"
 
 namespace etns::tools {
 

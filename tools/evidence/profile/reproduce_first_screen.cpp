@@ -8,8 +8,8 @@
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/text.h"
-#include "tools/lower/lower.h"
-#include "tools/profile/reproduce_page.h"
+#include "tools/writers/lower/lower.h"
+#include "tools/evidence/profile/reproduce_page.h"
 
 // The evidence page's first screen, one function per block: the title, the
 // answer paragraph, the headline table, the goldens, the host and the

@@ -1,4 +1,4 @@
-#include "tools/profile/reproduce_imported.h"
+#include "tools/evidence/profile/reproduce_imported.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -12,9 +12,9 @@
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/text.h"
-#include "tools/import/import_program.h"
-#include "tools/import/tensor_compare.h"
-#include "tools/runner/qemu_session.h"
+#include "tools/writers/import/import_program.h"
+#include "tools/writers/import/tensor_compare.h"
+#include "tools/evidence/runner/qemu_session.h"
 #include "tools/tflm_anchors.h"
 
 namespace etns::tools {

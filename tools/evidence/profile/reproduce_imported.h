@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "tools/profile/profiler.h"
+#include "tools/evidence/profile/profiler.h"
 
 // The evidence page's section on imported TFLite models (`etns reproduce
 // --tflite DIR`): every DIR/<m>.tflite imported, run once on the Cortex-M55

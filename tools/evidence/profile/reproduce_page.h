@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "tools/bundle/bundle.h"
-#include "tools/compare/compare.h"
-#include "tools/profile/golden_check.h"
-#include "tools/profile/reproduce.h"
+#include "tools/evidence/bundle/bundle.h"
+#include "tools/evidence/compare/compare.h"
+#include "tools/evidence/profile/golden_check.h"
+#include "tools/evidence/profile/reproduce.h"
 
 namespace etns::tools::reproduce_detail {
 

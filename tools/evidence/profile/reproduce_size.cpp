@@ -1,4 +1,4 @@
-#include "tools/profile/reproduce_size.h"
+#include "tools/evidence/profile/reproduce_size.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,9 +6,9 @@
 #include <optional>
 
 #include "tools/common/text.h"
-#include "tools/elf/elf_image.h"
-#include "tools/elf/size_report.h"
-#include "tools/elf/verify_kernels.h"
+#include "tools/evidence/elf/elf_image.h"
+#include "tools/evidence/elf/size_report.h"
+#include "tools/evidence/elf/verify_kernels.h"
 
 namespace etns::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/runner/batch.h"
+#include "tools/evidence/runner/batch.h"
 
 #include <algorithm>
 #include <atomic>
@@ -23,7 +23,7 @@
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/text.h"
-#include "tools/runner/host_session.h"
+#include "tools/evidence/runner/host_session.h"
 
 namespace etns::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/runner/batch.h"
+#include "tools/evidence/runner/batch.h"
 
 #include <gtest/gtest.h>
 

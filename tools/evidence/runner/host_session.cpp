@@ -1,4 +1,4 @@
-#include "tools/runner/host_session.h"
+#include "tools/evidence/runner/host_session.h"
 
 #include "protocol/job.h"
 #include "tools/common/failure.h"

@@ -1,11 +1,11 @@
-#include "tools/runner/model_facts.h"
+#include "tools/evidence/runner/model_facts.h"
 
 #include <algorithm>
 #include <memory>
 #include <set>
 
 #include "tools/common/failure.h"
-#include "tools/runner/host_session.h"
+#include "tools/evidence/runner/host_session.h"
 
 namespace etns::tools {
 

@@ -3,7 +3,7 @@
 #include <optional>
 #include <string>
 
-#include "tools/config/config.h"
+#include "tools/evidence/config/config.h"
 
 namespace etns::tools {
 

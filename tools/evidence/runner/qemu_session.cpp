@@ -1,4 +1,4 @@
-#include "tools/runner/qemu_session.h"
+#include "tools/evidence/runner/qemu_session.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -19,7 +19,7 @@
 #include "tools/common/files.h"
 #include "tools/common/process.h"
 #include "tools/common/text.h"
-#include "tools/elf/elf_image.h"
+#include "tools/evidence/elf/elf_image.h"
 
 namespace etns::tools {
 namespace {

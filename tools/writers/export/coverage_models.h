@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/program/quantized_graph.h"
+#include "tools/writers/program/quantized_graph.h"
 
 // Coverage models: one small program per Tier-1 case the evidence models
 // (tier1, tier1mean) leave out, each exported for both providers, so every

@@ -1,4 +1,4 @@
-#include "tools/export/coverage_models.h"
+#include "tools/writers/export/coverage_models.h"
 
 #include <gtest/gtest.h>
 
@@ -18,7 +18,7 @@
 #include "tests/support/graph_reference.h"
 #include "tests/support/kernel_call.h"
 #include "tools/common/failure.h"
-#include "tools/export/tier1_models.h"
+#include "tools/writers/export/tier1_models.h"
 
 namespace etns::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/export/dscnn_model.h"
+#include "tools/writers/export/dscnn_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 #include "kernels/cortex_m/quantize/quantize.h"
 #include "kernels/cortex_m/softmax/softmax.h"
 #include "kernels/portable/portable.h"
-#include "tools/export/seeded_random.h"
+#include "tools/writers/export/seeded_random.h"
 
 namespace etns::tools {
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tools/program/quantized_graph.h"
+#include "tools/writers/program/quantized_graph.h"
 
 // An application model of etns's own: a DS-CNN-shaped keyword spotter, the
 // kind of program ExecuTorch's Cortex-M backend writes for a real model, so

@@ -1,4 +1,4 @@
-#include "tools/export/dscnn_model.h"
+#include "tools/writers/export/dscnn_model.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "tests/support/graph_reference.h"
-#include "tools/export/seeded_random.h"
-#include "tools/export/tier1_models.h"
+#include "tools/writers/export/seeded_random.h"
+#include "tools/writers/export/tier1_models.h"
 
 namespace etns::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/export/exporter.h"
+#include "tools/writers/export/exporter.h"
 
 #include <algorithm>
 #include <cstring>
@@ -9,10 +9,10 @@
 #include "tools/common/files.h"
 #include "tools/common/program_names.h"
 #include "tools/common/sha256.h"
-#include "tools/export/coverage_models.h"
-#include "tools/export/dscnn_model.h"
-#include "tools/program/graph_to_program.h"
-#include "tools/program/program_model.h"
+#include "tools/writers/export/coverage_models.h"
+#include "tools/writers/export/dscnn_model.h"
+#include "tools/writers/program/graph_to_program.h"
+#include "tools/writers/program/program_model.h"
 
 namespace etns::tools {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/program/memory_planner.h"
-#include "tools/export/tier1_models.h"
+#include "tools/writers/program/memory_planner.h"
+#include "tools/writers/export/tier1_models.h"
 
 namespace etns::tools {
 

@@ -1,4 +1,4 @@
-#include "tools/export/seeded_random.h"
+#include "tools/writers/export/seeded_random.h"
 
 #include <cmath>
 #include <cstring>

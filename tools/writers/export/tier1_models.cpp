@@ -1,4 +1,4 @@
-#include "tools/export/tier1_models.h"
+#include "tools/writers/export/tier1_models.h"
 
 #include <algorithm>
 #include <array>
@@ -19,7 +19,7 @@
 #include "kernels/cortex_m_ns/sub/sub.h"
 #include "kernels/portable/portable.h"
 #include "tools/common/failure.h"
-#include "tools/export/seeded_random.h"
+#include "tools/writers/export/seeded_random.h"
 
 namespace etns::tools {
 

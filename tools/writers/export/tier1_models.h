@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/program/quantized_graph.h"
+#include "tools/writers/program/quantized_graph.h"
 
 // The numerics of the evidence models `tier1` and `tier1mean` (profiler.md
 // §12) as etns exports them: weights from our seeded generator, activation

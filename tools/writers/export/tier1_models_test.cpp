@@ -1,4 +1,4 @@
-#include "tools/export/tier1_models.h"
+#include "tools/writers/export/tier1_models.h"
 
 #include <gtest/gtest.h>
 

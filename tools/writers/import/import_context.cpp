@@ -1,4 +1,4 @@
-#include "tools/import/import_context.h"
+#include "tools/writers/import/import_context.h"
 
 #include <algorithm>
 #include <cmath>

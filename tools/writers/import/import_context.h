@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "runtime/exec/operator_contract.h"
-#include "tools/import/tflm_numerics.h"
-#include "tools/program/quantized_graph.h"
-#include "tools/tflite/tflite_model.h"
+#include "tools/writers/import/tflm_numerics.h"
+#include "tools/writers/program/quantized_graph.h"
+#include "tools/writers/tflite/tflite_model.h"
 
-// What one TFLite builtin's import function (tools/import/builtins/) works
+// What one TFLite builtin's import function (tools/writers/import/builtins/) works
 // with: the operator, its TFLite tensors, the graph tensors that stand for
 // them, and the calls it adds. The walk over the model and the record of what
 // each operator became stay in tflite_import.cpp; a builtin only reads its

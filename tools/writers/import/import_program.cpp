@@ -1,7 +1,7 @@
-#include "tools/import/import_program.h"
+#include "tools/writers/import/import_program.h"
 
-#include "tools/program/pte_writer.h"
-#include "tools/tflite/tflite_reader.h"
+#include "tools/writers/program/pte_writer.h"
+#include "tools/writers/tflite/tflite_reader.h"
 
 namespace etns::tools {
 namespace {

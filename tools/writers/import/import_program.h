@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/import/tflite_import.h"
-#include "tools/program/graph_to_program.h"
+#include "tools/writers/import/tflite_import.h"
+#include "tools/writers/program/graph_to_program.h"
 
 // `etns import` as a function: a .tflite file's bytes to a verified, imported
 // program (used by the import command and by `etns reproduce`).

@@ -1,12 +1,12 @@
-#include "tools/import/import_test_support.h"
+#include "tools/writers/import/import_test_support.h"
 
 #include "kernels/registry.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
 #include "tools/common/process.h"
-#include "tools/import/import_program.h"
-#include "tools/runner/host_session.h"
-#include "tools/tflite/tflite_reader.h"
+#include "tools/writers/import/import_program.h"
+#include "tools/evidence/runner/host_session.h"
+#include "tools/writers/tflite/tflite_reader.h"
 
 namespace etns::tools::import_test {
 

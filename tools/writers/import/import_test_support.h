@@ -11,8 +11,8 @@
 #include "tests/support/rng.h"
 #include "tests/support/tflite_cases.h"
 #include "tests/support/tflm_reference.h"
-#include "tools/import/tflite_import.h"
-#include "tools/tflite/tflite_test_writer.h"
+#include "tools/writers/import/tflite_import.h"
+#include "tools/writers/tflite/tflite_test_writer.h"
 
 // What the importer's tests share (tflite_import_test.cpp and
 // builtins/<builtin>_test.cpp): each operator `etns import` maps, on small

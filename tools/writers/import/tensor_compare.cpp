@@ -1,4 +1,4 @@
-#include "tools/import/tensor_compare.h"
+#include "tools/writers/import/tensor_compare.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/import/tflite_import.h"
+#include "tools/writers/import/tflite_import.h"
 
 // Checks an imported program tensor by tensor against a reference run of
 // the TFLite model: `etns run --dump-dir DUMP` writes each instruction's

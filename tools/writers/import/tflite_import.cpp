@@ -1,10 +1,10 @@
-#include "tools/import/tflite_import.h"
+#include "tools/writers/import/tflite_import.h"
 
 #include <utility>
 
 #include "tools/common/failure.h"
-#include "tools/import/builtins/builtins.h"
-#include "tools/import/import_context.h"
+#include "tools/writers/import/builtins/builtins.h"
+#include "tools/writers/import/import_context.h"
 
 // The walk over the model: each operator in order through its builtin's
 // import function (builtins/builtins.h), a record of what it became, then the

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/program/quantized_graph.h"
-#include "tools/tflite/tflite_model.h"
+#include "tools/writers/program/quantized_graph.h"
+#include "tools/writers/tflite/tflite_model.h"
 
 // `etns import`: an int8 TFLite model as a graph of cortex_m:: operators
 // (and the portable data-movement ones), with every argument derived as

@@ -1,4 +1,4 @@
-#include "tools/import/import_test_support.h"
+#include "tools/writers/import/import_test_support.h"
 
 // The importer as a whole: the end-to-end set, models with several inputs
 // and outputs, and the refusals of the walk and the context (unknown

@@ -1,4 +1,4 @@
-#include "tools/import/tflm_numerics.h"
+#include "tools/writers/import/tflm_numerics.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "tools/lower/lower.h"
+#include "tools/writers/lower/lower.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,11 +9,11 @@
 #include "kernels/registry.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
-#include "tools/lower/lower_pass.h"
-#include "tools/program/finish_program.h"
-#include "tools/program/memory_planner.h"
-#include "tools/program/quantized_graph.h"
-#include "tools/runner/host_session.h"
+#include "tools/writers/lower/lower_pass.h"
+#include "tools/writers/program/finish_program.h"
+#include "tools/writers/program/memory_planner.h"
+#include "tools/writers/program/quantized_graph.h"
+#include "tools/evidence/runner/host_session.h"
 
 namespace etns::tools {
 namespace lowering {

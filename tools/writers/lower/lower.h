@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/program/program_model.h"
+#include "tools/writers/program/program_model.h"
 
 namespace etns::tools {
 

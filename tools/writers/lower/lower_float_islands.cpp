@@ -3,8 +3,8 @@
 #include <set>
 #include <sstream>
 
-#include "tools/lower/lower_pass.h"
-#include "tools/program/quantized_graph.h"
+#include "tools/writers/lower/lower_pass.h"
+#include "tools/writers/program/quantized_graph.h"
 
 namespace etns::tools::lowering {
 

@@ -2,7 +2,7 @@
 
 // The lowering pass behind lower_to_ns (lower.h), shared by lower.cpp (the
 // driver, hardswish, int8 clamps, clean-up) and lower_float_islands.cpp (the
-// float islands). Internal to tools/export.
+// float islands). Internal to tools/writers/lower.
 
 #include <algorithm>
 #include <cmath>
@@ -28,8 +28,8 @@
 #include "kernels/cortex_m_ns/sub/sub.h"
 #include "kernels/portable/portable.h"
 #include "runtime/exec/operator_contract.h"
-#include "tools/lower/lower.h"
-#include "tools/program/program_model.h"
+#include "tools/writers/lower/lower.h"
+#include "tools/writers/program/program_model.h"
 
 namespace etns::tools::lowering {
 

@@ -1,4 +1,4 @@
-#include "tools/lower/lower.h"
+#include "tools/writers/lower/lower.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -15,12 +15,12 @@
 #include "tests/support/shared_data.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
-#include "tools/export/dscnn_model.h"
-#include "tools/export/exporter.h"
-#include "tools/program/graph_to_program.h"
-#include "tools/program/program_model.h"
-#include "tools/program/pte_writer.h"
-#include "tools/program/quantized_graph.h"
+#include "tools/writers/export/dscnn_model.h"
+#include "tools/writers/export/exporter.h"
+#include "tools/writers/program/graph_to_program.h"
+#include "tools/writers/program/program_model.h"
+#include "tools/writers/program/pte_writer.h"
+#include "tools/writers/program/quantized_graph.h"
 
 namespace etns::tools {
 namespace {

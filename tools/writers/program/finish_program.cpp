@@ -1,6 +1,6 @@
-#include "tools/program/finish_program.h"
+#include "tools/writers/program/finish_program.h"
 
-#include "tools/program/value_sharing.h"
+#include "tools/writers/program/value_sharing.h"
 
 namespace etns::tools {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "tools/program/memory_planner.h"
-#include "tools/program/program_model.h"
+#include "tools/writers/program/memory_planner.h"
+#include "tools/writers/program/program_model.h"
 
 namespace etns::tools {
 

@@ -1,9 +1,9 @@
-#include "tools/program/graph_to_program.h"
+#include "tools/writers/program/graph_to_program.h"
 
 #include <string>
 
 #include "tools/common/failure.h"
-#include "tools/program/pte_writer.h"
+#include "tools/writers/program/pte_writer.h"
 
 namespace etns::tools {
 namespace {

@@ -3,10 +3,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "tools/program/finish_program.h"
-#include "tools/program/memory_planner.h"
-#include "tools/program/program_model.h"
-#include "tools/program/quantized_graph.h"
+#include "tools/writers/program/finish_program.h"
+#include "tools/writers/program/memory_planner.h"
+#include "tools/writers/program/program_model.h"
+#include "tools/writers/program/quantized_graph.h"
 
 namespace etns::tools {
 

@@ -1,4 +1,4 @@
-#include "tools/program/graph_to_program.h"
+#include "tools/writers/program/graph_to_program.h"
 
 #include <gtest/gtest.h>
 
@@ -13,10 +13,10 @@
 #include "kernels/cortex_m_ns/mean/mean.h"
 #include "tests/support/graph_reference.h"
 #include "tools/common/failure.h"
-#include "tools/program/program_model.h"
-#include "tools/program/program_test_util.h"
-#include "tools/program/pte_writer.h"
-#include "tools/program/value_sharing.h"
+#include "tools/writers/program/program_model.h"
+#include "tools/writers/program/program_test_util.h"
+#include "tools/writers/program/pte_writer.h"
+#include "tools/writers/program/value_sharing.h"
 
 namespace etns::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/program/memory_planner.h"
+#include "tools/writers/program/memory_planner.h"
 
 #include <algorithm>
 #include <cstdint>

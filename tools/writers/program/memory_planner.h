@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tools/program/program_model.h"
+#include "tools/writers/program/program_model.h"
 
 namespace etns::tools {
 

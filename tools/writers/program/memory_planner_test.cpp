@@ -1,4 +1,4 @@
-#include "tools/program/memory_planner.h"
+#include "tools/writers/program/memory_planner.h"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 
 #include "tests/support/shared_data.h"
 #include "tools/common/failure.h"
-#include "tools/program/program_test_util.h"
-#include "tools/program/pte_writer.h"
+#include "tools/writers/program/program_test_util.h"
+#include "tools/writers/program/pte_writer.h"
 
 namespace etns::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/program/program_model.h"
+#include "tools/writers/program/program_model.h"
 
 #include <cstring>
 #include <memory>

@@ -1,11 +1,11 @@
-#include "tools/program/program_model.h"
+#include "tools/writers/program/program_model.h"
 
 #include <gtest/gtest.h>
 
 #include "tests/support/shared_data.h"
 #include "tools/common/failure.h"
-#include "tools/program/program_test_util.h"
-#include "tools/program/pte_writer.h"
+#include "tools/writers/program/program_test_util.h"
+#include "tools/writers/program/pte_writer.h"
 #include "tools/inspect/describe.h"
 
 namespace etns::tools {

@@ -11,8 +11,8 @@
 #include "kernels/registry.h"
 #include "tools/common/files.h"
 #include "tools/common/process.h"
-#include "tools/program/program_model.h"
-#include "tools/runner/host_session.h"
+#include "tools/writers/program/program_model.h"
+#include "tools/evidence/runner/host_session.h"
 
 namespace etns::tools::export_test {
 

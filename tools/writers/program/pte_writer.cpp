@@ -1,4 +1,4 @@
-#include "tools/program/pte_writer.h"
+#include "tools/writers/program/pte_writer.h"
 
 #include <map>
 

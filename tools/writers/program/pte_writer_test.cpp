@@ -1,4 +1,4 @@
-#include "tools/program/pte_writer.h"
+#include "tools/writers/program/pte_writer.h"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 #include "runtime/pte/program_generated.h"
 #include "tests/support/shared_data.h"
 #include "tools/common/failure.h"
-#include "tools/program/program_test_util.h"
-#include "tools/program/memory_planner.h"
+#include "tools/writers/program/program_test_util.h"
+#include "tools/writers/program/memory_planner.h"
 
 namespace etns::tools {
 namespace {

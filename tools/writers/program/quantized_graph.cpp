@@ -1,4 +1,4 @@
-#include "tools/program/quantized_graph.h"
+#include "tools/writers/program/quantized_graph.h"
 
 #include <algorithm>
 #include <cmath>

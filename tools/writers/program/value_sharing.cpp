@@ -1,4 +1,4 @@
-#include "tools/program/value_sharing.h"
+#include "tools/writers/program/value_sharing.h"
 
 #include <cstdint>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include <tuple>
 #include <vector>
 
-#include "tools/program/memory_planner.h"
+#include "tools/writers/program/memory_planner.h"
 
 namespace etns::tools {
 namespace {

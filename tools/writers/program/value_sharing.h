@@ -2,7 +2,7 @@
 
 #include <cstddef>
 
-#include "tools/program/program_model.h"
+#include "tools/writers/program/program_model.h"
 
 namespace etns::tools {
 

@@ -7,7 +7,7 @@
 // A TFLite model (a `.tflite` flatbuffer) as plain data: what `etns import`
 // needs of the one subgraph a microcontroller model has. read_tflite
 // (tflite_reader.h) fills it from a verified file; the importer
-// (tools/import/) turns it into an ExecuTorch program. Enum values are the
+// (tools/writers/import/) turns it into an ExecuTorch program. Enum values are the
 // TFLite schema's.
 namespace etns::tools::tflite {
 

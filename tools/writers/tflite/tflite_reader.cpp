@@ -1,4 +1,4 @@
-#include "tools/tflite/tflite_reader.h"
+#include "tools/writers/tflite/tflite_reader.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include "runtime/core/checked_size.h"
 #include "tools/common/failure.h"
 #include "tools/common/text.h"
-#include "tools/tflite/tflite_schema_generated.h"
+#include "tools/writers/tflite/tflite_schema_generated.h"
 
 namespace etns::tools::tflite {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/tflite/tflite_model.h"
+#include "tools/writers/tflite/tflite_model.h"
 
 // Reads a TFLite model (.tflite) into the plain model of tflite_model.h, after
 // verifying every byte it reads.

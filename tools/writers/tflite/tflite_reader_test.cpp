@@ -1,4 +1,4 @@
-#include "tools/tflite/tflite_reader.h"
+#include "tools/writers/tflite/tflite_reader.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include "tests/support/rng.h"
 #include "tests/support/shared_data.h"
 #include "tools/common/failure.h"
-#include "tools/tflite/tflite_test_writer.h"
+#include "tools/writers/tflite/tflite_test_writer.h"
 
 namespace etns::tools::tflite {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/tflite/tflite_test_writer.h"
+#include "tools/writers/tflite/tflite_test_writer.h"
 
 #include <algorithm>
 #include <cstring>
@@ -6,8 +6,8 @@
 #include <tuple>
 
 #include "tools/common/failure.h"
-#include "tools/tflite/tflite_reader.h"
-#include "tools/tflite/tflite_schema_generated.h"
+#include "tools/writers/tflite/tflite_reader.h"
+#include "tools/writers/tflite/tflite_schema_generated.h"
 
 namespace etns::tools::tflite {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/tflite/tflite_model.h"
+#include "tools/writers/tflite/tflite_model.h"
 
 // Writes a Model as a .tflite file, so that tests and fuzz seeds never need a
 // converter or the real models. It writes what the model says, valid or not

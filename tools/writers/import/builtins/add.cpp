@@ -1,6 +1,6 @@
 #include "kernels/cortex_m/add/add.h"
-#include "tools/import/builtins/builtins.h"
-#include "tools/import/builtins/common.h"
+#include "tools/writers/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/common.h"
 
 // ADD of equal shapes as cortex_m::quantized_add, with TFLM's int8
 // parameters (left shift 20; tflm::add_params).

@@ -3,8 +3,8 @@
 #include "kernels/cortex_m/batch_matmul/batch_matmul.h"
 #include "kernels/cortex_m/transpose/transpose.h"
 #include "kernels/portable/view_copy/view_copy.h"
-#include "tools/import/builtins/builtins.h"
-#include "tools/import/builtins/common.h"
+#include "tools/writers/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/common.h"
 
 // BATCH_MATMUL as TFLM's reference BatchMatMul: out[.., m, n] =
 // RQ(sum_k (lhs[.., m, k] - zp_l) * (rhs[.., k, n] - zp_r)) + zp_out, clamped

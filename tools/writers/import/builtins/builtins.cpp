@@ -1,4 +1,4 @@
-#include "tools/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/builtins.h"
 
 namespace etns::tools::builtins {
 namespace {

@@ -1,18 +1,19 @@
 #pragma once
 
-#include "tools/import/import_context.h"
-#include "tools/tflite/tflite_model.h"
+#include "tools/writers/import/import_context.h"
+#include "tools/writers/tflite/tflite_model.h"
 
 // The importer's builtin table: one import function per TFLite builtin (or
 // family), each in its own file in this folder, as TFLite Micro keeps one
 // kernel per file. An import function checks its operator, derives every
 // parameter as TFLM does, and adds its calls through the context
-// (import_context.h); it fails with one line for anything a cortex_m::
-// operator cannot compute exactly like TFLM.
+// (import_context.h); it fails with one line for anything the operators it
+// maps to (cortex_m::, or etns's own etns_ops::) cannot compute exactly like
+// TFLM.
 //
-// Adding a builtin: a file <builtin>.cpp here defining import_<builtin>, its
-// declaration below, its row in kBuiltins (builtins.cpp) and its line in
-// tools/CMakeLists.txt.
+// Adding a builtin: a file <builtin>.cpp here defining import_<builtin> (and
+// <builtin>_test.cpp; the build finds both by name), its declaration below
+// and its row in kBuiltins (builtins.cpp).
 namespace etns::tools::builtins {
 
 using ImportFunction = void (*)(OperatorImport& c);

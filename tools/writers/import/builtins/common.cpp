@@ -1,4 +1,4 @@
-#include "tools/import/builtins/common.h"
+#include "tools/writers/import/builtins/common.h"
 
 #include <algorithm>
 #include <string>

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tools/import/import_context.h"
+#include "tools/writers/import/import_context.h"
 
 // What several builtins share: the spatial geometry and per-channel
 // requantisation of the convolutions and pools, the clamp of a fused

@@ -1,6 +1,6 @@
 #include "kernels/cortex_m/conv2d/conv2d.h"
-#include "tools/import/builtins/builtins.h"
-#include "tools/import/builtins/common.h"
+#include "tools/writers/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/common.h"
 
 // CONV_2D as cortex_m::quantized_conv2d: per-channel requantisation
 // (PopulateConvolutionQuantizationParams), grouped when the weights hold a

@@ -1,4 +1,4 @@
-#include "tools/import/import_test_support.h"
+#include "tools/writers/import/import_test_support.h"
 
 // CONV_2D, and the context's checks of quantisation, ranks and constants
 // on a convolution's tensors.

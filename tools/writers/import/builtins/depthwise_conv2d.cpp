@@ -1,6 +1,6 @@
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
-#include "tools/import/builtins/builtins.h"
-#include "tools/import/builtins/common.h"
+#include "tools/writers/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/common.h"
 
 // DEPTHWISE_CONV_2D as cortex_m::quantized_depthwise_conv2d: weights
 // [1, KH, KW, Cout], Cout a multiple of the input channels.

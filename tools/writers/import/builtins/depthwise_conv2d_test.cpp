@@ -1,4 +1,4 @@
-#include "tools/import/import_test_support.h"
+#include "tools/writers/import/import_test_support.h"
 
 // DEPTHWISE_CONV_2D.
 namespace etns::tools::import_test {

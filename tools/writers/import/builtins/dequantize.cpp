@@ -1,5 +1,5 @@
 #include "kernels/cortex_m/dequantize/dequantize.h"
-#include "tools/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/builtins.h"
 
 // DEQUANTIZE of an int8 tensor to float32: cortex_m::dequantize_per_tensor.
 namespace etns::tools::builtins {

@@ -2,8 +2,8 @@
 
 #include "kernels/cortex_m/linear/linear.h"
 #include "kernels/portable/view_copy/view_copy.h"
-#include "tools/import/builtins/builtins.h"
-#include "tools/import/builtins/common.h"
+#include "tools/writers/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/common.h"
 
 // FULLY_CONNECTED as cortex_m::quantized_linear: one per-tensor multiplier
 // (GetQuantizedConvolutionMultipler), the input flattened into rows of the

@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "kernels/etns_ops/lookup_table/lookup_table.h"
-#include "tools/import/builtins/builtins.h"
-#include "tools/import/tflm/leaky_relu_table.h"
+#include "tools/writers/import/builtins/builtins.h"
+#include "tools/writers/import/tflm/leaky_relu_table.h"
 
 // LEAKY_RELU on int8 as etns_ops::lookup_table: no cortex_m:: operator
 // computes it, and an int8 -> int8 function is 256 bytes, so the table is

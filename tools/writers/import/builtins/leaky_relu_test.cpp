@@ -1,4 +1,4 @@
-#include "tools/import/import_test_support.h"
+#include "tools/writers/import/import_test_support.h"
 
 // LEAKY_RELU: etns_ops::lookup_table with TFLM's arithmetic in its table.
 namespace etns::tools::import_test {

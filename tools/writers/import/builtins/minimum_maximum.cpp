@@ -1,7 +1,7 @@
 #include "kernels/cortex_m/maximum/maximum.h"
 #include "kernels/cortex_m/minimum/minimum.h"
-#include "tools/import/builtins/builtins.h"
-#include "tools/import/builtins/common.h"
+#include "tools/writers/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/common.h"
 
 // MINIMUM and MAXIMUM as cortex_m::minimum and maximum: they compare the int8
 // codes as they are (TFLM does not requantise), with numpy broadcasting of

@@ -1,6 +1,6 @@
 #include "kernels/cortex_m/mul/mul.h"
-#include "tools/import/builtins/builtins.h"
-#include "tools/import/builtins/common.h"
+#include "tools/writers/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/common.h"
 
 // MUL of equal shapes as cortex_m::quantized_mul, which clamps only to int8:
 // a fused activation becomes a clamp after it (common.h).

@@ -1,5 +1,5 @@
 #include "kernels/cortex_m/pad/pad.h"
-#include "tools/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/builtins.h"
 
 // PAD and PADV2 as TFLM's Pad: the int8 codes copied whatever the input and
 // output quantisation (TFLM checks neither), the border filled with the

@@ -2,8 +2,8 @@
 
 #include "kernels/cortex_m/avg_pool2d/avg_pool2d.h"
 #include "kernels/cortex_m/max_pool2d/max_pool2d.h"
-#include "tools/import/builtins/builtins.h"
-#include "tools/import/builtins/common.h"
+#include "tools/writers/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/common.h"
 
 // AVERAGE_POOL_2D and MAX_POOL_2D as cortex_m::quantized_avg_pool2d and
 // quantized_max_pool2d. The average pool clamps only to int8, so a fused

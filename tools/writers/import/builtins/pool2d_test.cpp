@@ -1,4 +1,4 @@
-#include "tools/import/import_test_support.h"
+#include "tools/writers/import/import_test_support.h"
 
 // AVERAGE_POOL_2D and MAX_POOL_2D.
 namespace etns::tools::import_test {

@@ -1,5 +1,5 @@
 #include "kernels/cortex_m/quantize/quantize.h"
-#include "tools/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/builtins.h"
 
 // QUANTIZE of a float32 tensor: quantize_per_tensor, whose x * (1 / s)
 // rounds to even where TFLM's round(x / s) rounds halves away from zero

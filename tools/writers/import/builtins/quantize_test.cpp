@@ -1,4 +1,4 @@
-#include "tools/import/import_test_support.h"
+#include "tools/writers/import/import_test_support.h"
 
 // QUANTIZE and DEQUANTIZE at the model's edges.
 namespace etns::tools::import_test {

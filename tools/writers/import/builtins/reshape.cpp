@@ -1,5 +1,5 @@
-#include "tools/import/builtins/builtins.h"
-#include "tools/import/builtins/common.h"
+#include "tools/writers/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/common.h"
 
 // RESHAPE and SQUEEZE as aten::view_copy of the NHWC bytes: TFLM copies the
 // bytes whatever the quantisation says.

@@ -1,5 +1,5 @@
 #include "kernels/cortex_m/softmax/softmax.h"
-#include "tools/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/builtins.h"
 
 // SOFTMAX as cortex_m::softmax along the last dim, with TFLM's int8
 // parameters (tflm::softmax_params) and its fixed output grid.

@@ -1,5 +1,5 @@
 #include "kernels/cortex_m/transpose/transpose.h"
-#include "tools/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/builtins.h"
 
 // TRANSPOSE of ranks 1 to 4 as cortex_m::transpose of the stored form.
 namespace etns::tools::builtins {

@@ -2,8 +2,8 @@
 
 #include "kernels/cortex_m/max_pool2d/max_pool2d.h"
 #include "kernels/cortex_m/transpose_conv2d/transpose_conv2d.h"
-#include "tools/import/builtins/builtins.h"
-#include "tools/import/builtins/common.h"
+#include "tools/writers/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/common.h"
 
 // TRANSPOSE_CONV as TFLM's reference_integer_ops::TransposeConv: input pixel
 // (iy, ix) scatters through tap (ky, kx) onto output (iy * stride - pad + ky,

@@ -1,4 +1,4 @@
-#include "tools/import/tflm/activation_range.h"
+#include "tools/writers/import/tflm/activation_range.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tools/tflite/tflite_model.h"
+#include "tools/writers/tflite/tflite_model.h"
 
 // TFLM's clamp of a fused activation (tflm_numerics.h).
 namespace etns::tools::tflm {

@@ -1,8 +1,8 @@
-#include "tools/import/tflm/add_params.h"
+#include "tools/writers/import/tflm/add_params.h"
 
 #include <algorithm>
 
-#include "tools/import/tflm/multipliers.h"
+#include "tools/writers/import/tflm/multipliers.h"
 
 namespace etns::tools::tflm {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "tools/program/quantized_graph.h"
+#include "tools/writers/program/quantized_graph.h"
 
 // TFLM's int8 ADD parameters (tflm_numerics.h).
 namespace etns::tools::tflm {

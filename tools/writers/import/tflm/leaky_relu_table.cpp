@@ -1,11 +1,11 @@
-#include "tools/import/tflm/leaky_relu_table.h"
+#include "tools/writers/import/tflm/leaky_relu_table.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "kernels/common/requantize.h"
 #include "tools/common/failure.h"
-#include "tools/import/tflm/multipliers.h"
+#include "tools/writers/import/tflm/multipliers.h"
 
 namespace etns::tools::tflm {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tools/program/quantized_graph.h"
+#include "tools/writers/program/quantized_graph.h"
 
 // TFLM's int8 LEAKY_RELU (leaky_relu_common.cc's Prepare, reference
 // leaky_relu.h's QuantizeLeakyRelu) as the 256-entry table

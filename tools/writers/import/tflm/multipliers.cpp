@@ -1,4 +1,4 @@
-#include "tools/import/tflm/multipliers.h"
+#include "tools/writers/import/tflm/multipliers.h"
 
 #include <cmath>
 

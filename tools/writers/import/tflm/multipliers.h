@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "tools/program/quantized_graph.h"
+#include "tools/writers/program/quantized_graph.h"
 
 // TFLM's requantisation factors (tflm_numerics.h): QuantizeMultiplier and
 // the factors the convolutions, FULLY_CONNECTED and MUL feed it.

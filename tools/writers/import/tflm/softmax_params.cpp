@@ -1,10 +1,10 @@
-#include "tools/import/tflm/softmax_params.h"
+#include "tools/writers/import/tflm/softmax_params.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "tools/common/failure.h"
-#include "tools/import/tflm/multipliers.h"
+#include "tools/writers/import/tflm/multipliers.h"
 
 namespace etns::tools::tflm {
 

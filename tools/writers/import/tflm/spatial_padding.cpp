@@ -1,4 +1,4 @@
-#include "tools/import/tflm/spatial_padding.h"
+#include "tools/writers/import/tflm/spatial_padding.h"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "tools/tflite/tflite_model.h"
+#include "tools/writers/tflite/tflite_model.h"
 
 // TFLite's padding of the convolutions and pools (tflm_numerics.h).
 namespace etns::tools::tflm {
