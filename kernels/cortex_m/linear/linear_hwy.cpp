@@ -196,6 +196,47 @@ ETNS_VNNI_ATTR uint32_t VnniByteSum(const int8_t* x, size_t in) {
 #undef ETNS_VNNI_ATTR
 #endif  // HWY_TARGET == HWY_AVX3_DL
 
+// Each row's accumulator before its dot products: its kernel sum, or its bias
+// and input_offset * in * filter_offset when the sums are not given (sum(w)
+// is added with the dots), plus the input term.
+HWY_INLINE void StartRows(const LinearParams& p, const int32_t* bias, const int32_t* kernel_sum, size_t in,
+                          uint32_t input_term, size_t r0, size_t block, uint32_t* acc) {
+  for (size_t j = 0; j < block; ++j) {
+    const size_t r = r0 + j;
+    if (kernel_sum != nullptr) {
+      acc[j] = static_cast<uint32_t>(kernel_sum[r]) + input_term;
+    } else {
+      acc[j] = (bias != nullptr ? static_cast<uint32_t>(bias[r]) : 0u) +
+               static_cast<uint32_t>(p.input_offset) * static_cast<uint32_t>(in) *
+                   static_cast<uint32_t>(p.filter_offset) +
+               input_term;
+    }
+  }
+}
+
+// The block's outputs, requantised a vector at a time (one factor for all),
+// the rest one by one.
+template <class D, class Requant>
+HWY_INLINE void StoreRows(D d32, const Requant& out_rq, const LinearParams& p, const uint32_t* acc, size_t block,
+                          int8_t* row_out) {
+  const hn::RebindToUnsigned<D> du32;
+  const hn::Rebind<int8_t, D> d8;
+  const auto output_offset = hn::Set(d32, p.output_offset);
+  const auto low = hn::Set(d32, p.activation_min);
+  const auto high = hn::Set(d32, p.activation_max);
+  size_t j = 0;
+  for (; j + hn::Lanes(d32) <= block; j += hn::Lanes(d32)) {
+    const auto y = WrappingAdd(d32, out_rq(d32, hn::BitCast(d32, hn::LoadU(du32, acc + j))), output_offset);
+    hn::StoreU(hn::DemoteTo(d8, hn::Min(hn::Max(y, low), high)), d8, row_out + j);
+  }
+  for (; j < block; ++j) {
+    const uint32_t value = static_cast<uint32_t>(kernels::requantize(static_cast<int32_t>(acc[j]), p.out)) +
+                           static_cast<uint32_t>(p.output_offset);
+    row_out[j] = static_cast<int8_t>(
+        kernels::clamp_s32(static_cast<int32_t>(value), p.activation_min, p.activation_max));
+  }
+}
+
 // The reference's sum, reordered: every term is added modulo 2^32, so
 //   ks + filter_offset * sum(x) + sum(x * w)
 // with ks = bias + input_offset * (sum(w) + in * filter_offset) when the
@@ -205,12 +246,7 @@ void LinearS8(const LinearParams& p, const int8_t* input, const int8_t* weight, 
   const size_t in = static_cast<size_t>(p.in_features);
   const size_t rows = static_cast<size_t>(p.out_features);
   const hn::ScalableTag<int32_t> d32;
-  const hn::RebindToUnsigned<decltype(d32)> du32;
-  const hn::Rebind<int8_t, decltype(d32)> d8;
   const LaneRequant<decltype(d32)> out_rq(d32, p.out);
-  const auto output_offset = hn::Set(d32, p.output_offset);
-  const auto low = hn::Set(d32, p.activation_min);
-  const auto high = hn::Set(d32, p.activation_max);
   uint32_t acc[kRowBlock];
 #if HWY_TARGET != HWY_AVX3_DL
   const size_t weight_bytes = rows * in;
@@ -235,18 +271,7 @@ void LinearS8(const LinearParams& p, const int8_t* input, const int8_t* weight, 
 #endif
     for (size_t r0 = 0; r0 < rows; r0 += kRowBlock) {
       const size_t block = std::min(kRowBlock, rows - r0);
-      for (size_t j = 0; j < block; ++j) {
-        const size_t r = r0 + j;
-        if (kernel_sum != nullptr) {
-          acc[j] = static_cast<uint32_t>(kernel_sum[r]) + input_term;
-        } else {
-          // input_offset * (sum(w) + in * filter_offset); sum(w) is added below.
-          acc[j] = (bias != nullptr ? static_cast<uint32_t>(bias[r]) : 0u) +
-                   static_cast<uint32_t>(p.input_offset) * static_cast<uint32_t>(in) *
-                       static_cast<uint32_t>(p.filter_offset) +
-                   input_term;
-        }
-      }
+      StartRows(p, bias, kernel_sum, in, input_term, r0, block, acc);
 #if HWY_TARGET == HWY_AVX3_DL
       // Room for a whole last pass (VnniRowDots writes kVnniRows values).
       uint32_t dots[kRowBlock + kVnniRows];
@@ -294,19 +319,7 @@ void LinearS8(const LinearParams& p, const int8_t* input, const int8_t* weight, 
         }
       }
 #endif
-      // Requantised a vector at a time (one factor for all), the rest one by one.
-      int8_t* row_out = out + b * rows + r0;
-      size_t j = 0;
-      for (; j + hn::Lanes(d32) <= block; j += hn::Lanes(d32)) {
-        const auto y = WrappingAdd(d32, out_rq(d32, hn::BitCast(d32, hn::LoadU(du32, acc + j))), output_offset);
-        hn::StoreU(hn::DemoteTo(d8, hn::Min(hn::Max(y, low), high)), d8, row_out + j);
-      }
-      for (; j < block; ++j) {
-        const uint32_t value = static_cast<uint32_t>(kernels::requantize(static_cast<int32_t>(acc[j]), p.out)) +
-                               static_cast<uint32_t>(p.output_offset);
-        row_out[j] = static_cast<int8_t>(
-            kernels::clamp_s32(static_cast<int32_t>(value), p.activation_min, p.activation_max));
-      }
+      StoreRows(d32, out_rq, p, acc, block, out + b * rows + r0);
     }
   }
 }

@@ -91,7 +91,7 @@ TEST(TfliteImport, Conv2dKeepsFlushedChannelsAndShiftMinus31) {
   EXPECT_EQ(want[2], 8);
 }
 
-TEST(TfliteImport, Conv2dRefusalsAreOneExactLine) {
+TEST(TfliteImport, Conv2dOptionAndTypeRefusalsAreOneExactLine) {
   const std::string c0 = "m.tflite: operator 0 (CONV_2D): ";
   expect_refusals({
       {"TANH activation",
@@ -126,6 +126,12 @@ TEST(TfliteImport, Conv2dRefusalsAreOneExactLine) {
       {"activation without quantisation",
        [] { return conv_model([](TfliteBuilder& b, tfl::Options&) { b.tensor(2).has_quantization = false; }); },
        c0 + "tensor 2 (\"t2\") has no per-tensor quantisation (one scale and one zero point)"},
+  });
+}
+
+TEST(TfliteImport, Conv2dShapeScaleAndBiasRefusalsAreOneExactLine) {
+  const std::string c0 = "m.tflite: operator 0 (CONV_2D): ";
+  expect_refusals({
       {"input channels not whole groups",
        [] {
          TfliteBuilder b;
