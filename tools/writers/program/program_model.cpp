@@ -309,14 +309,17 @@ bool non_empty(const flatbuffers::Vector<T>* v) {
 
 std::string text(const flatbuffers::String* s) { return s != nullptr ? s->str() : std::string(); }
 
+// A tensor as the runtime parsed it (dtype, sizes, dim order, constant
+// bytes); from the verified flatbuffer only what the device does not keep:
+// where a planned tensor lives and two flags the runtime ignores.
 ModelTensor read_tensor(const fb::Tensor& t, const runtime::Tensor& loaded, size_t index,
                         const std::string& context) {
   refuse_if(t.extra_tensor_info() != nullptr, context,
             value_name(index) + " has extra_tensor_info");
   ModelTensor tensor;
-  tensor.dtype = static_cast<runtime::ScalarType>(t.scalar_type());
-  tensor.sizes.assign(t.sizes()->begin(), t.sizes()->end());
-  tensor.dim_order.assign(t.dim_order()->begin(), t.dim_order()->end());
+  tensor.dtype = loaded.dtype;
+  tensor.sizes.assign(loaded.sizes, loaded.sizes + loaded.rank);
+  tensor.dim_order.assign(loaded.dim_order, loaded.dim_order + loaded.rank);
   tensor.shape_dynamism = static_cast<uint8_t>(t.shape_dynamism());
   tensor.requires_grad = t.requires_grad();
   if (loaded.is_constant) {
@@ -334,6 +337,8 @@ ModelTensor read_tensor(const fb::Tensor& t, const runtime::Tensor& loaded, size
   return tensor;
 }
 
+// One value as the runtime's loader parsed and checked it: the tools read a
+// program through the runtime (runtime/exec/method.cpp), never beside it.
 ModelValue read_value(const fb::EValue& source, const runtime::EValue& loaded, size_t index,
                       const std::string& context) {
   ModelValue value;
@@ -344,32 +349,23 @@ ModelValue read_value(const fb::EValue& source, const runtime::EValue& loaded, s
     case ValueKind::Int: value.int_value = loaded.int_value; break;
     case ValueKind::Bool: value.bool_value = loaded.bool_value; break;
     case ValueKind::Double: value.double_value = loaded.double_value; break;
-    case ValueKind::String: value.string_value = text(source.val_as_String()->string_val()); break;
-    case ValueKind::IntList: {
-      const auto* items = source.val_as_IntList()->items();
-      value.items.assign(items->begin(), items->end());
+    case ValueKind::String: value.string_value.assign(loaded.string.chars, loaded.string.size); break;
+    case ValueKind::IntList:
+      value.items.assign(loaded.int_list.item_indices, loaded.int_list.item_indices + loaded.int_list.size);
       break;
-    }
-    case ValueKind::DoubleList: {
-      const auto* items = source.val_as_DoubleList()->items();
-      value.double_items.assign(items->begin(), items->end());
+    case ValueKind::DoubleList:
+      value.double_items.assign(loaded.double_list.items, loaded.double_list.items + loaded.double_list.size);
       break;
-    }
-    case ValueKind::BoolList: {
-      const auto* items = source.val_as_BoolList()->items();
-      for (uint8_t item : *items) value.bool_items.push_back(item != 0 ? 1 : 0);
+    case ValueKind::BoolList:
+      for (uint32_t i = 0; i < loaded.bool_list.size; ++i) {
+        value.bool_items.push_back(loaded.bool_list.items[i] != 0 ? 1 : 0);
+      }
       break;
-    }
-    case ValueKind::TensorList: {
-      const auto* items = source.val_as_TensorList()->items();
-      value.items.assign(items->begin(), items->end());
+    case ValueKind::TensorList:
+    case ValueKind::OptionalTensorList:
+      value.items.assign(loaded.tensor_list.item_indices,
+                         loaded.tensor_list.item_indices + loaded.tensor_list.size);
       break;
-    }
-    case ValueKind::OptionalTensorList: {
-      const auto* items = source.val_as_OptionalTensorList()->items();
-      value.items.assign(items->begin(), items->end());
-      break;
-    }
     case ValueKind::Tensor:
       value.tensor = read_tensor(*source.val_as_Tensor(), loaded.tensor, index, context);
       break;
