@@ -1,7 +1,7 @@
 #include "kernels/cortex_m_ns/hardswish/hardswish.h"
 
 #include "kernels/common/checks.h"
-#include "kernels/cortex_m_ns/memory_order.h"
+#include "kernels/common/memory_order.h"
 
 namespace etns::cortex_m_ns {
 namespace {
@@ -32,7 +32,7 @@ constexpr int64_t kMaxReluQ6 = int64_t{1} << 22;
 Error hardswish_prepare(runtime::PrepareContext& ctx) {
   ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf));
   ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut));
-  ETNS_TRY(check_unary_layout(ctx, *self, *out));
+  ETNS_TRY(kernels::check_unary_layout(ctx, *self, *out));
 
   HardswishParams p;
   ETNS_ASSIGN_OR_RETURN(p.in_zero_point, read_zero_point(ctx, kInputZeroPoint));

@@ -1,7 +1,7 @@
 #include "kernels/cortex_m_ns/leaky_relu/leaky_relu.h"
 
 #include "kernels/common/checks.h"
-#include "kernels/cortex_m_ns/memory_order.h"
+#include "kernels/common/memory_order.h"
 
 namespace etns::cortex_m_ns {
 namespace {
@@ -26,7 +26,7 @@ constexpr runtime::Arg kOut = kContract.out();
 Error leaky_relu_prepare(runtime::PrepareContext& ctx) {
   ETNS_ASSIGN_OR_RETURN(Tensor * self, ctx.tensor(kSelf));
   ETNS_ASSIGN_OR_RETURN(Tensor * out, ctx.tensor(kOut));
-  ETNS_TRY(check_unary_layout(ctx, *self, *out));
+  ETNS_TRY(kernels::check_unary_layout(ctx, *self, *out));
 
   LeakyReluParams p;
   ETNS_ASSIGN_OR_RETURN(p.in_zero_point, read_zero_point(ctx, kInputZeroPoint));

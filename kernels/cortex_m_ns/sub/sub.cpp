@@ -4,7 +4,7 @@
 
 #include "kernels/common/binary_args.h"
 #include "kernels/common/checks.h"
-#include "kernels/cortex_m_ns/memory_order.h"
+#include "kernels/common/memory_order.h"
 
 namespace etns::cortex_m_ns {
 namespace {
@@ -61,7 +61,7 @@ Error prepare_broadcast(const runtime::PrepareContext& ctx, const Tensor& self, 
   const Tensor& big = self_small ? other : self;
   const char* big_name = self_small ? "other" : "self";
   ETNS_TRY(check_same_sizes(ctx, big, big_name, out, "out"));
-  ETNS_TRY(check_same_memory_order(ctx, big, big_name, out, "out"));
+  ETNS_TRY(kernels::check_same_memory_order(ctx, big, big_name, out, "out"));
   if (!channels_innermost(big)) {
     return ctx.fail(Error::InvalidArgument,
                     "channel broadcast needs %s in channels_last order (dim_order 0,2,3,1)",
@@ -103,8 +103,8 @@ Error sub_prepare(runtime::PrepareContext& ctx) {
   if (self->same_sizes(*other)) {
     // The kernel walks flat buffers, so all three must share one memory order.
     ETNS_TRY(check_same_sizes(ctx, *self, "self", *out, "out"));
-    ETNS_TRY(check_same_memory_order(ctx, *self, "self", *other, "other"));
-    ETNS_TRY(check_same_memory_order(ctx, *self, "self", *out, "out"));
+    ETNS_TRY(kernels::check_same_memory_order(ctx, *self, "self", *other, "other"));
+    ETNS_TRY(kernels::check_same_memory_order(ctx, *self, "self", *out, "out"));
     state.block = out->numel;
     state.self_step = out->numel;
     state.other_step = out->numel;
