@@ -3,8 +3,8 @@
 # compiles, and the header that declares every operator's kernel.
 #
 # etns_read_operators(<list file>) sets, one element per row, in the list's order:
-#   ETNS_OP_SPACES ETNS_OP_FOLDERS ETNS_OP_KERNELS ETNS_OP_NAMES ETNS_OP_SELECTIONS
-#   ETNS_OP_PROVIDERS ETNS_OP_FAMILIES, and ETNS_OP_COUNT.
+#   ETNS_OP_SPACES ETNS_OP_FOLDERS ETNS_OP_NAMES ETNS_OP_SELECTIONS ETNS_OP_PROVIDERS
+#   ETNS_OP_FAMILIES, and ETNS_OP_COUNT (the C++ name, field 3, is the compiler's alone).
 # It is plain CMake (no project needed), so cmake -P scripts use it too.
 
 set(ETNS_OPERATOR_ROW_REGEX
@@ -12,7 +12,7 @@ set(ETNS_OPERATOR_ROW_REGEX
 
 function(etns_read_operators list_file)
   file(STRINGS ${list_file} lines)
-  foreach(field SPACES FOLDERS KERNELS NAMES SELECTIONS PROVIDERS FAMILIES)
+  foreach(field SPACES FOLDERS NAMES SELECTIONS PROVIDERS FAMILIES)
     set(${field})
   endforeach()
   foreach(line IN LISTS lines)
@@ -25,14 +25,13 @@ function(etns_read_operators list_file)
     endif()
     list(APPEND SPACES ${CMAKE_MATCH_1})
     list(APPEND FOLDERS ${CMAKE_MATCH_2})
-    list(APPEND KERNELS ${CMAKE_MATCH_3})
     list(APPEND NAMES ${CMAKE_MATCH_4})
     list(APPEND SELECTIONS ${CMAKE_MATCH_5})
     list(APPEND PROVIDERS ${CMAKE_MATCH_6})
     list(APPEND FAMILIES ${CMAKE_MATCH_7})
   endforeach()
   list(LENGTH NAMES count)
-  foreach(field SPACES FOLDERS KERNELS NAMES SELECTIONS PROVIDERS FAMILIES)
+  foreach(field SPACES FOLDERS NAMES SELECTIONS PROVIDERS FAMILIES)
     set(ETNS_OP_${field} "${${field}}" PARENT_SCOPE)
   endforeach()
   set(ETNS_OP_COUNT ${count} PARENT_SCOPE)

@@ -1,25 +1,11 @@
 #include "tools/writers/import/tflm/leaky_relu_table.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "kernels/common/requantize.h"
-#include "tools/common/failure.h"
 #include "tools/writers/import/tflm/multipliers.h"
 
 namespace etns::tools::tflm {
-
-Requant signed_quantize_multiplier(double x, const std::string& what) {
-  if (!std::isfinite(x)) throw Failure(what + ": factor is not finite");
-  if (x >= 0.0) return quantize_multiplier(x, what);
-  int exponent = 0;
-  const double mantissa = std::frexp(x, &exponent);  // in (-1, -0.5]
-  // Halves away from zero; -2^31 is not carried (TFLM compares with +2^31).
-  const int64_t multiplier = static_cast<int64_t>(std::round(mantissa * 2147483648.0));
-  if (exponent < -31) return {};
-  if (exponent > 30) throw Failure(what + ": factor " + std::to_string(x) + " needs a left shift above 30");
-  return {static_cast<int32_t>(multiplier), exponent};
-}
 
 LeakyReluParams leaky_relu_params(float input_scale, int32_t input_zero_point, float output_scale,
                                   int32_t output_zero_point, float alpha, const std::string& what) {

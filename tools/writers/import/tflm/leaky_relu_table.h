@@ -29,10 +29,6 @@ struct LeakyReluParams {
 LeakyReluParams leaky_relu_params(float input_scale, int32_t input_zero_point, float output_scale,
                                   int32_t output_zero_point, float alpha, const std::string& what);
 
-// TFLM's QuantizeMultiplier for a factor of either sign (see above); x >= 0
-// is quantize_multiplier (multipliers.h).
-Requant signed_quantize_multiplier(double x, const std::string& what);
-
 // Entry (uint8_t)q is TFLM's output for input code q: with x = q - zp_in,
 // clamp(zp_out + MultiplyByQuantizedMultiplier(x, x >= 0 ? identity : alpha),
 // -128, 127), MultiplyByQuantizedMultiplier in its default double-rounding

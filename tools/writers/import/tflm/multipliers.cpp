@@ -6,8 +6,8 @@
 
 namespace etns::tools::tflm {
 
-Requant quantize_multiplier(double x, const std::string& what) {
-  if (!(x >= 0.0) || !std::isfinite(x)) throw Failure(what + ": factor is not finite and >= 0");
+Requant signed_quantize_multiplier(double x, const std::string& what) {
+  if (!std::isfinite(x)) throw Failure(what + ": factor is not finite");
   if (x == 0.0) return {};
   int exponent = 0;
   const double mantissa = std::frexp(x, &exponent);
@@ -21,6 +21,11 @@ Requant quantize_multiplier(double x, const std::string& what) {
   if (exponent < -31) return {};
   if (exponent > 30) throw Failure(what + ": factor " + std::to_string(x) + " needs a left shift above 30");
   return {static_cast<int32_t>(multiplier), exponent};
+}
+
+Requant quantize_multiplier(double x, const std::string& what) {
+  if (!(x >= 0.0) || !std::isfinite(x)) throw Failure(what + ": factor is not finite and >= 0");
+  return signed_quantize_multiplier(x, what);
 }
 
 Requant conv_channel_multiplier(float s_in, float s_w, float s_out, const std::string& what) {

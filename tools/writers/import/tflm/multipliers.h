@@ -15,6 +15,12 @@ namespace etns::tools::tflm {
 // above 30 (a factor no int8 kernel can apply).
 Requant quantize_multiplier(double x, const std::string& what);
 
+// The same for a factor of either sign (LEAKY_RELU's alpha may be negative):
+// frexp keeps the sign, and the carry at M = 2^31 never applies to a negative
+// M, so a mantissa rounding to -2^31 stays INT32_MIN, as in TFLM. Throws
+// Failure naming `what` for a non-finite x or an exponent above 30.
+Requant signed_quantize_multiplier(double x, const std::string& what);
+
 // A convolution channel's factor: double(s_in) * double(s_w) / double(s_out)
 // (PopulateConvolutionQuantizationParams, per channel).
 Requant conv_channel_multiplier(float s_in, float s_w, float s_out, const std::string& what);
