@@ -43,25 +43,45 @@ std::string shape_text(const std::vector<int32_t>& shape);
 enum class Builtin : int32_t {
   Add = 0,
   AveragePool2d = 1,
+  Concatenation = 2,
   Conv2d = 3,
   DepthwiseConv2d = 4,
   Dequantize = 6,
   FullyConnected = 9,
+  Logistic = 14,
   MaxPool2d = 17,
   Mul = 18,
+  Relu = 19,
+  ReluN1To1 = 20,
+  Relu6 = 21,
   Reshape = 22,
   Softmax = 25,
+  Tanh = 28,
   Custom = 32,
   Pad = 34,
+  Gather = 36,
   Transpose = 39,
+  Mean = 40,
   Sub = 41,
   Squeeze = 43,
+  UnidirectionalSequenceLstm = 44,
+  StridedSlice = 45,
+  Split = 49,
   Maximum = 55,
   Minimum = 57,
   PadV2 = 60,
+  Slice = 65,
   TransposeConv = 67,
+  ExpandDims = 70,
+  Sum = 74,
+  Shape = 77,
+  ReduceMax = 82,
+  Pack = 83,
+  Unpack = 88,
   LeakyRelu = 98,
+  SplitV = 102,
   Quantize = 114,
+  HardSwish = 117,
   BatchMatmul = 126,
 };
 // "CONV_2D", ...; "BUILTIN_<n>" for a code without a name here.
@@ -123,6 +143,23 @@ struct Options {
   bool adj_y = false;
   bool pot_scale_int16 = true;           // ADD, SUB
   float alpha = 0.0F;                    // LEAKY_RELU
+  int32_t axis = 0;                      // CONCATENATION, GATHER, PACK, UNPACK
+  int32_t batch_dims = 0;                // GATHER
+  int32_t values_count = 0;              // PACK
+  int32_t num = 0;                       // UNPACK
+  int32_t num_splits = 0;                // SPLIT, SPLIT_V
+  int32_t begin_mask = 0;                // STRIDED_SLICE
+  int32_t end_mask = 0;
+  int32_t ellipsis_mask = 0;
+  int32_t new_axis_mask = 0;
+  int32_t shrink_axis_mask = 0;
+  bool offset = false;
+  TensorType out_type = TensorType::Float32;  // SHAPE
+  bool keep_dims = false;                // MEAN, SUM, REDUCE_MAX
+  float cell_clip = 0.0F;                // UNIDIRECTIONAL_SEQUENCE_LSTM (0: none)
+  float proj_clip = 0.0F;
+  bool time_major = false;
+  bool diagonal_recurrent_tensors = false;
 };
 
 struct Operator {
@@ -131,6 +168,7 @@ struct Operator {
   std::string custom_code;   // CUSTOM only
   std::vector<int32_t> inputs;   // tensor indices; -1 = optional input absent
   std::vector<int32_t> outputs;
+  std::vector<int32_t> intermediates;  // tensors for internal values (LSTM); often none
   Options options;
   uint32_t builtin_options_type = 0;  // the union's type tag as stored (0: none)
   bool has_custom_options = false;
@@ -144,6 +182,9 @@ struct Model {
   std::vector<Operator> operators;  // execution order
   std::vector<int32_t> inputs;      // tensor indices
   std::vector<int32_t> outputs;
+  // What the file gets wrong that TFLite Micro ignores, and how it was read:
+  // one line each, "tensor <t> ("<name>"): ..." (import --report lists them).
+  std::vector<std::string> tolerated;
 };
 
 }  // namespace etns::tools::tflite

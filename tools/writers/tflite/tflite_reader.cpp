@@ -166,7 +166,7 @@ uint64_t check_shape(const Tensor& tensor, const std::string& where, const std::
 }
 
 void read_quantization(const fb::QuantizationParameters* stored, Tensor& tensor, const std::string& where,
-                       const std::string& context) {
+                       const std::string& context, std::vector<std::string>& tolerated) {
   if (stored == nullptr) return;
   if (stored->details_type() != fb::QuantizationDetails::NONE) {
     fail(context, where + ": custom quantization details are not supported");
@@ -178,8 +178,17 @@ void read_quantization(const fb::QuantizationParameters* stored, Tensor& tensor,
                       " zero points");
   }
   if (scales == 0) return;  // a quantization table without parameters: float
-  const int32_t dim = stored->quantized_dimension();
+  int32_t dim = stored->quantized_dimension();
   const size_t rank = tensor.shape.size();
+  // Old converters wrote a 4-D filter's quantized_dimension on its 1-D bias
+  // too (TFLM's person_detect: 3 on shape [8]). TFLite Micro never reads a
+  // bias's quantisation, and a 1-D tensor has one dimension to mean, so the
+  // reader takes dimension 0 and says so.
+  if (rank == 1 && dim > 0 && (scales == 1 || static_cast<size_t>(tensor.shape[0]) == scales)) {
+    tolerated.push_back(where + ": quantized_dimension " + std::to_string(dim) + " outside shape " +
+                        shape_text(tensor.shape) + ", read as dimension 0 (TFLite Micro ignores it)");
+    dim = 0;
+  }
   // A per-tensor scale of a 0-dim tensor names dimension 0, which it lacks.
   const bool dim_ok = dim >= 0 && (static_cast<size_t>(dim) < rank || (scales == 1 && dim == 0));
   if (!dim_ok) {
@@ -198,7 +207,7 @@ void read_quantization(const fb::QuantizationParameters* stored, Tensor& tensor,
 }
 
 std::vector<Tensor> read_tensors(const fb::SubGraph& subgraph, const std::vector<BufferBytes>& buffers,
-                                 const std::string& context) {
+                                 const std::string& context, std::vector<std::string>& tolerated) {
   std::vector<Tensor> tensors;
   if (subgraph.tensors() == nullptr) return tensors;
   // Data is copied only once every tensor has passed, so that a file whose
@@ -216,7 +225,7 @@ std::vector<Tensor> read_tensors(const fb::SubGraph& subgraph, const std::vector
     tensor.is_variable = stored->is_variable();
     if (stored->sparsity() != nullptr) fail(context, where + ": sparse tensors are not supported");
     const uint64_t numel = check_shape(tensor, where, context);
-    read_quantization(stored->quantization(), tensor, where, context);
+    read_quantization(stored->quantization(), tensor, where, context, tolerated);
 
     tensor.buffer = stored->buffer();
     if (tensor.buffer >= buffers.size()) {
@@ -324,6 +333,16 @@ void read_options(const fb::Operator& stored, fb::BuiltinOptions type, Options& 
       o.asymmetric_quantize_inputs = t.asymmetric_quantize_inputs();
       break;
     }
+    case fb::BuiltinOptions::UnidirectionalSequenceLSTMOptions: {
+      const fb::UnidirectionalSequenceLSTMOptions& t = *stored.builtin_options_as_UnidirectionalSequenceLSTMOptions();
+      o.activation = read_activation(t.fused_activation_function(), where, context);
+      o.cell_clip = t.cell_clip();
+      o.proj_clip = t.proj_clip();
+      o.time_major = t.time_major();
+      o.asymmetric_quantize_inputs = t.asymmetric_quantize_inputs();
+      o.diagonal_recurrent_tensors = t.diagonal_recurrent_tensors();
+      break;
+    }
     case fb::BuiltinOptions::SoftmaxOptions:
       o.beta = stored.builtin_options_as_SoftmaxOptions()->beta();
       break;
@@ -367,8 +386,54 @@ void read_options(const fb::Operator& stored, fb::BuiltinOptions type, Options& 
       o.asymmetric_quantize_inputs = t.asymmetric_quantize_inputs();
       break;
     }
+    case fb::BuiltinOptions::ConcatenationOptions: {
+      const fb::ConcatenationOptions& t = *stored.builtin_options_as_ConcatenationOptions();
+      o.axis = t.axis();
+      o.activation = read_activation(t.fused_activation_function(), where, context);
+      break;
+    }
+    case fb::BuiltinOptions::GatherOptions: {
+      const fb::GatherOptions& t = *stored.builtin_options_as_GatherOptions();
+      o.axis = t.axis();
+      o.batch_dims = t.batch_dims();
+      break;
+    }
+    case fb::BuiltinOptions::StridedSliceOptions: {
+      const fb::StridedSliceOptions& t = *stored.builtin_options_as_StridedSliceOptions();
+      o.begin_mask = t.begin_mask();
+      o.end_mask = t.end_mask();
+      o.ellipsis_mask = t.ellipsis_mask();
+      o.new_axis_mask = t.new_axis_mask();
+      o.shrink_axis_mask = t.shrink_axis_mask();
+      o.offset = t.offset();
+      break;
+    }
+    case fb::BuiltinOptions::SplitOptions:
+      o.num_splits = stored.builtin_options_as_SplitOptions()->num_splits();
+      break;
+    case fb::BuiltinOptions::SplitVOptions:
+      o.num_splits = stored.builtin_options_as_SplitVOptions()->num_splits();
+      break;
+    case fb::BuiltinOptions::ShapeOptions:
+      o.out_type = static_cast<TensorType>(stored.builtin_options_as_ShapeOptions()->out_type());
+      break;
+    case fb::BuiltinOptions::PackOptions: {
+      const fb::PackOptions& t = *stored.builtin_options_as_PackOptions();
+      o.values_count = t.values_count();
+      o.axis = t.axis();
+      break;
+    }
+    case fb::BuiltinOptions::UnpackOptions: {
+      const fb::UnpackOptions& t = *stored.builtin_options_as_UnpackOptions();
+      o.num = t.num();
+      o.axis = t.axis();
+      break;
+    }
+    case fb::BuiltinOptions::ReducerOptions:
+      o.keep_dims = stored.builtin_options_as_ReducerOptions()->keep_dims();
+      break;
     default:
-      break;  // PAD, PADV2, TRANSPOSE, MAXIMUM/MINIMUM, QUANTIZE, DEQUANTIZE: empty tables
+      break;  // PAD, PADV2, TRANSPOSE, MAXIMUM/MINIMUM, QUANTIZE, DEQUANTIZE, SLICE, EXPAND_DIMS: empty tables
   }
 }
 
@@ -393,6 +458,7 @@ constexpr KnownOperator kKnownOperators[] = {
     {Builtin::Transpose, fb::BuiltinOptions::TransposeOptions},
     {Builtin::Sub, fb::BuiltinOptions::SubOptions},
     {Builtin::Squeeze, fb::BuiltinOptions::SqueezeOptions},
+    {Builtin::UnidirectionalSequenceLstm, fb::BuiltinOptions::UnidirectionalSequenceLSTMOptions},
     {Builtin::Maximum, fb::BuiltinOptions::MaximumMinimumOptions},
     {Builtin::Minimum, fb::BuiltinOptions::MaximumMinimumOptions},
     {Builtin::PadV2, fb::BuiltinOptions::PadV2Options},
@@ -400,6 +466,25 @@ constexpr KnownOperator kKnownOperators[] = {
     {Builtin::LeakyRelu, fb::BuiltinOptions::LeakyReluOptions},
     {Builtin::Quantize, fb::BuiltinOptions::QuantizeOptions},
     {Builtin::BatchMatmul, fb::BuiltinOptions::BatchMatMulOptions},
+    {Builtin::Logistic, fb::BuiltinOptions::NONE},
+    {Builtin::Relu, fb::BuiltinOptions::NONE},
+    {Builtin::ReluN1To1, fb::BuiltinOptions::NONE},
+    {Builtin::Relu6, fb::BuiltinOptions::NONE},
+    {Builtin::Tanh, fb::BuiltinOptions::NONE},
+    {Builtin::HardSwish, fb::BuiltinOptions::HardSwishOptions},
+    {Builtin::Concatenation, fb::BuiltinOptions::ConcatenationOptions},
+    {Builtin::Gather, fb::BuiltinOptions::GatherOptions},
+    {Builtin::StridedSlice, fb::BuiltinOptions::StridedSliceOptions},
+    {Builtin::Split, fb::BuiltinOptions::SplitOptions},
+    {Builtin::Slice, fb::BuiltinOptions::SliceOptions},
+    {Builtin::ExpandDims, fb::BuiltinOptions::ExpandDimsOptions},
+    {Builtin::Shape, fb::BuiltinOptions::ShapeOptions},
+    {Builtin::Pack, fb::BuiltinOptions::PackOptions},
+    {Builtin::Unpack, fb::BuiltinOptions::UnpackOptions},
+    {Builtin::SplitV, fb::BuiltinOptions::SplitVOptions},
+    {Builtin::Mean, fb::BuiltinOptions::ReducerOptions},
+    {Builtin::Sum, fb::BuiltinOptions::ReducerOptions},
+    {Builtin::ReduceMax, fb::BuiltinOptions::ReducerOptions},
 };
 
 const KnownOperator* find_known(int32_t builtin) {
@@ -428,6 +513,8 @@ std::vector<Operator> read_operators(const fb::SubGraph& subgraph, const std::ve
     const std::string where = operator_label(i, op);
     op.inputs = read_tensor_indices(stored->inputs(), tensor_count, true, where + ": input", context);
     op.outputs = read_tensor_indices(stored->outputs(), tensor_count, false, where + ": output", context);
+    op.intermediates =
+        read_tensor_indices(stored->intermediates(), tensor_count, false, where + ": intermediate", context);
 
     const fb::BuiltinOptions type = stored->builtin_options_type();
     op.builtin_options_type = static_cast<uint8_t>(type);
@@ -613,7 +700,7 @@ Model read_tflite(const std::vector<uint8_t>& bytes, const std::string& context)
   model.version = stored.version();
   model.description = text(stored.description());
   model.subgraph_name = text(subgraph.name());
-  model.tensors = read_tensors(subgraph, buffers, context);
+  model.tensors = read_tensors(subgraph, buffers, context, model.tolerated);
   model.inputs = read_tensor_indices(subgraph.inputs(), model.tensors.size(), false, "subgraph input", context);
   model.outputs = read_tensor_indices(subgraph.outputs(), model.tensors.size(), false, "subgraph output", context);
   model.operators = read_operators(subgraph, codes, bytes, model.tensors.size(), context);

@@ -87,6 +87,29 @@ TEST(TfliteReader, RoundTripsLeakyReluAlpha) {
   EXPECT_EQ(read.operators.back().options.alpha, -0.375F);
 }
 
+// MEAN (40), SUM (74) and REDUCE_MAX (82) carry ReducerOptions (union tag 27):
+// keep_dims, false when the table leaves it out.
+TEST(TfliteReader, ReadsReducerKeepDims) {
+  Model m = example_operators();
+  const Model read = read_tflite(write_tflite(m), kContext);
+  ASSERT_EQ(first_difference(m, read), "");
+  const size_t mean = read.operators.size() - 3;
+  EXPECT_EQ(read.operators[mean].builtin, 40);
+  EXPECT_EQ(read.operators[mean + 1].builtin, 74);
+  EXPECT_EQ(read.operators[mean + 2].builtin, 82);
+  for (size_t i = mean; i < mean + 3; ++i) EXPECT_EQ(read.operators[i].builtin_options_type, 27U) << i;
+  EXPECT_TRUE(read.operators[mean].options.keep_dims);
+  EXPECT_FALSE(read.operators[mean + 1].options.keep_dims);
+  EXPECT_TRUE(read.operators[mean + 2].options.keep_dims);
+  EXPECT_EQ(builtin_name(40), "MEAN");
+  EXPECT_EQ(builtin_name(74), "SUM");
+  EXPECT_EQ(builtin_name(82), "REDUCE_MAX");
+  // A ReducerOptions table on another builtin is refused.
+  m.operators[mean].builtin = code(Builtin::Add);
+  EXPECT_EQ(refusal(m), expected("operator " + std::to_string(mean) +
+                                 " (ADD): builtin_options is ReducerOptions, expected AddOptions"));
+}
+
 TEST(TfliteReader, ResolvesLegacyOperatorCodes) {
   // Old converters left builtin_code 0 (ADD) and put the code in the byte.
   WriteOptions legacy;
@@ -536,6 +559,22 @@ TEST(TfliteReaderRefuses, InconsistentQuantization) {
   EXPECT_EQ(refusal(m), expected("tensor 1 (\"conv/weights\"): quantized_dimension 4 outside shape [3,2,2,2]"));
   m.tensors[1].quantization.quantized_dimension = -1;
   EXPECT_EQ(refusal(m), expected("tensor 1 (\"conv/weights\"): quantized_dimension -1 outside shape [3,2,2,2]"));
+}
+
+// TFLM's person_detect carries quantized_dimension 3 on its 1-D biases; TFLM
+// never reads a bias's quantisation, so the reader takes dimension 0 and says
+// so, where a weight's out-of-range dimension (above) is refused.
+TEST(TfliteReader, ToleratesAQuantizedDimensionOutsideA1DTensor) {
+  Model m = example_classifier();
+  m.tensors[2].quantization.quantized_dimension = 3;
+  const Model read = read_tflite(write_tflite(m), kContext);
+  EXPECT_EQ(read.tensors[2].quantization.quantized_dimension, 0);
+  EXPECT_EQ(read.tolerated, std::vector<std::string>{"tensor 2 (\"conv/bias\"): quantized_dimension 3 outside shape "
+                                                     "[3], read as dimension 0 (TFLite Micro ignores it)"});
+  EXPECT_TRUE(read_tflite(write_tflite(example_classifier()), kContext).tolerated.empty());
+  m.tensors[2].quantization.scales.pop_back();
+  m.tensors[2].quantization.zero_points.pop_back();
+  EXPECT_EQ(refusal(m), expected("tensor 2 (\"conv/bias\"): quantized_dimension 3 outside shape [3]"));
 }
 
 TEST(TfliteReaderRefuses, OptionsOfAnotherOperator) {

@@ -83,6 +83,30 @@ flatbuffers::Offset<void> write_options(flatbuffers::FlatBufferBuilder& fbb, uin
       return fb::CreateLeakyReluOptions(fbb, o.alpha).Union();
     case fb::BuiltinOptions::BatchMatMulOptions:
       return fb::CreateBatchMatMulOptions(fbb, o.adj_x, o.adj_y, o.asymmetric_quantize_inputs).Union();
+    case fb::BuiltinOptions::ConcatenationOptions:
+      return fb::CreateConcatenationOptions(fbb, o.axis, activation).Union();
+    case fb::BuiltinOptions::GatherOptions:
+      return fb::CreateGatherOptions(fbb, o.axis, o.batch_dims).Union();
+    case fb::BuiltinOptions::StridedSliceOptions:
+      return fb::CreateStridedSliceOptions(fbb, o.begin_mask, o.end_mask, o.ellipsis_mask, o.new_axis_mask,
+                                           o.shrink_axis_mask, o.offset)
+          .Union();
+    case fb::BuiltinOptions::SplitOptions:
+      return fb::CreateSplitOptions(fbb, o.num_splits).Union();
+    case fb::BuiltinOptions::SplitVOptions:
+      return fb::CreateSplitVOptions(fbb, o.num_splits).Union();
+    case fb::BuiltinOptions::ShapeOptions:
+      return fb::CreateShapeOptions(fbb, static_cast<fb::TensorType>(o.out_type)).Union();
+    case fb::BuiltinOptions::PackOptions:
+      return fb::CreatePackOptions(fbb, o.values_count, o.axis).Union();
+    case fb::BuiltinOptions::UnpackOptions:
+      return fb::CreateUnpackOptions(fbb, o.num, o.axis).Union();
+    case fb::BuiltinOptions::ReducerOptions:
+      return fb::CreateReducerOptions(fbb, o.keep_dims).Union();
+    case fb::BuiltinOptions::UnidirectionalSequenceLSTMOptions:
+      return fb::CreateUnidirectionalSequenceLSTMOptions(fbb, activation, o.cell_clip, o.proj_clip, o.time_major,
+                                                         o.asymmetric_quantize_inputs, o.diagonal_recurrent_tensors)
+          .Union();
     default:
       // Any other tag, known or not: a table without fields.
       return flatbuffers::Offset<void>(fbb.EndTable(fbb.StartTable()));
@@ -156,7 +180,8 @@ std::vector<uint8_t> build(const Model& model, const WriteOptions& options,
     const flatbuffers::Offset<void> table = type == 0 ? 0 : write_options(fbb, type, op.options);
     operators.push_back(fb::CreateOperator(fbb, opcode_of[i], fbb.CreateVector(op.inputs),
                                            fbb.CreateVector(op.outputs), static_cast<fb::BuiltinOptions>(type), table,
-                                           op.has_custom_options ? fbb.CreateVector(std::vector<uint8_t>()) : 0));
+                                           op.has_custom_options ? fbb.CreateVector(std::vector<uint8_t>()) : 0,
+                                           op.intermediates.empty() ? 0 : fbb.CreateVector(op.intermediates)));
   }
 
   const auto subgraph = fb::CreateSubGraph(fbb, fbb.CreateVector(tensors), fbb.CreateVector(model.inputs),
@@ -233,6 +258,20 @@ std::string options_difference(const Options& a, const Options& b) {
   if (a.adj_x != b.adj_x || a.adj_y != b.adj_y) return "adj_x/adj_y";
   if (a.pot_scale_int16 != b.pot_scale_int16) return "pot_scale_int16";
   if (!same_float(a.alpha, b.alpha)) return "alpha";
+  if (a.axis != b.axis) return "axis";
+  if (a.batch_dims != b.batch_dims) return "batch_dims";
+  if (a.values_count != b.values_count) return "values_count";
+  if (a.num != b.num) return "num";
+  if (a.num_splits != b.num_splits) return "num_splits";
+  if (a.begin_mask != b.begin_mask || a.end_mask != b.end_mask) return "begin_mask/end_mask";
+  if (a.ellipsis_mask != b.ellipsis_mask || a.new_axis_mask != b.new_axis_mask) return "ellipsis_mask/new_axis_mask";
+  if (a.shrink_axis_mask != b.shrink_axis_mask) return "shrink_axis_mask";
+  if (a.offset != b.offset) return "offset";
+  if (a.out_type != b.out_type) return "out_type";
+  if (a.keep_dims != b.keep_dims) return "keep_dims";
+  if (a.cell_clip != b.cell_clip || a.proj_clip != b.proj_clip) return "cell_clip/proj_clip";
+  if (a.time_major != b.time_major) return "time_major";
+  if (a.diagonal_recurrent_tensors != b.diagonal_recurrent_tensors) return "diagonal_recurrent_tensors";
   return "";
 }
 
@@ -257,6 +296,7 @@ std::string operator_difference(const Operator& a, const Operator& b) {
   if (a.custom_code != b.custom_code) return "custom_code";
   if (a.inputs != b.inputs) return "inputs";
   if (a.outputs != b.outputs) return "outputs";
+  if (a.intermediates != b.intermediates) return "intermediates";
   if (a.builtin_options_type != b.builtin_options_type) return "builtin_options_type";
   if (a.has_custom_options != b.has_custom_options) return "has_custom_options";
   const std::string options = options_difference(a.options, b.options);
@@ -441,8 +481,62 @@ std::vector<Operator> example_builtin_operators() {
   };
 }
 
+// The data-movement and shape builtins (after the others, so that the
+// operator indices tests name stay put), each with options other than the
+// defaults.
+std::vector<Operator> example_data_movement_operators() {
+  Options concatenation;
+  concatenation.axis = -2;
+  concatenation.activation = Activation::Relu6;
+  Options gather;
+  gather.axis = 1;
+  gather.batch_dims = 1;
+  Options strided_slice;
+  strided_slice.begin_mask = 1;
+  strided_slice.end_mask = 2;
+  strided_slice.ellipsis_mask = 4;
+  strided_slice.new_axis_mask = 8;
+  strided_slice.shrink_axis_mask = 16;
+  strided_slice.offset = true;
+  Options split;
+  split.num_splits = 3;
+  Options shape;
+  shape.out_type = TensorType::Int64;
+  Options pack;
+  pack.values_count = 2;
+  pack.axis = -1;
+  Options unpack;
+  unpack.num = 4;
+  unpack.axis = 3;
+  return {
+      with_options(Builtin::Concatenation, {0, 1}, concatenation),
+      with_options(Builtin::Gather, {0, 2}, gather),
+      with_options(Builtin::StridedSlice, {0, 2, 2, 2}, strided_slice),
+      with_options(Builtin::Split, {2, 0}, split),
+      with_options(Builtin::SplitV, {0, 2, 2}, split),
+      with_options(Builtin::Slice, {0, 2, 2}, {}),
+      with_options(Builtin::ExpandDims, {0, 2}, {}),
+      with_options(Builtin::Shape, {0}, shape),
+      with_options(Builtin::Pack, {0, 1}, pack),
+      with_options(Builtin::Unpack, {0}, unpack),
+  };
+}
+
+// MEAN, SUM and REDUCE_MAX (after the data-movement builtins, so that the
+// indices tests name stay put), keep_dims both ways.
+std::vector<Operator> example_reduction_operators() {
+  Options keep;
+  keep.keep_dims = true;
+  Options drop;  // a ReducerOptions table holding the default
+  return {
+      with_options(Builtin::Mean, {0, 2}, keep),
+      with_options(Builtin::Sum, {0, 2}, drop),
+      with_options(Builtin::ReduceMax, {0, 2}, keep),
+  };
+}
+
 // What the reader keeps without knowing it: a custom operator, a builtin with
-// options it does not read (MEAN's ReducerOptions), a code above 127.
+// options it does not read (REDUCE_PROD's ReducerOptions), a code above 127.
 std::vector<Operator> example_unknown_operators() {
   Operator custom;
   custom.builtin = code(Builtin::Custom);
@@ -451,8 +545,8 @@ std::vector<Operator> example_unknown_operators() {
   custom.outputs = {3};
   custom.has_custom_options = true;
   std::vector<Operator> operators = {custom};
-  Operator mean;  // MEAN with its ReducerOptions (27): kept as a type tag
-  mean.builtin = 40;
+  Operator mean;  // REDUCE_PROD with its ReducerOptions (27): kept as a type tag
+  mean.builtin = 81;
   mean.inputs = {0, 2};
   mean.outputs = {3};
   mean.builtin_options_type = 27;
@@ -489,6 +583,8 @@ Model example_operators() {
   m.outputs = {3};
   m.operators = example_builtin_operators();
   for (Operator& op : example_unknown_operators()) m.operators.push_back(std::move(op));
+  for (Operator& op : example_data_movement_operators()) m.operators.push_back(std::move(op));
+  for (Operator& op : example_reduction_operators()) m.operators.push_back(std::move(op));
   return m;
 }
 

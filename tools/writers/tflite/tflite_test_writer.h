@@ -51,8 +51,8 @@ std::vector<uint8_t> write_tflite(const Model& model, const WriteOptions& option
 Model example_classifier();
 
 // Every operator of the Builtin enum with options other than the defaults, a
-// CUSTOM operator with custom options, MEAN with its options table (a type
-// etns does not read) and GELU (a code above 127). Not a runnable graph.
+// CUSTOM operator with custom options, REDUCE_PROD with its options table (a
+// builtin etns does not read) and GELU (a code above 127). Not a runnable graph.
 Model example_operators();
 
 // "" when `a` and `b` hold the same values (floats compared bit for bit),
