@@ -679,4 +679,209 @@ inline std::vector<int8_t> leaky_relu(const LeakyRelu& p, const std::vector<int8
   return out;
 }
 
+// ---- int8 activations: activations_common.cc (RELU, RELU6), TFLite's
+// activations.cc (RELU_N1_TO_1, which TFLM does not register),
+// hard_swish_common.cc + reference/hard_swish.h, logistic_common.cc / tanh.cc
+// + reference/integer_ops/logistic.h, tanh.h, quantize_common.cc +
+// reference/requantize.h ----
+
+// ReluX: the factor, then the clamp to [lo, hi] on the output grid.
+struct ReluX {
+  int32_t zp_in = 0, zp_out = 0;
+  Multiplier factor;
+  int32_t lo = -128, hi = 127;
+};
+
+// RELU (TFLM): factor double(s_in) / double(s_out); lo = max(-128, zp_out +
+// roundf(0 / s_out)), hi = 127.
+inline ReluX relu_params(float s_in, int32_t zp_in, float s_out, int32_t zp_out) {
+  ReluX p;
+  p.zp_in = zp_in;
+  p.zp_out = zp_out;
+  p.factor = quantize_multiplier(static_cast<double>(s_in) / static_cast<double>(s_out));
+  p.lo = std::max(-128, zp_out + static_cast<int32_t>(std::roundf(0.0F / s_out)));
+  return p;
+}
+
+// RELU_N1_TO_1 (TFLite): factor from the float32 quotient s_in / s_out; the
+// bounds -1 and 1 rounded on the output grid in float.
+inline ReluX relu_n1_to_1_params(float s_in, int32_t zp_in, float s_out, int32_t zp_out) {
+  ReluX p;
+  p.zp_in = zp_in;
+  p.zp_out = zp_out;
+  const float quotient = s_in / s_out;
+  p.factor = quantize_multiplier(static_cast<double>(quotient));
+  p.lo = std::max(-128, zp_out + static_cast<int32_t>(std::roundf(-1.0F / s_out)));
+  p.hi = std::min(127, zp_out + static_cast<int32_t>(std::roundf(1.0F / s_out)));
+  return p;
+}
+
+inline std::vector<int8_t> relu_x(const ReluX& p, const std::vector<int8_t>& in) {
+  std::vector<int8_t> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    out[i] = clamp8(p.zp_out + multiply(in[i] - p.zp_in, p.factor), p.lo, p.hi);
+  }
+  return out;
+}
+
+// RELU6 (TFLM): the input byte clamped to [zp_in, zp_in + round(6 / s_in)]
+// (FloatToQuantizedType, clamped to int8); the output grid is not read.
+inline std::vector<int8_t> relu6(float s_in, int32_t zp_in, const std::vector<int8_t>& in) {
+  const int32_t six = std::min(127, std::max(-128, static_cast<int32_t>(std::round(6.0F / s_in)) + zp_in));
+  std::vector<int8_t> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) out[i] = static_cast<int8_t>(std::min(six, std::max(zp_in, int32_t{in[i]})));
+  return out;
+}
+
+// QUANTIZE int8 -> int8 (Requantize): factor double(s_in) / double(s_out).
+inline std::vector<int8_t> requantize(float s_in, int32_t zp_in, float s_out, int32_t zp_out,
+                                      const std::vector<int8_t>& in) {
+  const Multiplier m = quantize_multiplier(static_cast<double>(s_in) / static_cast<double>(s_out));
+  std::vector<int8_t> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) out[i] = clamp8(multiply(in[i] - zp_in, m) + zp_out, -128, 127);
+  return out;
+}
+
+// HARD_SWISH: every step on int16 values, as reference/hard_swish.h.
+struct HardSwish {
+  int32_t zp_in = 0, zp_out = 0;
+  int16_t out_m = 0, reluish_m = 0;
+  int out_e = 0, reluish_e = 0;
+};
+
+// DownScaleInt32ToInt16Multiplier.
+inline int16_t to_q15(int32_t m) {
+  if (m >= std::numeric_limits<int32_t>::max() - (1 << 15)) return std::numeric_limits<int16_t>::max();
+  return static_cast<int16_t>((m + (1 << 15)) / (1 << 16));
+}
+
+// Prepare: float32 quotients widened to double; TFLM refuses out_e > 0
+// (checked by the caller's expectations).
+inline HardSwish hard_swish_params(float s_in, int32_t zp_in, float s_out, int32_t zp_out) {
+  HardSwish p;
+  p.zp_in = zp_in;
+  p.zp_out = zp_out;
+  const float hires = s_in / 128.0F;
+  const Multiplier o = quantize_multiplier(static_cast<double>(hires / s_out));
+  const Multiplier r = quantize_multiplier(static_cast<double>(hires / (3.0F / 32768.0F)));
+  p.out_m = to_q15(o.multiplier);
+  p.out_e = o.shift;
+  p.reluish_m = to_q15(r.multiplier);
+  p.reluish_e = r.shift;
+  return p;
+}
+
+inline int16_t sat16(int64_t v) {
+  return static_cast<int16_t>(std::min<int64_t>(32767, std::max<int64_t>(-32768, v)));
+}
+
+// gemmlowp RoundingDivideByPOT on int16 (the mask narrowed to 16 bits).
+inline int16_t divide_by_pot16(int16_t x, int e) {
+  const auto mask = static_cast<int16_t>((int64_t{1} << e) - 1);
+  const int threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return static_cast<int16_t>((x >> e) + ((x & mask) > threshold ? 1 : 0));
+}
+
+inline std::vector<int8_t> hard_swish(const HardSwish& p, const std::vector<int8_t>& in) {
+  const auto round_mul = [](int16_t a, int16_t b) -> int16_t {
+    if (a == -32768 && b == -32768) return 32767;
+    const int32_t ab = a * b;
+    return static_cast<int16_t>((ab + (ab >= 0 ? 16384 : -16383)) / 32768);
+  };
+  const auto trunc_mul = [](int16_t a, int16_t b) -> int16_t {
+    if (a == -32768 && b == -32768) return 32767;
+    return static_cast<int16_t>((a * b) / 32768);
+  };
+  std::vector<int8_t> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const auto hires = static_cast<int16_t>((in[i] - p.zp_in) * 128);
+    const int16_t scaled = round_mul(hires, p.out_m);
+    int16_t r = hires;
+    if (p.reluish_e > 0) r = sat16(int64_t{r} * (int64_t{1} << (p.reluish_e - 1)));
+    r = round_mul(r, p.reluish_m);
+    if (p.reluish_e > 0) r = sat16(int64_t{r} * 2);
+    if (p.reluish_e < 0) r = divide_by_pot16(r, -p.reluish_e);
+    r = static_cast<int16_t>((r + 32768) / 2);
+    const int16_t y = divide_by_pot16(trunc_mul(r, scaled), -p.out_e);
+    out[i] = clamp8(static_cast<int16_t>(y + p.zp_out), -128, 127);
+  }
+  return out;
+}
+
+// LOGISTIC and TANH: the input rescaled to 4 integer bits (frexp of s_in *
+// 2^27), codes at or past CalculateInputRadius saturate.
+struct Sigmoid {
+  int32_t zp_in = 0;
+  Multiplier input;
+  int32_t radius = 0;
+};
+
+inline Sigmoid sigmoid_params(float s_in, int32_t zp_in) {
+  Sigmoid p;
+  p.zp_in = zp_in;
+  int e = 0;
+  const double m = std::frexp(static_cast<double>(s_in) * 134217728.0, &e);
+  p.input = {static_cast<int32_t>(std::llround(m * 2147483648.0)), e};
+  p.radius = static_cast<int32_t>(std::floor(15.0 * 134217728.0 / std::ldexp(1.0, e)));
+  return p;
+}
+
+// (1 - f) / (1 + f) for f in [0, 1): the Newton steps of inverse_of_one_plus,
+// ending in x - 1 (2 integer bits) instead of x / 2.
+inline int32_t one_minus_over_one_plus(int32_t fraction) {
+  const int64_t sum = int64_t{fraction} + std::numeric_limits<int32_t>::max();
+  const auto half_divisor = static_cast<int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);
+  int32_t estimate = 1515870810 + doubling_high_mul(half_divisor, -1010580540);
+  for (int step = 0; step < 3; ++step) {
+    const int32_t shortfall = (1 << 29) - doubling_high_mul(half_divisor, estimate);
+    estimate = estimate + multiply_by_pot(doubling_high_mul(estimate, shortfall), 2);
+  }
+  return multiply_by_pot(estimate - (1 << 29), 2);
+}
+
+// gemmlowp logistic with 4 integer bits: 1 / (1 + e^-|v|), mirrored for v < 0.
+inline int32_t logistic_q31(int32_t v) {
+  if (v == 0) return 1 << 30;
+  const int32_t positive = inverse_of_one_plus(exp_of_negative(v > 0 ? -v : v, 4));
+  return v > 0 ? positive : std::numeric_limits<int32_t>::max() - positive;
+}
+
+// gemmlowp tanh with 4 integer bits: (1 - e^(-2|v|)) / (1 + e^(-2|v|)), the
+// doubling taken as one more integer bit on the same raw value.
+inline int32_t tanh_q31(int32_t v) {
+  if (v == 0) return 0;
+  const int32_t t = one_minus_over_one_plus(exp_of_negative(v < 0 ? v : -v, 5));
+  return v < 0 ? -t : t;
+}
+
+inline std::vector<int8_t> logistic(const Sigmoid& p, const std::vector<int8_t>& in) {
+  std::vector<int8_t> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const int32_t x = in[i] - p.zp_in;
+    if (x <= -p.radius) {
+      out[i] = -128;
+    } else if (x >= p.radius) {
+      out[i] = 127;
+    } else {
+      out[i] = clamp8(divide_by_pot(logistic_q31(multiply(x, p.input)), 23) - 128, -128, 127);
+    }
+  }
+  return out;
+}
+
+inline std::vector<int8_t> tanh(const Sigmoid& p, const std::vector<int8_t>& in) {
+  std::vector<int8_t> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const int32_t x = in[i] - p.zp_in;
+    if (x <= -p.radius) {
+      out[i] = -128;
+    } else if (x >= p.radius) {
+      out[i] = 127;
+    } else {
+      out[i] = clamp8(divide_by_pot(tanh_q31(multiply(x, p.input)), 24), -128, 127);
+    }
+  }
+  return out;
+}
+
 }  // namespace etns::testing::tflm

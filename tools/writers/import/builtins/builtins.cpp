@@ -32,6 +32,12 @@ constexpr BuiltinImport kBuiltins[] = {
     {Builtin::Dequantize, import_dequantize},
     {Builtin::BatchMatmul, import_batch_matmul},
     {Builtin::LeakyRelu, import_leaky_relu},
+    {Builtin::Relu, import_relu},
+    {Builtin::ReluN1To1, import_relu_n1_to_1},
+    {Builtin::Relu6, import_relu6},
+    {Builtin::HardSwish, import_hard_swish},
+    {Builtin::Logistic, import_logistic},
+    {Builtin::Tanh, import_tanh},
 };
 
 }  // namespace

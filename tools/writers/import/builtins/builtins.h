@@ -40,5 +40,11 @@ void import_quantize(OperatorImport& c);          // quantize.cpp
 void import_dequantize(OperatorImport& c);        // dequantize.cpp
 void import_batch_matmul(OperatorImport& c);      // batch_matmul.cpp
 void import_leaky_relu(OperatorImport& c);        // leaky_relu.cpp: etns_ops::lookup_table
+void import_relu(OperatorImport& c);              // relu.cpp: etns_ops::lookup_table
+void import_relu_n1_to_1(OperatorImport& c);      // relu.cpp: etns_ops::lookup_table
+void import_relu6(OperatorImport& c);             // relu.cpp: etns_ops::lookup_table
+void import_hard_swish(OperatorImport& c);        // hard_swish.cpp: etns_ops::lookup_table
+void import_logistic(OperatorImport& c);          // logistic.cpp: etns_ops::lookup_table
+void import_tanh(OperatorImport& c);              // tanh.cpp: etns_ops::lookup_table
 
 }  // namespace etns::tools::builtins

@@ -58,11 +58,56 @@ TEST(TfliteImport, QuantizeAndDequantizeAtTheModelEdgesMatchTflm) {
             as_bytes(ref::dequantize(ref::quantize(y, 0.01F, -128), 0.01F, -128)));
 }
 
+// QUANTIZE int8 -> int8 (TFLM's Requantize) on every code: TFLM's quantize
+// tests' requantisations (scale ratios above and below 1, zero points moved
+// to the ends), equal grids (the identity) and saturation.
+TEST(TfliteImport, QuantizeInt8ToInt8MatchesTflmOnEveryCode) {
+  struct Case {
+    const char* what;
+    float s_in;
+    int32_t zp_in;
+    float s_out;
+    int32_t zp_out;
+  };
+  const Case cases[] = {
+      {"equal grids", 0.5F, -1, 0.5F, -1},
+      {"scale ratio 2", 1.0F, 0, 0.5F, -1},
+      {"scale ratio 1/2, zero points differ", 0.5F, 5, 1.0F, -62},
+      {"zero points at the ends", 0.05F, 127, 0.07F, -128},
+      {"ratio 1000: saturates", 1.0F, 0, 0.001F, 0},
+      {"ratio 1e-10: flushed to zp", 1.0e-5F, 0, 1.0e5F, 9},
+  };
+  std::vector<int8_t> x(256);
+  for (int i = 0; i < 256; ++i) x[static_cast<size_t>(i)] = static_cast<int8_t>(i - 128);
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    TfliteBuilder b;
+    const int32_t in = b.int8({1, 16, 16}, c.s_in, c.zp_in), out = b.int8({1, 16, 16}, c.s_out, c.zp_out);
+    b.op(Builtin::Quantize, {in}, {out});
+    EXPECT_EQ(run_one(b.finish({in}, {out}), {as_bytes(x)}),
+              as_bytes(ref::requantize(c.s_in, c.zp_in, c.s_out, c.zp_out, x)));
+  }
+}
+
 TEST(TfliteImport, QuantizeAndDequantizeRefusalsAreOneExactLine) {
   expect_refusals({
-      {"QUANTIZE int8 to int8",
-       [] { return one_op(Builtin::Quantize, {{4}, {4}}); },
-       "m.tflite: operator 0 (QUANTIZE): requantises int8 (only float32 -> int8 is imported)"},
+      {"QUANTIZE int16 to int8",
+       [] {
+         tfl::Model m = one_op(Builtin::Quantize, {{4}, {4}});
+         m.tensors[0].type = tfl::TensorType::Int16;
+         return m;
+       },
+       "m.tflite: operator 0 (QUANTIZE): requantises int16 (only float32 or int8 -> int8 is imported)"},
+      {"QUANTIZE int8 to int16",
+       [] {
+         tfl::Model m = one_op(Builtin::Quantize, {{4}, {4}});
+         m.tensors[1].type = tfl::TensorType::Int16;
+         return m;
+       },
+       "m.tflite: operator 0 (QUANTIZE): tensor 1 (\"t1\") is int16, expected int8"},
+      {"QUANTIZE int8 shapes differ",
+       [] { return one_op(Builtin::Quantize, {{2, 2}, {4}}); },
+       "m.tflite: operator 0 (QUANTIZE): tensor 0 (\"t0\") [2,2] and tensor 1 (\"t1\") [4] differ in shape"},
       {"DEQUANTIZE to int8",
        [] { return one_op(Builtin::Dequantize, {{4}, {4}}); },
        "m.tflite: operator 0 (DEQUANTIZE): output is int8, expected float32"},
