@@ -884,4 +884,100 @@ inline std::vector<int8_t> tanh(const Sigmoid& p, const std::vector<int8_t>& in)
   return out;
 }
 
+// ---- strided_slice_common.cc, reference/strided_slice.h, pack.cc ----
+
+struct StridedSlice {
+  std::vector<int32_t> begin, end, strides;  // one per input axis
+  int32_t begin_mask = 0, end_mask = 0, shrink_axis_mask = 0;
+};
+
+// Prepare's CheckOutputSize: StartForAxis/StopForAxis (the masks swap the
+// index for INT_MIN or INT_MAX before the wrap and the clamp), then
+// ceil((stop - start) / float(stride)), negative taken as 0; shrunk axes
+// leave the shape.
+inline std::vector<int32_t> strided_slice_shape(const std::vector<int32_t>& in, const StridedSlice& p) {
+  std::vector<int32_t> out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const int64_t n = in[i];
+    const bool forward = p.strides[i] > 0;
+    int64_t start = (p.begin_mask >> i & 1) ? (forward ? INT32_MIN : INT32_MAX) : p.begin[i];
+    if (start < 0) start += n;
+    start = forward ? std::clamp<int64_t>(start, 0, n) : std::clamp<int64_t>(start, -1, n - 1);
+    if (p.shrink_axis_mask >> i & 1) continue;
+    int64_t stop = (p.end_mask >> i & 1) ? (forward ? INT32_MAX : INT32_MIN) : p.end[i];
+    if (stop < 0) stop += n;
+    stop = forward ? std::clamp<int64_t>(stop, 0, n) : std::clamp<int64_t>(stop, -1, n - 1);
+    const auto dim = static_cast<int32_t>(std::ceil(static_cast<float>(stop - start) / static_cast<float>(p.strides[i])));
+    out.push_back(dim < 0 ? 0 : dim);
+  }
+  return out;
+}
+
+// Eval: the parameters padded at the front to five axes (begin 0, end 1,
+// stride 1, both masks set there), StridedSliceStartForAxis and
+// StridedSliceEndForAxis per axis (wrap, clamp, then the mask; a shrunk axis
+// ends at start + 1, or at start when start is past the axis), and five
+// nested loops writing elements in order. What it writes may be fewer than
+// the output shape holds.
+template <typename T>
+std::vector<T> strided_slice(const std::vector<int32_t>& in_shape, const std::vector<T>& x, const StridedSlice& p) {
+  const size_t pad = 5 - in_shape.size();
+  int32_t shape[5], first[5], last[5], step[5];
+  for (size_t a = 0; a < 5; ++a) {
+    const bool real = a >= pad;
+    const size_t i = a - pad;
+    shape[a] = real ? in_shape[i] : 1;
+    step[a] = real ? p.strides[i] : 1;
+    const int32_t begin = real ? p.begin[i] : 0, end = real ? p.end[i] : 1;
+    const bool begin_mask = real ? (p.begin_mask >> i & 1) != 0 : true;
+    const bool end_mask = real ? (p.end_mask >> i & 1) != 0 : true;
+    const bool shrink = real && (p.shrink_axis_mask >> i & 1) != 0;
+    int32_t s = begin < 0 ? begin + shape[a] : begin;
+    s = step[a] > 0 ? std::clamp(s, 0, shape[a]) : std::clamp(s, -1, shape[a] - 1);
+    if (begin_mask) s = step[a] > 0 ? 0 : shape[a] - 1;
+    first[a] = s;
+    if (shrink) {
+      last[a] = s >= shape[a] ? s : s + 1;
+      continue;
+    }
+    int32_t e = end < 0 ? end + shape[a] : end;
+    e = step[a] > 0 ? std::clamp(e, 0, shape[a]) : std::clamp(e, -1, shape[a] - 1);
+    if (end_mask) e = step[a] > 0 ? shape[a] : -1;
+    last[a] = e;
+  }
+  const auto more = [&](int a, int32_t v) { return step[a] > 0 ? v < last[a] : v > last[a]; };
+  std::vector<T> out;
+  for (int32_t i0 = first[0]; more(0, i0); i0 += step[0]) {
+    for (int32_t i1 = first[1]; more(1, i1); i1 += step[1]) {
+      for (int32_t i2 = first[2]; more(2, i2); i2 += step[2]) {
+        for (int32_t i3 = first[3]; more(3, i3); i3 += step[3]) {
+          for (int32_t i4 = first[4]; more(4, i4); i4 += step[4]) {
+            const int64_t index =
+                (((static_cast<int64_t>(i0) * shape[1] + i1) * shape[2] + i2) * shape[3] + i3) * shape[4] + i4;
+            out.push_back(x[static_cast<size_t>(index)]);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// pack.cc: the output's axis (negative counts from the end) splits it into
+// outer rows and inner blocks; input i's row k lands at row k, slot i.
+template <typename T>
+std::vector<T> pack(const std::vector<std::vector<T>>& inputs, const std::vector<int32_t>& out_shape, int axis) {
+  if (axis < 0) axis += static_cast<int>(out_shape.size());
+  size_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; ++d) outer *= static_cast<size_t>(out_shape[static_cast<size_t>(d)]);
+  for (size_t d = static_cast<size_t>(axis) + 1; d < out_shape.size(); ++d) inner *= static_cast<size_t>(out_shape[d]);
+  std::vector<T> out(outer * inputs.size() * inner);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    for (size_t k = 0; k < outer; ++k) {
+      for (size_t j = 0; j < inner; ++j) out[(k * inputs.size() + i) * inner + j] = inputs[i][k * inner + j];
+    }
+  }
+  return out;
+}
+
 }  // namespace etns::testing::tflm

@@ -36,7 +36,9 @@ std::string markdown_report(const ImportCommand& c, const ImportedProgram& p) {
   for (const ImportedOperator& op : imported.operators) {
     md += "| " + std::to_string(op.index) + " | " + op.builtin + " | t" + std::to_string(op.output_tensor) + " | `" +
           op.became + "` | " + std::to_string(op.instructions) + " | " +
-          (op.instruction >= 0 ? "c0i" + std::to_string(op.instruction) : std::string("the model input")) + " |\n";
+          (op.instruction >= 0 ? "c0i" + std::to_string(op.instruction)
+                               : std::string(op.folded ? kFoldedAtImport : "the model input")) +
+          " |\n";
   }
   return md;
 }
@@ -51,7 +53,8 @@ nlohmann::json json_summary(const ImportCommand& c, const ImportedProgram& p) {
                    {"became", op.became},
                    {"output_tensor", op.output_tensor},
                    {"instruction", op.instruction},
-                   {"instructions", op.instructions}});
+                   {"instructions", op.instructions},
+                   {"folded", op.folded}});
   }
   return {{"model", c.model},
           {"program", c.output},

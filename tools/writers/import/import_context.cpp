@@ -8,6 +8,8 @@
 #include "kernels/portable/permute_copy/permute_copy.h"
 #include "kernels/portable/view_copy/view_copy.h"
 #include "tools/common/failure.h"
+#include "tools/writers/import/tflite_import.h"
+#include "tools/writers/tflite/tflite_reader.h"
 
 namespace etns::tools {
 
@@ -15,7 +17,11 @@ using runtime::ScalarType;
 using tflite::TensorType;
 
 ImportState::ImportState(const tflite::Model& m, std::string c)
-    : model(m), context(std::move(c)), graph("import", Provider::Arm), forms(m.tensors.size()) {}
+    : model(m),
+      context(std::move(c)),
+      graph("import", Provider::Arm),
+      forms(m.tensors.size()),
+      folded(m.tensors.size()) {}
 
 bool ImportState::is_model_input(int32_t t) const {
   return std::find(model.inputs.begin(), model.inputs.end(), t) != model.inputs.end();
@@ -95,12 +101,22 @@ Grid OperatorImport::per_tensor_grid(int32_t t) const {
 }
 
 const tflite::Tensor& OperatorImport::constant(int32_t t, TensorType type) const {
-  const tflite::Tensor& x = tensor(t);
+  const std::optional<tflite::Tensor>& value = s_.folded[static_cast<size_t>(t)];
+  const tflite::Tensor& x = value ? *value : tensor(t);
   if (x.data.empty()) fail(tensor_label(t) + " is not a constant (its bytes are not in the file)");
   if (x.type != type) {
     fail(tensor_label(t) + " is " + tflite::to_string(x.type) + ", expected " + tflite::to_string(type));
   }
   return x;
+}
+
+bool OperatorImport::is_constant(int32_t t) const { return constant_bytes(t) != nullptr; }
+
+const std::vector<uint8_t>* OperatorImport::constant_bytes(int32_t t) const {
+  const tflite::Tensor& x = tensor(t);
+  if (!x.data.empty()) return &x.data;
+  const std::optional<tflite::Tensor>& value = s_.folded[static_cast<size_t>(t)];
+  return value ? &value->data : nullptr;
 }
 
 std::vector<int32_t> OperatorImport::int32_constant(int32_t t, size_t count) const {
@@ -157,7 +173,7 @@ int32_t OperatorImport::make(int32_t t, Form form, GraphTensor::Role role, const
     fail(tensor_label(t) + " is " + tflite::to_string(x.type) + ": only int8, int32 and float32 tensors are imported");
   }
   const std::string graph_name = "t" + std::to_string(t) + suffix;
-  std::vector<uint8_t> data = role == GraphTensor::Role::Constant ? x.data : std::vector<uint8_t>{};
+  std::vector<uint8_t> data = role == GraphTensor::Role::Constant ? *constant_bytes(t) : std::vector<uint8_t>{};
   if (form == Form::ChannelsLast) {
     return s_.graph.tensor(graph_name, dtype_of(x.type), nchw(x.shape), kChannelsLastOrder, role, std::move(data));
   }
@@ -174,7 +190,7 @@ int32_t OperatorImport::use(int32_t t, Form form) {
   if (form == Form::ChannelsLast) expect_rank(t, 4);
   const int32_t have = form == Form::ChannelsLast ? f.stored : f.channels_last;
   if (have < 0) {
-    if (!tensor(t).data.empty()) return want = make(t, form, GraphTensor::Role::Constant);
+    if (is_constant(t)) return want = make(t, form, GraphTensor::Role::Constant);
     if (s_.is_model_input(t)) return want = make(t, form, GraphTensor::Role::Input);
     fail(tensor_label(t) + " is read before any operator writes it");
   }
@@ -191,7 +207,7 @@ int32_t OperatorImport::use(int32_t t, Form form) {
 
 int32_t OperatorImport::define(int32_t t, Form form) {
   ImportState::Forms& f = s_.forms.at(static_cast<size_t>(t));
-  if (f.channels_last >= 0 || f.stored >= 0 || s_.is_model_input(t) || !tensor(t).data.empty()) {
+  if (f.channels_last >= 0 || f.stored >= 0 || s_.is_model_input(t) || is_constant(t)) {
     fail(tensor_label(t) + " is written twice (or is a model input or a constant)");
   }
   if (form == Form::ChannelsLast) expect_rank(t, 4);
@@ -223,9 +239,9 @@ int32_t OperatorImport::row_major(int32_t t) {
 
 int32_t OperatorImport::reshaped(int32_t t, const std::vector<int32_t>& sizes, const std::string& graph_name) {
   if (shape(t) == sizes) return use(t, Form::Stored);
-  if (!tensor(t).data.empty()) {
+  if (is_constant(t)) {
     return s_.graph.tensor(graph_name, dtype_of(tensor(t).type), sizes, contiguous_order(sizes.size()),
-                           GraphTensor::Role::Constant, tensor(t).data);
+                           GraphTensor::Role::Constant, *constant_bytes(t));
   }
   const int32_t from = shape(t).size() == 4 ? row_major(t) : use(t, Form::Stored);
   const int32_t to = s_.graph.tensor(graph_name, dtype_of(tensor(t).type), sizes, contiguous_order(sizes.size()));
@@ -242,6 +258,29 @@ void OperatorImport::view(int32_t from, int32_t t, Step step) {
   std::vector<int64_t> size(shape(t).begin(), shape(t).end());
   call(portable::kViewCopyContract,
        {{"self", GraphArg::of_tensor(from)}, {"size", GraphArg::list(size)}, {"out", GraphArg::of_tensor(gy)}}, step);
+}
+
+// ---- Folding ----
+
+void OperatorImport::fold(int32_t t, std::vector<uint8_t> bytes) {
+  const ImportState::Forms& f = s_.forms.at(static_cast<size_t>(t));
+  if (f.channels_last >= 0 || f.stored >= 0 || s_.is_model_input(t) || is_constant(t)) {
+    fail(tensor_label(t) + " is written twice (or is a model input or a constant)");
+  }
+  if (s_.is_model_output(t)) {
+    fail(tensor_label(t) + " is a model output: its value is known at import, and a program cannot return a "
+                           "constant as an output");
+  }
+  const uint64_t expected = elements(t) * tflite::element_size(tensor(t).type);
+  if (bytes.size() != expected) {
+    throw Failure(where() + ": internal: folded " + std::to_string(bytes.size()) + " bytes for " + tensor_label(t) +
+                  ", expected " + std::to_string(expected));
+  }
+  tflite::Tensor value = tensor(t);
+  value.data = std::move(bytes);
+  s_.folded[static_cast<size_t>(t)] = std::move(value);
+  folded_ = true;
+  became_ = kFoldedAtImport;
 }
 
 // ---- Calls ----

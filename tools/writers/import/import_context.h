@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,9 @@ struct ImportState {
   std::string context;  // the first words of every message: the file name
   GraphBuilder graph;
   std::vector<Forms> forms;        // by TFLite tensor
+  // By TFLite tensor: the value an operator folded at import (SHAPE, and
+  // shape arithmetic on constants), a copy of the tensor with its bytes.
+  std::vector<std::optional<tflite::Tensor>> folded;
   std::vector<int32_t> producer;   // by graph tensor: the instruction writing it, -1 for none
   int32_t instruction_count = 0;
 
@@ -84,8 +88,13 @@ class OperatorImport {
   Grid int8_grid(int32_t t) const;
   // The per-tensor quantisation of any tensor: its grid.
   Grid per_tensor_grid(int32_t t) const;
-  // A constant of `type`: the file holds its bytes.
+  // A constant of `type`: the file holds its bytes, or an operator before
+  // folded its value at import (then a copy of the tensor with those bytes).
   const tflite::Tensor& constant(int32_t t, tflite::TensorType type) const;
+  // Whether t's value is known at import: in the file, or folded.
+  bool is_constant(int32_t t) const;
+  // t's bytes when is_constant(t), else nullptr.
+  const std::vector<uint8_t>* constant_bytes(int32_t t) const;
   // A constant int32 tensor of `count` values (paddings, permutations).
   std::vector<int32_t> int32_constant(int32_t t, size_t count) const;
   static std::vector<int32_t> int32_values(const tflite::Tensor& x);
@@ -128,6 +137,14 @@ class OperatorImport {
   // Multiply-accumulates per output element (the trace's macs).
   void set_macs_per_output(uint64_t macs) { macs_per_output_ = macs; }
 
+  // ---- Folding ----
+  // The operator's output t computed here, at import: `bytes` are its value
+  // (TFLite's layout, the output's type); no instruction computes it. Fails
+  // for a model output (the caller would have no tensor to read).
+  void fold(int32_t t, std::vector<uint8_t> bytes);
+  bool folded() const { return folded_; }
+  bool is_model_output(int32_t t) const { return s_.is_model_output(t); }
+
   // ---- What the operator became (read by the walk) ----
   const std::string& became() const { return became_; }
   int32_t instructions() const { return instructions_; }
@@ -142,6 +159,7 @@ class OperatorImport {
   std::string became_;
   int32_t instructions_ = 0;
   uint64_t macs_per_output_ = 0;
+  bool folded_ = false;
 };
 
 }  // namespace etns::tools

@@ -20,9 +20,12 @@ struct TensorComparison {
   int32_t tensor = 0;
   std::string reference_file;  // "" when the reference folder lacks it
   std::string dump_file;       // "" when no instruction writes it
+  bool folded = false;         // compared with the value the import folded
   size_t elements = 0;
   bool exact = false;
-  int32_t max_abs_diff = 0;  // in int8 steps; with exact false and 0: the sizes differ
+  // In steps of the element: int8 for a dump, the output's type (int8 or
+  // int32) for a folded value.
+  int32_t max_abs_diff = 0;
   int64_t first_difference = -1;  // element index, or -1
   std::string problem;      // a missing file or a size mismatch, else ""
 };
@@ -30,7 +33,8 @@ struct TensorComparison {
 // "op000_t22.bin": the reference file of operator `op` writing tensor `tensor`.
 std::string reference_file_name(int32_t op, int32_t tensor);
 
-// One row per TFLite operator, in model order. Never throws for a missing or
+// One row per TFLite operator, in model order; a folded operator's value
+// (ImportedOperator::folded_value) is compared as a dump would be. Never throws for a missing or
 // short file: the row says so.
 std::vector<TensorComparison> compare_tensors(const ImportedModel& imported, const std::string& dump_dir,
                                               const std::string& reference_dir);

@@ -55,6 +55,8 @@ ImportedOperator import_operator(ImportState& state, int32_t index) {
   record.instructions = c.instructions();
   record.output_elements = c.elements(out);
   record.macs = record.output_elements * c.macs_per_output();
+  record.folded = c.folded();
+  if (record.folded) record.folded_value = state.folded[static_cast<size_t>(out)]->data;
   return record;
 }
 

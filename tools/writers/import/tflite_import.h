@@ -16,6 +16,9 @@
 // keeps its TFLite shape, contiguous; both have the same bytes.
 namespace etns::tools {
 
+// What the trace says an operator became whose output the import computed.
+inline constexpr const char* kFoldedAtImport = "folded at import";
+
 // What one TFLite operator became.
 struct ImportedOperator {
   int32_t index = 0;         // in the subgraph's operator list
@@ -31,6 +34,11 @@ struct ImportedOperator {
   // rest) and the elements of its output.
   uint64_t macs = 0;
   uint64_t output_elements = 0;
+  // An operator whose output the import computed (SHAPE, and shape
+  // arithmetic on constants: import_context.h, OperatorImport::fold): no
+  // instruction, became kFoldedAtImport, and its value in TFLite's layout.
+  bool folded = false;
+  std::vector<uint8_t> folded_value;
 };
 
 struct ImportedModel {

@@ -16,4 +16,5 @@
 #include "tools/writers/import/tflm/relu_table.h"        // RELU, RELU_N1_TO_1, RELU6 tables
 #include "tools/writers/import/tflm/softmax_params.h"    // SOFTMAX's multiplier, shift and diff_min
 #include "tools/writers/import/tflm/spatial_padding.h"   // SAME and VALID padding
+#include "tools/writers/import/tflm/strided_slice.h"     // STRIDED_SLICE's walk
 #include "tools/writers/import/tflm/tanh_table.h"        // TANH's table

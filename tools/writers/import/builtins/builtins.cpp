@@ -38,6 +38,9 @@ constexpr BuiltinImport kBuiltins[] = {
     {Builtin::HardSwish, import_hard_swish},
     {Builtin::Logistic, import_logistic},
     {Builtin::Tanh, import_tanh},
+    {Builtin::Shape, import_shape},
+    {Builtin::StridedSlice, import_strided_slice},
+    {Builtin::Pack, import_pack},
 };
 
 }  // namespace

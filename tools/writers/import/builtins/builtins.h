@@ -46,5 +46,8 @@ void import_relu6(OperatorImport& c);             // relu.cpp: etns_ops::lookup_
 void import_hard_swish(OperatorImport& c);        // hard_swish.cpp: etns_ops::lookup_table
 void import_logistic(OperatorImport& c);          // logistic.cpp: etns_ops::lookup_table
 void import_tanh(OperatorImport& c);              // tanh.cpp: etns_ops::lookup_table
+void import_shape(OperatorImport& c);             // shape.cpp: folded at import
+void import_strided_slice(OperatorImport& c);     // strided_slice.cpp: folded at import
+void import_pack(OperatorImport& c);              // pack.cpp: folded at import
 
 }  // namespace etns::tools::builtins
