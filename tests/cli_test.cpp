@@ -12,6 +12,8 @@
 #include "tests/support/cli.h"
 #include "tests/support/qemu.h"
 #include "tests/support/shared_data.h"
+#include "tools/common/files.h"
+#include "tools/writers/tflite/tflite_test_writer.h"
 
 namespace etns {
 namespace {
@@ -86,6 +88,29 @@ TEST(Cli, NotAProgramIsOneLine) {
   EXPECT_EQ(result.stderr_text, "etns: " + dir.path() +
                                     "/zeros.pte: identifier '....' at offset 4: not an ExecuTorch program, "
                                     "expected 'ET12' [InvalidProgram]\n");
+}
+
+// A .tflite given to a command that takes a program points to `etns import`,
+// on the host and for the QEMU target alike.
+TEST(Cli, ATfliteModelWhereAProgramGoesNamesImport) {
+  testing::TempDir dir;
+  const std::vector<uint8_t> model = tools::tflite::write_tflite(tools::tflite::example_classifier());
+  const std::string path = dir.path() + "/m.tflite";
+  tools::write_file_atomic(path, model.data(), model.size());
+  write_bytes(dir.path() + "/in.bin", 32);
+  const std::string line =
+      "etns: " + path + ": a TFLite model, not an ExecuTorch program: convert it first with 'etns import " + path +
+      " -o <program>.pte'\n";
+  for (const std::string& command :
+       {"inspect " + path, "lower " + path + " -o " + dir.path() + "/x.pte",
+        "run " + path + " --provider arm --input " + dir.path() + "/in.bin --output " + dir.path() + "/o.bin",
+        "run " + path + " --provider arm --target qemu-m55 --input " + dir.path() + "/in.bin --output " + dir.path() +
+            "/o.bin"}) {
+    SCOPED_TRACE(command);
+    const testing::CliResult result = testing::run_cli(command);
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_EQ(result.stderr_text, line);
+  }
 }
 
 TEST(Cli, NsProgramRunsOnNsAndWritesItsOutput) {

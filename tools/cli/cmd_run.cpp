@@ -13,6 +13,7 @@
 #include "tools/cli/progress_line.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
+#include "tools/common/runtime_errors.h"
 #include "tools/common/sha256.h"
 #include "tools/common/text.h"
 #include "tools/evidence/runner/batch.h"
@@ -136,9 +137,10 @@ std::string render_counts(const RunOptions& options, const std::string& sha256, 
 }
 
 int run_on_qemu_target(RunOptions options) {
-  options.qemu = resolve_qemu_tools(options.provider, options.qemu);
   QemuJob job;
   job.program = read_file(options.program);
+  refuse_tflite_model(job.program.data(), job.program.size(), options.program);
+  options.qemu = resolve_qemu_tools(options.provider, options.qemu);
   // The firmware checks the count against the method's, after its load.
   for (const std::string& input : options.inputs) job.inputs.push_back(read_file(input));
   job.dump_instructions = !options.dump_dir.empty();

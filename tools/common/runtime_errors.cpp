@@ -1,5 +1,6 @@
 #include "tools/common/runtime_errors.h"
 
+#include <cstring>
 #include <mutex>
 
 #include "runtime/core/log.h"
@@ -52,6 +53,12 @@ void RuntimeLogCapture::check(runtime::Error error, const std::string& context) 
   if (message.empty()) message = context + ": " + runtime::to_string(error);
   message += " [" + std::string(runtime::to_string(error)) + "]";
   throw Failure(message, 1);
+}
+
+void refuse_tflite_model(const uint8_t* data, size_t size, const std::string& path) {
+  if (size < 8 || std::memcmp(data + 4, "TFL3", 4) != 0) return;
+  throw Failure(path + ": a TFLite model, not an ExecuTorch program: convert it first with 'etns import " + path +
+                " -o <program>.pte'");
 }
 
 }  // namespace etns::tools

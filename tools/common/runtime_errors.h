@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,5 +30,10 @@ class RuntimeLogCapture {
   std::vector<std::string> lines_;
   std::vector<std::string>* previous_;
 };
+
+// A TFLite model ("TFL3" at offset 4) given where an ExecuTorch program is
+// expected: throws Failure naming `etns import`, the command that converts
+// it, before the loader's generic "not an ExecuTorch program".
+void refuse_tflite_model(const uint8_t* data, size_t size, const std::string& path);
 
 }  // namespace etns::tools

@@ -54,6 +54,7 @@ std::string cmake_list(const std::vector<std::string>& items) {
 
 ProgramOperators program_operators(const std::string& path) {
   const AlignedBytes file = read_file_aligned(path);
+  refuse_tflite_model(file.data(), file.size(), path);
   RuntimeLogCapture log;
   runtime::Result<runtime::Program> loaded =
       runtime::Program::load(runtime::Span<const uint8_t>(file.data(), file.size()));

@@ -41,6 +41,7 @@ HostSession::HostSession(const std::string& pte_path, const runtime::KernelRegis
   };
   memory.user = &planned_memory_;
 
+  refuse_tflite_model(file_.data(), file_.size(), path_);
   RuntimeLogCapture log;
   runtime::Result<runtime::BudgetedMethod> loaded = runtime::load_within_budget(
       runtime::Span<const uint8_t>(file_.data(), file_.size()), method_name.c_str(), registry, budget, memory);

@@ -380,6 +380,7 @@ ProgramModel read_program(const std::vector<uint8_t>& bytes, const std::string& 
   AlignedBytes file(bytes.size());
   if (!bytes.empty()) std::memcpy(file.data(), bytes.data(), bytes.size());
 
+  refuse_tflite_model(file.data(), file.size(), context);
   RuntimeLogCapture log;
   runtime::Result<runtime::Program> loaded_program =
       runtime::Program::load(runtime::Span<const uint8_t>(file.data(), file.size()));
