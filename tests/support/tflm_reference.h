@@ -980,4 +980,103 @@ std::vector<T> pack(const std::vector<std::vector<T>>& inputs, const std::vector
   return out;
 }
 
+// ---- reduce_common.cc, reference/reduce.h: int8 MEAN, SUM, REDUCE_MAX ----
+
+// ResolveAxis: negative axes count from the end, repeats dropped.
+inline std::vector<int> resolve_reduce_axes(const std::vector<int32_t>& axes, int rank) {
+  std::vector<int> out;
+  for (const int32_t a : axes) {
+    const int current = a < 0 ? a + rank : a;
+    if (std::find(out.begin(), out.end(), current) == out.end()) out.push_back(current);
+  }
+  return out;
+}
+
+// Reduce: TFLM's walk over every input index (NextIndex), each element folded
+// into the output at ReducedOutputOffset (the index with the reduced axes
+// skipped). `fold(current, q)` is the reducer; `acc` starts at the init value.
+template <typename Fold>
+std::vector<int32_t> reduce_walk(const std::vector<int8_t>& x, const std::vector<int32_t>& shape,
+                                 const std::vector<int>& axes, int32_t init, Fold fold) {
+  const size_t rank = shape.size();
+  size_t outputs = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    if (std::find(axes.begin(), axes.end(), static_cast<int>(d)) == axes.end()) outputs *= static_cast<size_t>(shape[d]);
+  }
+  std::vector<int32_t> acc(outputs, init);
+  std::vector<int32_t> index(rank, 0);
+  for (size_t flat = 0; flat < x.size(); ++flat) {
+    size_t offset = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      if (std::find(axes.begin(), axes.end(), static_cast<int>(d)) != axes.end()) continue;
+      offset = offset * static_cast<size_t>(shape[d]) + static_cast<size_t>(index[d]);
+    }
+    acc[offset] = fold(acc[offset], x[flat]);
+    for (size_t d = rank; d-- > 0;) {  // NextIndex: the last dim fastest
+      if (++index[d] < shape[d]) break;
+      index[d] = 0;
+    }
+  }
+  return acc;
+}
+
+inline size_t reduce_count(const std::vector<int32_t>& shape, const std::vector<int>& axes) {
+  size_t n = 1;
+  for (const int a : axes) n *= static_cast<size_t>(shape[static_cast<size_t>(a)]);
+  return n;
+}
+
+// EvalMeanHelper, int8: reference_ops::Mean (temp_sum / count in int32) when
+// the grids are equal, else QuantizedMeanOrSum's float path (compute_sum false).
+inline std::vector<int8_t> mean(const std::vector<int8_t>& x, const std::vector<int32_t>& shape,
+                                const std::vector<int32_t>& axes, float s_in, int32_t zp_in, float s_out,
+                                int32_t zp_out) {
+  const std::vector<int> resolved = resolve_reduce_axes(axes, static_cast<int>(shape.size()));
+  const std::vector<int32_t> temp_sum =
+      reduce_walk(x, shape, resolved, 0, [](int32_t current, int8_t q) { return current + static_cast<int32_t>(q); });
+  const size_t n = reduce_count(shape, resolved);
+  std::vector<int8_t> out(temp_sum.size());
+  if (zp_in == zp_out && s_in == s_out) {
+    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<int8_t>(temp_sum[i] / static_cast<int32_t>(n));
+    return out;
+  }
+  const float scale = s_in / s_out;
+  const float bias = static_cast<float>(-zp_in) * scale;  // int * float: the int converts
+  for (size_t i = 0; i < out.size(); ++i) {
+    const float float_mean = static_cast<float>(temp_sum[i]) / static_cast<float>(n);
+    float result = std::min(std::round(float_mean * scale + bias) + static_cast<float>(zp_out), 127.0F);
+    result = std::max(result, -128.0F);
+    out[i] = static_cast<int8_t>(result);
+  }
+  return out;
+}
+
+// EvalSumHelper, int8: QuantizedMeanOrSum with compute_sum, no clamp (the
+// int32 is cast to int8).
+inline std::vector<int8_t> sum(const std::vector<int8_t>& x, const std::vector<int32_t>& shape,
+                               const std::vector<int32_t>& axes, float s_in, int32_t zp_in, float s_out,
+                               int32_t zp_out) {
+  const std::vector<int> resolved = resolve_reduce_axes(axes, static_cast<int>(shape.size()));
+  const std::vector<int32_t> temp_sum =
+      reduce_walk(x, shape, resolved, 0, [](int32_t current, int8_t q) { return current + static_cast<int32_t>(q); });
+  const size_t n = reduce_count(shape, resolved);
+  const float scale = s_in / s_out;
+  const float bias = static_cast<float>(-zp_in) * scale * static_cast<float>(n);
+  std::vector<int8_t> out(temp_sum.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int32_t value = static_cast<int32_t>(std::round(static_cast<float>(temp_sum[i]) * scale + bias)) + zp_out;
+    out[i] = static_cast<int8_t>(value);
+  }
+  return out;
+}
+
+// EvalMaxHelper, int8: ReduceGeneric from -128 with max.
+inline std::vector<int8_t> reduce_max(const std::vector<int8_t>& x, const std::vector<int32_t>& shape,
+                                      const std::vector<int32_t>& axes) {
+  const std::vector<int> resolved = resolve_reduce_axes(axes, static_cast<int>(shape.size()));
+  const std::vector<int32_t> best = reduce_walk(
+      x, shape, resolved, -128, [](int32_t current, int8_t q) { return q > current ? static_cast<int32_t>(q) : current; });
+  return std::vector<int8_t>(best.begin(), best.end());
+}
+
 }  // namespace etns::testing::tflm

@@ -12,6 +12,7 @@
 #include "tools/writers/import/tflm/leaky_relu_table.h"  // LEAKY_RELU's factors and table
 #include "tools/writers/import/tflm/logistic_table.h"    // LOGISTIC's input rescaling and table
 #include "tools/writers/import/tflm/multipliers.h"       // QuantizeMultiplier and the factors fed to it
+#include "tools/writers/import/tflm/reduce_params.h"     // MEAN, SUM, REDUCE_MAX: branch, axes, scale
 #include "tools/writers/import/tflm/quantize_table.h"    // QUANTIZE int8 -> int8: Requantize's table
 #include "tools/writers/import/tflm/relu_table.h"        // RELU, RELU_N1_TO_1, RELU6 tables
 #include "tools/writers/import/tflm/softmax_params.h"    // SOFTMAX's multiplier, shift and diff_min

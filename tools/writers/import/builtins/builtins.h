@@ -40,6 +40,9 @@ void import_quantize(OperatorImport& c);          // quantize.cpp
 void import_dequantize(OperatorImport& c);        // dequantize.cpp
 void import_batch_matmul(OperatorImport& c);      // batch_matmul.cpp
 void import_leaky_relu(OperatorImport& c);        // leaky_relu.cpp: etns_ops::lookup_table
+void import_mean(OperatorImport& c);              // reduce.cpp: etns_ops::quantized_reduce
+void import_sum(OperatorImport& c);               // reduce.cpp
+void import_reduce_max(OperatorImport& c);        // reduce.cpp
 void import_relu(OperatorImport& c);              // relu.cpp: etns_ops::lookup_table
 void import_relu_n1_to_1(OperatorImport& c);      // relu.cpp: etns_ops::lookup_table
 void import_relu6(OperatorImport& c);             // relu.cpp: etns_ops::lookup_table
