@@ -980,6 +980,20 @@ std::vector<T> pack(const std::vector<std::vector<T>>& inputs, const std::vector
   return out;
 }
 
+// expand_dims.cc VerifyTensorDim: a negative axis counts from rank + 1; the
+// output is the input's shape with a 1 there (the bytes are copied as they are).
+inline std::vector<int32_t> expand_dims_shape(const std::vector<int32_t>& in, int32_t axis) {
+  const auto rank = static_cast<int32_t>(in.size());
+  if (axis < 0) axis = rank + 1 + axis;
+  std::vector<int32_t> out;
+  for (int32_t i = 0; i <= rank; ++i) {
+    if (i < axis) out.push_back(in[static_cast<size_t>(i)]);
+    else if (i == axis) out.push_back(1);
+    else out.push_back(in[static_cast<size_t>(i - 1)]);
+  }
+  return out;
+}
+
 // ---- reduce_common.cc, reference/reduce.h: int8 MEAN, SUM, REDUCE_MAX ----
 
 // ResolveAxis: negative axes count from the end, repeats dropped.

@@ -44,6 +44,7 @@ constexpr BuiltinImport kBuiltins[] = {
     {Builtin::Shape, import_shape},
     {Builtin::StridedSlice, import_strided_slice},
     {Builtin::Pack, import_pack},
+    {Builtin::ExpandDims, import_expand_dims},
 };
 
 }  // namespace

@@ -52,5 +52,6 @@ void import_tanh(OperatorImport& c);              // tanh.cpp: etns_ops::lookup_
 void import_shape(OperatorImport& c);             // shape.cpp: folded at import
 void import_strided_slice(OperatorImport& c);     // strided_slice.cpp: folded at import
 void import_pack(OperatorImport& c);              // pack.cpp: folded at import
+void import_expand_dims(OperatorImport& c);       // expand_dims.cpp: aten::view_copy, or folded
 
 }  // namespace etns::tools::builtins
