@@ -11,6 +11,10 @@ TEST(TfliteImport, DepthwiseConv2dMatchesTflm) {
       {{1, 6, 7, 2}, 2, 2, 4, 1, 1, 2, 2, Padding::Valid, Activation::None, 3, 5, true, true, 1},
       {{2, 5, 5, 4}, 3, 3, 8, 1, 1, 1, 1, Padding::Same, Activation::Relu, -128, -100, false, false, 1},
       {{1, 9, 4, 2}, 4, 2, 6, 2, 3, 1, 1, Padding::Same, Activation::ReluN1To1, 20, 0, true, true, 1},
+      // One input channel, multiplier > 1: the convolution path (micro_speech, fingerprint).
+      {{1, 9, 7, 1}, 3, 3, 8, 1, 1, 1, 1, Padding::Same, Activation::Relu, -1, -128, true, true, 1},
+      {{2, 10, 8, 1}, 10, 8, 4, 2, 2, 1, 1, Padding::Same, Activation::None, 5, 7, true, false, 1},
+      {{1, 8, 9, 1}, 3, 2, 3, 1, 2, 2, 1, Padding::Valid, Activation::Relu6, -20, 3, false, true, 1},
   };
   Rng rng(103);
   for (const ConvCase& c : cases) {
@@ -50,6 +54,23 @@ TEST(TfliteImport, DepthwiseConv2dMatchesTflm) {
           ref::conv_multipliers(s_in, {scales[c.per_channel ? static_cast<size_t>(oc) : 0]}, s_out)[0]);
     }
     EXPECT_EQ(run_one(b.finish({in}, {out}), {as_bytes(x)}), as_bytes(ref::depthwise_conv(p, x, w, bias)));
+  }
+}
+
+// One input channel with a multiplier: each output channel is a plain
+// convolution, so the program calls quantized_conv2d (the cases above check
+// its bytes); several input channels keep the depthwise kernel.
+TEST(TfliteImport, DepthwiseConv2dOfOneChannelBecomesAConvolution) {
+  for (const int32_t channels : {1, 2}) {
+    TfliteBuilder b;
+    const int32_t in = b.int8({1, 5, 5, channels}, 0.1F, 0);
+    const int32_t w = b.weights({1, 3, 3, 4}, {0.01F}, 0, std::vector<int8_t>(36, 1));
+    const int32_t out = b.int8({1, 5, 5, 4}, 0.1F, 0);
+    b.op(Builtin::DepthwiseConv2d, {in, w}, {out}, conv_options(Padding::Same, 1, 1, Activation::None));
+    const ImportedModel imported = import_tflite(b.finish({in}, {out}), "m.tflite");
+    EXPECT_EQ(imported.operators[0].became,
+              channels == 1 ? "cortex_m::quantized_conv2d" : "cortex_m::quantized_depthwise_conv2d");
+    EXPECT_EQ(imported.operators[0].macs, 5U * 5U * 4U * 9U);
   }
 }
 
