@@ -21,6 +21,7 @@ struct ImportCommand {
   std::string output;
   std::string report;
   bool json = false;
+  protocol::Provider provider = protocol::Provider::Arm;
 };
 
 std::string markdown_report(const ImportCommand& c, const ImportedProgram& p) {
@@ -31,15 +32,22 @@ std::string markdown_report(const ImportCommand& c, const ImportedProgram& p) {
         std::to_string(program.model.instructions.size()) + " instructions; planned arena " +
         std::to_string(program.plan.arena_bytes) + " bytes (lower bound " + std::to_string(program.plan.lower_bound_bytes) +
         "), constants " + std::to_string(p.constant_bytes) + " bytes.\n\n";
-  md += "| # | TFLite operator | output tensor | became | instructions | output written by |\n";
-  md += "|---:|---|---:|---|---:|---|\n";
+  md += "Provider: " + std::string(protocol::to_string(c.provider)) + ".\n\n";
+  md += "| # | TFLite operator | output tensor | became | instructions | output written by | provider |\n";
+  md += "|---:|---|---:|---|---:|---|---|\n";
   for (const ImportedOperator& op : imported.operators) {
     md += "| " + std::to_string(op.index) + " | " + op.builtin + " | t" + std::to_string(op.output_tensor) + " | `" +
           op.became + "` | " + std::to_string(op.instructions) + " | " +
           (op.instruction >= 0 ? "c0i" + std::to_string(op.instruction)
                                : std::string(op.folded ? kFoldedAtImport : "the model input")) +
-          " |\n";
+          " | " + op.provider + " |\n";
   }
+  std::string kept;
+  for (const ImportedOperator& op : imported.operators) {
+    if (op.provider_note.empty()) continue;
+    kept += "- operator " + std::to_string(op.index) + " (" + op.builtin + "): " + op.provider_note + "\n";
+  }
+  if (!kept.empty()) md += "\nKept on arm's operators in this ns import:\n\n" + kept;
   return md;
 }
 
@@ -54,10 +62,13 @@ nlohmann::json json_summary(const ImportCommand& c, const ImportedProgram& p) {
                    {"output_tensor", op.output_tensor},
                    {"instruction", op.instruction},
                    {"instructions", op.instructions},
-                   {"folded", op.folded}});
+                   {"folded", op.folded},
+                   {"provider", op.provider},
+                   {"provider_note", op.provider_note}});
   }
   return {{"model", c.model},
           {"program", c.output},
+          {"provider", protocol::to_string(c.provider)},
           {"instructions", program.model.instructions.size()},
           {"arena_bytes", program.plan.arena_bytes},
           {"arena_lower_bound_bytes", program.plan.lower_bound_bytes},
@@ -66,7 +77,7 @@ nlohmann::json json_summary(const ImportCommand& c, const ImportedProgram& p) {
 }
 
 int run_import_command(const ImportCommand& c) {
-  const ImportedProgram p = import_program(read_file(c.model), c.model);
+  const ImportedProgram p = import_program(read_file(c.model), c.model, c.provider);
   // The report is made before anything is written, so a failure leaves no
   // half of the output behind.
   const std::string report = c.report.empty() ? "" : markdown_report(c, p);
@@ -123,6 +134,10 @@ CommandAction add_import_command(CLI::App& app) {
   command->add_option("-o,--output", c->output, "where to write the program (.pte)")->required();
   command->add_option("--report", c->report, "write a Markdown table of what became what here");
   command->add_flag("--json", c->json, "print the import's summary and trace as JSON");
+  add_provider_option(command, c->provider,
+                      "the provider the program is for (default arm): ns runs LEAKY_RELU, RELU, RELU6, "
+                      "RELU_N1_TO_1 and HARD_SWISH on cortex_m_ns:: kernels where they give TFLM's bytes on all "
+                      "256 inputs");
   return [c]() { return run_import_command(*c); };
 }
 

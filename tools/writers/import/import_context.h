@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/provider.h"
 #include "runtime/exec/operator_contract.h"
 #include "tools/writers/import/tflm_numerics.h"
 #include "tools/writers/program/quantized_graph.h"
@@ -53,6 +54,10 @@ struct ImportState {
   std::vector<std::optional<tflite::Tensor>> folded;
   std::vector<int32_t> producer;   // by graph tensor: the instruction writing it, -1 for none
   int32_t instruction_count = 0;
+  // The provider the program is for (etns import --provider): arm programs
+  // call cortex_m:: and etns_ops:: operators only; ns ones may call
+  // cortex_m_ns:: operators where those give TFLM's bytes.
+  protocol::Provider provider = protocol::Provider::Arm;
 
   bool is_model_input(int32_t t) const;
   bool is_model_output(int32_t t) const;
@@ -137,6 +142,18 @@ class OperatorImport {
   // Multiply-accumulates per output element (the trace's macs).
   void set_macs_per_output(uint64_t macs) { macs_per_output_ = macs; }
 
+  // ---- Provider ----
+  // The provider the program is for, and which one the operator's calls
+  // need: ns when it called a cortex_m_ns:: operator. `why` says, for an ns
+  // import, why the operator stayed on arm's operators ("" when it did not).
+  protocol::Provider provider() const { return s_.provider; }
+  void note_provider(protocol::Provider used, const std::string& why) {
+    provider_used_ = used;
+    provider_note_ = why;
+  }
+  protocol::Provider provider_used() const { return provider_used_; }
+  const std::string& provider_note() const { return provider_note_; }
+
   // ---- Folding ----
   // The operator's output t computed here, at import: `bytes` are its value
   // (TFLite's layout, the output's type); no instruction computes it. Fails
@@ -159,6 +176,8 @@ class OperatorImport {
   std::string became_;
   int32_t instructions_ = 0;
   uint64_t macs_per_output_ = 0;
+  protocol::Provider provider_used_ = protocol::Provider::Arm;
+  std::string provider_note_;
   bool folded_ = false;
 };
 

@@ -28,9 +28,10 @@ std::string output_spec(size_t outputs) {
 
 }  // namespace
 
-ImportedProgram import_program(const std::vector<uint8_t>& tflite, const std::string& context) {
+ImportedProgram import_program(const std::vector<uint8_t>& tflite, const std::string& context,
+                               protocol::Provider provider) {
   ImportedProgram result;
-  result.imported = import_tflite(tflite::read_tflite(tflite, context), context);
+  result.imported = import_tflite(tflite::read_tflite(tflite, context), context, provider);
   // Layers repeat their strides, paddings, offsets and bounds: one value each
   // (the method arena holds an EValue per value), then memory planned once.
   FinishOptions finish;

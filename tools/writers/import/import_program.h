@@ -20,8 +20,10 @@ struct ImportedProgram {
 
 // Reads and verifies the model (read_tflite), imports it, plans memory and
 // fills container_meta_type's pytree specs as ExecuTorch's exporter does.
-// Throws Failure with one line starting with `context`.
-ImportedProgram import_program(const std::vector<uint8_t>& tflite, const std::string& context);
+// `provider`: import_tflite's. Throws Failure with one line starting with
+// `context`.
+ImportedProgram import_program(const std::vector<uint8_t>& tflite, const std::string& context,
+                               protocol::Provider provider = protocol::Provider::Arm);
 
 // The first instruction of TFLite operator `op` (its instructions are
 // consecutive, the one writing its output last).

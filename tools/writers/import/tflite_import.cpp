@@ -55,6 +55,8 @@ ImportedOperator import_operator(ImportState& state, int32_t index) {
   record.instructions = c.instructions();
   record.output_elements = c.elements(out);
   record.macs = record.output_elements * c.macs_per_output();
+  record.provider = protocol::to_string(c.provider_used());
+  record.provider_note = c.provider_note();
   record.folded = c.folded();
   if (record.folded) record.folded_value = state.folded[static_cast<size_t>(out)]->data;
   return record;
@@ -82,8 +84,9 @@ int32_t caller_tensor(const ImportState& state, int32_t t, const char* what) {
 
 }  // namespace
 
-ImportedModel import_tflite(const tflite::Model& model, const std::string& context) {
+ImportedModel import_tflite(const tflite::Model& model, const std::string& context, protocol::Provider provider) {
   ImportState state(model, context);
+  state.provider = provider;
   if (model.inputs.empty() || model.outputs.empty()) throw Failure(context + ": the model has no input or no output");
   ImportedModel result;
   for (size_t i = 0; i < model.operators.size(); ++i) {

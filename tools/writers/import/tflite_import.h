@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/provider.h"
 #include "tools/writers/program/quantized_graph.h"
 #include "tools/writers/tflite/tflite_model.h"
 
@@ -34,6 +35,10 @@ struct ImportedOperator {
   // rest) and the elements of its output.
   uint64_t macs = 0;
   uint64_t output_elements = 0;
+  // The provider its calls need ("arm", or "ns" for a cortex_m_ns:: call)
+  // and, in an ns import, why it stayed on arm's operators ("" otherwise).
+  std::string provider = "arm";
+  std::string provider_note;
   // An operator whose output the import computed (SHAPE, and shape
   // arithmetic on constants: import_context.h, OperatorImport::fold): no
   // instruction, became kFoldedAtImport, and its value in TFLite's layout.
@@ -49,6 +54,11 @@ struct ImportedModel {
 // Throws Failure with one line "<context>: operator <i> (<BUILTIN>): <why>"
 // for an operator, an option or a quantisation it cannot compute bit-exactly
 // like TFLM, or "<context>: tensor <t> (<name>): <why>" for a tensor.
-ImportedModel import_tflite(const tflite::Model& model, const std::string& context);
+// `provider` ns lets an int8 activation (LEAKY_RELU, RELU, RELU6,
+// RELU_N1_TO_1, HARD_SWISH) call its cortex_m_ns:: operator where that gives
+// TFLM's bytes on all 256 inputs (checked at import); arm (the default)
+// calls cortex_m:: and etns_ops:: operators only.
+ImportedModel import_tflite(const tflite::Model& model, const std::string& context,
+                            protocol::Provider provider = protocol::Provider::Arm);
 
 }  // namespace etns::tools
