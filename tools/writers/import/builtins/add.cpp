@@ -1,24 +1,20 @@
 #include "kernels/cortex_m/add/add.h"
+#include "tools/writers/import/builtins/broadcast.h"
 #include "tools/writers/import/builtins/builtins.h"
 #include "tools/writers/import/builtins/common.h"
 
-// ADD of equal shapes as cortex_m::quantized_add, with TFLM's int8
-// parameters (left shift 20; tflm::add_params).
+// ADD as cortex_m::quantized_add, with TFLM's int8 parameters (left shift
+// 20; tflm::add_params); a broadcast input first expanded (broadcast.h).
 namespace etns::tools::builtins {
 
 void import_add(OperatorImport& c) {
   const int32_t a = c.input(0), b = c.input(1), y = c.output();
   const Grid qa = c.int8_grid(a), qb = c.int8_grid(b), out = c.int8_grid(y);
-  if (c.shape(a) != c.shape(b) || c.shape(a) != c.shape(y)) {
-    c.fail("input shapes differ (broadcasting ADD is not imported)");
-  }
   const tflm::AddParams p = tflm::add_params(qa.scale, qb.scale, out.scale, c.where());
   const tflm::ActivationRange act = c.activation(out);
-  // Elementwise in memory order: every operand in one form, the one its
-  // first input already has.
-  const Form form = c.elementwise_form(a);
-  const int32_t ga = c.use(a, form), gb = c.use(b, form);
-  const int32_t gy = c.define(y, form);
+  const SameSizeOperands in = same_size_operands(c, a, b, y);
+  const int32_t ga = in.a, gb = in.b;
+  const int32_t gy = c.define(y, in.form);
   c.call(cortex_m::kAddContract, {{"self", GraphArg::of_tensor(ga)},
                                   {"self_zero_point", GraphArg::integer(qa.zero_point)},
                                   {"self_multiplier", GraphArg::integer(p.input1.multiplier)},

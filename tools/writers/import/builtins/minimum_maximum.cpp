@@ -1,5 +1,6 @@
 #include "kernels/cortex_m/maximum/maximum.h"
 #include "kernels/cortex_m/minimum/minimum.h"
+#include "tools/writers/import/builtins/broadcast.h"
 #include "tools/writers/import/builtins/builtins.h"
 #include "tools/writers/import/builtins/common.h"
 
@@ -8,47 +9,6 @@
 // the stored shapes.
 namespace etns::tools::builtins {
 namespace {
-
-// Whether cortex_m::minimum/maximum refuse a general broadcast of these
-// stored shapes (kernels/common/broadcast_walk.cpp): a rank-5 output with a
-// leading dim other than 1, or, in the last 4 dims, an operand whose last two
-// are 1 and third-last above 1 against one whose second-last is above 1
-// (CMSIS-NN's row-scalar walk skips elements there).
-bool broadcast_walk_refused(const std::vector<int32_t>& a, const std::vector<int32_t>& b,
-                            const std::vector<int32_t>& out) {
-  if (out.size() > 4 && out[0] != 1) return true;
-  const auto skips = [](const std::vector<int32_t>& p, const std::vector<int32_t>& q) {
-    return aligned_dim(p, 4, 2) == 1 && aligned_dim(p, 4, 3) == 1 && aligned_dim(p, 4, 1) > 1 &&
-           aligned_dim(q, 4, 2) > 1;
-  };
-  return skips(a, b) || skips(b, a);
-}
-
-// The broadcast of a and b over fewer dims: dims of size 1 everywhere
-// dropped, neighbours that broadcast alike merged (the bytes do not move).
-struct Merged {
-  std::vector<int32_t> a, b, out;
-};
-Merged merged_dims(const std::vector<int32_t>& sa, const std::vector<int32_t>& sb, const std::vector<int32_t>& sizes) {
-  Merged m;
-  int previous = -1;
-  for (size_t k = 0; k < sizes.size(); ++k) {
-    const int32_t da = aligned_dim(sa, sizes.size(), k), db = aligned_dim(sb, sizes.size(), k);
-    if (sizes[k] == 1) continue;
-    const int kind = da == 1 ? 1 : (db == 1 ? 2 : 0);
-    if (kind == previous) {
-      m.a.back() *= da;
-      m.b.back() *= db;
-      m.out.back() *= sizes[k];
-    } else {
-      m.a.push_back(da);
-      m.b.push_back(db);
-      m.out.push_back(sizes[k]);
-    }
-    previous = kind;
-  }
-  return m;
-}
 
 void import_min_max(OperatorImport& c, const runtime::OperatorContract& contract) {
   const int32_t a = c.input(0), b = c.input(1), y = c.output();
