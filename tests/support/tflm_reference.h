@@ -994,6 +994,28 @@ inline std::vector<int32_t> expand_dims_shape(const std::vector<int32_t>& in, in
   return out;
 }
 
+// reference/concatenation.h: the output's axis (negative counts from its
+// end) splits it into outer rows; row k holds each input's row k in turn
+// (input i's row is its own size along the axis times the inner block). The
+// codes are copied: TFLM's int8 Eval ignores the input scales.
+template <typename T>
+std::vector<T> concatenation(const std::vector<std::vector<T>>& inputs,
+                             const std::vector<std::vector<int32_t>>& shapes, int axis) {
+  const int rank = static_cast<int>(shapes[0].size());
+  if (axis < 0) axis += rank;
+  size_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; ++d) outer *= static_cast<size_t>(shapes[0][static_cast<size_t>(d)]);
+  for (int d = axis + 1; d < rank; ++d) inner *= static_cast<size_t>(shapes[0][static_cast<size_t>(d)]);
+  std::vector<T> out;
+  for (size_t k = 0; k < outer; ++k) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const size_t row = static_cast<size_t>(shapes[i][static_cast<size_t>(axis)]) * inner;
+      for (size_t j = 0; j < row; ++j) out.push_back(inputs[i][k * row + j]);
+    }
+  }
+  return out;
+}
+
 // ---- reduce_common.cc, reference/reduce.h: int8 MEAN, SUM, REDUCE_MAX ----
 
 // ResolveAxis: negative axes count from the end, repeats dropped.

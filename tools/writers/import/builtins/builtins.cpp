@@ -45,6 +45,7 @@ constexpr BuiltinImport kBuiltins[] = {
     {Builtin::StridedSlice, import_strided_slice},
     {Builtin::Pack, import_pack},
     {Builtin::ExpandDims, import_expand_dims},
+    {Builtin::Concatenation, import_concatenation},
 };
 
 }  // namespace

@@ -53,5 +53,6 @@ void import_shape(OperatorImport& c);             // shape.cpp: folded at import
 void import_strided_slice(OperatorImport& c);     // strided_slice.cpp: folded at import
 void import_pack(OperatorImport& c);              // pack.cpp: folded at import
 void import_expand_dims(OperatorImport& c);       // expand_dims.cpp: aten::view_copy, or folded
+void import_concatenation(OperatorImport& c);     // concatenation.cpp: cortex_m::pad, maximum
 
 }  // namespace etns::tools::builtins
