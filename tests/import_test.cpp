@@ -1,5 +1,5 @@
 // `etns import` on the four MLPerf Tiny int8 models (../shared/models/
-// mlperf-tiny): each imported program, run with `etns run --dump-dir` on the
+// mlperf-tiny) and the six real-tflite ones: each imported program, run with `etns run --dump-dir` on the
 // host and on the Cortex-M55 firmware under QEMU, reproduces TensorFlow Lite
 // Micro's output of every operator, bit for bit, for inputs A and B
 // (`etns compare-tensors`). Import is byte-deterministic.
@@ -25,14 +25,19 @@ namespace etns {
 namespace {
 
 const char* const kModels[] = {"kws", "vww", "ic", "ad"};
+// ../shared/models/real-tflite: models public projects ship, float I/O and
+// TFLM's own examples among them.
+const char* const kRealModels[] = {"person_detect", "micro_speech", "micro_speech_lstm",
+                                   "fingerprint_signature", "anomaly_detection_mltk", "ds_cnn_s"};
 
 struct Imported {
-  std::string folder;   // ../shared/models/mlperf-tiny
+  std::string folder;   // ../shared/models/mlperf-tiny or real-tflite
   std::string program;  // <tmp>/<model>.pte
 };
 
-Imported import_model(const std::string& shared, const testing::TempDir& dir, const std::string& model) {
-  Imported i{shared + "/models/mlperf-tiny", dir.path() + "/" + model + ".pte"};
+Imported import_model(const std::string& shared, const testing::TempDir& dir, const std::string& model,
+                      const std::string& collection = "mlperf-tiny") {
+  Imported i{shared + "/models/" + collection, dir.path() + "/" + model + ".pte"};
   const testing::CliResult r = testing::run_cli("import " + i.folder + "/" + model + ".tflite -o " + i.program);
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   return i;
@@ -71,6 +76,26 @@ TEST(ImportMlperfTiny, EveryOperatorIsBitExactWithTflmOnTheM55) {
   testing::TempDir dir;
   for (const char* model : kModels) {
     const Imported i = import_model(shared, dir, model);
+    for (const char* c : {"A", "B"}) expect_bit_exact(i, dir, model, c, "qemu-m55");
+  }
+}
+
+TEST(ImportRealTflite, EveryOperatorIsBitExactWithTflmOnTheHost) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  for (const char* model : kRealModels) {
+    const Imported i = import_model(shared, dir, model, "real-tflite");
+    for (const char* c : {"A", "B"}) expect_bit_exact(i, dir, model, c, "host");
+  }
+}
+
+TEST(ImportRealTflite, EveryOperatorIsBitExactWithTflmOnTheM55) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  ETNS_REQUIRE_FIRMWARE();
+  testing::TempDir dir;
+  for (const char* model : kRealModels) {
+    const Imported i = import_model(shared, dir, model, "real-tflite");
     for (const char* c : {"A", "B"}) expect_bit_exact(i, dir, model, c, "qemu-m55");
   }
 }

@@ -48,6 +48,10 @@ std::string markdown_report(const ImportCommand& c, const ImportedProgram& p) {
     kept += "- operator " + std::to_string(op.index) + " (" + op.builtin + "): " + op.provider_note + "\n";
   }
   if (!kept.empty()) md += "\nKept on arm's operators in this ns import:\n\n" + kept;
+  if (!imported.tolerated.empty()) {
+    md += "\nTolerated, as TFLite Micro tolerates them:\n\n";
+    for (const std::string& line : imported.tolerated) md += "- " + line + "\n";
+  }
   return md;
 }
 
@@ -73,7 +77,8 @@ nlohmann::json json_summary(const ImportCommand& c, const ImportedProgram& p) {
           {"arena_bytes", program.plan.arena_bytes},
           {"arena_lower_bound_bytes", program.plan.lower_bound_bytes},
           {"constant_bytes", p.constant_bytes},
-          {"operators", ops}};
+          {"operators", ops},
+          {"tolerated", imported.tolerated}};
 }
 
 int run_import_command(const ImportCommand& c) {

@@ -1,6 +1,9 @@
 #include "tools/writers/import/tflite_import.h"
 
+#include <algorithm>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "tools/common/failure.h"
 #include "tools/writers/import/builtins/builtins.h"
@@ -33,16 +36,22 @@ void expect_elements(const OperatorImport& c) {
   }
 }
 
+// Why no import function exists for the operator's builtin, or "" when one does.
+std::string unsupported(const tflite::Operator& op) {
+  const auto builtin = static_cast<Builtin>(op.builtin);
+  if (builtin == Builtin::Custom) return "custom operator \"" + op.custom_code + "\" has no cortex_m:: equivalent";
+  if (builtins::find_import(builtin) == nullptr) return "no cortex_m:: operator computes it like TFLite Micro";
+  return "";
+}
+
 ImportedOperator import_operator(ImportState& state, int32_t index) {
   OperatorImport c(state, index);
   const tflite::Operator& op = c.op();
+  const std::string why = unsupported(op);
+  if (!why.empty()) c.fail(why);
   const int32_t out = c.output();
   expect_elements(c);
-  const auto builtin = static_cast<Builtin>(op.builtin);
-  if (builtin == Builtin::Custom) c.fail("custom operator \"" + op.custom_code + "\" has no cortex_m:: equivalent");
-  const builtins::ImportFunction import = builtins::find_import(builtin);
-  if (import == nullptr) c.fail("no cortex_m:: operator computes it like TFLite Micro");
-  import(c);
+  builtins::find_import(static_cast<Builtin>(op.builtin))(c);
   ImportedOperator record;
   record.index = index;
   record.builtin = tflite::builtin_name(op.builtin);
@@ -60,6 +69,50 @@ ImportedOperator import_operator(ImportState& state, int32_t index) {
   record.folded = c.folded();
   if (record.folded) record.folded_value = state.folded[static_cast<size_t>(out)]->data;
   return record;
+}
+
+// Every operator the import refuses, in TFLite's terms: an unsupported
+// builtin once, with how many operators use it, at the first; any other
+// refusal (an option, a tensor) once per operator.
+struct Refusals {
+  struct Line {
+    std::string kind;  // "SHAPE", or "CUSTOM MyOp"
+    bool per_builtin = false;  // an unsupported builtin: counted, said once
+    int32_t count = 0;
+    std::string text;
+  };
+  std::vector<Line> lines;
+
+  void add(const tflite::Operator& op, const std::string& text, bool per_builtin) {
+    const std::string kind = tflite::builtin_name(op.builtin) +
+                             (static_cast<Builtin>(op.builtin) == Builtin::Custom ? " " + op.custom_code : "");
+    if (per_builtin) {
+      for (Line& line : lines) {
+        if (line.per_builtin && line.kind == kind) {
+          ++line.count;
+          return;
+        }
+      }
+    }
+    lines.push_back({kind, per_builtin, 1, text});
+  }
+
+  std::string text() const {
+    std::string out;
+    for (const Line& line : lines) {
+      if (!out.empty()) out += '\n';
+      out += line.text;
+      if (line.count > 1) {
+        out += " (" + std::to_string(line.count) + " " + line.kind + " operators; this is the first)";
+      }
+    }
+    return out;
+  }
+};
+
+std::string operator_line(const ImportState& state, size_t index, const std::string& why) {
+  return state.context + ": operator " + std::to_string(index) + " (" +
+         tflite::builtin_name(state.model.operators[index].builtin) + "): " + why;
 }
 
 // The graph tensor holding model input or output t: the form made first (its
@@ -89,9 +142,36 @@ ImportedModel import_tflite(const tflite::Model& model, const std::string& conte
   state.provider = provider;
   if (model.inputs.empty() || model.outputs.empty()) throw Failure(context + ": the model has no input or no output");
   ImportedModel result;
+  result.tolerated = model.tolerated;
+  Refusals refusals;
+  // Tensors a refused operator should have written: an operator reading one
+  // cannot be checked, so it is refused only when its builtin itself is (its
+  // other problems show once the first are solved).
+  std::vector<bool> unwritten(model.tensors.size(), false);
   for (size_t i = 0; i < model.operators.size(); ++i) {
-    result.operators.push_back(import_operator(state, static_cast<int32_t>(i)));
+    const tflite::Operator& op = model.operators[i];
+    const bool reads_unwritten = std::any_of(op.inputs.begin(), op.inputs.end(), [&](int32_t t) {
+      return t >= 0 && static_cast<size_t>(t) < unwritten.size() && unwritten[static_cast<size_t>(t)];
+    });
+    bool refused = reads_unwritten;
+    if (reads_unwritten) {
+      const std::string why = unsupported(op);
+      if (!why.empty()) refusals.add(op, operator_line(state, i, why), true);
+    } else {
+      try {
+        result.operators.push_back(import_operator(state, static_cast<int32_t>(i)));
+      } catch (const Failure& failure) {
+        refusals.add(op, failure.what(), !unsupported(op).empty());
+        refused = true;
+      }
+    }
+    if (refused) {
+      for (const int32_t t : op.outputs) {
+        if (t >= 0 && static_cast<size_t>(t) < unwritten.size()) unwritten[static_cast<size_t>(t)] = true;
+      }
+    }
   }
+  if (!refusals.lines.empty()) throw Failure(refusals.text());
   result.graph = state.graph.take();
   // The method's inputs and outputs in the model's order (the builder lists
   // them in the order they were made).

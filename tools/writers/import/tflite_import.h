@@ -49,6 +49,7 @@ struct ImportedOperator {
 struct ImportedModel {
   QuantizedGraph graph;
   std::vector<ImportedOperator> operators;
+  std::vector<std::string> tolerated;  // the reader's (tflite::Model::tolerated)
 };
 
 // Throws Failure with one line "<context>: operator <i> (<BUILTIN>): <why>"

@@ -127,5 +127,30 @@ TEST(TfliteImport, EachRefusalIsOneExactLine) {
   });
 }
 
+// A model with several problems gets them all at once: an unsupported
+// builtin once with its count and first index, every other refusal on its
+// own line; an operator reading a refused output is not guessed at.
+TEST(TfliteImport, RefusalsNameEveryProblemAtOnce) {
+  const auto unknown = static_cast<Builtin>(200);
+  TfliteBuilder b;
+  const std::vector<int32_t> s{4};
+  const int32_t in = b.int8(s, 0.1F, 0), t1 = b.int8(s, 0.1F, 0), t2 = b.int8(s, 0.1F, 0);
+  const int32_t t3 = b.int8(s, 0.1F, 0), t4 = b.int8(s, 0.1F, 0), t5 = b.int8(s, 0.1F, 0);
+  b.op(Builtin::Add, {in, in}, {t1});
+  b.op(unknown, {t1}, {t2});
+  b.op(Builtin::Add, {t2, t2}, {t3});  // reads a refused output
+  b.op(unknown, {t3}, {t4});
+  tfl::Options tanh;
+  tanh.present = true;
+  tanh.activation = tfl::Activation::Tanh;
+  b.op(Builtin::Add, {t1, t1}, {t5}, tanh);
+  const tfl::Model m = b.finish({in}, {t4, t5});
+  EXPECT_EQ(refusal(m),
+            "m.tflite: operator 1 (BUILTIN_200): no cortex_m:: operator computes it like TFLite Micro "
+            "(2 BUILTIN_200 operators; this is the first)\n"
+            "m.tflite: operator 4 (ADD): fused activation TANH has no clamp form (only NONE, RELU, RELU6 and RELU_N1_TO_1 "
+            "are imported)");
+}
+
 }  // namespace
 }  // namespace etns::tools::import_test
