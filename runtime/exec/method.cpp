@@ -449,7 +449,89 @@ Error check_writes(const Instruction& instruction, const OperatorContract& contr
   return Error::Ok;
 }
 
-Result<size_t> bind_kernels(Span<Instruction> instructions, const KernelRegistry& registry, Arena& arena) {
+// Whether value `index` is one of `ids` (the method's inputs or outputs).
+bool names_value(Span<const int32_t> ids, size_t index) {
+  for (const int32_t id : ids) {
+    if (id >= 0 && static_cast<size_t>(id) == index) return true;
+  }
+  return false;
+}
+
+// Every element of `state` set to `initial`, which its dtype must hold.
+Error fill_state(const Instruction& instruction, const char* name, const Tensor& state, int64_t initial) {
+  int64_t lo = 0, hi = 0;
+  switch (state.dtype) {
+    case ScalarType::Char: lo = INT8_MIN; hi = INT8_MAX; break;
+    case ScalarType::Short: lo = INT16_MIN; hi = INT16_MAX; break;
+    case ScalarType::Int: lo = INT32_MIN; hi = INT32_MAX; break;
+    default:
+      ETNS_RETURN_IF(initial != 0, Error::NotSupported, "%s %s: %s is %s; a state of that dtype starts at 0 only",
+                     instruction.id, instruction.operator_name, name, to_string(state.dtype));
+      break;
+  }
+  ETNS_RETURN_IF(initial < lo || initial > hi, Error::InvalidProgram,
+                 "%s %s: %s starts at %lld, outside its dtype %s", instruction.id, instruction.operator_name, name,
+                 static_cast<long long>(initial), to_string(state.dtype));
+  if (initial == 0) {
+    std::memset(state.data, 0, state.nbytes);
+  } else if (state.dtype == ScalarType::Char) {
+    std::memset(state.data, static_cast<int>(static_cast<uint8_t>(initial)), state.nbytes);
+  } else if (state.dtype == ScalarType::Short) {
+    int16_t* items = state.data_as<int16_t>();
+    for (size_t i = 0; i < state.numel; ++i) items[i] = static_cast<int16_t>(initial);
+  } else {
+    int32_t* items = state.data_as<int32_t>();
+    for (size_t i = 0; i < state.numel; ++i) items[i] = static_cast<int32_t>(initial);
+  }
+  return Error::Ok;
+}
+
+// An operator's state arguments (ArgSpec::state): planned tensors that only
+// carry values from one execution to the next, so each must be planned, not
+// an input or output the caller writes or reads, and share no byte with any
+// other tensor of the method. Each is set here, once, to its initial value
+// (ArgSpec::state_initial, else 0): executions then see the state the
+// previous one left.
+Error init_state(const Instruction& instruction, const OperatorContract& contract, Span<EValue> values,
+                 Span<const int32_t> inputs, Span<const int32_t> outputs) {
+  for (uint8_t a = 0; a < contract.count; ++a) {
+    if (!contract.args[a].state) continue;
+    const EValue* value = instruction.args[a];
+    const size_t index = static_cast<size_t>(value - values.data());
+    const Tensor& state = value->tensor;
+    ETNS_RETURN_IF(state.is_constant || names_value(inputs, index) || names_value(outputs, index),
+                   Error::InvalidProgram,
+                   "%s %s: %s (value %zu) is the operator's state; it must be a planned tensor that is not a "
+                   "constant, a method input or a method output",
+                   instruction.id, instruction.operator_name, contract.args[a].name, index);
+    if (state.nbytes == 0 || state.data == nullptr) continue;
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(state.data);
+    for (size_t v = 0; v < values.size(); ++v) {
+      const EValue& other = values[v];
+      if (v == index || other.kind != ValueKind::Tensor || other.tensor.is_constant) continue;
+      const Tensor& t = other.tensor;
+      if (t.nbytes == 0 || t.data == nullptr) continue;
+      const uintptr_t other_begin = reinterpret_cast<uintptr_t>(t.data);
+      ETNS_RETURN_IF(other_begin < begin + state.nbytes && begin < other_begin + t.nbytes, Error::InvalidProgram,
+                     "%s %s: %s (value %zu) shares planned memory with value %zu; the operator's state "
+                     "needs memory of its own for the whole method",
+                     instruction.id, instruction.operator_name, contract.args[a].name, index, v);
+    }
+    int64_t initial = 0;
+    if (contract.args[a].state_initial != nullptr) {
+      const int from = contract.find(contract.args[a].state_initial);
+      ETNS_RETURN_IF(from < 0 || instruction.args[from]->kind != ValueKind::Int, Error::Internal,
+                     "%s %s: %s's initial value names no Int argument", instruction.id,
+                     instruction.operator_name, contract.args[a].name);
+      initial = instruction.args[from]->int_value;
+    }
+    ETNS_TRY(fill_state(instruction, contract.args[a].name, state, initial));
+  }
+  return Error::Ok;
+}
+
+Result<size_t> bind_kernels(Span<Instruction> instructions, const KernelRegistry& registry, Arena& arena,
+                            Span<EValue> values, Span<const int32_t> inputs, Span<const int32_t> outputs) {
   size_t max_scratch_bytes = 0;
   for (Instruction& instruction : instructions) {
     const KernelEntry* kernel = registry.find(instruction.operator_name);
@@ -461,6 +543,7 @@ Result<size_t> bind_kernels(Span<Instruction> instructions, const KernelRegistry
                    "%s %s: the return slot names another value than out", instruction.id,
                    instruction.operator_name);
     ETNS_TRY(check_writes(instruction, *kernel->contract));
+    ETNS_TRY(init_state(instruction, *kernel->contract, values, inputs, outputs));
     ETNS_TRY(kernel->prepare(context));
     // An instruction with nothing to write does no work and needs no scratch.
     const bool nothing = produces_nothing(instruction, *kernel->contract);
@@ -539,7 +622,8 @@ Result<Method> Method::load_impl(const Program& program, const char* name,
   if (registry == nullptr) return method;
 
   ETNS_TRY(check_operators_registered(method.instructions_, method.operator_names_, *registry, name));
-  ETNS_ASSIGN_OR_RETURN(method.max_scratch_bytes_, bind_kernels(method.instructions_, *registry, arena));
+  ETNS_ASSIGN_OR_RETURN(method.max_scratch_bytes_, bind_kernels(method.instructions_, *registry, arena, method.values_,
+                                                                   method.inputs_, method.outputs_));
   ETNS_TRY(check_scratch_fits(method.max_scratch_bytes_, *memory.temporary));
   method.bound_ = true;
   return method;

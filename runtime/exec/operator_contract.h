@@ -70,6 +70,16 @@ struct ArgSpec {
   ArgKind kind;
   Dtypes dtypes = kNoDtype;
   Shape shape = Shape::Any;
+  // The operator's state (a Tensor): it reads and writes the tensor in place
+  // on every execution and keeps it between executions, as TFLite's variable
+  // tensors (an LSTM's hidden and cell state). The loader sets it once, every
+  // element to `state_initial`'s value, and refuses it as a constant, a method
+  // input or output, or memory that any other tensor of the method shares; the
+  // planner (tools/writers/program) keeps it live for the whole method.
+  bool state = false;
+  // For a state: the Int argument whose value every element starts at (TFLM
+  // resets an int8 variable tensor to its zero point), or nullptr for 0.
+  const char* state_initial = nullptr;
 };
 
 // A resolved argument: its position and its spec.
@@ -138,6 +148,10 @@ inline constexpr bool kRunsInPlace = true;
 // Builders for one ArgSpec each, so a contract reads as a table.
 constexpr ArgSpec tensor_arg(const char* name, Dtypes dtypes, Shape shape = Shape::Any) {
   return ArgSpec{name, ArgKind::Tensor, dtypes, shape};
+}
+constexpr ArgSpec state_tensor_arg(const char* name, Dtypes dtypes, Shape shape = Shape::Any,
+                                   const char* initial = nullptr) {
+  return ArgSpec{name, ArgKind::Tensor, dtypes, shape, true, initial};
 }
 constexpr ArgSpec optional_tensor_arg(const char* name, Dtypes dtypes, Shape shape = Shape::Any) {
   return ArgSpec{name, ArgKind::OptionalTensor, dtypes, shape};

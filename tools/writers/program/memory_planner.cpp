@@ -5,6 +5,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "kernels/registry.h"
 #include "tools/common/failure.h"
 
 namespace etns::tools {
@@ -143,6 +144,20 @@ void for_each_named_value(const ProgramModel& model, const KernelCall& call, Vis
   }
 }
 
+// The contract of the call's operator when it has state arguments (the
+// registries know every operator's contract), else nullptr.
+const runtime::OperatorContract* state_contract(const ProgramModel& model, const KernelCall& call) {
+  const ModelOperator& op = model.operators[call.op_index];
+  const std::string name = op.overload.empty() ? op.name : op.name + "." + op.overload;
+  const runtime::KernelEntry* entry = kernels::registry_ns().find(name.c_str());
+  if (entry == nullptr) return nullptr;
+  const runtime::OperatorContract* contract = entry->contract;
+  for (uint8_t a = 0; a < contract->count; ++a) {
+    if (contract->args[a].state) return contract;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::vector<TensorLifetime> tensor_lifetimes(const ProgramModel& model) {
@@ -162,6 +177,17 @@ std::vector<TensorLifetime> tensor_lifetimes(const ProgramModel& model) {
                          [&](size_t value) { touch(value, static_cast<int64_t>(i)); });
   }
   for (int32_t output : model.outputs) touch(static_cast<size_t>(output), end);
+  // An operator's state (runtime::ArgSpec::state) carries values from one
+  // execution to the next: it is live from program start to program end.
+  for (const KernelCall& call : model.instructions) {
+    const runtime::OperatorContract* contract = state_contract(model, call);
+    if (contract == nullptr) continue;
+    for (size_t a = 0; a < call.args.size() && a < contract->count; ++a) {
+      if (!contract->args[a].state) continue;
+      touch(static_cast<size_t>(call.args[a]), start);
+      touch(static_cast<size_t>(call.args[a]), end);
+    }
+  }
 
   std::vector<TensorLifetime> lifetimes;
   for (size_t v = 0; v < model.values.size(); ++v) {

@@ -40,7 +40,8 @@ MemoryPlan plan_memory(const std::vector<Lifetime>& lifetimes,
 // order: from the first instruction that names it (its writer), or program
 // start for an input, to the last instruction that names it, or program end
 // for an output. A tensor named through a TensorList counts as named by the
-// instructions that name the list. A planned tensor no instruction names and
+// instructions that name the list. An operator's state argument
+// (runtime::ArgSpec::state) is live from program start to program end. A planned tensor no instruction names and
 // that is neither input nor output gets no entry.
 struct TensorLifetime {
   size_t value_index = 0;
