@@ -10,6 +10,7 @@
 #include "tools/writers/import/tflm/fixed_point.h"       // gemmlowp's logistic and tanh on raw int32
 #include "tools/writers/import/tflm/hard_swish_table.h"  // HARD_SWISH's 16-bit factors and table
 #include "tools/writers/import/tflm/leaky_relu_table.h"  // LEAKY_RELU's factors and table
+#include "tools/writers/import/tflm/lstm_params.h"       // UNIDIRECTIONAL_SEQUENCE_LSTM's factors and biases
 #include "tools/writers/import/tflm/logistic_table.h"    // LOGISTIC's input rescaling and table
 #include "tools/writers/import/tflm/multipliers.h"       // QuantizeMultiplier and the factors fed to it
 #include "tools/writers/import/tflm/reduce_params.h"     // MEAN, SUM, REDUCE_MAX: branch, axes, scale

@@ -32,6 +32,7 @@ constexpr BuiltinImport kBuiltins[] = {
     {Builtin::Dequantize, import_dequantize},
     {Builtin::BatchMatmul, import_batch_matmul},
     {Builtin::LeakyRelu, import_leaky_relu},
+    {Builtin::UnidirectionalSequenceLstm, import_unidirectional_sequence_lstm},
     {Builtin::Mean, import_mean},
     {Builtin::Sum, import_sum},
     {Builtin::ReduceMax, import_reduce_max},

@@ -40,6 +40,7 @@ void import_quantize(OperatorImport& c);          // quantize.cpp
 void import_dequantize(OperatorImport& c);        // dequantize.cpp
 void import_batch_matmul(OperatorImport& c);      // batch_matmul.cpp
 void import_leaky_relu(OperatorImport& c);        // leaky_relu.cpp: etns_ops::lookup_table
+void import_unidirectional_sequence_lstm(OperatorImport& c);  // unidirectional_sequence_lstm.cpp: etns_ops::lstm_s8
 void import_mean(OperatorImport& c);              // reduce.cpp: etns_ops::quantized_reduce
 void import_sum(OperatorImport& c);               // reduce.cpp
 void import_reduce_max(OperatorImport& c);        // reduce.cpp
