@@ -1,5 +1,10 @@
 #include "tools/writers/import/import_test_support.h"
 
+#include <cstring>
+
+#include "tests/support/shared_data.h"
+#include "tools/writers/tflite/tflite_reader.h"
+
 // MEAN, SUM and REDUCE_MAX: etns_ops::quantized_reduce with TFLM's branch for
 // each (reference_ops::Mean, QuantizedMeanOrSum, ReduceGeneric).
 namespace etns::tools::import_test {
@@ -136,6 +141,37 @@ TEST(TfliteImport, MeanAfterAPoolReadsChannelsLast) {
     Rng rng(606);
     const std::vector<int8_t> x = random_s8(rng, ref::count(shape));
     EXPECT_EQ(run_one(b.finish({in}, {out}), {as_bytes(x)}), as_bytes(ref::mean(x, shape, {1, 2}, 0.05F, -7, 0.03F, 20)));
+  }
+}
+
+// fingerprint_signature's MEAN (operator 3: [1, 42, 42, 16] over {1, 2},
+// keep_dims false, grids (0.0203, -128) -> (0.00334, -128)) as a one-operator
+// model with the file's tensors, fed TFLM's input to it on runs A and B: the
+// output is TFLM's, byte for byte. (The whole model on the host and the M55:
+// tests/import_test.cpp.)
+TEST(TfliteImport, FingerprintSignatureMeanIsBitExactOnBothRuns) {
+  ETNS_REQUIRE_SHARED(shared);
+  const std::string base = shared + "/models/real-tflite/fingerprint_signature";
+  const tfl::Model file = tfl::read_tflite(testing::read_file(base + ".tflite"), "fingerprint_signature.tflite");
+  ASSERT_GT(file.operators.size(), 3U);
+  const tfl::Operator& op = file.operators[3];
+  ASSERT_EQ(op.builtin, static_cast<int32_t>(Builtin::Mean));
+  const tfl::Tensor &x = file.tensors[static_cast<size_t>(op.inputs[0])],
+                    &axis = file.tensors[static_cast<size_t>(op.inputs[1])],
+                    &y = file.tensors[static_cast<size_t>(op.outputs[0])];
+  EXPECT_FALSE(op.options.keep_dims);
+  TfliteBuilder b;
+  const int32_t in = b.int8(x.shape, x.quantization.scales[0], static_cast<int32_t>(x.quantization.zero_points[0]));
+  std::vector<int32_t> axis_values(axis.data.size() / 4);
+  std::memcpy(axis_values.data(), axis.data.data(), axis.data.size());
+  const int32_t axes = b.int32_constant(axis.shape, axis_values);
+  const int32_t out = b.int8(y.shape, y.quantization.scales[0], static_cast<int32_t>(y.quantization.zero_points[0]));
+  b.op(Builtin::Mean, {in, axes}, {out}, op.options);
+  const tfl::Model m = b.finish({in}, {out});
+  for (const char* run : {"A", "B"}) {
+    SCOPED_TRACE(run);
+    const std::string tensors = base + "." + run + ".tensors/";
+    EXPECT_EQ(run_one(m, {testing::read_file(tensors + "op002_t3.bin")}), testing::read_file(tensors + "op003_t11.bin"));
   }
 }
 
