@@ -399,6 +399,24 @@ inline std::vector<ImportCase> tflite_import_cases() {
     cases.push_back({"leaky_relu", b.finish({in}, {out}), {as_bytes(x)},
                      {as_bytes(tflm::leaky_relu(tflm::leaky_relu_params(0.03F, 5, 0.02F, -9, -0.4F), x))}});
   }
+  {  // MEAN over H, W after a pool (channels_last, read in place), grids that
+     // differ (TFLM's float rescale), and SUM over the last axis: etns_ops::quantized_reduce.
+    TfliteBuilder b;
+    const std::vector<int32_t> shape{1, 6, 6, 20};
+    Rng reduce_rng(4040);
+    const std::vector<int8_t> x = random_s8(reduce_rng, tflm::count(shape));
+    const int32_t in = b.int8(shape, 0.04F, -3), pooled = b.int8(shape, 0.04F, -3);
+    const int32_t hw = b.int32_constant({2}, {1, -2}), last = b.int32_constant({1}, {-1});
+    const int32_t mean = b.int8({1, 20}, 0.015F, 7), sum = b.int8({1, 6, 6, 1}, 0.3F, -2);
+    b.op(Builtin::MaxPool2d, {in}, {pooled}, pool_options(Padding::Valid, 1, 1, 1, 1, Activation::None));
+    b.op(Builtin::Mean, {pooled, hw}, {mean});
+    tfl::Options keep;
+    keep.keep_dims = true;
+    b.op(Builtin::Sum, {in, last}, {sum}, keep);
+    cases.push_back({"mean_sum", b.finish({in}, {mean, sum}), {as_bytes(x)},
+                     {as_bytes(tflm::mean(x, shape, {1, -2}, 0.04F, -3, 0.015F, 7)),
+                      as_bytes(tflm::sum(x, shape, {-1}, 0.04F, -3, 0.3F, -2))}});
+  }
   return cases;
 }
 
