@@ -7,8 +7,8 @@
 # goldens; then rebuilds the evidence page with one `etns reproduce`
 # (out/main/evidence/report.md): etns's own programs and, when ../shared is
 # there, the upstream ones beside them (--upstream), every golden tensor
-# checked (--golden) and the MLPerf Tiny models imported beside TFLite Micro +
-# CMSIS-NN (--tflite). Results go to out/main/.
+# checked (--golden) and the MLPerf Tiny and real-tflite models imported beside
+# TFLite Micro (+ CMSIS-NN where its counts exist) (--tflite). Results go to out/main/.
 # Needs nothing outside this repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -78,6 +78,8 @@ fi
 shared_options=()
 if [ -d "$models" ]; then shared_options+=(--upstream "$models"); fi
 if [ -f "$shared/golden/golden.json" ]; then shared_options+=(--golden "$shared/golden"); fi
-if [ -d "$shared/models/mlperf-tiny" ]; then shared_options+=(--tflite "$shared/models/mlperf-tiny"); fi
+for folder in mlperf-tiny real-tflite; do
+  if [ -d "$shared/models/$folder" ]; then shared_options+=(--tflite "$shared/models/$folder"); fi
+done
 "$etns" reproduce --out "$out/evidence" "${shared_options[@]}"
 echo "main: results in $out/ (evidence page: $out/evidence/report.md)"

@@ -176,12 +176,15 @@ TEST(ImportMlperfTiny, EvidenceSectionPutsEachModelBesideTflm) {
   ETNS_REQUIRE_FIRMWARE();
   testing::TempDir dir;
   const tools::ImportedSection section =
-      tools::imported_models_section(shared + "/models/mlperf-tiny", dir.path(), nullptr);
+      tools::imported_models_section({shared + "/models/mlperf-tiny", shared + "/models/real-tflite"}, dir.path(), nullptr);
   EXPECT_TRUE(section.ok) << section.markdown;
   for (const char* row : {"| kws | 13 → 13 | 13 of 13 |", "| vww | 31 → 31 | 31 of 31 |", "| ic | 16 → 16 | 16 of 16 |",
                           "| ad | 10 → 10 | 10 of 10 |", "1,817,754", "6,559,149", "4,914,105", "150,289",
                           "| kws | CONV_2D | 5 | 2,368,000 MACs |", "| kws | DEPTHWISE_CONV_2D | 4 | 288,000 MACs |",
-                          "| ic | ADD | 3 | 28,672 elements |", "| ad | FULLY_CONNECTED | 10 | 264,192 MACs |"}) {
+                          "| ic | ADD | 3 | 28,672 elements |", "| ad | FULLY_CONNECTED | 10 | 264,192 MACs |",
+                          // real-tflite: TFLM's arena from the folder's index.json
+                          "| person_detect | 31 → 31 | 31 of 31 |", "85,024 B", "| fingerprint_signature | 5 → 5 | 5 of 5 |",
+                          "| anomaly_detection_mltk | 17 → 14 | 17 of 17 |"}) {
     EXPECT_NE(section.markdown.find(row), std::string::npos) << row << "\n" << section.markdown;
   }
 }

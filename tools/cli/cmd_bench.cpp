@@ -17,7 +17,7 @@ struct BenchCommand {
   BenchOptions options;
   std::string target = "qemu-m55";
   std::string models_dir;
-  std::string tflite_dir;
+  std::vector<std::string> tflite_dirs;  // empty: the shared mlperf-tiny and real-tflite folders
   std::string out_dir = "out/bench";
   std::string baseline;
   std::string write_baseline;
@@ -76,34 +76,41 @@ int run_bench_command(BenchCommand command) {
     }
   }
   // Imported TFLite models: DIR/<m>.tflite -> <out>/imported/<m>_arm.pte, the
-  // program `etns import` writes, labelled mlperf-tiny/<m>_arm.pte.
-  if (command.tflite_dir != "none") {
-    const bool given = !command.tflite_dir.empty();
-    if (!given) command.tflite_dir = default_shared_models("mlperf-tiny");
-    if (std::filesystem::is_directory(command.tflite_dir)) {
-      std::vector<std::string> models = files_with_extension(command.tflite_dir, ".tflite");
-      if (models.empty() && given) throw Failure(command.tflite_dir + ": no .tflite file in it (--tflite)", 2);
-      const std::string imported_dir = command.out_dir + "/imported";
-      std::filesystem::create_directories(imported_dir);
-      if (command.options.program_labels.empty()) {
-        for (const std::string& path : command.options.programs) {
-          command.options.program_labels.push_back(std::filesystem::path(path).filename().string());
-        }
+  // program `etns import` writes, labelled <folder>/<m>_arm.pte; and
+  // <m>_ns.pte where `--provider ns` changes the program.
+  const bool tflite_given = !command.tflite_dirs.empty();
+  if (!tflite_given) command.tflite_dirs = {default_shared_models("mlperf-tiny"), default_shared_models("real-tflite")};
+  if (command.tflite_dirs != std::vector<std::string>{"none"}) {
+    const std::string imported_dir = command.out_dir + "/imported";
+    if (command.options.program_labels.empty()) {
+      for (const std::string& path : command.options.programs) {
+        command.options.program_labels.push_back(std::filesystem::path(path).filename().string());
       }
-      const std::string label = std::filesystem::path(command.tflite_dir).filename().string();
+    }
+    for (const std::string& dir : command.tflite_dirs) {
+      if (!std::filesystem::is_directory(dir)) {
+        if (tflite_given) throw Failure(dir + ": no such folder (--tflite)", 2);
+        notes.push_back("Imported models not measured: no .tflite models at " + dir + " (pass --tflite DIR).");
+        continue;
+      }
+      const std::vector<std::string> models = files_with_extension(dir, ".tflite");
+      if (models.empty() && tflite_given) throw Failure(dir + ": no .tflite file in it (--tflite)", 2);
+      const std::string label = std::filesystem::path(dir).filename().string();
+      std::filesystem::create_directories(imported_dir + "/" + label);
       for (const std::string& model : models) {
         const std::filesystem::path tflite(model);
-        const ImportedProgram imported = import_program(read_file(model), tflite.filename().string());
-        const std::string pte = imported_dir + "/" + tflite.stem().string() + "_arm.pte";
-        write_file_atomic(pte, imported.pte.data(), imported.pte.size());
-        command.options.programs.push_back(pte);
-        command.options.program_labels.push_back(label + "/" + tflite.stem().string() + "_arm.pte");
+        const std::vector<uint8_t> bytes = read_file(model);
+        const ImportedProgram arm = import_program(bytes, tflite.filename().string());
+        const ImportedProgram ns = import_program(bytes, tflite.filename().string(), protocol::Provider::Ns);
+        for (const ImportedProgram* p : {&arm, &ns}) {
+          if (p == &ns && ns.pte == arm.pte) continue;
+          const std::string name = tflite.stem().string() + (p == &arm ? "_arm.pte" : "_ns.pte");
+          const std::string pte = imported_dir + "/" + label + "/" + name;
+          write_file_atomic(pte, p->pte.data(), p->pte.size());
+          command.options.programs.push_back(pte);
+          command.options.program_labels.push_back(label + "/" + name);
+        }
       }
-    } else if (given) {
-      throw Failure(command.tflite_dir + ": no such folder (--tflite)", 2);
-    } else {
-      notes.push_back("Imported models not measured: no .tflite models at " + command.tflite_dir +
-                      " (pass --tflite DIR).");
     }
   }
   {
@@ -156,9 +163,9 @@ CommandAction add_bench_command(CLI::App& app) {
   command->add_option("programs", c->options.programs, "programs (<model>_arm.pte / <model>_ns.pte)")
       ->check(CLI::ExistingFile);
   command->add_option("--models", c->models_dir, "folder of programs to measure (default ../shared/models/tier1)");
-  command->add_option("--tflite", c->tflite_dir,
-                      "folder of int8 .tflite models to import and measure (default ../shared/models/mlperf-tiny; "
-                      "none: skip them)");
+  command->add_option("--tflite", c->tflite_dirs,
+                      "folder of int8 .tflite models to import and measure, repeatable (default "
+                      "../shared/models/mlperf-tiny and real-tflite; none: skip them)");
   command->add_option("--out", c->out_dir, "output folder for bench.md and bench.json (default out/bench)");
   command->add_option("--baseline", c->baseline, "fail when a count is above this baseline")
       ->check(CLI::ExistingFile);

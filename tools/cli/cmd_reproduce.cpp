@@ -40,8 +40,9 @@ CommandAction add_reproduce_command(CLI::App& app) {
                       "folder with etns's program pairs (default: its own, exported into <out>/programs)");
   command->add_option("--upstream", options->upstream_dir,
                       "folder with upstream program pairs (+ *_manifest.json), profiled beside etns's");
-  command->add_option("--tflite", options->tflite_dir,
-                      "folder of int8 .tflite models to import and run on qemu-m55 (section 'Imported TFLite models')");
+  command->add_option("--tflite", options->tflite_dirs,
+                      "folder of int8 .tflite models to import and run on qemu-m55, repeatable (section 'Imported "
+                      "TFLite models')");
   command->add_option("--golden", options->golden_dir,
                       "folder of upstream golden tensors (golden.json): checked on qemu-m55 for the first screen")
       ->check(CLI::ExistingDirectory);

@@ -566,8 +566,8 @@ void write_kernels_and_bundles(std::ostringstream& md, const std::string& kernel
 
 int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
   using namespace reproduce_detail;
-  if (!options.tflite_dir.empty() && !fs::is_directory(options.tflite_dir)) {
-    throw Failure("--tflite " + options.tflite_dir + ": no such folder", 2);
+  for (const std::string& dir : options.tflite_dirs) {
+    if (!fs::is_directory(dir)) throw Failure("--tflite " + dir + ": no such folder", 2);
   }
   const fs::path out = prepare_output(options);
   const std::vector<Source> sources = gather_sources(options, out, progress);
@@ -589,8 +589,8 @@ int reproduce(const ReproduceOptions& options, const ProgressFn& progress) {
 
   std::ostringstream md;
   write_first_screen(md, options, sources, bundles, goldens);
-  if (!options.tflite_dir.empty() && runs_on(options, "qemu-m55")) {
-    const ImportedSection imported = imported_models_section(options.tflite_dir, out.string(), progress);
+  if (!options.tflite_dirs.empty() && runs_on(options, "qemu-m55")) {
+    const ImportedSection imported = imported_models_section(options.tflite_dirs, out.string(), progress);
     md << imported.markdown;
     ok = imported.ok && ok;
   }

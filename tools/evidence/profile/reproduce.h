@@ -17,10 +17,10 @@ struct ReproduceOptions {
   // Optional: the upstream pairs (+ an optional *_manifest.json), profiled
   // beside etns's on the same page.
   std::string upstream_dir;
-  // Optional: a folder of int8 .tflite models (with <m>.A.input.bin and
+  // Optional: folders of int8 .tflite models (with <m>.A.input.bin and
   // <m>.A.tensors/ where available), imported and run on qemu-m55 for the
   // page's section on imported models (reproduce_imported.h).
-  std::string tflite_dir;
+  std::vector<std::string> tflite_dirs;
   // Optional: a golden folder (golden.json and the tensors it lists, as in
   // ../shared/golden): every tensor checked on qemu-m55 for the first screen.
   std::string golden_dir;

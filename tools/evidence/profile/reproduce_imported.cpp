@@ -40,6 +40,11 @@ struct ModelResult {
   std::string exact;  // "13 of 13", or "" when no reference tensors
   bool exact_ok = true;
   std::string input;  // what it ran on
+  uint64_t tflm_arena = 0;  // TFLM's arena with its reference kernels, 0 when unknown
+  // --provider ns: its weighted count when that program differs from arm's
+  // (0: the same program), and why operators stayed on arm's kernels.
+  uint64_t ns_weighted = 0;
+  std::vector<std::string> ns_kept;
 };
 
 std::string count(uint64_t v) { return format_count(static_cast<double>(v)); }
@@ -95,12 +100,45 @@ void check_tensors(const fs::path& reference, const ImportedProgram& p, const Qe
   r.exact_ok = exact == p.imported.operators.size();
 }
 
-ModelResult run_model(const fs::path& dir, const std::string& model, const fs::path& out, const QemuTools& qemu) {
+// TFLM's arena for `model`: the anchors' (MLPerf Tiny), else the folder's
+// index.json (models.<m>.arena_used_bytes, as ../shared/models/real-tflite
+// records it), else 0.
+uint64_t tflm_arena_bytes(const fs::path& dir, const std::string& model, const nlohmann::json& anchors) {
+  if (anchors["models"].contains(model)) return anchors["models"][model]["tflm_arena_bytes_reference"].get<uint64_t>();
+  const fs::path index = dir / "index.json";
+  if (!fs::is_regular_file(index)) return 0;
+  const nlohmann::json doc = nlohmann::json::parse(read_text_file(index.string()), nullptr, false);
+  if (doc.is_discarded() || !doc.contains("models") || !doc["models"].contains(model)) return 0;
+  const nlohmann::json& m = doc["models"][model];
+  return m.contains("arena_used_bytes") && m["arena_used_bytes"].is_number_unsigned()
+             ? m["arena_used_bytes"].get<uint64_t>()
+             : 0;
+}
+
+// The ns import, run on the ns firmware when it differs from arm's program.
+void run_ns(const std::vector<uint8_t>& tflite, const std::string& context, const ImportedProgram& arm,
+            const QemuJob& arm_job, const QemuTools& qemu_ns, const std::string& model, ModelResult& r) {
+  const ImportedProgram ns = import_program(tflite, context, protocol::Provider::Ns);
+  for (const ImportedOperator& op : ns.imported.operators) {
+    if (!op.provider_note.empty()) r.ns_kept.push_back(op.builtin + " (operator " + std::to_string(op.index) + "): " +
+                                                       op.provider_note);
+  }
+  if (ns.pte == arm.pte) return;
+  QemuJob job = arm_job;
+  job.program = ns.pte;
+  job.dump_instructions = false;
+  const QemuRun run = run_on_qemu(qemu_ns, job, model + " (ns)");
+  r.ns_weighted = run.clean_visits.at(0).get(run.classes, "weighted");
+}
+
+ModelResult run_model(const fs::path& dir, const std::string& model, const fs::path& out, const QemuTools& qemu,
+                      const QemuTools& qemu_ns) {
   ModelResult r;
   r.name = model;
   try {
     const fs::path tflite = dir / (model + ".tflite");
-    const ImportedProgram p = import_program(read_file(tflite.string()), tflite.filename().string());
+    const std::vector<uint8_t> bytes = read_file(tflite.string());
+    const ImportedProgram p = import_program(bytes, tflite.filename().string());
     write_file_atomic((out / (model + ".pte")).string(), p.pte.data(), p.pte.size());
     r.operators = p.imported.operators.size();
     r.instructions = p.program.model.instructions.size();
@@ -125,6 +163,7 @@ ModelResult run_model(const fs::path& dir, const std::string& model, const fs::p
       }
     }
     if (job.dump_instructions) check_tensors(dir / (model + ".A.tensors"), p, run, r);
+    run_ns(bytes, tflite.filename().string(), p, job, qemu_ns, model, r);
   } catch (const Failure& failure) {
     r.refused = failure.what();
   }
@@ -134,10 +173,10 @@ ModelResult run_model(const fs::path& dir, const std::string& model, const fs::p
 void write_tables(std::ostringstream& md, const std::vector<ModelResult>& results, const nlohmann::json& anchors) {
   md << "| model | TFLite operators → program instructions | bit-exact with TFLM (input A) | weighted "
         "instructions, one `execute()` | TFLM + CMSIS-NN | etns ÷ TFLM | planned + method arena + scratch | "
-        "TFLM arena (reference kernels) |\n|---|---|---|---:|---:|---:|---:|---:|\n";
+        "TFLM arena (reference kernels) | `--provider ns` |\n|---|---|---|---:|---:|---:|---:|---:|---|\n";
   for (const ModelResult& r : results) {
     if (!r.refused.empty()) {
-      md << "| " << r.name << " | not run: " << r.refused << " | | | | | | |\n";
+      md << "| " << r.name << " | not run: " << r.refused << " | | | | | | | |\n";
       continue;
     }
     const nlohmann::json* a = anchors["models"].contains(r.name) ? &anchors["models"][r.name] : nullptr;
@@ -147,8 +186,15 @@ void write_tables(std::ostringstream& md, const std::vector<ModelResult>& result
        << (r.exact.empty() ? "not checked" : r.exact) << " | " << count(r.weighted) << " | "
        << (a != nullptr ? count(tflm) : "–") << " | " << ratio(r.weighted, tflm) << " | " << count(r.planned) << " + "
        << count(r.method_arena) << " + " << count(r.scratch) << " = " << count(memory) << " B | "
-       << (a != nullptr ? count((*a)["tflm_arena_bytes_reference"].get<uint64_t>()) + " B" : "–") << " |\n";
+       << (r.tflm_arena != 0 ? count(r.tflm_arena) + " B" : "–") << " | "
+       << (r.ns_weighted != 0 ? count(r.ns_weighted) + " (" + ratio(r.ns_weighted, r.weighted) + " arm)"
+                              : std::string("the arm program")) << " |\n";
   }
+  std::string kept;
+  for (const ModelResult& r : results) {
+    for (const std::string& line : r.ns_kept) kept += "- " + r.name + ": " + line + "\n";
+  }
+  if (!kept.empty()) md << "\nKept on arm's operators in the ns import:\n\n" << kept;
   md << "\nPer TFLite operator type: weighted instructions summed over the model's operators of that type, "
         "and per multiply-accumulate (per output element for operators without MACs); TFLM + CMSIS-NN's on "
         "the same model and input, the same work:\n\n"
@@ -173,39 +219,49 @@ void write_tables(std::ostringstream& md, const std::vector<ModelResult>& result
 
 }  // namespace
 
-ImportedSection imported_models_section(const std::string& tflite_dir, const std::string& out_dir,
+ImportedSection imported_models_section(const std::vector<std::string>& tflite_dirs, const std::string& out_dir,
                                         const ProgressFn& progress) {
   ImportedSection section;
-  if (tflite_dir.empty()) return section;
-  const fs::path dir = tflite_dir;
-  if (!fs::is_directory(dir)) throw Failure("--tflite " + tflite_dir + ": no such folder", 2);
-  std::vector<std::string> models;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".tflite") models.push_back(entry.path().stem().string());
+  if (tflite_dirs.empty()) return section;
+  std::vector<std::pair<fs::path, std::string>> models;  // folder, model
+  std::string folders;
+  for (const std::string& tflite_dir : tflite_dirs) {
+    const fs::path dir = tflite_dir;
+    if (!fs::is_directory(dir)) throw Failure("--tflite " + tflite_dir + ": no such folder", 2);
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".tflite") names.push_back(entry.path().stem().string());
+    }
+    std::sort(names.begin(), names.end());
+    if (names.empty()) throw Failure("--tflite " + tflite_dir + ": no .tflite file in it", 2);
+    for (const std::string& name : names) models.emplace_back(dir, name);
+    folders += std::string(folders.empty() ? "" : " and ") + "`" + dir.lexically_normal().filename().string() + "`";
   }
-  std::sort(models.begin(), models.end());
-  if (models.empty()) throw Failure("--tflite " + tflite_dir + ": no .tflite file in it", 2);
   const fs::path out = fs::path(out_dir) / "imported";
   fs::create_directories(out);
   const QemuTools qemu = resolve_qemu_tools(protocol::Provider::Arm, {});
+  const QemuTools qemu_ns = resolve_qemu_tools(protocol::Provider::Ns, {});
   const nlohmann::json anchors = nlohmann::json::parse(kTflmAnchorsJson);
   std::vector<ModelResult> results;
-  for (const std::string& model : models) {
+  for (const auto& [dir, model] : models) {
     if (progress) progress("imported model " + model + ": import and run on qemu-m55");
-    results.push_back(run_model(dir, model, out, qemu));
+    results.push_back(run_model(dir, model, out, qemu, qemu_ns));
+    results.back().tflm_arena = tflm_arena_bytes(dir, model, anchors);
     section.ok = section.ok && results.back().refused.empty() && results.back().exact_ok;
   }
   std::ostringstream md;
   md << "\n## Imported TFLite models (Cortex-M55 under QEMU)\n\n"
-     << "Each `.tflite` of `" << fs::path(tflite_dir).lexically_normal().filename().string()
-     << "` imported by `etns import` (programs in `imported/`) and run once "
+     << "Each `.tflite` of " << folders << " imported by `etns import` (programs in `imported/`) and run once "
      << "after a warm-up on the arm firmware, on its `<model>.A.input.bin` where the folder has one. Counts are "
         "executed instructions (etns QEMU plugin; *weighted* counts each gather or scatter once per lane), not "
         "cycles. TFLM + CMSIS-NN: TensorFlow Lite Micro with CMSIS-NN's Helium kernels on the same emulated "
-        "board, counted the same way (`bench/anchors/mlperf_tiny_tflm.json`, with its provenance). Memory: "
-        "the program's planned arena, the method arena the firmware's load used and the largest kernel "
-        "scratch, beside the arena TFLM needs with its reference kernels. *Bit-exact*: operators whose output "
-        "equals TFLM's tensor in `<model>.A.tensors/`.\n\n";
+        "board, counted the same way (`bench/anchors/mlperf_tiny_tflm.json`, with its provenance; MLPerf Tiny "
+        "only). Memory: the program's planned arena, the method arena the firmware's load used and the largest "
+        "kernel scratch, beside the arena TFLM needs with its reference kernels (the anchors, or the folder's "
+        "`index.json`). *Bit-exact*: operators whose output equals TFLM's tensor in `<model>.A.tensors/`. "
+        "`--provider ns`: the same model imported for the ns firmware, its activations on `cortex_m_ns::` "
+        "kernels wherever they give TFLM's bytes on every input, run on the ns firmware, where that program "
+        "differs from arm's.\n\n";
   write_tables(md, results, anchors);
   section.markdown = md.str();
   return section;
