@@ -87,6 +87,43 @@ TEST(TfliteReader, RoundTripsLeakyReluAlpha) {
   EXPECT_EQ(read.operators.back().options.alpha, -0.375F);
 }
 
+// UNIDIRECTIONAL_SEQUENCE_LSTM (44) carries UnidirectionalSequenceLSTMOptions
+// (union tag 71) and names its internal tensors in `intermediates`, which the
+// schema once marked deprecated; the reader keeps them.
+TEST(TfliteReader, RoundTripsLstmOptionsAndIntermediates) {
+  Model m = example_operators();
+  Operator lstm;
+  lstm.builtin = code(Builtin::UnidirectionalSequenceLstm);
+  lstm.inputs = {0, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, 2, 2, 2, 2, -1, -1, 3, 3, -1, -1, -1, -1};
+  lstm.outputs = {3};
+  lstm.intermediates = {2, 1, 0};
+  lstm.builtin_options_type = expected_options_type(lstm.builtin);
+  lstm.options.present = true;
+  lstm.options.activation = Activation::Tanh;
+  lstm.options.cell_clip = 10.0F;
+  lstm.options.proj_clip = 0.5F;
+  lstm.options.time_major = true;
+  lstm.options.asymmetric_quantize_inputs = true;
+  lstm.options.diagonal_recurrent_tensors = true;
+  m.operators.push_back(lstm);
+  EXPECT_EQ(lstm.builtin_options_type, 71U);
+  const Model read = read_tflite(write_tflite(m), kContext);
+  EXPECT_EQ(first_difference(m, read), "");
+  const Operator& r = read.operators.back();
+  EXPECT_EQ(r.intermediates, (std::vector<int32_t>{2, 1, 0}));
+  EXPECT_EQ(r.options.activation, Activation::Tanh);
+  EXPECT_EQ(r.options.cell_clip, 10.0F);
+  EXPECT_EQ(r.options.proj_clip, 0.5F);
+  EXPECT_TRUE(r.options.time_major);
+  EXPECT_TRUE(r.options.diagonal_recurrent_tensors);
+  EXPECT_EQ(builtin_name(44), "UNIDIRECTIONAL_SEQUENCE_LSTM");
+  // An intermediate outside the subgraph is refused like an output.
+  m.operators.back().intermediates = {2, 40};
+  EXPECT_EQ(refusal(m), expected("operator " + std::to_string(m.operators.size() - 1) +
+                                 " (UNIDIRECTIONAL_SEQUENCE_LSTM): intermediate 1 is tensor 40, out of range (the "
+                                 "subgraph has " + std::to_string(m.tensors.size()) + " tensors)"));
+}
+
 // MEAN (40), SUM (74) and REDUCE_MAX (82) carry ReducerOptions (union tag 27):
 // keep_dims, false when the table leaves it out.
 TEST(TfliteReader, ReadsReducerKeepDims) {

@@ -172,9 +172,6 @@ TEST(TfliteImport, UnidirectionalSequenceLstmRefusalsAreOneExactLine) {
          return lstm_model(m, [](TfliteBuilder&, tfl::Operator& o) { o.options.diagonal_recurrent_tensors = true; });
        },
        op + "diagonal_recurrent_tensors is set: TFLite Micro's LSTM has no such path"},
-      {"23 inputs",
-       [&] { return lstm_model(m, [](TfliteBuilder&, tfl::Operator& o) { o.inputs.pop_back(); }); },
-       op + "23 inputs, expected 24"},
       {"state not variable",
        [&] {
          return lstm_model(m, [](TfliteBuilder& b, tfl::Operator& o) { b.tensor(o.inputs[18]).is_variable = false; });
