@@ -24,7 +24,7 @@ TEST(Clone, CopiesEveryByteInAnyLayout) {
     KernelCall call;
     call.tensor(ScalarType::Char, {1, 3, 2, 2}, kChannelsLast);
     if (with_format) {
-      call.int_value(1);
+      call.int_value(0);
     } else {
       call.null();
     }
@@ -69,7 +69,21 @@ TEST(Clone, RefusesAnotherShapeDtypeLayoutOrFormat) {
     KernelCall call;
     call.tensor(ScalarType::Char, {1, 3, 2, 2}).null().tensor(ScalarType::Char, {1, 3, 2, 2}, kChannelsLast);
     EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
-    EXPECT_TRUE(logged(call, "different dim orders")) << call.log();
+    EXPECT_TRUE(logged(call, "self has dim order [0, 1, 2, 3] and out [0, 2, 3, 1]")) << call.log();
+  }
+  {
+    // Equal dim orders that are neither the default nor channels_last.
+    KernelCall call;
+    call.tensor(ScalarType::Char, {2, 3}, {1, 0}).null().tensor(ScalarType::Char, {2, 3}, {1, 0});
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(logged(call, "expected both the default or both channels_last")) << call.log();
+  }
+  {
+    // Upstream takes only contiguous: preserve (1) is refused.
+    KernelCall call;
+    call.tensor(ScalarType::Char, {2, 3}).int_value(1).tensor(ScalarType::Char, {2, 3});
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(logged(call, "memory_format = 1, expected None or 0 (contiguous)")) << call.log();
   }
   {
     KernelCall call;

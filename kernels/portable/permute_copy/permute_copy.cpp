@@ -21,6 +21,7 @@ Error permute_copy_prepare(runtime::PrepareContext& ctx) {
   ETNS_ASSIGN_OR_RETURN(const runtime::IntList dims, ctx.int_list(kDims));
   ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
   ETNS_TRY(kernels::check_dtype(ctx, *out, "out", self->dtype));
+  ETNS_TRY(check_stock_same_dim_order(ctx, *self, "self", *out, "out"));
   if (dims.size != self->rank || out->rank != self->rank) {
     return ctx.fail(Error::InvalidArgument, "dims has %u entries, self rank %u, out rank %u",
                     static_cast<unsigned>(dims.size), static_cast<unsigned>(self->rank),

@@ -65,10 +65,11 @@ void check_random_permutations(ScalarType dtype, uint64_t seed) {
     for (size_t i = rank; i > 1; --i) std::swap(dims[i - 1], dims[static_cast<size_t>(rng.uniform(0, static_cast<int64_t>(i) - 1))]);
     std::vector<int32_t> out_sizes(rank);
     for (size_t d = 0; d < rank; ++d) out_sizes[d] = self_sizes[dims[d]];
-    // Either tensor channels_last when 4-D, else contiguous.
+    // Both tensors channels_last (sometimes, when 4-D), else both contiguous:
+    // upstream refuses a mix.
     const std::vector<uint8_t> channels_last{0, 2, 3, 1};
     const std::vector<uint8_t> self_order = rank == 4 && rng.uniform(0, 1) ? channels_last : contiguous_order(rank);
-    const std::vector<uint8_t> out_order = rank == 4 && rng.uniform(0, 1) ? channels_last : contiguous_order(rank);
+    const std::vector<uint8_t>& out_order = self_order;
     std::vector<int64_t> dims_arg(dims.begin(), dims.end());
     if (rng.uniform(0, 1)) dims_arg[0] -= static_cast<int64_t>(rank);  // a negative spelling
     SCOPED_TRACE(::testing::Message() << "round " << round << ", rank " << rank);
@@ -122,6 +123,38 @@ TEST(PermuteCopy, RefusesWhatIsNotAPermutation) {
     EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
     EXPECT_TRUE(logged(call, c.message)) << call.log();
   }
+}
+
+// Upstream's tensors_have_same_dim_order: both default or both channels_last.
+// A mix is refused even where it moves no byte ([1, 1, 2, 2]), and so are two
+// equal dim orders that are neither.
+TEST(PermuteCopy, RefusesDimOrdersUpstreamRefuses) {
+  struct Case {
+    std::vector<int32_t> self_sizes;
+    std::vector<uint8_t> self_order;
+    std::vector<int64_t> dims;
+    std::vector<int32_t> out_sizes;
+    std::vector<uint8_t> out_order;
+    const char* message;
+  };
+  const std::vector<uint8_t> cl{0, 2, 3, 1};
+  const Case cases[] = {
+      {{1, 3, 2, 2}, cl, {0, 2, 3, 1}, {1, 2, 2, 3}, {}, "self has dim order [0, 2, 3, 1] and out [0, 1, 2, 3]"},
+      {{1, 2, 2, 3}, {}, {0, 3, 1, 2}, {1, 3, 2, 2}, cl, "self has dim order [0, 1, 2, 3] and out [0, 2, 3, 1]"},
+      {{1, 1, 2, 2}, cl, {0, 2, 3, 1}, {1, 2, 2, 1}, {}, "self has dim order [0, 2, 3, 1] and out [0, 1, 2, 3]"},
+      {{2, 3}, {1, 0}, {1, 0}, {3, 2}, {1, 0}, "expected both the default or both channels_last"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.message);
+    KernelCall call;
+    call.tensor(ScalarType::Char, c.self_sizes, c.self_order).int_list(c.dims).tensor(ScalarType::Char, c.out_sizes, c.out_order);
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(logged(call, c.message)) << call.log();
+  }
+  // Both channels_last: accepted, as upstream.
+  KernelCall ok;
+  ok.tensor(ScalarType::Char, {1, 3, 2, 2}, cl).int_list({0, 1, 3, 2}).tensor(ScalarType::Char, {1, 3, 2, 2}, cl);
+  EXPECT_EQ(ok.prepare(kEntry), Error::Ok) << ok.log();
 }
 
 }  // namespace

@@ -24,7 +24,12 @@ Error to_dim_order_copy_prepare(runtime::PrepareContext& ctx) {
   if (non_blocking) return ctx.fail(Error::InvalidArgument, "non_blocking = true, expected false");
   ETNS_TRY(kernels::check_same_sizes(ctx, *self, "self", *out, "out"));
   if (ctx.is_null(kDimOrder)) {
-    if (!out->is_contiguous()) return ctx.fail(Error::InvalidArgument, "dim_order is None but out is not contiguous");
+    // Upstream: None preserves self's dim order.
+    if (!out->same_dim_order(*self)) {
+      const DimOrderText self_order = format_dim_order(*self), out_order = format_dim_order(*out);
+      return ctx.fail(Error::InvalidArgument, "dim_order is None (keep self's %s) but out has dim order %s",
+                      self_order.text, out_order.text);
+    }
   } else {
     ETNS_ASSIGN_OR_RETURN(const runtime::IntList dim_order, ctx.int_list(kDimOrder));
     if (dim_order.size != out->rank) {

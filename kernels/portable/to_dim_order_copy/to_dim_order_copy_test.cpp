@@ -36,11 +36,7 @@ TEST(ToDimOrderCopy, ConvertsBetweenContiguousAndChannelsLastBothWays) {
       SCOPED_TRACE(::testing::Message() << sizes[0] << "x" << sizes[1] << "x" << sizes[2] << "x" << sizes[3] << (to_channels_last ? " to NHWC" : " to NCHW"));
       KernelCall call;
       call.tensor(ScalarType::Char, sizes, to_channels_last ? kContiguous : kChannelsLast).bool_value(false);
-      if (to_channels_last) {
-        call.int_list({0, 2, 3, 1});
-      } else {
-        call.null();
-      }
+      call.int_list(to_channels_last ? std::vector<int64_t>{0, 2, 3, 1} : std::vector<int64_t>{0, 1, 2, 3});
       call.tensor(ScalarType::Char, sizes, to_channels_last ? kChannelsLast : kContiguous);
       ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
       const std::vector<int8_t> self = testing::random_s8(rng, call.tensor_at(kSelf).numel);
@@ -59,6 +55,17 @@ TEST(ToDimOrderCopy, ConvertsBetweenContiguousAndChannelsLastBothWays) {
       }
     }
   }
+}
+
+// None keeps self's dim order, channels_last included (a copy).
+TEST(ToDimOrderCopy, NoneKeepsSelfsDimOrder) {
+  KernelCall call;
+  call.tensor(ScalarType::Char, {1, 3, 2, 2}, kChannelsLast).bool_value(false).null().tensor(ScalarType::Char, {1, 3, 2, 2}, kChannelsLast);
+  ASSERT_EQ(call.prepare(kEntry), Error::Ok) << call.log();
+  const std::vector<int8_t> in{-128, 127, 0, 1, -1, 5, 6, 7, 8, 9, 10, 11};
+  call.fill<int8_t>(kSelf, in);
+  ASSERT_EQ(call.run(), Error::Ok);
+  EXPECT_EQ(call.read<int8_t>(kOut), in);
 }
 
 TEST(ToDimOrderCopy, SameLayoutIsACopy) {
@@ -98,7 +105,23 @@ TEST(ToDimOrderCopy, RefusesWhatUpstreamRefusesAndSaysWhatThisBuildLacks) {
     KernelCall call;
     call.tensor(ScalarType::Char, {1, 2, 2, 2}).bool_value(false).null().tensor(ScalarType::Char, {1, 2, 2, 2}, kChannelsLast);
     EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
-    EXPECT_TRUE(logged(call, "dim_order is None but out is not contiguous")) << call.log();
+    EXPECT_TRUE(logged(call, "dim_order is None (keep self's [0, 1, 2, 3]) but out has dim order [0, 2, 3, 1]"))
+        << call.log();
+  }
+  {
+    // None keeps self's dim order: channels_last to contiguous needs dim_order.
+    KernelCall call;
+    call.tensor(ScalarType::Char, {1, 2, 2, 2}, kChannelsLast).bool_value(false).null().tensor(ScalarType::Char, {1, 2, 2, 2});
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(logged(call, "dim_order is None (keep self's [0, 2, 3, 1]) but out has dim order [0, 1, 2, 3]"))
+        << call.log();
+  }
+  {
+    // A dtype outside upstream's REALHBBF16 set, even unconverted.
+    KernelCall call;
+    call.tensor(ScalarType::QInt8, {2, 2}).bool_value(false).null().tensor(ScalarType::QInt8, {2, 2});
+    EXPECT_EQ(call.prepare(kEntry), Error::InvalidArgument);
+    EXPECT_TRUE(logged(call, "self dtype qint8")) << call.log();
   }
   {
     KernelCall call;

@@ -17,12 +17,14 @@ constexpr runtime::Arg kOut = kContract.out();
 
 }  // namespace
 
-// The contract has checked that self and out are row-major in memory, so
-// out's bytes are self's.
+// self and out in the default dim order (upstream's checks), so out's bytes
+// are self's.
 Error view_copy_prepare(runtime::PrepareContext& ctx) {
   ETNS_ASSIGN_OR_RETURN(const Tensor* self, ctx.tensor(kSelf));
   ETNS_ASSIGN_OR_RETURN(const runtime::IntList size, ctx.int_list(kSize));
   ETNS_ASSIGN_OR_RETURN(const Tensor* out, ctx.tensor(kOut));
+  ETNS_TRY(check_default_dim_order(ctx, *self, "self"));
+  ETNS_TRY(check_default_dim_order(ctx, *out, "out"));
   ETNS_TRY(kernels::check_dtype(ctx, *out, "out", self->dtype));
   if (size.size != out->rank) {
     return ctx.fail(Error::InvalidArgument, "size has %u entries, out has rank %u", static_cast<unsigned>(size.size),

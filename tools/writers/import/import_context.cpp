@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "kernels/portable/permute_copy/permute_copy.h"
+#include "kernels/portable/to_dim_order_copy/to_dim_order_copy.h"
 #include "kernels/portable/view_copy/view_copy.h"
 #include "tools/common/failure.h"
 #include "tools/writers/import/tflite_import.h"
@@ -158,6 +159,14 @@ tflm::ActivationRange OperatorImport::activation(const Grid& out) const {
 
 // ---- Graph tensors ----
 
+namespace {
+
+// An NHWC shape whose channels_last form holds its bytes in the default dim
+// order too: no dim but C, or none but H and W, exceeds 1.
+bool layout_free(const std::vector<int32_t>& nhwc) { return nhwc[3] == 1 || (nhwc[1] == 1 && nhwc[2] == 1); }
+
+}  // namespace
+
 ScalarType OperatorImport::dtype_of(TensorType type) {
   switch (type) {
     case TensorType::Int8: return ScalarType::Char;
@@ -175,14 +184,20 @@ int32_t OperatorImport::make(int32_t t, Form form, GraphTensor::Role role, const
   const std::string graph_name = "t" + std::to_string(t) + suffix;
   std::vector<uint8_t> data = role == GraphTensor::Role::Constant ? *constant_bytes(t) : std::vector<uint8_t>{};
   if (form == Form::ChannelsLast) {
-    return s_.graph.tensor(graph_name, dtype_of(x.type), nchw(x.shape), kChannelsLastOrder, role, std::move(data));
+    // Where both dim orders hold the same bytes, the default one: upstream's
+    // cortex_m:: kernels take it as channels_last there, and its view_copy
+    // and permute_copy take only the default order.
+    const std::vector<uint8_t>& order = layout_free(x.shape) ? contiguous_order(4) : kChannelsLastOrder;
+    return s_.graph.tensor(graph_name, dtype_of(x.type), nchw(x.shape), order, role, std::move(data));
   }
   return s_.graph.tensor(graph_name, dtype_of(x.type), x.shape, contiguous_order(x.shape.size()), role,
                          std::move(data));
 }
 
 // The two forms hold the same bytes; the copy gives the other operators the
-// shape and dim order they take.
+// shape and dim order they take, in calls upstream's portable kernels accept:
+// view_copy and permute_copy keep the default dim order (or channels_last on
+// both sides), and only _to_dim_order_copy changes it, keeping the sizes.
 int32_t OperatorImport::use(int32_t t, Form form) {
   ImportState::Forms& f = s_.forms.at(static_cast<size_t>(t));
   int32_t& want = form == Form::ChannelsLast ? f.channels_last : f.stored;
@@ -197,11 +212,41 @@ int32_t OperatorImport::use(int32_t t, Form form) {
   // A model input or output keeps one form (the caller's bytes); the copy
   // is an activation.
   want = make(t, form, GraphTensor::Role::Activation, form == Form::ChannelsLast ? "_nchw" : "_nhwc");
-  const std::vector<int64_t> dims =
-      form == Form::ChannelsLast ? std::vector<int64_t>{0, 3, 1, 2} : std::vector<int64_t>{0, 2, 3, 1};
-  call(portable::kPermuteCopyContract,
-       {{"self", GraphArg::of_tensor(have)}, {"dims", GraphArg::list(dims)}, {"out", GraphArg::of_tensor(want)}},
-       Step::Helper);
+  const std::vector<int32_t>& nhwc = shape(t);
+  if (layout_free(nhwc)) {
+    // Both forms in the default dim order: the bytes as they are.
+    const std::vector<int32_t> sizes = form == Form::ChannelsLast ? nchw(nhwc) : nhwc;
+    call(portable::kViewCopyContract,
+         {{"self", GraphArg::of_tensor(have)},
+          {"size", GraphArg::list(std::vector<int64_t>(sizes.begin(), sizes.end()))},
+          {"out", GraphArg::of_tensor(want)}},
+         Step::Helper);
+    return want;
+  }
+  // Through the contiguous [N, C, H, W] tensor: a dim order change and a
+  // permute, each a real transposition of the bytes.
+  const int32_t between = s_.graph.tensor("t" + std::to_string(t) + "_nchw_contiguous", dtype_of(tensor(t).type),
+                                          nchw(nhwc), contiguous_order(4));
+  const auto to_dim_order = [&](int32_t from, int32_t to, const std::vector<int64_t>& order) {
+    call(portable::kToDimOrderCopyContract,
+         {{"self", GraphArg::of_tensor(from)},
+          {"non_blocking", GraphArg::boolean(false)},
+          {"dim_order", GraphArg::list(order)},
+          {"out", GraphArg::of_tensor(to)}},
+         Step::Helper);
+  };
+  const auto permute = [&](int32_t from, int32_t to, const std::vector<int64_t>& dims) {
+    call(portable::kPermuteCopyContract,
+         {{"self", GraphArg::of_tensor(from)}, {"dims", GraphArg::list(dims)}, {"out", GraphArg::of_tensor(to)}},
+         Step::Helper);
+  };
+  if (form == Form::Stored) {
+    to_dim_order(have, between, {0, 1, 2, 3});
+    permute(between, want, {0, 2, 3, 1});
+  } else {
+    permute(have, between, {0, 3, 1, 2});
+    to_dim_order(between, want, {0, 2, 3, 1});
+  }
   return want;
 }
 
@@ -228,12 +273,11 @@ Form OperatorImport::elementwise_form(int32_t first) const {
 }
 
 // The stored form, or the channels_last one when no dim but C (or H and W)
-// exceeds 1, where both orders coincide.
+// exceeds 1, where both orders coincide and make() gave it the default one.
 int32_t OperatorImport::row_major(int32_t t) {
   const ImportState::Forms& f = s_.forms[static_cast<size_t>(t)];
   if (f.stored >= 0 || f.channels_last < 0) return use(t, Form::Stored);
-  const std::vector<int32_t>& s = shape(t);
-  if (s[3] == 1 || (s[1] == 1 && s[2] == 1)) return f.channels_last;
+  if (layout_free(shape(t))) return f.channels_last;
   return use(t, Form::Stored);
 }
 
@@ -253,9 +297,15 @@ int32_t OperatorImport::reshaped(int32_t t, const std::vector<int32_t>& sizes, c
   return to;
 }
 
+// A 4-D int8 result whose two forms are the same bytes is written in the
+// channels_last one (default dim order, make()): a convolution or pool reads
+// it with no copy, and row_major() gives it to everything else.
 void OperatorImport::view(int32_t from, int32_t t, Step step) {
-  const int32_t gy = define(t, Form::Stored);
-  std::vector<int64_t> size(shape(t).begin(), shape(t).end());
+  const bool channels_last = shape(t).size() == 4 && tensor(t).type == TensorType::Int8 && layout_free(shape(t)) &&
+                             !s_.is_model_output(t);
+  const int32_t gy = define(t, channels_last ? Form::ChannelsLast : Form::Stored);
+  const std::vector<int32_t> sizes = channels_last ? nchw(shape(t)) : shape(t);
+  std::vector<int64_t> size(sizes.begin(), sizes.end());
   call(portable::kViewCopyContract,
        {{"self", GraphArg::of_tensor(from)}, {"size", GraphArg::list(size)}, {"out", GraphArg::of_tensor(gy)}}, step);
 }

@@ -127,7 +127,9 @@ class OperatorImport {
   // TFLite tensor t's stored bytes as a contiguous graph tensor of `sizes`
   // (same element count): a constant made so, else a view_copy.
   int32_t reshaped(int32_t t, const std::vector<int32_t>& sizes, const std::string& name);
-  // Graph tensor `from` copied into TFLite tensor t's stored form.
+  // Graph tensor `from` (default dim order) copied into TFLite tensor t: its
+  // stored form, or the channels_last one where both are the same bytes
+  // (4-D int8, no dim but C or H and W above 1, not a model output).
   void view(int32_t from, int32_t t, Step step = Step::Main);
   // The builder, for graph tensors of the operator's own (g.s8, int32_vector).
   GraphBuilder& graph() { return s_.graph; }
