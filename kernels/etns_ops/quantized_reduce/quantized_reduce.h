@@ -124,7 +124,8 @@ void quantized_reduce_s8_ref(const QuantizedReduceParams& p, const ReduceGeometr
                              int8_t* out);
 #if ETNS_HAVE_MVE
 // Helium: columns (inner > 1) as 16-bit lane sums (or byte maxima) of rows, 16
-// columns per pass, widened to 32 bits every 256 rows; contiguous runs
+// columns per pass (two rows per loop pass when all 16 are columns), widened to
+// 32 bits every 256 rows; contiguous runs
 // (inner == 1) as add-across-vector sums (or maxima), 16 bytes per instruction.
 void quantized_reduce_s8_mve(const QuantizedReduceParams& p, const ReduceGeometry& g, const int8_t* in,
                              int8_t* out);

@@ -34,6 +34,8 @@ void reduce_columns(const ReduceGeometry& g, const Rows& rows, size_t lanes, boo
   }
   const mve_pred16_t low = vctp16q(static_cast<uint32_t>(lanes));
   const mve_pred16_t high = vctp16q(static_cast<uint32_t>(lanes > 8 ? lanes - 8 : 0));
+  const bool full = lanes == kLanes;
+  const size_t stride = g.inner;  // a local, so the loop does not reload it after each load
   for (size_t k = 0; k < lanes; ++k) acc[k] = 0;
   int16x8_t sum_low = vdupq_n_s16(0);
   int16x8_t sum_high = vdupq_n_s16(0);
@@ -52,8 +54,21 @@ void reduce_columns(const ReduceGeometry& g, const Rows& rows, size_t lanes, boo
     const int8_t* row = rows.base + r * rows.r_stride;
     size_t s = 0;
     while (s < g.reduce) {
-      const size_t block = g.reduce - s < kRowsPerInt16Sum - rows_in_sum ? g.reduce - s : kRowsPerInt16Sum - rows_in_sum;
-      for (size_t b = 0; b < block; ++b, row += g.inner) {
+      const size_t room = kRowsPerInt16Sum - rows_in_sum;
+      const size_t block = g.reduce - s < room ? g.reduce - s : room;
+      size_t b = 0;
+      if (full) {
+        // 16 columns: plain loads, two rows per pass.
+        for (; b + 2 <= block; b += 2, row += 2 * stride) {
+          const int16x8_t a_low = vldrbq_s16(row), a_high = vldrbq_s16(row + 8);
+          const int16x8_t b_low = vldrbq_s16(row + stride), b_high = vldrbq_s16(row + stride + 8);
+          sum_low = vaddq_s16(sum_low, a_low);
+          sum_high = vaddq_s16(sum_high, a_high);
+          sum_low = vaddq_s16(sum_low, b_low);
+          sum_high = vaddq_s16(sum_high, b_high);
+        }
+      }
+      for (; b < block; ++b, row += stride) {
         sum_low = vaddq_s16(sum_low, vldrbq_z_s16(row, low));
         sum_high = vaddq_s16(sum_high, vldrbq_z_s16(row + 8, high));
       }
