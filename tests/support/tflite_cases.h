@@ -417,6 +417,26 @@ inline std::vector<ImportCase> tflite_import_cases() {
                      {as_bytes(tflm::mean(x, shape, {1, -2}, 0.04F, -3, 0.015F, 7)),
                       as_bytes(tflm::sum(x, shape, {-1}, 0.04F, -3, 0.3F, -2))}});
   }
+  {  // EXPAND_DIMS [2, 3, 16] -> [2, 3, 1, 16], CONCATENATION of three along
+     // axis -2 (inputs on other grids: TFLM copies the codes), then along 0.
+    TfliteBuilder b;
+    const std::vector<int32_t> s0{2, 3, 16}, s1{2, 3, 2, 16}, s2{2, 3, 1, 16}, s3{1, 3, 4, 16};
+    const std::vector<int8_t> x0 = random_s8(rng, tflm::count(s0)), x1 = random_s8(rng, tflm::count(s1));
+    const std::vector<int8_t> x2 = random_s8(rng, tflm::count(s2)), x3 = random_s8(rng, tflm::count(s3));
+    const int32_t i0 = b.int8(s0, 0.1F, 1), i1 = b.int8(s1, 0.2F, -3), i2 = b.int8(s2, 0.05F, 0);
+    const int32_t i3 = b.int8(s3, 0.1F, 1), e = b.int8({2, 3, 1, 16}, 0.1F, 1);
+    b.op(Builtin::ExpandDims, {i0, b.int32_constant({1}, {-2})}, {e});
+    const int32_t joined = b.int8({2, 3, 4, 16}, 0.1F, 1), out = b.int8({3, 3, 4, 16}, 0.1F, 1);
+    tfl::Options along;
+    along.axis = -2;
+    b.op(Builtin::Concatenation, {e, i1, i2}, {joined}, along);
+    along.axis = 0;
+    b.op(Builtin::Concatenation, {joined, i3}, {out}, along);
+    const std::vector<int8_t> j = tflm::concatenation<int8_t>({x0, x1, x2}, {{2, 3, 1, 16}, s1, s2}, -2);
+    cases.push_back({"expand_dims_concatenation", b.finish({i0, i1, i2, i3}, {out}),
+                     {as_bytes(x0), as_bytes(x1), as_bytes(x2), as_bytes(x3)},
+                     {as_bytes(tflm::concatenation<int8_t>({j, x3}, {{2, 3, 4, 16}, s3}, 0))}});
+  }
   return cases;
 }
 
