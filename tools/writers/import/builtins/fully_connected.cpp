@@ -1,6 +1,7 @@
 #include <limits>
 
 #include "kernels/cortex_m/linear/linear.h"
+#include "kernels/portable/to_dim_order_copy/to_dim_order_copy.h"
 #include "kernels/portable/view_copy/view_copy.h"
 #include "tools/writers/import/builtins/builtins.h"
 #include "tools/writers/import/builtins/common.h"
@@ -22,6 +23,53 @@ int32_t rows(OperatorImport& c, int32_t t, int32_t batches, int32_t depth) {
           {"out", GraphArg::of_tensor(flat)}},
          Step::Helper);
   return flat;
+}
+
+// A 4-D input that exists only channels_last, one row per image, with bytes
+// its default dim order would reorder: flattened as a PyTorch program
+// flattens, [N, C, H, W] contiguous (one _to_dim_order_copy, the only
+// dim-order change stock ExecuTorch's kernels accept, then a view_copy), with
+// the weights' columns put in that (c, h, w) order at import, instead of
+// moving the bytes back to NHWC with a second copy.
+bool flattens_channel_major(OperatorImport& c, int32_t x, int32_t batches) {
+  const std::vector<int32_t>& s = c.shape(x);
+  return s.size() == 4 && c.elementwise_form(x) == Form::ChannelsLast && s[0] == batches && s[3] > 1 &&
+         s[1] * s[2] > 1;
+}
+
+int32_t channel_major_rows(OperatorImport& c, int32_t x, int32_t batches, int32_t depth) {
+  const std::vector<int32_t> sizes = OperatorImport::nchw(c.shape(x));
+  const int32_t contiguous = c.graph().s8(c.name("nchw"), sizes, contiguous_order(4));
+  c.call(portable::kToDimOrderCopyContract,
+         {{"self", GraphArg::of_tensor(c.use(x, Form::ChannelsLast))},
+          {"non_blocking", GraphArg::boolean(false)},
+          {"dim_order", GraphArg::list({0, 1, 2, 3})},
+          {"out", GraphArg::of_tensor(contiguous)}},
+         Step::Helper);
+  const int32_t flat = c.graph().s8(c.name("flat"), {batches, depth}, contiguous_order(2));
+  c.call(portable::kViewCopyContract,
+         {{"self", GraphArg::of_tensor(contiguous)},
+          {"size", GraphArg::list({batches, depth})},
+          {"out", GraphArg::of_tensor(flat)}},
+         Step::Helper);
+  return flat;
+}
+
+// The [units, depth] weights with column (h, w, ch) moved to (ch, h, w).
+std::vector<uint8_t> channel_major_weights(const std::vector<uint8_t>& w, int32_t units, const std::vector<int32_t>& nhwc) {
+  const size_t h = static_cast<size_t>(nhwc[1]), wd = static_cast<size_t>(nhwc[2]), ch = static_cast<size_t>(nhwc[3]);
+  const size_t depth = h * wd * ch;
+  std::vector<uint8_t> out(w.size());
+  for (size_t u = 0; u < static_cast<size_t>(units); ++u) {
+    for (size_t y = 0; y < h; ++y) {
+      for (size_t x = 0; x < wd; ++x) {
+        for (size_t k = 0; k < ch; ++k) {
+          out[u * depth + (k * h + y) * wd + x] = w[u * depth + (y * wd + x) * ch + k];
+        }
+      }
+    }
+  }
+  return out;
 }
 
 // kernel_sum = bias + input_offset * sum(w) per unit (the exporter's form;
@@ -78,9 +126,14 @@ void import_fully_connected(OperatorImport& c) {
   const Requant r = tflm::fully_connected_multiplier(in.scale, scales[0], out.scale, c.where());
   const tflm::ActivationRange act = c.activation(out);
   const std::vector<int32_t> kernel_sum = kernel_sums(c, weights, units, depth, in);
-  const int32_t gx = rows(c, x, batches, depth);
+  const bool channel_major = flattens_channel_major(c, x, batches);
+  const int32_t gx = channel_major ? channel_major_rows(c, x, batches, depth) : rows(c, x, batches, depth);
   const int32_t sums = c.graph().int32_vector(c.name("kernel_sum"), kernel_sum, {1, units});
-  const int32_t gw = c.use(w, Form::Stored);
+  const int32_t gw = channel_major
+                         ? c.graph().tensor(c.name("weights_nchw"), runtime::ScalarType::Char, {units, depth},
+                                            contiguous_order(2), GraphTensor::Role::Constant,
+                                            channel_major_weights(weights.data, units, c.shape(x)))
+                         : c.use(w, Form::Stored);
   const bool direct = sy.size() == 2;
   const int32_t gy = direct ? c.define(y, Form::Stored) : c.graph().s8(c.name("rows"), {batches, units}, contiguous_order(2));
   c.call(cortex_m::kLinearContract, {{"input", GraphArg::of_tensor(gx)},

@@ -44,7 +44,8 @@ TEST(TfliteImport, FullyConnectedMatchesTflm) {
     if (c.after_conv) {
       // A 1x1 convolution with weight 1 and factor 1 copies its input
       // (channel c of pixel p stays channel c), so its output's bytes are
-      // the input's; the FC then reads them through a permute copy.
+      // the input's; the FC then reads them flattened channel-major (one
+      // image a row) or through its stored NHWC form.
       const int32_t cin = c.input[3];
       std::vector<int8_t> identity(static_cast<size_t>(cin * cin), 0);
       for (int32_t i = 0; i < cin; ++i) identity[static_cast<size_t>(i * cin + i)] = 1;
@@ -64,6 +65,41 @@ TEST(TfliteImport, FullyConnectedMatchesTflm) {
                              ref::activation_range(c.activation, s_out, zp_out));
     EXPECT_EQ(run_one(b.finish({model_in}, {out}), {as_bytes(x)}), as_bytes(want));
   }
+}
+
+// A convolution's [1, H, W, C] output (H * W, C > 1) into FULLY_CONNECTED:
+// flattened as a PyTorch program flattens it, through the contiguous
+// [1, C, H, W] (one _to_dim_order_copy, the dim-order change stock ExecuTorch
+// accepts, and a view_copy), the weights' columns reordered to (c, h, w) at
+// import; TFLM's bytes.
+TEST(TfliteImport, FullyConnectedAfterAConvolutionFlattensChannelMajor) {
+  Rng rng(106);
+  const std::vector<int32_t> shape{1, 3, 4, 5};
+  const int32_t cin = 5, units = 3, depth = 60;
+  const float s_x = 0.09F, s_w = 0.0071F, s_out = 0.11F;
+  const int32_t zp_x = -13, zp_out = 6;
+  const std::vector<int8_t> x = random_s8(rng, ref::count(shape));
+  const std::vector<int8_t> w = random_s8(rng, static_cast<size_t>(units * depth));
+  const std::vector<int32_t> bias = random_bias(rng, units, 5000);
+  std::vector<int8_t> identity(static_cast<size_t>(cin * cin), 0);
+  for (int32_t i = 0; i < cin; ++i) identity[static_cast<size_t>(i * cin + i)] = 1;
+  TfliteBuilder b;
+  const int32_t in = b.int8(shape, s_x, zp_x), conv = b.int8(shape, s_x, zp_x);
+  b.op(Builtin::Conv2d, {in, b.weights({cin, 1, 1, cin}, {1.0F}, 0, identity)}, {conv},
+       conv_options(Padding::Valid, 1, 1, Activation::None));
+  const int32_t out = b.int8({1, units}, s_out, zp_out);
+  b.op(Builtin::FullyConnected, {conv, b.weights({units, depth}, {s_w}, 0, w), b.int32_constant({units}, bias)}, {out},
+       testing::activation_options(Activation::None));
+  ImportedModel imported;
+  const std::vector<Bytes> got = run_imported(b.finish({in}, {out}), {as_bytes(x)}, &imported);
+  const std::vector<int8_t> want = ref::fully_connected(x, 1, depth, w, units, bias, -zp_x, zp_out,
+                                                        ref::product_multiplier(s_x, s_w, s_out),
+                                                        ref::activation_range(Activation::None, s_out, zp_out));
+  EXPECT_EQ(got.at(0), as_bytes(want));
+  std::vector<std::string> ops;
+  for (const GraphOp& op : imported.graph.ops) ops.push_back(op.op);
+  EXPECT_EQ(ops, (std::vector<std::string>{"cortex_m::quantized_conv2d", "dim_order_ops::_to_dim_order_copy",
+                                           "aten::view_copy", "cortex_m::quantized_linear"}));
 }
 
 TEST(TfliteImport, FullyConnectedRefusalsAreOneExactLine) {
