@@ -394,6 +394,36 @@ inline std::vector<int8_t> add(const Add& p, const std::vector<int8_t>& a, const
   return out;
 }
 
+// CalculateOpDataSub for int8: ADD's parameters but each ratio computed in
+// float32 and only then widened.
+inline Add sub_params(float s1, int32_t zp1, float s2, int32_t zp2, float s_out, int32_t zp_out, const Range& r) {
+  Add p;
+  p.input1_offset = -zp1;
+  p.input2_offset = -zp2;
+  p.output_offset = zp_out;
+  const float twice_max = 2 * std::max(s1, s2);
+  p.input1 = quantize_multiplier(static_cast<double>(s1 / twice_max));
+  p.input2 = quantize_multiplier(static_cast<double>(s2 / twice_max));
+  p.output = quantize_multiplier(static_cast<double>(twice_max / ((1 << 20) * s_out)));
+  p.range = r;
+  return p;
+}
+
+// SubElementwise / BroadcastQuantSubSlow for int8: the second scaled input
+// subtracted.
+inline std::vector<int8_t> sub(const Add& p, const std::vector<int8_t>& a, const std::vector<int32_t>& sa,
+                               const std::vector<int8_t>& b, const std::vector<int32_t>& sb,
+                               const std::vector<int32_t>& out_shape) {
+  std::vector<int8_t> out(count(out_shape));
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int32_t x = (p.input1_offset + a[broadcast_source(i, sa, out_shape)]) * (1 << 20);
+    const int32_t y = (p.input2_offset + b[broadcast_source(i, sb, out_shape)]) * (1 << 20);
+    const int32_t difference = multiply(x, p.input1) - multiply(y, p.input2);
+    out[i] = clamp8(multiply(difference, p.output) + p.output_offset, p.range.min, p.range.max);
+  }
+  return out;
+}
+
 // MulElementwise / BroadcastMul4DSlow: (a - zp_a)(b - zp_b) requantised by
 // s_a s_b / s_out (in double), then the clamp.
 inline std::vector<int8_t> mul(const std::vector<int8_t>& a, const std::vector<int32_t>& sa, int32_t zp_a,

@@ -37,8 +37,8 @@ TEST(TfliteImport, EachRefusalIsOneExactLine) {
   const std::string c0 = "m.tflite: operator 0 (CONV_2D): ";
   expect_refusals({
       {"unsupported operator",
-       [] { return one_op(Builtin::Sub, {{4}, {4}, {4}}); },
-       "m.tflite: operator 0 (SUB): no cortex_m:: operator computes it like TFLite Micro"},
+       [] { return one_op(static_cast<Builtin>(200), {{4}, {4}, {4}}); },
+       "m.tflite: operator 0 (BUILTIN_200): no cortex_m:: operator computes it like TFLite Micro"},
       {"custom operator",
        [] {
          tfl::Model m = one_op(Builtin::Sub, {{4}, {4}});
@@ -118,6 +118,7 @@ TEST(TfliteImport, EachRefusalIsOneExactLine) {
       {"unread input",
        [] {
          tfl::Model m = one_op(Builtin::Add, {{4}, {4}, {4}, {4}});
+         m.operators[0].inputs = {0, 1};
          m.operators[0].outputs = {3};
          m.inputs = {0, 1, 2};
          m.outputs = {3};

@@ -30,6 +30,7 @@ void import_average_pool2d(OperatorImport& c);    // pool2d.cpp
 void import_max_pool2d(OperatorImport& c);        // pool2d.cpp
 void import_add(OperatorImport& c);               // add.cpp
 void import_mul(OperatorImport& c);               // mul.cpp
+void import_sub(OperatorImport& c);               // sub.cpp: lookup_table negation, quantized_add
 void import_minimum(OperatorImport& c);           // minimum_maximum.cpp
 void import_maximum(OperatorImport& c);           // minimum_maximum.cpp
 void import_softmax(OperatorImport& c);           // softmax.cpp
@@ -40,10 +41,10 @@ void import_quantize(OperatorImport& c);          // quantize.cpp
 void import_dequantize(OperatorImport& c);        // dequantize.cpp
 void import_batch_matmul(OperatorImport& c);      // batch_matmul.cpp
 void import_leaky_relu(OperatorImport& c);        // leaky_relu.cpp: etns_ops::lookup_table
-void import_unidirectional_sequence_lstm(OperatorImport& c);  // unidirectional_sequence_lstm.cpp: etns_ops::lstm_s8
 void import_mean(OperatorImport& c);              // reduce.cpp: etns_ops::quantized_reduce
 void import_sum(OperatorImport& c);               // reduce.cpp
 void import_reduce_max(OperatorImport& c);        // reduce.cpp
+void import_unidirectional_sequence_lstm(OperatorImport& c);  // unidirectional_sequence_lstm.cpp: etns_ops::lstm_s8
 void import_relu(OperatorImport& c);              // relu.cpp: etns_ops::lookup_table
 void import_relu_n1_to_1(OperatorImport& c);      // relu.cpp: etns_ops::lookup_table
 void import_relu6(OperatorImport& c);             // relu.cpp: etns_ops::lookup_table
