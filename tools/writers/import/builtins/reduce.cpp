@@ -44,6 +44,16 @@ void import_reduction(OperatorImport& c, Kind kind) {
            " distinct axes, expected at most 2 (TFLM's MEAN and SUM resolve into 2 slots)");
   }
   const bool keep_dims = c.options().keep_dims;
+  // TFLM's special case for int8: keep_dims over the raw axes {1, 2} (or
+  // {2, 1}) of a 4-D input. Some TFLM versions compute it with
+  // reference_integer_ops::Mean (an integer requantisation), others with the
+  // generic branches below; the two differ in the last bit, so it is refused
+  // rather than guessed.
+  if (kind == Kind::Mean && keep_dims && rank == 4 && axes.size() == 2 &&
+      ((axes[0] == 1 && axes[1] == 2) || (axes[0] == 2 && axes[1] == 1))) {
+    c.fail("keep_dims over axes {1, 2} of a 4-D input: TFLM versions compute this case two ways (an integer "
+           "Mean4D or the generic mean), so etns does not import it");
+  }
   const std::vector<int32_t> want = tflm::reduced_shape(in_shape, resolved, keep_dims);
   if (c.shape(y) != want) {
     c.fail(c.tensor_label(y) + " is " + tflite::shape_text(c.shape(y)) + ", expected " + tflite::shape_text(want) +

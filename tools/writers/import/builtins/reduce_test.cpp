@@ -53,8 +53,9 @@ const Case kMeanCases[] = {
     // fingerprint_signature's MEAN: the global average pool head, grids differ.
     {"[1,42,42,16] axes {1,2}, keep false, rescaled", {1, 42, 42, 16}, {1, 2}, false, 0.020308755F, -128,
      0.011438F, -128},
-    {"axes {2,1}, keep true, rescaled", {1, 5, 7, 16}, {2, 1}, true, 0.05F, 3, 0.02F, -7},
-    {"axes {1,2}, keep true, equal grids (integer mean)", {2, 5, 7, 16}, {1, 2}, true, 0.05F, 3, 0.05F, 3},
+    {"axes {-3,2} (not TFLM's raw {1,2}), keep true, rescaled", {1, 5, 7, 16}, {-3, 2}, true, 0.05F, 3, 0.02F,
+     -7},
+    {"axes {1,-2}, keep true, equal grids (integer mean)", {2, 5, 7, 16}, {1, -2}, true, 0.05F, 3, 0.05F, 3},
     {"axes {1,2}, keep false, equal grids", {1, 6, 6, 8}, {1, 2}, false, 0.1F, -128, 0.1F, -128},
     {"axis {3}, equal grids", {1, 3, 4, 10}, {3}, false, 0.1F, 0, 0.1F, 0},
     {"axis {-1}, rescaled", {2, 3, 9}, {-1}, true, 0.1F, 10, 0.07F, -20},
@@ -132,7 +133,9 @@ TEST(TfliteImport, MeanAfterAPoolReadsChannelsLast) {
     SCOPED_TRACE(keep ? "keep_dims" : "dropped");
     TfliteBuilder b;
     const int32_t in = b.int8(shape, 0.05F, -7), pooled = b.int8(shape, 0.05F, -7);
-    const int32_t axis = b.int32_constant({2}, {1, 2});
+    // keep_dims over the raw {1, 2} is refused (ReduceRefusalsAreOneExactLine); {-3, -2} names the same dims.
+    const std::vector<int32_t> axes = keep ? std::vector<int32_t>{-3, -2} : std::vector<int32_t>{1, 2};
+    const int32_t axis = b.int32_constant({2}, axes);
     const int32_t out = b.int8(keep ? std::vector<int32_t>{1, 1, 1, 5} : std::vector<int32_t>{1, 5}, 0.03F, 20);
     b.op(Builtin::MaxPool2d, {in}, {pooled}, pool_options(Padding::Valid, 1, 1, 1, 1, Activation::None));
     tfl::Options o;
@@ -140,7 +143,7 @@ TEST(TfliteImport, MeanAfterAPoolReadsChannelsLast) {
     b.op(Builtin::Mean, {pooled, axis}, {out}, o);
     Rng rng(606);
     const std::vector<int8_t> x = random_s8(rng, ref::count(shape));
-    EXPECT_EQ(run_one(b.finish({in}, {out}), {as_bytes(x)}), as_bytes(ref::mean(x, shape, {1, 2}, 0.05F, -7, 0.03F, 20)));
+    EXPECT_EQ(run_one(b.finish({in}, {out}), {as_bytes(x)}), as_bytes(ref::mean(x, shape, axes, 0.05F, -7, 0.03F, 20)));
   }
 }
 
@@ -188,6 +191,16 @@ TEST(TfliteImport, ReduceRefusalsAreOneExactLine) {
       {"axis out of range",
        [] { return mean_model(Builtin::Mean, {1, 4, 4, 2}, {1, 2}, {1, 4}); },
        "m.tflite: operator 0 (MEAN): tensor 2 (\"t2\"): axis 4 outside [-4, 4) for rank 4"},
+      {"keep_dims over raw axes {2, 1} of a 4-D input",
+       [] {
+         tfl::Options o;
+         o.keep_dims = true;
+         return one_op(Builtin::Mean, {{1, 4, 4, 2}, {1, 1, 1, 2}}, o, [](TfliteBuilder& b, std::vector<int32_t>& in) {
+           in.push_back(b.int32_constant({2}, {2, 1}));
+         });
+       },
+       "m.tflite: operator 0 (MEAN): keep_dims over axes {1, 2} of a 4-D input: TFLM versions compute this case two "
+       "ways (an integer Mean4D or the generic mean), so etns does not import it"},
       {"three distinct axes",
        [] { return mean_model(Builtin::Sum, {2, 4, 4, 2}, {2}, {0, 1, 2}); },
        "m.tflite: operator 0 (SUM): tensor 2 (\"t2\") names 3 distinct axes, expected at most 2 (TFLM's MEAN and "
