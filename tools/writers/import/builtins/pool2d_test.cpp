@@ -1,5 +1,16 @@
 #include "tools/writers/import/import_test_support.h"
 
+#include "kernels/cortex_m/avg_pool2d/avg_pool2d.h"
+#include "kernels/registry.h"
+#include <tuple>
+
+#include "tools/common/files.h"
+#include "tools/common/process.h"
+#include "tools/evidence/runner/host_session.h"
+#include "tools/writers/program/graph_to_program.h"
+#include "tools/writers/program/pte_writer.h"
+#include "tools/writers/tflite/tflite_reader.h"
+
 // AVERAGE_POOL_2D and MAX_POOL_2D.
 namespace etns::tools::import_test {
 namespace {
@@ -96,6 +107,48 @@ TEST(TfliteImport, PoolRefusalsAreOneExactLine) {
        "m.tflite: operator 0 (AVERAGE_POOL_2D): input and output quantisation differ (TFLite Micro's pool needs equal "
        "zero points and scales within 1e-6)"},
   });
+}
+
+// Stock cortex_m::quantized_avg_pool2d reads none of zero_point, multiplier
+// and shift (it clamps to -128..127): the imported program's bytes must not
+// depend on them. Each fused activation narrower than int8 is its own clamp
+// step after the pool; any values of the three give the same output.
+TEST(TfliteImport, AveragePoolBytesIgnoreTheArgumentsStockIgnores) {
+  Rng rng(116);
+  for (const Activation activation : {Activation::None, Activation::Relu, Activation::Relu6}) {
+    SCOPED_TRACE(tfl::to_string(activation));
+    TfliteBuilder b;
+    const int32_t in = b.int8({1, 4, 4, 3}, 0.05F, -20), out = b.int8({1, 2, 2, 3}, 0.05F, -20);
+    b.op(Builtin::AveragePool2d, {in}, {out}, pool_options(Padding::Valid, 2, 2, 2, 2, activation));
+    const tfl::Model model = b.finish({in}, {out});
+    ImportedModel imported = import_tflite(tfl::read_tflite(tfl::write_tflite(model), "m.tflite"), "m.tflite");
+    // The pool first; clamp steps (common.h clamp()) follow it exactly when
+    // the activation narrows int8.
+    ASSERT_FALSE(imported.graph.ops.empty());
+    EXPECT_EQ(imported.graph.ops.front().op, "cortex_m::quantized_avg_pool2d");
+    EXPECT_EQ(imported.graph.ops.size() > 1, activation != Activation::None);
+    const std::vector<int8_t> x = random_s8(rng, 48);
+    const auto run = [&](const QuantizedGraph& g) {
+      const TemporaryDirectory dir("etns-pool-test");
+      const std::string path = dir.path() + "/m.pte";
+      const std::vector<uint8_t> pte = write_program(graph_to_program(g).model);
+      write_file_atomic(path, pte.data(), pte.size());
+      HostSession session(path, &kernels::registry_arm());
+      session.set_input(0, as_bytes(x));
+      session.execute();
+      return session.output_bytes(0);
+    };
+    const Bytes reference = run(imported.graph);
+    for (const auto& [zero_point, multiplier, shift] :
+         {std::tuple<int64_t, int64_t, int64_t>{0, 0, -31}, {127, INT32_MAX, 30}, {-128, 1, 0}}) {
+      QuantizedGraph g = imported.graph;
+      GraphOp& pool = g.ops.front();
+      pool.arg(cortex_m::kAvgPool2dContract, "zero_point") = GraphArg::integer(zero_point);
+      pool.arg(cortex_m::kAvgPool2dContract, "multiplier") = GraphArg::integer(multiplier);
+      pool.arg(cortex_m::kAvgPool2dContract, "shift") = GraphArg::integer(shift);
+      EXPECT_EQ(run(g), reference) << zero_point << " " << multiplier << " " << shift;
+    }
+  }
 }
 
 }  // namespace
