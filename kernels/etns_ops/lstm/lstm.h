@@ -76,6 +76,22 @@ using LstmFn = void (*)(const LstmParams& p, const LstmData& d, int16_t* scratch
 
 // The definition (lstm_ref.cpp).
 void lstm_s8_ref(const LstmParams& p, const LstmData& d, int16_t* scratch);
+#if ETNS_HAVE_MVE
+// Helium: the gate products (4 x state x (input + state) MACs per step, all
+// but a little of the work) as 16-lane dot products, four rows per pass; the
+// rest is the reference's (lstm_s8_steps).
+void lstm_s8_mve(const LstmParams& p, const LstmData& d, int16_t* scratch);
+#endif
+
+// One gate's products, out[r] = sat16(RQ(bias[r] + sum_k vector[k] *
+// weights[r][k], rq)) for r < rows: TFLM's FullyConnected with an int16
+// output. The reference's loop, and the step walk every variant shares, which
+// takes the product as its one tuned part.
+using LstmGateProductFn = void (*)(const int8_t* vector, const int8_t* weights, const int32_t* bias,
+                                   kernels::Requant rq, int32_t depth, int32_t rows, int16_t* out);
+void lstm_gate_product_ref(const int8_t* vector, const int8_t* weights, const int32_t* bias, kernels::Requant rq,
+                           int32_t depth, int32_t rows, int16_t* out);
+void lstm_s8_steps(const LstmParams& p, const LstmData& d, int16_t* scratch, LstmGateProductFn gate_product);
 // The build's choice, the last of kLstmVariants (below).
 void lstm_s8(const LstmParams& p, const LstmData& d, int16_t* scratch);
 
@@ -144,6 +160,7 @@ namespace etns::kernels {
 
 inline constexpr Variant<etns_ops::LstmFn> kLstmVariants[] = {
     {"ref", &etns_ops::lstm_s8_ref},
+    ETNS_MVE_VARIANT(&etns_ops::lstm_s8_mve)
 };
 
 }  // namespace etns::kernels

@@ -48,11 +48,13 @@ constexpr uint16_t kSigmoidTable[256] = {
 
 int16_t sat16(int32_t v) { return static_cast<int16_t>(clamp_s32(v, INT16_MIN, INT16_MAX)); }
 
+}  // namespace
+
 // reference_integer_ops::FullyConnected with an int16 output, zero output
-// offset and the full int16 range: one row of weights against one vector.
+// offset and the full int16 range: each row of weights against one vector.
 // The bias already holds the input offset's share (bias + offset * rowsum).
-void gate_product(const int8_t* vector, const int8_t* weights, const int32_t* bias, kernels::Requant rq,
-                  int32_t depth, int32_t rows, int16_t* out) {
+void lstm_gate_product_ref(const int8_t* vector, const int8_t* weights, const int32_t* bias, kernels::Requant rq,
+                           int32_t depth, int32_t rows, int16_t* out) {
   for (int32_t r = 0; r < rows; ++r) {
     const int8_t* row = weights + static_cast<size_t>(r) * static_cast<size_t>(depth);
     int32_t acc = bias[r];
@@ -60,8 +62,6 @@ void gate_product(const int8_t* vector, const int8_t* weights, const int32_t* bi
     out[r] = sat16(requantize(acc, rq));
   }
 }
-
-}  // namespace
 
 // Logistic on int16 with input_multiplier 0 and left shift 0 (lstm_eval.cc's
 // Sigmoid): the power-of-two case makes the multiplier 3 and the shift 0.
@@ -116,10 +116,14 @@ bool lstm_cell_tanh_params(int32_t cell_state_scale_power, int32_t* multiplier, 
   return true;
 }
 
+void lstm_s8_ref(const LstmParams& p, const LstmData& d, int16_t* scratch) {
+  lstm_s8_steps(p, d, scratch, &lstm_gate_product_ref);
+}
+
 // EvalLstm: batch major walks each batch row through every step; time major
 // walks the steps with all rows. Rows never mix, so both are one row update
 // per (batch, step), and the order of rows within a step does not matter.
-void lstm_s8_ref(const LstmParams& p, const LstmData& d, int16_t* scratch) {
+void lstm_s8_steps(const LstmParams& p, const LstmData& d, int16_t* scratch, LstmGateProductFn gate_product) {
   const int32_t n_in = p.input_size, n_state = p.state_size;
   const size_t in_stride = static_cast<size_t>(n_in), state_stride = static_cast<size_t>(n_state);
   int16_t* gate[kLstmGates];
