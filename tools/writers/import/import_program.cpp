@@ -1,5 +1,7 @@
 #include "tools/writers/import/import_program.h"
 
+#include "tools/common/failure.h"
+#include "tools/writers/import/program_check.h"
 #include "tools/writers/program/pte_writer.h"
 #include "tools/writers/tflite/tflite_reader.h"
 
@@ -36,11 +38,18 @@ ImportedProgram import_program(const std::vector<uint8_t>& tflite, const std::st
   // (the method arena holds an EValue per value), then memory planned once.
   FinishOptions finish;
   finish.share_equal_values = true;
-  result.program = graph_to_program(result.imported.graph, finish);
+  check_planned_sizes(result.imported, context);
+  try {
+    result.program = graph_to_program(result.imported.graph, finish);
+  } catch (const Failure& failure) {
+    throw Failure(context + ": the imported program fails verification: " + failure.what());
+  }
   ProgramModel& model = result.program.model;
   model.encoded_inp_str = input_spec(model.inputs.size());
   model.encoded_out_str = output_spec(model.outputs.size());
   result.pte = write_program(model);
+  // Nothing a target would refuse: loaded and prepared as the firmware does.
+  check_program_loads(result.pte, result.imported, context, provider);
   for (const ModelValue& v : model.values) {
     if (v.kind == runtime::ValueKind::Tensor && v.tensor.storage == TensorStorage::Constant) {
       result.constant_bytes += v.tensor.data.size();

@@ -8,6 +8,7 @@
 #include "tools/common/failure.h"
 #include "tools/writers/import/builtins/builtins.h"
 #include "tools/writers/import/import_context.h"
+#include "tools/writers/import/operator_checks.h"
 
 // The walk over the model: each operator in order through its builtin's
 // import function (builtins/builtins.h), a record of what it became, then the
@@ -50,6 +51,7 @@ ImportedOperator import_operator(ImportState& state, int32_t index) {
   const std::string why = unsupported(op);
   if (!why.empty()) c.fail(why);
   const int32_t out = c.output();
+  check_operator(state, c);
   expect_elements(c);
   builtins::find_import(static_cast<Builtin>(op.builtin))(c);
   ImportedOperator record;
