@@ -302,6 +302,28 @@ inline std::vector<int8_t> fully_connected(const std::vector<int8_t>& in, int32_
   return out;
 }
 
+// FullyConnectedPerChannel: unit u's accumulator (bias included)
+// requantised by its own multiplier (CalculateOpDataFullyConnected:
+// double(s_in) double(s_w[u]) / double(s_out)).
+inline std::vector<int8_t> fully_connected_per_channel(const std::vector<int8_t>& in, int32_t batches, int32_t depth,
+                                                       const std::vector<int8_t>& w, int32_t units,
+                                                       const std::vector<int32_t>& bias, int32_t input_offset,
+                                                       int32_t output_offset, const std::vector<Multiplier>& m,
+                                                       const Range& r) {
+  std::vector<int8_t> out(static_cast<size_t>(batches) * static_cast<size_t>(units));
+  for (int32_t b = 0; b < batches; ++b) {
+    for (int32_t u = 0; u < units; ++u) {
+      int32_t acc = bias.empty() ? 0 : bias[static_cast<size_t>(u)];
+      for (int32_t d = 0; d < depth; ++d) {
+        acc += w[static_cast<size_t>(u * depth + d)] * (in[static_cast<size_t>(b * depth + d)] + input_offset);
+      }
+      out[static_cast<size_t>(b * units + u)] =
+          clamp8(multiply(acc, m[static_cast<size_t>(u)]) + output_offset, r.min, r.max);
+    }
+  }
+  return out;
+}
+
 // ---- integer_ops/pooling.h ----
 
 struct Pool {

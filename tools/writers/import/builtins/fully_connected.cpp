@@ -1,5 +1,6 @@
 #include <limits>
 
+#include "kernels/cortex_m/conv2d/conv2d.h"
 #include "kernels/cortex_m/linear/linear.h"
 #include "kernels/portable/to_dim_order_copy/to_dim_order_copy.h"
 #include "kernels/portable/view_copy/view_copy.h"
@@ -8,7 +9,8 @@
 
 // FULLY_CONNECTED as cortex_m::quantized_linear: one per-tensor multiplier
 // (GetQuantizedConvolutionMultipler), the input flattened into rows of the
-// weights' depth, the bias folded into the kernel sum.
+// weights' depth, the bias folded into the kernel sum; per-channel weights
+// as a 1x1 quantized_conv2d (import_per_channel).
 namespace etns::tools::builtins {
 namespace {
 
@@ -99,6 +101,36 @@ std::vector<int32_t> kernel_sums(const OperatorImport& c, const tflite::Tensor& 
   return kernel_sum;
 }
 
+// TFLM's per-channel path (FullyConnectedPerChannel): unit u requantised by
+// double(s_in) double(s_w[u]) / double(s_out), the bias added to the
+// accumulator; quantized_linear applies one multiplier, so a 1x1
+// cortex_m::quantized_conv2d (the same sum, one factor per output channel)
+// over the rows as [batches, depth, 1, 1] computes it.
+void import_per_channel(OperatorImport& c, int32_t batches, int32_t units, int32_t depth, const Grid& in,
+                        const Grid& out) {
+  const int32_t x = c.input(0), w = c.input(1), y = c.output();
+  const tflm::ActivationRange act = c.activation(out);
+  const PerChannel pc = per_channel(c, w, 0, units, in, out);
+  const int32_t gx = c.reshaped(x, {batches, depth, 1, 1}, c.name("rows"));
+  const int32_t gw = c.reshaped(w, {units, 1, 1, depth}, c.name("weight"));
+  const int32_t gy = c.graph().s8(c.name("units"), {batches, units, 1, 1}, contiguous_order(4));
+  c.call(cortex_m::kConv2dContract, {{"input", GraphArg::of_tensor(gx)},
+                                     {"weight", GraphArg::of_tensor(gw)},
+                                     {"bias", pc.bias},
+                                     {"stride", GraphArg::list({1, 1})},
+                                     {"padding", GraphArg::list({0, 0})},
+                                     {"dilation", GraphArg::list({1, 1})},
+                                     {"input_offset", GraphArg::integer(-in.zero_point)},
+                                     {"output_offset", GraphArg::integer(out.zero_point)},
+                                     {"requantize_multipliers", GraphArg::of_tensor(pc.multipliers)},
+                                     {"requantize_shifts", GraphArg::of_tensor(pc.shifts)},
+                                     {"activation_min", GraphArg::integer(act.min)},
+                                     {"activation_max", GraphArg::integer(act.max)},
+                                     {"out", GraphArg::of_tensor(gy)}});
+  c.view(gy, y, Step::Helper);
+  c.set_macs_per_output(static_cast<uint64_t>(depth));
+}
+
 }  // namespace
 
 void import_fully_connected(OperatorImport& c) {
@@ -111,9 +143,6 @@ void import_fully_connected(OperatorImport& c) {
   const tflite::Tensor& weights = c.constant(w, tflite::TensorType::Int8);
   const int32_t units = c.shape(w)[0], depth = c.shape(w)[1];
   const std::vector<float> scales = c.weight_scales(w, 0, units);
-  if (weights.quantization.scales.size() != 1) {
-    c.fail(c.tensor_label(w) + " is quantised per channel: quantized_linear applies one multiplier");
-  }
   const uint64_t elements = numel(c.shape(x));
   if (depth < 1 || elements % static_cast<uint64_t>(depth) != 0) {
     c.fail("input of " + std::to_string(elements) + " elements is not rows of " + std::to_string(depth));
@@ -122,6 +151,10 @@ void import_fully_connected(OperatorImport& c) {
   const std::vector<int32_t>& sy = c.shape(y);
   if (numel(sy) != static_cast<uint64_t>(batches) * static_cast<uint64_t>(units) || sy.back() != units) {
     c.fail("output shape does not hold " + std::to_string(batches) + " rows of " + std::to_string(units));
+  }
+  if (weights.quantization.scales.size() != 1) {
+    import_per_channel(c, batches, units, depth, in, out);
+    return;
   }
   const Requant r = tflm::fully_connected_multiplier(in.scale, scales[0], out.scale, c.where());
   const tflm::ActivationRange act = c.activation(out);

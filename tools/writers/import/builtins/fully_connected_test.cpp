@@ -67,6 +67,51 @@ TEST(TfliteImport, FullyConnectedMatchesTflm) {
   }
 }
 
+// Per-channel weights (TFLM's FullyConnectedPerChannel): a 1x1
+// quantized_conv2d over the rows, one factor per unit.
+TEST(TfliteImport, FullyConnectedPerChannelMatchesTflm) {
+  struct Case {
+    std::vector<int32_t> input, output;
+    int32_t units;
+    bool keep_num_dims;
+    Activation activation;
+    bool bias;
+  };
+  const Case cases[] = {
+      {{3, 8}, {3, 5}, 5, false, Activation::None, true},
+      {{1, 2, 2, 3}, {1, 4}, 4, false, Activation::Relu, true},
+      {{2, 3, 16}, {2, 3, 7}, 7, true, Activation::Relu6, false},
+      {{4, 33}, {4, 9}, 9, false, Activation::ReluN1To1, true},
+  };
+  Rng rng(107);
+  for (const Case& c : cases) {
+    SCOPED_TRACE("input " + shape_text(c.input) + " units " + std::to_string(c.units));
+    const auto depth = c.keep_num_dims ? c.input.back() : static_cast<int32_t>(ref::count(c.input)) / c.output[0];
+    const auto batches = static_cast<int32_t>(ref::count(c.input)) / depth;
+    const float s_x = 0.09F, s_out = 0.11F;
+    const int32_t zp_x = -13, zp_out = 6;
+    std::vector<float> s_w(static_cast<size_t>(c.units));
+    // Factors an octave apart and more, some far below one.
+    for (size_t u = 0; u < s_w.size(); ++u) s_w[u] = 0.0003F * static_cast<float>(1 + 3 * u * u);
+    const std::vector<int8_t> x = random_s8(rng, ref::count(c.input));
+    const std::vector<int8_t> w = random_s8(rng, static_cast<size_t>(c.units * depth));
+    const std::vector<int32_t> bias = c.bias ? random_bias(rng, c.units, 20000) : std::vector<int32_t>{};
+    TfliteBuilder b;
+    const int32_t in = b.int8(c.input, s_x, zp_x);
+    const int32_t wt = b.weights({c.units, depth}, s_w, 0, w);
+    std::vector<int32_t> inputs{in, wt};
+    if (c.bias) inputs.push_back(b.int32_constant({c.units}, bias));
+    const int32_t out = b.int8(c.output, s_out, zp_out);
+    tfl::Options o = testing::activation_options(c.activation);
+    o.keep_num_dims = c.keep_num_dims;
+    b.op(Builtin::FullyConnected, inputs, {out}, o);
+    const std::vector<int8_t> want = ref::fully_connected_per_channel(
+        x, batches, depth, w, c.units, bias, -zp_x, zp_out, ref::conv_multipliers(s_x, s_w, s_out),
+        ref::activation_range(c.activation, s_out, zp_out));
+    EXPECT_EQ(run_one(b.finish({in}, {out}), {as_bytes(x)}), as_bytes(want));
+  }
+}
+
 // A convolution's [1, H, W, C] output (H * W, C > 1) into FULLY_CONNECTED:
 // flattened as a PyTorch program flattens it, through the contiguous
 // [1, C, H, W] (one _to_dim_order_copy, the dim-order change stock ExecuTorch
@@ -146,17 +191,16 @@ TEST(TfliteImport, FullyConnectedRefusalsAreOneExactLine) {
          return b.finish({in}, {out});
        },
        "m.tflite: operator 0 (FULLY_CONNECTED): unit 0: bias + input offset x weight sum leaves int32"},
-      {"per-channel FULLY_CONNECTED",
+      {"per-channel FULLY_CONNECTED, scales along the depth",
        [] {
          TfliteBuilder b;
          const int32_t in = b.int8({1, 4}, 0.1F, 0);
-         const int32_t w = b.weights({2, 4}, {0.01F, 0.02F}, 0, std::vector<int8_t>(8, 1));
+         const int32_t w = b.weights({2, 4}, {0.01F, 0.02F, 0.03F, 0.04F}, 0, std::vector<int8_t>(8, 1));
          const int32_t out = b.int8({1, 2}, 0.1F, 0);
          b.op(Builtin::FullyConnected, {in, w}, {out});
          return b.finish({in}, {out});
        },
-       "m.tflite: operator 0 (FULLY_CONNECTED): tensor 1 (\"t1\") is quantised per channel: quantized_linear applies "
-       "one multiplier"},
+       "m.tflite: tensor 1 (\"t1\"): 4 scales along quantized_dimension 0 of shape [2,4], expected 2"},
       {"FULLY_CONNECTED weights_format",
        [] {
          TfliteBuilder b;
