@@ -18,7 +18,7 @@ void import_concatenation(OperatorImport& c) {
   const tflite::Operator& op = c.op();
   const int32_t y = c.output();
   const auto count = static_cast<int32_t>(op.inputs.size());
-  if (count < 1 || count > 10) c.fail(std::to_string(count) + " inputs (TFLM takes 1 to 10)");
+  if (count < 1 || count > 10) c.fail(std::to_string(count) + " inputs; TFLite Micro's CONCATENATION takes 1 to 10");
   if (c.options().activation != tflite::Activation::None) {
     c.fail("fused activation " + tflite::to_string(c.options().activation) + " (TFLM refuses any)");
   }
@@ -81,7 +81,9 @@ void import_concatenation(OperatorImport& c) {
     }
     const int32_t next = last ? c.define(y, form) : c.graph().s8(c.name("joined" + std::to_string(k)), logical, order);
     c.call(cortex_m::kMaximumContract,
-           {{"self", GraphArg::of_tensor(combined)}, {"other", GraphArg::of_tensor(padded)}, {"out", GraphArg::of_tensor(next)}},
+           {{"self", GraphArg::of_tensor(combined)},
+            {"other", GraphArg::of_tensor(padded)},
+            {"out", GraphArg::of_tensor(next)}},
            last ? Step::Main : Step::Helper);
     combined = next;
   }

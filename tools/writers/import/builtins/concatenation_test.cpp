@@ -100,7 +100,7 @@ TEST(TfliteImport, ConcatenationRefusalsAreOneExactLine) {
        model([](TfliteBuilder&, std::vector<int32_t>& in, tfl::Options&) {
          for (int i = 0; i < 9; ++i) in.push_back(in[1]);
        }),
-       "m.tflite: operator 0 (CONCATENATION): 11 inputs (TFLM takes 1 to 10)"},
+       "m.tflite: operator 0 (CONCATENATION): 11 inputs; TFLite Micro's CONCATENATION takes 1 to 10"},
       {"float input",
        model([](TfliteBuilder& b, std::vector<int32_t>& in, tfl::Options&) {
          b.tensor(in[1]).type = tfl::TensorType::Float32;

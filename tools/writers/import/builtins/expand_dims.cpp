@@ -10,7 +10,9 @@
 namespace etns::tools::builtins {
 
 void import_expand_dims(OperatorImport& c) {
-  if (c.op().inputs.size() != 2) c.fail(std::to_string(c.op().inputs.size()) + " inputs (TFLM takes 2)");
+  if (c.op().inputs.size() != 2) {
+    c.fail(std::to_string(c.op().inputs.size()) + " inputs; TFLite Micro's EXPAND_DIMS takes 2");
+  }
   const int32_t x = c.input(0), a = c.input(1), y = c.output();
   const tflite::Tensor& in = c.tensor(x);
   const tflite::TensorType type = in.type;

@@ -96,7 +96,7 @@ TEST(TfliteImport, ExpandDimsRefusalsAreOneExactLine) {
       {"output shape", model([](TfliteBuilder& b, std::vector<int32_t>&, int32_t& y) { b.tensor(y).shape = {2, 1, 3}; }),
        "m.tflite: operator 0 (EXPAND_DIMS): tensor 1 (\"t1\") has shape [2,1,3], expected [2,3,1]"},
       {"one input", model([](TfliteBuilder&, std::vector<int32_t>& in, int32_t&) { in.pop_back(); }),
-       "m.tflite: operator 0 (EXPAND_DIMS): 1 inputs (TFLM takes 2)"},
+       "m.tflite: operator 0 (EXPAND_DIMS): 1 inputs; TFLite Micro's EXPAND_DIMS takes 2"},
       {"int32 data",
        model([](TfliteBuilder& b, std::vector<int32_t>&, int32_t& y) {
          b.tensor(0).type = tfl::TensorType::Int32;
