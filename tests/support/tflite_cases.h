@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tests/support/rng.h"
+#include "tests/support/tflm_lstm_reference.h"
 #include "tests/support/tflm_reference.h"
 #include "tools/writers/tflite/tflite_model.h"
 #include "tools/writers/tflite/tflite_reader.h"
@@ -436,6 +437,48 @@ inline std::vector<ImportCase> tflite_import_cases() {
     cases.push_back({"expand_dims_concatenation", b.finish({i0, i1, i2, i3}, {out}),
                      {as_bytes(x0), as_bytes(x1), as_bytes(x2), as_bytes(x3)},
                      {as_bytes(tflm::concatenation<int8_t>({j, x3}, {{2, 3, 4, 16}, s3}, 0))}});
+  }
+  {  // UNIDIRECTIONAL_SEQUENCE_LSTM: 2 batches, 3 steps, 10 inputs, 6 units,
+     // batch major, a cell clip; the state starts at TFLM's reset values.
+    tflm::Lstm m;
+    m.batches = 2;
+    m.steps = 3;
+    m.n_input = 10;
+    m.n_state = 6;
+    m.s_in = 0.05F;
+    m.zp_in = -5;
+    m.s_hidden = 1.0F / 128.0F;
+    m.zp_hidden = 2;
+    m.s_cell = 1.0F / 2048.0F;
+    m.cell_clip = 3.0F;
+    Rng lstm_rng(4444);
+    TfliteBuilder b;
+    std::vector<int32_t> inputs(24, -1);
+    inputs[0] = b.int8({2, 3, 10}, m.s_in, m.zp_in);
+    for (int g = 0; g < 4; ++g) {
+      m.s_w[g] = 0.02F + 0.005F * static_cast<float>(g);
+      m.s_r[g] = 0.03F - 0.004F * static_cast<float>(g);
+      m.w[g] = random_s8(lstm_rng, 60);
+      m.r[g] = random_s8(lstm_rng, 36);
+      m.bias[g].resize(6);
+      for (int32_t& v : m.bias[g]) v = lstm_rng.uniform32(-2000, 2000);
+      inputs[static_cast<size_t>(1 + g)] = b.weights({6, 10}, {m.s_w[g]}, 0, m.w[g]);
+      inputs[static_cast<size_t>(5 + g)] = b.weights({6, 6}, {m.s_r[g]}, 0, m.r[g]);
+      inputs[static_cast<size_t>(12 + g)] = b.int32_constant({6}, m.bias[g]);
+    }
+    inputs[18] = b.int8({2, 6}, m.s_hidden, m.zp_hidden);
+    inputs[19] = b.int8({2, 6}, m.s_cell, 0);
+    b.tensor(inputs[18]).is_variable = b.tensor(inputs[19]).is_variable = true;
+    b.tensor(inputs[19]).type = tfl::TensorType::Int16;
+    const int32_t out = b.int8({2, 3, 6}, m.s_hidden, m.zp_hidden);
+    tfl::Options o;
+    o.activation = Activation::Tanh;
+    o.cell_clip = m.cell_clip;
+    b.op(Builtin::UnidirectionalSequenceLstm, inputs, {out}, o);
+    const std::vector<int8_t> x = random_s8(lstm_rng, 60);
+    tflm::LstmState state = tflm::lstm_reset(m);
+    cases.push_back({"unidirectional_sequence_lstm", b.finish({inputs[0]}, {out}), {as_bytes(x)},
+                     {as_bytes(tflm::lstm(m, x, state))}});
   }
   return cases;
 }
