@@ -32,12 +32,14 @@ void depthwise_conv2d_s8(const DepthwiseConv2dParams& p, const int8_t* input,
 }
 
 // The Helium variants' need, on every target (the reference needs none, but
-// the host budgets what the Cortex-M55 would ask for); the larger of the two,
-// so that one buffer serves both in the variant tests.
+// the host budgets what the Cortex-M55 would ask for); the largest of the
+// three, so that one buffer serves all in the variant tests.
 size_t depthwise_conv2d_scratch_bytes(const DepthwiseConv2dParams& p) {
   const size_t general = depthwise_conv2d_s8_mve_scratch_bytes(p);
   const size_t three_by_three = depthwise_conv2d_3x3_s8_mve_scratch_bytes(p);
-  return three_by_three > general ? three_by_three : general;
+  const size_t mult = depthwise_conv2d_mult_s8_mve_scratch_bytes(p);
+  const size_t larger = three_by_three > general ? three_by_three : general;
+  return mult > larger ? mult : larger;
 }
 
 Error depthwise_conv2d_prepare(PrepareContext& ctx) {

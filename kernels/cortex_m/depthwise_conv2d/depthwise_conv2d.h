@@ -67,7 +67,7 @@ void depthwise_conv2d_s8_mve(const DepthwiseConv2dParams& p, const int8_t* input
 // dilation 1, stride 1 or 2, padding <= 2, channels a multiple of 4.
 bool depthwise_conv2d_3x3_handles(const DepthwiseConv2dParams& p);
 #if ETNS_HAVE_MVE
-// Helium for those shapes (any other goes to depthwise_conv2d_s8_mve): 8
+// Helium for those shapes (any other goes to depthwise_conv2d_mult_s8_mve): 8
 // channels per group over one output row, the three input rows copied into
 // zero-point-padded rows in scratch so every pixel runs the same 9 taps with
 // immediate offsets; the input offset folded into a per-channel bias per call.
@@ -76,6 +76,22 @@ void depthwise_conv2d_3x3_s8_mve(const DepthwiseConv2dParams& p, const int8_t* i
                                  uint8_t* scratch);
 #endif
 size_t depthwise_conv2d_3x3_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p);
+// Depth multiplier > 1 (any other shape goes to depthwise_conv2d_s8_mve).
+bool depthwise_conv2d_mult_handles(const DepthwiseConv2dParams& p);
+#if ETNS_HAVE_MVE
+// Helium for those: per output row, the filter's input rows copied into
+// scratch with each input byte repeated depth_multiplier times (byte oc of a
+// pixel is input channel oc / depth_multiplier) and zero-point padding on
+// every side, which is an input of multiplier 1 over output_c channels; then
+// 16 channels a pass one pixel at a time, 8 channels two pixels at a time
+// (the weights loaded once for both), and a predicated tail, int8 widened to
+// int16 and multiplied into int32 with VMULLB/VMULLT; the input offset folded
+// into a per-channel bias per call.
+void depthwise_conv2d_mult_s8_mve(const DepthwiseConv2dParams& p, const int8_t* input,
+                                  const int8_t* weight, const int32_t* bias, int8_t* out,
+                                  uint8_t* scratch);
+#endif
+size_t depthwise_conv2d_mult_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p);
 // The Helium variant's scratch, computed on every target: the host applies
 // the device's scratch budget, so both give one verdict on a program.
 size_t depthwise_conv2d_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p);
@@ -90,8 +106,9 @@ void depthwise_conv2d_s8_hwy(const DepthwiseConv2dParams& p, const int8_t* input
                              uint8_t* scratch);
 #endif
 // The implementation this build uses: depthwise_conv2d_3x3_s8_mve when
-// Helium is compiled, else the reference; and the scratch the Helium variants
-// need.
+// Helium is compiled with the shape variants (else
+// depthwise_conv2d_mult_s8_mve), else the reference; and the scratch the
+// Helium variants need.
 void depthwise_conv2d_s8(const DepthwiseConv2dParams& p, const int8_t* input,
                          const int8_t* weight, const int32_t* bias, int8_t* out,
                          uint8_t* scratch);
@@ -148,8 +165,11 @@ namespace etns::kernels {
 inline constexpr Variant<cortex_m::DepthwiseConv2dFn> kDepthwiseConv2dVariants[] = {
     {"ref", &cortex_m::depthwise_conv2d_s8_ref},
     ETNS_MVE_VARIANT(&cortex_m::depthwise_conv2d_s8_mve)
-#if ETNS_HAVE_MVE && !defined(ETNS_NO_SHAPE_VARIANTS)
+#if ETNS_HAVE_MVE
+    {"mve_mult", &cortex_m::depthwise_conv2d_mult_s8_mve},
+#if !defined(ETNS_NO_SHAPE_VARIANTS)
     {"mve_3x3", &cortex_m::depthwise_conv2d_3x3_s8_mve},
+#endif
 #endif
     ETNS_HWY_VARIANT(&cortex_m::depthwise_conv2d_s8_hwy)
 };

@@ -2,6 +2,7 @@
 // layers of the MLPerf Tiny models (depth multiplier 1, no dilation, stride 1
 // or 2, channels a multiple of 4), bit-exact with depthwise_conv2d_s8_ref
 // (docs/numerics.md#depthwise_conv2d). Any other shape goes to
+// depthwise_conv2d_mult_s8_mve (depth multiplier > 1) or, through it,
 // depthwise_conv2d_s8_mve.
 #include "kernels/cortex_m/depthwise_conv2d/depthwise_conv2d.h"
 
@@ -445,7 +446,7 @@ bool depthwise_conv2d_3x3_handles(const DepthwiseConv2dParams& p) {
 }
 
 size_t depthwise_conv2d_3x3_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p) {
-  if (!depthwise_conv2d_3x3_handles(p)) return depthwise_conv2d_s8_mve_scratch_bytes(p);
+  if (!depthwise_conv2d_3x3_handles(p)) return depthwise_conv2d_mult_s8_mve_scratch_bytes(p);
   return constants_bytes(p) + weights_bytes(p) + 3 * slot_bytes(p) + 15;  // + room to align
 }
 
@@ -455,7 +456,7 @@ void depthwise_conv2d_3x3_s8_mve(const DepthwiseConv2dParams& p, const int8_t* i
                                  const int8_t* weight, const int32_t* bias, int8_t* out,
                                  uint8_t* scratch) {
   if (!depthwise_conv2d_3x3_handles(p)) {
-    depthwise_conv2d_s8_mve(p, input, weight, bias, out, scratch);
+    depthwise_conv2d_mult_s8_mve(p, input, weight, bias, out, scratch);
     return;
   }
   int8_t* base = aligned_base(scratch);

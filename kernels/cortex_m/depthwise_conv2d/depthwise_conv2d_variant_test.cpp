@@ -13,6 +13,7 @@ namespace etns::cortex_m {
 namespace {
 
 using kernels::testing::fill_conv_case;
+using kernels::testing::kTileLengths;
 using kernels::testing::fill_conv_int8_extremes;
 using kernels::testing::random_conv_offsets;
 using kernels::testing::random_out_extent;
@@ -248,6 +249,214 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, VnniShapes) {
     ETNS_RETURN_IF_FAILED();
   }
 }
+
+// Every shift negative, as exported models have.
+void right_shifts(Rng& rng, Case& c) {
+  for (int32_t oc = 0; oc < c.p.output_c; ++oc) {
+    const int32_t shifts[] = {-31, -1, rng.uniform32(-12, -1), rng.uniform32(-31, -1)};
+    c.shifts[oc] = rng.pick(shifts);
+  }
+}
+
+// Depth multiplier > 1 with more than one input channel (output channel
+// c * M + m reads input channel c), the shapes depthwise_conv2d_mult_s8_mve
+// takes: multipliers 2-5, 8, 16, 17 (its byte copies: widening multiplies at
+// 2 and 4, one broadcast store up to 16, several above), input channels 2-9
+// so that output channels fall on and off its 16- and 8-channel passes and
+// tails, filters 1x1 to 5x5 and the odd 10x8, strides 1-3, dilation 1-3 (its
+// row slots are kept only at dilation 1; the two-pixel pass only at width
+// dilation 1), padding 0-4, outputs past SAME's extent, batch 2; a quarter
+// with int8 extremes and biases near the int32 limits, half with every shift
+// negative.
+ETNS_KERNEL_TEST(DepthwiseConv2dVariants, Multipliers) {
+  Rng rng(kSeed + 6);
+  const int32_t multipliers[] = {2, 3, 4, 5, 8, 16, 17};
+  for (int i = 0; i < 140; ++i) {
+    kernels::testing::TestMemoryScope scope;
+    Case c;
+    DepthwiseConv2dParams& p = c.p;
+    p.batches = rng.uniform32(1, 2);
+    p.input_c = rng.uniform32(2, 9);
+    p.depth_multiplier = multipliers[i % 7];
+    p.output_c = p.input_c * p.depth_multiplier;
+    if (i % 10 == 9) {
+      p.filter_h = 10;
+      p.filter_w = 8;
+    } else {
+      p.filter_h = rng.uniform32(1, 5);
+      p.filter_w = rng.coin() ? 3 : rng.uniform32(1, 5);
+    }
+    p.stride_h = rng.uniform32(1, 3);
+    p.stride_w = rng.coin() ? 1 : rng.uniform32(1, 3);
+    p.dilation_h = rng.coin() ? 1 : rng.uniform32(2, 3);
+    p.dilation_w = rng.coin() ? 1 : rng.uniform32(2, 3);
+    p.pad_h = rng.uniform32(0, 4);
+    p.pad_w = rng.uniform32(0, 4);
+    p.input_h = rng.uniform32(1, 12);
+    p.input_w = rng.uniform32(1, 12);
+    p.output_h = random_out_extent(rng, p.input_h, p.filter_h, p.stride_h, p.pad_h, p.dilation_h);
+    p.output_w = random_out_extent(rng, p.input_w, p.filter_w, p.stride_w, p.pad_w, p.dilation_w);
+    random_conv_offsets(rng, p);
+    fill_conv_case(rng, c, rng.uniform(0, 3) != 0, weight_bytes(c.p));
+    if (i % 4 == 0) {
+      fill_conv_int8_extremes(rng, c, weight_bytes(c.p));
+      if (c.bias != nullptr) {
+        for (int32_t oc = 0; oc < p.output_c; ++oc) {
+          c.bias[oc] = rng.coin() ? INT32_MAX - 100 : INT32_MIN + 100;
+        }
+      }
+    }
+    if (i % 2 == 1) right_shifts(rng, c);
+    if (!depthwise_conv2d_mult_handles(p)) {
+      kernels::testing::fail(__FILE__, __LINE__, "case %d is not a multiplier shape", i);
+      return;
+    }
+    check_case(c, "multipliers");
+    ETNS_RETURN_IF_FAILED();
+  }
+}
+
+// Rows of kTileLengths pixels (1 to 1000: the two-pixel pass's pairs and odd
+// last pixel, the byte copies' full vectors and predicated tails) with 2-4
+// input channels times multipliers 2, 3, 4 and 8, 3x3 and 1x2 filters, stride
+// 1 and 2, SAME-style padding.
+ETNS_KERNEL_TEST(DepthwiseConv2dVariants, MultiplierRowLengths) {
+  Rng rng(kSeed + 7);
+  const int32_t multipliers[] = {2, 3, 4, 8};
+  int i = 0;
+  for (const size_t n : kTileLengths) {
+    if (n == 0) continue;  // an empty row is no tensor prepare accepts
+    kernels::testing::TestMemoryScope scope;
+    Case c;
+    DepthwiseConv2dParams& p = c.p;
+    p.batches = 1;
+    p.input_c = 2 + i % 3;
+    p.depth_multiplier = multipliers[i % 4];
+    p.output_c = p.input_c * p.depth_multiplier;
+    p.filter_h = i % 3 == 2 ? 1 : 3;
+    p.filter_w = i % 3 == 2 ? 2 : 3;
+    p.stride_h = p.stride_w = 1 + i % 2;
+    p.pad_h = p.pad_w = p.filter_h == 3 && p.stride_h == 1 ? 1 : 0;
+    p.input_h = 3;
+    p.input_w = static_cast<int32_t>(n);
+    p.output_h = (p.input_h + p.stride_h - 1) / p.stride_h;
+    p.output_w = (p.input_w + p.stride_w - 1) / p.stride_w;
+    random_conv_offsets(rng, p);
+    fill_conv_case(rng, c, rng.coin(), weight_bytes(c.p));
+    check_case(c, "multiplier row lengths");
+    ETNS_RETURN_IF_FAILED();
+    ++i;
+  }
+}
+
+// Output channel counts 4 to 64 from input channels 2, 3, 4, 5, 7 and 8 times
+// multipliers 2, 3, 4 and 8 (every combination): each of the path's 16- and
+// 8-channel passes and tails, 3x3 at stride 1 and 2 and dilation 1 and 2.
+ETNS_KERNEL_TEST(DepthwiseConv2dVariants, MultiplierChannels) {
+  Rng rng(kSeed + 8);
+  const int32_t channels[] = {2, 3, 4, 5, 7, 8};
+  const int32_t multipliers[] = {2, 3, 4, 8};
+  int i = 0;
+  for (const int32_t input_c : channels) {
+    for (const int32_t mult : multipliers) {
+      kernels::testing::TestMemoryScope scope;
+      Case c;
+      DepthwiseConv2dParams& p = c.p;
+      p.batches = 1;
+      p.input_c = input_c;
+      p.depth_multiplier = mult;
+      p.output_c = input_c * mult;
+      p.filter_h = p.filter_w = 3;
+      p.stride_h = p.stride_w = 1 + i % 2;
+      p.dilation_h = p.dilation_w = 1 + (i / 2) % 2;
+      p.pad_h = p.pad_w = 1;
+      p.input_h = 5;
+      p.input_w = 6;
+      p.output_h = random_out_extent(rng, p.input_h, 3, p.stride_h, 1, p.dilation_h);
+      p.output_w = random_out_extent(rng, p.input_w, 3, p.stride_w, 1, p.dilation_w);
+      random_conv_offsets(rng, p);
+      fill_conv_case(rng, c, rng.coin(), weight_bytes(c.p));
+      check_case(c, "multiplier channels");
+      ETNS_RETURN_IF_FAILED();
+      ++i;
+    }
+  }
+}
+
+// micro_speech's first layer, 49x40x1 x 8, 10x8, stride 2, "SAME" (4 rows and
+// 3 columns before; 25x20x8 out), and the same with 3 input channels.
+ETNS_KERNEL_TEST(DepthwiseConv2dVariants, MicroSpeechShape) {
+  Rng rng(kSeed + 9);
+  for (const int32_t input_c : {1, 3}) {
+    kernels::testing::TestMemoryScope scope;
+    Case c;
+    DepthwiseConv2dParams& p = c.p;
+    p.batches = 1;
+    p.input_h = 49;
+    p.input_w = 40;
+    p.input_c = input_c;
+    p.depth_multiplier = 8;
+    p.output_c = input_c * 8;
+    p.filter_h = 10;
+    p.filter_w = 8;
+    p.stride_h = p.stride_w = 2;
+    p.pad_h = 4;
+    p.pad_w = 3;
+    p.output_h = 25;
+    p.output_w = 20;
+    random_conv_offsets(rng, p);
+    fill_conv_case(rng, c, true, weight_bytes(c.p));
+    right_shifts(rng, c);
+    check_case(c, "micro_speech");
+    ETNS_RETURN_IF_FAILED();
+  }
+}
+
+#if ETNS_HAVE_MVE
+// depthwise_conv2d_mult_s8_mve writes only inside the scratch size it asks
+// for, from any alignment of the scratch (its base is rounded up to 16
+// bytes): 64 guard bytes after the buffer keep their pattern.
+ETNS_KERNEL_TEST(DepthwiseConv2dVariants, MultiplierScratchBounds) {
+  Rng rng(kSeed + 10);
+  constexpr size_t kGuard = 64;
+  for (int i = 0; i < 32; ++i) {
+    kernels::testing::TestMemoryScope scope;
+    Case c;
+    DepthwiseConv2dParams& p = c.p;
+    p.batches = 1;
+    p.input_c = rng.uniform32(2, 6);
+    p.depth_multiplier = rng.uniform32(2, 9);
+    p.output_c = p.input_c * p.depth_multiplier;
+    p.filter_h = rng.uniform32(1, 4);
+    p.filter_w = rng.uniform32(1, 4);
+    p.stride_h = rng.uniform32(1, 2);
+    p.stride_w = rng.uniform32(1, 2);
+    p.dilation_h = rng.uniform32(1, 2);
+    p.dilation_w = rng.uniform32(1, 2);
+    p.pad_h = rng.uniform32(0, 3);
+    p.pad_w = rng.uniform32(0, 3);
+    p.input_h = rng.uniform32(1, 7);
+    p.input_w = rng.uniform32(1, 7);
+    p.output_h = random_out_extent(rng, p.input_h, p.filter_h, p.stride_h, p.pad_h, p.dilation_h);
+    p.output_w = random_out_extent(rng, p.input_w, p.filter_w, p.stride_w, p.pad_w, p.dilation_w);
+    random_conv_offsets(rng, p);
+    fill_conv_case(rng, c, true, weight_bytes(c.p));
+    const size_t bytes = depthwise_conv2d_mult_s8_mve_scratch_bytes(p);
+    const size_t misalign = static_cast<size_t>(i % 16);
+    uint8_t* buffer = ETNS_TEST_ARRAY(uint8_t, misalign + bytes + kGuard);
+    uint8_t* scratch = buffer + misalign;
+    for (size_t k = 0; k < kGuard; ++k) scratch[bytes + k] = 0x5a;
+    int8_t* out = ETNS_TEST_ARRAY(int8_t, kernels::testing::conv_out_bytes(p));
+    depthwise_conv2d_mult_s8_mve(p, c.input, c.weight, c.bias, out, scratch);
+    for (size_t k = 0; k < kGuard; ++k) {
+      ETNS_CHECK(scratch[bytes + k] == 0x5a,
+                 "case %d: scratch byte %u past its %u bytes written (misaligned by %u)", i,
+                 static_cast<unsigned>(k), static_cast<unsigned>(bytes),
+                 static_cast<unsigned>(misalign));
+    }
+  }
+}
+#endif
 
 }  // namespace
 }  // namespace etns::cortex_m
