@@ -95,6 +95,22 @@ std::vector<std::pair<std::string, tfl::Model>> hostile_models() {
   cases.push_back({"negative_weight_scale", conv_model([](TfliteBuilder& b, tfl::Options&) {
                      b.tensor(1).quantization.scales = {0.01F, -0.02F, 0.03F};
                    })});
+  {
+    TfliteBuilder b;
+    const int32_t in = b.int8({1, 4}, 0.1F, 0), out = b.int8({1, 3}, 0.1F, 0);
+    const int32_t w = b.weights({3, 4}, {-0.01F}, 0, std::vector<int8_t>(12, 1));
+    b.op(Builtin::FullyConnected, {in, w, -1}, {out});
+    cases.push_back({"fully_connected_negative_weight_scale", b.finish({in}, {out})});
+  }
+  {
+    TfliteBuilder b;
+    const int32_t in = b.int8({1, 4, 4, 2}, 0.1F, 0), out = b.int8({1, 2, 2, 2}, 0.1F, 0);
+    const int32_t w = b.weights({1, 3, 3, 2}, {0.01F, -0.02F}, 3, std::vector<int8_t>(18, 1));
+    tfl::Options o = conv_options(Padding::Valid, 1, 1, Activation::None);
+    o.depth_multiplier = 1;
+    b.op(Builtin::DepthwiseConv2d, {in, w}, {out}, o);
+    cases.push_back({"depthwise_negative_weight_scale", b.finish({in}, {out})});
+  }
   return cases;
 }
 
@@ -126,6 +142,8 @@ TEST(HostileImport, EachIsRefusedWithOneLineNamingTheOperator) {
       "m.tflite: operator 0 (CONV_2D): tensor 2 (\"t2\"), input 0, is also its output: an operator cannot read what "
       "it writes",
       "m.tflite: operator 0 (CONV_2D): tensor 1 (\"t1\"): weight scale -0.020000 is not positive",
+      "m.tflite: operator 0 (FULLY_CONNECTED): tensor 2 (\"t2\"): weight scale -0.010000 is not positive",
+      "m.tflite: operator 0 (DEPTHWISE_CONV_2D): tensor 2 (\"t2\"): weight scale -0.020000 is not positive",
   };
   const auto cases = hostile_models();
   ASSERT_EQ(cases.size(), std::size(lines));

@@ -1,5 +1,6 @@
 #include "tools/writers/import/operator_checks.h"
 
+#include <cmath>
 #include <string>
 
 #include "runtime/core/tensor.h"
@@ -100,6 +101,18 @@ void check_operator(const ImportState& state, const OperatorImport& c) {
     }
     if (state.is_model_input(t) && !c.tensor(t).data.empty()) {
       c.fail(label + ", is a model input with constant data: a caller cannot supply it");
+    }
+  }
+  // The weights' scales, before any derivation divides by them (whose
+  // message could not name the tensor).
+  const bool weighted = builtin == Builtin::Conv2d || builtin == Builtin::DepthwiseConv2d ||
+                        builtin == Builtin::TransposeConv || builtin == Builtin::FullyConnected;
+  if (weighted && c.has_input(1)) {
+    const int32_t w = c.input(1);
+    for (const float s : c.tensor(w).quantization.scales) {
+      if (!(s > 0.0F) || !std::isfinite(s)) {
+        c.fail(c.tensor_label(w) + ": weight scale " + std::to_string(s) + " is not positive");
+      }
     }
   }
   if (builtin == Builtin::Squeeze) check_squeeze(c);
