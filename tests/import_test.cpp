@@ -100,6 +100,28 @@ TEST(ImportRealTflite, EveryOperatorIsBitExactWithTflmOnTheM55) {
   }
 }
 
+// What a stock ExecuTorch runtime would lack is named where a user looks:
+// the import's JSON and report, and `etns inspect`.
+TEST(ImportRealTflite, EtnsOwnOperatorsAreNamed) {
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const std::string model = shared + "/models/real-tflite/micro_speech_lstm.tflite";
+  const std::string program = dir.path() + "/lstm.pte";
+  const testing::CliResult imported =
+      testing::run_cli("import " + model + " -o " + program + " --json --report " + dir.path() + "/r.md");
+  ASSERT_EQ(imported.exit_code, 0) << imported.stderr_text;
+  const nlohmann::json doc = nlohmann::json::parse(imported.stdout_text);
+  EXPECT_EQ(doc["not_in_stock_executorch"], nlohmann::json::array({"etns_ops::lstm_s8.out"}));
+  EXPECT_NE(tools::read_text_file(dir.path() + "/r.md").find("A stock ExecuTorch runtime lacks these operators"),
+            std::string::npos);
+  const testing::CliResult inspect = testing::run_cli("inspect " + program);
+  EXPECT_NE(inspect.stdout_text.find("not in stock ExecuTorch (1) etns_ops::lstm_s8.out"), std::string::npos)
+      << inspect.stdout_text;
+  const testing::CliResult kws =
+      testing::run_cli("import " + shared + "/models/mlperf-tiny/kws.tflite -o " + dir.path() + "/kws.pte --json");
+  EXPECT_EQ(nlohmann::json::parse(kws.stdout_text)["not_in_stock_executorch"], nlohmann::json::array());
+}
+
 TEST(ImportMlperfTiny, ImportIsByteDeterministic) {
   ETNS_REQUIRE_SHARED(shared);
   testing::TempDir dir;

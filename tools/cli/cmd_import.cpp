@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "tools/cli/commands.h"
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
+#include "tools/common/operator_origin.h"
 #include "tools/writers/import/import_program.h"
 #include "tools/writers/import/tensor_compare.h"
 #include "tools/writers/import/tflite_import.h"
@@ -23,6 +25,16 @@ struct ImportCommand {
   bool json = false;
   protocol::Provider provider = protocol::Provider::Arm;
 };
+
+// The program's operators a stock ExecuTorch runtime has no kernel for, sorted.
+std::vector<std::string> not_in_stock_executorch(const ConvertedProgram& program) {
+  std::set<std::string> names;
+  for (const auto& op : program.model.operators) {
+    const std::string name = op.name + (op.overload.empty() ? "" : "." + op.overload);
+    if (!stock_executorch_has(name)) names.insert(name);
+  }
+  return {names.begin(), names.end()};
+}
 
 std::string markdown_report(const ImportCommand& c, const ImportedProgram& p) {
   const ImportedModel& imported = p.imported;
@@ -48,6 +60,12 @@ std::string markdown_report(const ImportCommand& c, const ImportedProgram& p) {
     kept += "- operator " + std::to_string(op.index) + " (" + op.builtin + "): " + op.provider_note + "\n";
   }
   if (!kept.empty()) md += "\nKept on arm's operators in this ns import:\n\n" + kept;
+  const std::vector<std::string> own = not_in_stock_executorch(program);
+  if (!own.empty()) {
+    md += "\nA stock ExecuTorch runtime lacks these operators (etns's own; docs/numerics.md gives their arithmetic): ";
+    for (size_t i = 0; i < own.size(); ++i) md += (i ? ", `" : "`") + own[i] + "`";
+    md += ".\n";
+  }
   if (!imported.tolerated.empty()) {
     md += "\nTolerated, as TFLite Micro tolerates them:\n\n";
     for (const std::string& line : imported.tolerated) md += "- " + line + "\n";
@@ -78,7 +96,8 @@ nlohmann::json json_summary(const ImportCommand& c, const ImportedProgram& p) {
           {"arena_lower_bound_bytes", program.plan.lower_bound_bytes},
           {"constant_bytes", p.constant_bytes},
           {"operators", ops},
-          {"tolerated", imported.tolerated}};
+          {"tolerated", imported.tolerated},
+          {"not_in_stock_executorch", not_in_stock_executorch(program)}};
 }
 
 int run_import_command(const ImportCommand& c) {

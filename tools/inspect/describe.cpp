@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "kernels/registry.h"
+#include "tools/common/operator_origin.h"
 #include "tools/common/sha256.h"
 #include "tools/common/text.h"
 
@@ -53,6 +54,7 @@ nlohmann::json describe_program(const HostSession& session) {
   }
   nlohmann::json operators = nlohmann::json::array();
   std::vector<std::string> portable;
+  std::vector<std::string> etns_own;  // operators a stock ExecuTorch runtime lacks
   // Which providers of this build have a kernel for each operator: a program
   // naming one neither has is listed, but `run` refuses it at load.
   nlohmann::json kernels = nlohmann::json::object();
@@ -60,6 +62,7 @@ nlohmann::json describe_program(const HostSession& session) {
     const std::string name = method.operator_name(k);
     operators.push_back(name);
     if (is_portable(name)) portable.push_back(name);
+    if (!stock_executorch_has(name)) etns_own.push_back(name);
     nlohmann::json providers = nlohmann::json::array();
     for (const protocol::Provider provider : {protocol::Provider::Arm, protocol::Provider::Ns}) {
       if (kernels::registry_of(provider).find(name.c_str()) != nullptr) providers.push_back(protocol::to_string(provider));
@@ -89,7 +92,8 @@ nlohmann::json describe_program(const HostSession& session) {
                      {"instructions", instructions},
                      {"operators", operators},
                      {"kernels_in_this_build", kernels},
-                     {"portable_operators", portable}});
+                     {"portable_operators", portable},
+                     {"not_in_stock_executorch", etns_own}});
   nlohmann::json names = nlohmann::json::array();
   for (size_t m = 0; m < program.method_count(); ++m) names.push_back(program.method_name(m));
 
@@ -176,6 +180,9 @@ std::string render_description(const nlohmann::json& d) {
     for (const nlohmann::json& name : m["portable_operators"]) {
       out << " " << printable(name.get<std::string>()) << (kernels.at(name.get<std::string>()).empty() ? " (not in this build)" : "");
     }
+    out << "\n";
+    out << "  not in stock ExecuTorch (" << m["not_in_stock_executorch"].size() << ")";
+    for (const nlohmann::json& name : m["not_in_stock_executorch"]) out << " " << printable(name.get<std::string>());
     out << "\n";
     if (missing > 0) {
       out << "  not runnable here: " << missing << (missing == 1 ? " operator has" : " operators have")
