@@ -63,6 +63,18 @@ int32_t OperatorImport::output() const {
   return op_.outputs[0];
 }
 
+std::vector<int32_t> OperatorImport::outputs() const {
+  const auto builtin = static_cast<tflite::Builtin>(op_.builtin);
+  const bool several = builtin == tflite::Builtin::Split || builtin == tflite::Builtin::SplitV ||
+                       builtin == tflite::Builtin::Unpack;
+  if (!several) return {output()};
+  if (op_.outputs.empty()) fail("0 outputs, expected at least 1");
+  for (size_t k = 0; k < op_.outputs.size(); ++k) {
+    if (op_.outputs[k] < 0) fail("output " + std::to_string(k) + " is missing");
+  }
+  return op_.outputs;
+}
+
 const tflite::Tensor& OperatorImport::tensor(int32_t t) const {
   if (t < 0 || static_cast<size_t>(t) >= s_.model.tensors.size()) {
     throw Failure(s_.context + ": operator " + std::to_string(index_) + ": tensor index " + std::to_string(t) +
@@ -161,11 +173,13 @@ tflm::ActivationRange OperatorImport::activation(const Grid& out) const {
 
 namespace {
 
-// An NHWC shape whose channels_last form holds its bytes in the default dim
-// order too: no dim but C, or none but H and W, exceeds 1.
-bool layout_free(const std::vector<int32_t>& nhwc) { return nhwc[3] == 1 || (nhwc[1] == 1 && nhwc[2] == 1); }
+bool layout_free(const std::vector<int32_t>& nhwc) { return OperatorImport::same_bytes_in_both_forms(nhwc); }
 
 }  // namespace
+
+bool OperatorImport::same_bytes_in_both_forms(const std::vector<int32_t>& nhwc) {
+  return nhwc[3] == 1 || (nhwc[1] == 1 && nhwc[2] == 1);
+}
 
 ScalarType OperatorImport::dtype_of(TensorType type) {
   switch (type) {

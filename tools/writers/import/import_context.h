@@ -85,6 +85,9 @@ class OperatorImport {
   int32_t input(size_t k) const;  // fails when input k is missing
   bool has_input(size_t k) const;
   int32_t output() const;         // fails unless there is exactly one output
+  // Every output in order: one, or for a builtin that writes several
+  // (SPLIT, SPLIT_V, UNPACK) at least one; fails otherwise or for a missing one.
+  std::vector<int32_t> outputs() const;
   const tflite::Tensor& tensor(int32_t t) const;
   const std::vector<int32_t>& shape(int32_t t) const { return tensor(t).shape; }
   uint64_t elements(int32_t t) const;
@@ -111,6 +114,10 @@ class OperatorImport {
 
   // ---- Graph tensors ----
   static std::vector<int32_t> nchw(const std::vector<int32_t>& nhwc) { return {nhwc[0], nhwc[3], nhwc[1], nhwc[2]}; }
+  // A 4-D NHWC shape whose channels_last form holds its bytes in the default
+  // dim order too (no dim but C, or none but H and W, exceeds 1): that form is
+  // made in the default dim order (make()).
+  static bool same_bytes_in_both_forms(const std::vector<int32_t>& nhwc);
   static runtime::ScalarType dtype_of(tflite::TensorType type);
   // TFLite tensor t as a graph tensor in `form`: the existing one, or a
   // constant or model input made in that form, or a copy into it.

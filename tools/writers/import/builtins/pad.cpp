@@ -1,4 +1,5 @@
 #include "kernels/cortex_m/pad/pad.h"
+#include "kernels/portable/to_dim_order_copy/to_dim_order_copy.h"
 #include "tools/writers/import/builtins/builtins.h"
 
 // PAD and PADV2 as TFLM's Pad: the int8 codes copied whatever the input and
@@ -35,8 +36,24 @@ void import_pad(OperatorImport& c) {
     pre[4 - rank + k] = before;
     post[4 - rank + k] = after;
   }
-  const Form form = rank == 4 ? c.elementwise_form(x) : Form::Stored;
-  const int32_t gx = c.use(x, form);
+  // cortex_m::pad reads the physical order from the dim orders, so a
+  // channels_last form made in the default order (same bytes) is padded in
+  // its stored form, or, when only the output needs channels_last's order,
+  // copied into that order first (a _to_dim_order_copy of the same bytes).
+  const bool input_free = rank == 4 && OperatorImport::same_bytes_in_both_forms(c.shape(x));
+  const bool output_free = rank == 4 && OperatorImport::same_bytes_in_both_forms(c.shape(y));
+  const Form form = rank == 4 && !(input_free && output_free) ? c.elementwise_form(x) : Form::Stored;
+  int32_t gx = c.use(x, form);
+  if (form == Form::ChannelsLast && input_free) {
+    const int32_t ordered = c.graph().s8(c.name("channels_last"), OperatorImport::nchw(c.shape(x)), kChannelsLastOrder);
+    c.call(portable::kToDimOrderCopyContract,
+           {{"self", GraphArg::of_tensor(gx)},
+            {"non_blocking", GraphArg::boolean(false)},
+            {"dim_order", GraphArg::list({0, 2, 3, 1})},
+            {"out", GraphArg::of_tensor(ordered)}},
+           Step::Helper);
+    gx = ordered;
+  }
   const int32_t gy = c.define(y, form);
   c.call(cortex_m::kPadContract, {{"input", GraphArg::of_tensor(gx)},
                                   {"pre_pad", GraphArg::list(pre)},

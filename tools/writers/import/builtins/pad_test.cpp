@@ -19,6 +19,11 @@ TEST(TfliteImport, PadAndPadV2MatchTflmOnRanks1To4) {
       // A convolution's channels_last output, its channels padded too.
       {{1, 3, 4, 3}, {0, 1, 1, 2}, {0, 1, 0, 1}, false, true},
       {{1, 3, 4, 3}, {0, 0, 2, 0}, {0, 1, 0, 0}, true, true},
+      // Convolution outputs whose two dim orders are the same bytes: 1x1
+      // padded to 3x3 (the output needs channels_last's order), and one
+      // channel padded spatially (both stay so).
+      {{1, 1, 1, 3}, {0, 1, 1, 0}, {0, 1, 1, 0}, false, true},
+      {{1, 4, 3, 1}, {0, 1, 2, 0}, {0, 2, 0, 0}, true, true},
   };
   Rng rng(112);
   for (const Case& c : cases) {
