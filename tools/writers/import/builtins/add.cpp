@@ -12,7 +12,7 @@ void import_add(OperatorImport& c) {
   const Grid qa = c.int8_grid(a), qb = c.int8_grid(b), out = c.int8_grid(y);
   const tflm::AddParams p = tflm::add_params(qa.scale, qb.scale, out.scale, c.where());
   const tflm::ActivationRange act = c.activation(out);
-  const SameSizeOperands in = same_size_operands(c, a, b, y);
+  const PairedOperands in = paired_operands(c, a, b, y);
   const int32_t ga = in.a, gb = in.b;
   const int32_t gy = c.define(y, in.form);
   c.call(cortex_m::kAddContract, {{"self", GraphArg::of_tensor(ga)},

@@ -103,7 +103,8 @@ TEST(TfliteImport, AddMatchesTflmWithBroadcasting) {
   }
 }
 
-// A broadcast operand after a convolution (channels_last in the graph).
+// A broadcast operand after a convolution (channels_last in the graph): C
+// values against [1, H, W, C] is the kernel's own channel broadcast.
 TEST(TfliteImport, AddBroadcastsAfterAConvolution) {
   const std::vector<int32_t> shape{1, 3, 2, 4}, bias{4};
   Rng rng(113);
@@ -119,8 +120,12 @@ TEST(TfliteImport, AddBroadcastsAfterAConvolution) {
   const int32_t out = b.int8(shape, 0.06F, 3);
   b.op(Builtin::Add, {tb, conv}, {out});
   const ref::Add p = ref::add_params(0.07F, -9, 0.05F, 2, 0.06F, 3, ref::activation_range(Activation::None, 0.06F, 3));
-  EXPECT_EQ(run_imported(b.finish({in}, {out}), {as_bytes(x)}),
+  ImportedModel imported;
+  EXPECT_EQ(run_imported(b.finish({in}, {out}), {as_bytes(x)}, &imported),
             std::vector<Bytes>{as_bytes(ref::add(p, y, bias, x, shape, shape))});
+  // The kernel's channel broadcast: one call, no expansion.
+  ASSERT_EQ(imported.operators.size(), 2U);
+  EXPECT_EQ(imported.operators[1].instructions, 1);
 }
 
 TEST(TfliteImport, AddRefusalsAreOneExactLine) {

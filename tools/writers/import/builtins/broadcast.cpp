@@ -84,24 +84,45 @@ int32_t expanded(OperatorImport& c, int32_t x, const std::vector<int32_t>& sizes
 
 }  // namespace
 
-SameSizeOperands same_size_operands(OperatorImport& c, int32_t a, int32_t b, int32_t y) {
-  SameSizeOperands r;
+PairedOperands paired_operands(OperatorImport& c, int32_t a, int32_t b, int32_t y) {
+  PairedOperands r;
   if (c.shape(a) == c.shape(b) && c.shape(a) == c.shape(y)) {
     // Elementwise in memory order: every operand in one form, the one its
     // first input already has.
     r.form = c.elementwise_form(a);
     r.a = c.use(a, r.form);
     r.b = c.use(b, r.form);
+    const bool channels_last = r.form == Form::ChannelsLast;
+    r.b_sizes = channels_last ? OperatorImport::nchw(c.shape(b)) : c.shape(b);
+    r.b_order = channels_last ? kChannelsLastOrder : contiguous_order(r.b_sizes.size());
     return r;
   }
   const std::vector<int32_t> sizes = broadcast_shape(c, c.shape(a), c.shape(b));
   if (sizes != c.shape(y)) c.fail("output shape is not the inputs' broadcast");
+  // One NHWC tensor and C values (C > 1) repeated for every pixel: the
+  // kernels' own channel broadcast, the small input as [1, C, 1, 1].
+  const auto per_channel = [&](int32_t x) {
+    return sizes.size() == 4 && sizes[3] > 1 && numel(c.shape(x)) == static_cast<uint64_t>(sizes[3]) &&
+           c.shape(x).back() == sizes[3];
+  };
+  const bool a_channels = per_channel(a) && c.shape(b) == sizes, b_channels = per_channel(b) && c.shape(a) == sizes;
+  if (a_channels || b_channels) {
+    r.form = Form::ChannelsLast;
+    const std::vector<int32_t> vector{1, sizes[3], 1, 1};
+    r.a = a_channels ? c.reshaped(a, vector, c.name("self")) : c.use(a, Form::ChannelsLast);
+    r.b = b_channels ? c.reshaped(b, vector, c.name("other")) : c.use(b, Form::ChannelsLast);
+    r.b_sizes = b_channels ? vector : OperatorImport::nchw(sizes);
+    r.b_order = b_channels ? contiguous_order(4) : kChannelsLastOrder;
+    return r;
+  }
   const auto operand = [&](int32_t x, const std::string& role) {
     if (numel(c.shape(x)) == numel(sizes)) return c.reshaped(x, sizes, c.name(role));
     return expanded(c, x, sizes, role);
   };
   r.a = operand(a, "self");
   r.b = operand(b, "other");
+  r.b_sizes = sizes;
+  r.b_order = contiguous_order(sizes.size());
   return r;
 }
 

@@ -27,15 +27,20 @@ struct Merged {
 };
 Merged merged_dims(const std::vector<int32_t>& sa, const std::vector<int32_t>& sb, const std::vector<int32_t>& sizes);
 
-// The two inputs of an elementwise ADD, MUL or SUB as graph tensors of the
-// output's sizes, and the form the output takes: equal shapes in
-// elementwise_form; otherwise (the output the inputs' broadcast, else a
-// failure) the stored form, an input with the output's element count
-// reshaped, a smaller one expanded (above).
-struct SameSizeOperands {
+// The two inputs of an elementwise ADD, MUL or SUB as graph tensors the
+// kernels pair, and the form the output takes: equal shapes in
+// elementwise_form; a 4-D tensor against its C channel values (C > 1) in
+// channels_last with the values as [1, C, 1, 1] (the kernels' channel
+// broadcast: a and b then differ in size); otherwise (the output the inputs'
+// broadcast, else a failure) the stored form, an input with the output's
+// element count reshaped, a smaller one expanded (above).
+struct PairedOperands {
   int32_t a = -1, b = -1;
   Form form = Form::Stored;
+  // b's graph tensor: its sizes and dim order.
+  std::vector<int32_t> b_sizes;
+  std::vector<uint8_t> b_order;
 };
-SameSizeOperands same_size_operands(OperatorImport& c, int32_t a, int32_t b, int32_t y);
+PairedOperands paired_operands(OperatorImport& c, int32_t a, int32_t b, int32_t y);
 
 }  // namespace etns::tools::builtins

@@ -19,7 +19,7 @@ void import_mul(OperatorImport& c) {
   if ((c.shape(a) != c.shape(b) || c.shape(a) != c.shape(y)) && c.shape(y).size() > 4) {
     c.fail("broadcasting over " + std::to_string(c.shape(y).size()) + " dims (TFLM's MUL broadcasts 4)");
   }
-  const SameSizeOperands in = same_size_operands(c, a, b, y);
+  const PairedOperands in = paired_operands(c, a, b, y);
   const Form form = in.form;
   const int32_t ga = in.a, gb = in.b;
   const int32_t gy = clamped_output(c, y, form, act);

@@ -60,7 +60,7 @@ void import_sub(OperatorImport& c) {
              "cortex_m_ns::quantized_sub)");
     }
   }
-  const SameSizeOperands in = same_size_operands(c, a, b, y);
+  const PairedOperands in = paired_operands(c, a, b, y);
   const int32_t gy = c.define(y, in.form);
   const auto call = [&](const runtime::OperatorContract& contract, int32_t other, int32_t other_zero_point) {
     c.call(contract, {{"self", GraphArg::of_tensor(in.a)},
@@ -85,11 +85,7 @@ void import_sub(OperatorImport& c) {
     c.note_provider(protocol::Provider::Ns, "");
     return;
   }
-  // The graph tensor `in.b` has the output's sizes in `in.form`.
-  const bool channels_last = in.form == Form::ChannelsLast;
-  const std::vector<int32_t> sizes = channels_last ? OperatorImport::nchw(c.shape(y)) : c.shape(y);
-  const int32_t negated = c.graph().s8(c.name("negated"), sizes,
-                                       channels_last ? kChannelsLastOrder : contiguous_order(sizes.size()));
+  const int32_t negated = c.graph().s8(c.name("negated"), in.b_sizes, in.b_order);
   std::vector<uint8_t> table(256);
   for (int32_t v = -128; v <= 127; ++v) table[static_cast<uint8_t>(v)] = static_cast<uint8_t>(-1 - v);
   const int32_t gt = c.graph().tensor(c.name("negate"), runtime::ScalarType::Char, {256}, contiguous_order(1),

@@ -47,6 +47,9 @@ TEST(TfliteImport, SubMatchesTflm) {
       {{1}, {3, 2, 2}, 0.5F, 0.5F, 1.0F, 0, 0, 0, Activation::None, false},
       {{2, 3, 4}, {4}, 0.1F, 0.05F, 0.2F, -1, 1, 0, Activation::None, true},
       {{1, 3, 1, 1}, {1, 3, 4, 2}, 0.04F, 0.02F, 0.08F, 20, -20, 1, Activation::Relu, false},
+      // Channel vectors against [1, H, W, C] (the kernel's channel broadcast).
+      {{1, 3, 2, 4}, {4}, 0.04F, 0.02F, 0.08F, 20, -20, 1, Activation::None, true},
+      {{1, 1, 1, 4}, {1, 3, 2, 4}, 0.04F, 0.02F, 0.08F, 20, -20, 1, Activation::None, false},
       // Saturation both ways: differences far outside the output grid.
       {{4, 8}, {4, 8}, 1.0F, 1.0F, 0.01F, 0, 0, 0, Activation::None, false},
   };
@@ -87,19 +90,25 @@ TEST(TfliteImport, SubMatchesTflmOnEveryCodePair) {
   }
 }
 
-// --provider ns: cortex_m_ns::quantized_sub, TFLM's bytes on every code pair,
-// the scales arm refuses among them.
+// --provider ns: cortex_m_ns::quantized_sub, TFLM's bytes on every code pair
+// (the scales arm refuses among them) and on channel broadcasts.
 TEST(TfliteImport, SubWithProviderNsIsQuantizedSubOnEveryCodePair) {
   const SubCase cases[] = {
       {{256, 1}, {1, 256}, 0.035F, 0.017F, 0.04F, 0, 0, 0, Activation::None, false},
       {{256, 1}, {1, 256}, 0.047F, 0.0071F, 0.04F, -11, -4, -16, Activation::Relu6, false},
+      // The kernel's channel broadcast, the vector either side.
+      {{1, 4, 8, 8}, {8}, 0.035F, 0.017F, 0.04F, 3, -7, 1, Activation::None, false},
+      {{1, 1, 1, 8}, {1, 4, 8, 8}, 0.035F, 0.017F, 0.04F, 3, -7, 1, Activation::None, false},
   };
+  Rng rng(116);
   std::vector<int8_t> codes(256);
   for (size_t i = 0; i < 256; ++i) codes[i] = static_cast<int8_t>(static_cast<int32_t>(i) - 128);
   for (const SubCase& c : cases) {
-    SCOPED_TRACE(std::to_string(c.s1) + " " + std::to_string(c.s2) + " " + std::to_string(c.s_out));
+    SCOPED_TRACE(shape_text(c.a) + " - " + shape_text(c.b));
+    const std::vector<int8_t> x = ref::count(c.a) == 256 && c.a[0] == 256 ? codes : random_s8(rng, ref::count(c.a));
+    const std::vector<int8_t> y = ref::count(c.b) == 256 && c.b[1] == 256 ? codes : random_s8(rng, ref::count(c.b));
     int32_t ta = 0, tb = 0, out = 0;
-    TfliteBuilder b = sub_model(c, codes, ta, tb, out);
+    TfliteBuilder b = sub_model(c, y, ta, tb, out);
     const ImportedProgram program =
         import_program(tfl::write_tflite(b.finish({ta, tb}, {out})), "m.tflite", protocol::Provider::Ns);
     EXPECT_EQ(program.imported.operators.at(0).provider, "ns");
@@ -107,12 +116,12 @@ TEST(TfliteImport, SubWithProviderNsIsQuantizedSubOnEveryCodePair) {
     const std::string path = dir.path() + "/m.pte";
     write_file_atomic(path, program.pte.data(), program.pte.size());
     HostSession session(path, &kernels::registry_of(protocol::Provider::Ns));
-    session.set_input(0, as_bytes(codes));
-    session.set_input(1, as_bytes(codes));
+    session.set_input(0, as_bytes(x));
+    session.set_input(1, as_bytes(y));
     session.execute();
     const ref::Add p = ref::sub_params(c.s1, c.zp1, c.s2, c.zp2, c.s_out, c.zp_out,
                                        ref::activation_range(c.activation, c.s_out, c.zp_out));
-    EXPECT_EQ(session.output_bytes(0), as_bytes(ref::sub(p, codes, c.a, codes, c.b, {256, 256})));
+    EXPECT_EQ(session.output_bytes(0), as_bytes(ref::sub(p, x, c.a, y, c.b, broadcast_of(c.a, c.b))));
   }
 }
 
