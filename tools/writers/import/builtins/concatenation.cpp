@@ -51,7 +51,13 @@ void import_concatenation(OperatorImport& c) {
   // cortex_m::pad takes four physical (NHWC) dims, the stored shape
   // right-aligned, in either form; maximum walks same-shaped operands in
   // memory order, so one form serves all.
-  const Form form = rank == 4 ? c.elementwise_form(c.input(0)) : Form::Stored;
+  // A channels_last form made in the default dim order (same bytes) would be
+  // padded in the wrong physical order: such operands take the stored form.
+  bool same_bytes = rank == 4 && OperatorImport::same_bytes_in_both_forms(sy);
+  for (int32_t k = 0; rank == 4 && k < count; ++k) {
+    same_bytes = same_bytes || OperatorImport::same_bytes_in_both_forms(c.shape(c.input(static_cast<size_t>(k))));
+  }
+  const Form form = rank == 4 && !same_bytes ? c.elementwise_form(c.input(0)) : Form::Stored;
   const std::vector<int32_t> logical = form == Form::ChannelsLast ? OperatorImport::nchw(sy) : sy;
   const std::vector<uint8_t> order =
       form == Form::ChannelsLast ? kChannelsLastOrder : contiguous_order(static_cast<size_t>(rank));

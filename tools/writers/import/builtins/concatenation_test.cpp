@@ -45,29 +45,32 @@ TEST(TfliteImport, ConcatenationCopiesTheCodesOnEveryAxis) {
 }
 
 // A convolution's [1, H, W, C] output (channels_last) beside a model input,
-// along C, W and N: the pads and maximums work in the first input's form.
+// along C, W and N: the pads and maximums work in the first input's form. A
+// [1, 1, 1, C] or [1, H, W, 1] output (its channels_last form in the default
+// dim order, same bytes) is concatenated in its stored form.
 TEST(TfliteImport, ConcatenationOfAConvolutionOutputKeepsTheNhwcBytes) {
   Rng rng(22);
-  for (const int32_t axis : {-1, 2, 0}) {
-    SCOPED_TRACE("axis " + std::to_string(axis));
-    const std::vector<int32_t> nhwc = {1, 3, 2, 4};
-    std::vector<int32_t> other = nhwc, out_shape = nhwc;
-    const size_t a = static_cast<size_t>(axis < 0 ? axis + 4 : axis);
-    other[a] = 2;
-    out_shape[a] += 2;
-    const std::vector<int8_t> x = random_s8(rng, ref::count(nhwc)), z = random_s8(rng, ref::count(other));
-    std::vector<int8_t> identity(16, 0);
-    for (int32_t i = 0; i < 4; ++i) identity[static_cast<size_t>(i * 4 + i)] = 1;
-    TfliteBuilder b;
-    const int32_t in = b.int8(nhwc, 0.1F, 2), w = b.weights({4, 1, 1, 4}, {1.0F}, 0, identity);
-    const int32_t conv = b.int8(nhwc, 0.1F, 2), in2 = b.int8(other, 0.7F, -9);
-    b.op(Builtin::Conv2d, {in, w}, {conv}, conv_options(Padding::Valid, 1, 1, Activation::None));
-    const int32_t out = b.int8(out_shape, 0.1F, 2);
-    tfl::Options o;
-    o.axis = axis;
-    b.op(Builtin::Concatenation, {conv, in2}, {out}, o);
-    EXPECT_EQ(run_imported(b.finish({in, in2}, {out}), {as_bytes(x), as_bytes(z)})[0],
-              as_bytes(ref::concatenation<int8_t>({x, z}, {nhwc, other}, axis)));
+  for (const std::vector<int32_t>& nhwc : {std::vector<int32_t>{1, 3, 2, 4}, {1, 1, 1, 4}}) {
+    for (const int32_t axis : {-1, 2, 0}) {
+      SCOPED_TRACE(shape_text(nhwc) + " axis " + std::to_string(axis));
+      std::vector<int32_t> other = nhwc, out_shape = nhwc;
+      const size_t a = static_cast<size_t>(axis < 0 ? axis + 4 : axis);
+      other[a] = 2;
+      out_shape[a] += 2;
+      const std::vector<int8_t> x = random_s8(rng, ref::count(nhwc)), z = random_s8(rng, ref::count(other));
+      std::vector<int8_t> identity(16, 0);
+      for (int32_t i = 0; i < 4; ++i) identity[static_cast<size_t>(i * 4 + i)] = 1;
+      TfliteBuilder b;
+      const int32_t in = b.int8(nhwc, 0.1F, 2), w = b.weights({4, 1, 1, 4}, {1.0F}, 0, identity);
+      const int32_t conv = b.int8(nhwc, 0.1F, 2), in2 = b.int8(other, 0.7F, -9);
+      b.op(Builtin::Conv2d, {in, w}, {conv}, conv_options(Padding::Valid, 1, 1, Activation::None));
+      const int32_t out = b.int8(out_shape, 0.1F, 2);
+      tfl::Options o;
+      o.axis = axis;
+      b.op(Builtin::Concatenation, {conv, in2}, {out}, o);
+      EXPECT_EQ(run_imported(b.finish({in, in2}, {out}), {as_bytes(x), as_bytes(z)})[0],
+                as_bytes(ref::concatenation<int8_t>({x, z}, {nhwc, other}, axis)));
+    }
   }
 }
 
