@@ -295,7 +295,8 @@ inline std::vector<int8_t> fully_connected(const std::vector<int8_t>& in, int32_
       for (int32_t d = 0; d < depth; ++d) {
         acc += w[static_cast<size_t>(u * depth + d)] * (in[static_cast<size_t>(b * depth + d)] + input_offset);
       }
-      if (!bias.empty()) acc += bias[static_cast<size_t>(u)];
+      // The bias added wrapping, as TFLM's int32 accumulator wraps on its targets.
+      if (!bias.empty()) acc = static_cast<int32_t>(static_cast<uint32_t>(acc) + static_cast<uint32_t>(bias[static_cast<size_t>(u)]));
       out[static_cast<size_t>(b * units + u)] = clamp8(multiply(acc, m) + output_offset, r.min, r.max);
     }
   }

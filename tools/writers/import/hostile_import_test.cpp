@@ -166,6 +166,26 @@ TEST(HostileImport, TheRefusalNamesTheOperatorsIndex) {
             "cortex_m::quantized_avg_pool2d.out: height: out 4 with stride 1 leaves int32");
 }
 
+// FULLY_CONNECTED's int32 accumulator wraps as TFLM's does (and as CONV_2D's
+// and DEPTHWISE_CONV_2D's): a bias near INT32_MAX plus 4 x 127 x 255 leaves
+// int32, and the program gives TFLM's bytes rather than a refusal.
+TEST(HostileImport, FullyConnectedAccumulatorWrapsAsTflm) {
+  const std::vector<int8_t> x{127, 127, 127, 127}, weights(8, 127);
+  const std::vector<int32_t> bias{2147483000, 0};
+  TfliteBuilder b;
+  const int32_t in = b.int8({1, 4}, 0.1F, -128);
+  const int32_t w = b.weights({2, 4}, {0.01F}, 0, weights);
+  const int32_t bt = b.int32_constant({2}, bias), out = b.int8({1, 2}, 0.5F, 3);
+  b.op(Builtin::FullyConnected, {in, w, bt}, {out});
+  const tfl::Model model = b.finish({in}, {out});
+  const ref::Multiplier m = ref::product_multiplier(0.1F, 0.01F, 0.5F);
+  const std::vector<int8_t> want = ref::fully_connected(x, 1, 4, weights, 2, bias, 128, 3, m, {-128, 127});
+  // Unit 0 wraps to a large negative accumulator (-128; unwrapped it would
+  // saturate at 127, as unit 1 does).
+  EXPECT_EQ(want, (std::vector<int8_t>{-128, 127}));
+  EXPECT_EQ(run_one(model, {as_bytes(x)}), as_bytes(want));
+}
+
 TEST(HostileImport, InstructionIdsAreReadFromTheRuntimesLine) {
   EXPECT_EQ(instruction_named("c0i12 cortex_m::add.out: x"), 12);
   EXPECT_EQ(instruction_named("value 3: rank 20"), -1);

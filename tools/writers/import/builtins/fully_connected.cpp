@@ -92,11 +92,12 @@ std::vector<int32_t> kernel_sums(const OperatorImport& c, const tflite::Tensor& 
     for (int32_t k = 0; k < depth; ++k) {
       sum += static_cast<int8_t>(weights.data[static_cast<size_t>(u) * static_cast<size_t>(depth) + static_cast<size_t>(k)]);
     }
+    // Modulo 2^32, as TFLM's int32 accumulator wraps on its targets and
+    // quantized_linear adds it to its dot product wrapping: the sum is
+    // TFLM's accumulator whatever overflows (as CONV_2D's and
+    // DEPTHWISE_CONV_2D's).
     const int64_t folded = bias[static_cast<size_t>(u)] + static_cast<int64_t>(-in.zero_point) * sum;
-    if (folded < std::numeric_limits<int32_t>::min() || folded > std::numeric_limits<int32_t>::max()) {
-      c.fail("unit " + std::to_string(u) + ": bias + input offset x weight sum leaves int32");
-    }
-    kernel_sum[static_cast<size_t>(u)] = static_cast<int32_t>(folded);
+    kernel_sum[static_cast<size_t>(u)] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(folded)));
   }
   return kernel_sum;
 }

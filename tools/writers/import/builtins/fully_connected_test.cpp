@@ -181,16 +181,6 @@ TEST(TfliteImport, FullyConnectedRefusalsAreOneExactLine) {
          return b.finish({in}, {out});
        },
        "m.tflite: operator 0 (FULLY_CONNECTED): tensor 2 (\"t2\") does not hold one bias per unit"},
-      {"FULLY_CONNECTED kernel sum",
-       [] {
-         TfliteBuilder b;
-         const int32_t in = b.int8({1, 4}, 0.1F, -128);
-         const int32_t w = b.weights({2, 4}, {0.01F}, 0, std::vector<int8_t>(8, 127));
-         const int32_t bias = b.int32_constant({2}, {2147483000, 0}), out = b.int8({1, 2}, 0.1F, 0);
-         b.op(Builtin::FullyConnected, {in, w, bias}, {out});
-         return b.finish({in}, {out});
-       },
-       "m.tflite: operator 0 (FULLY_CONNECTED): unit 0: bias + input offset x weight sum leaves int32"},
       {"per-channel FULLY_CONNECTED, scales along the depth",
        [] {
          TfliteBuilder b;
