@@ -145,13 +145,15 @@ int run_compare_tensors_command(const CompareTensorsCommand& c) {
 
 CommandAction add_import_command(CLI::App& app) {
   CLI::App* command =
-      app.add_subcommand("import", "turn an int8 TFLite model into an ExecuTorch program (cortex_m:: operators)");
+      app.add_subcommand("import", "turn an int8 TFLite model into an ExecuTorch program, bit-exact with TFLite Micro");
   command->footer(
       "Reads and verifies the .tflite flatbuffer (one subgraph, static shapes, int8 activations, int8\n"
       "weights with zero point 0, int32 biases) and writes a program whose arguments are derived as\n"
-      "TensorFlow Lite Micro derives its kernels' parameters, so it computes TFLM's bytes. Activations\n"
-      "stay NHWC bytes: the model's input and output files work unchanged. An operator or option no\n"
-      "cortex_m:: operator computes like TFLM is refused, naming it.\n"
+      "TensorFlow Lite Micro derives its kernels' parameters, so it computes TFLM's bytes: cortex_m::\n"
+      "and portable operators where they do, etns_ops:: ones (listed in the report) where none does;\n"
+      "shape arithmetic is folded at import. Activations stay NHWC bytes: the model's input and output\n"
+      "files work unchanged. Every operator or option that cannot be computed like TFLM is refused at\n"
+      "once, one line each; what TFLM tolerates in a file is accepted and listed in the report.\n"
       "Example: etns import kws.tflite -o kws.pte --report kws_import.md");
   auto c = std::make_shared<ImportCommand>();
   command->add_option("model", c->model, "the TFLite model (.tflite)")->required()->check(CLI::ExistingFile);
@@ -161,7 +163,7 @@ CommandAction add_import_command(CLI::App& app) {
   add_provider_option(command, c->provider,
                       "the provider the program is for (default arm): ns runs LEAKY_RELU, RELU, RELU6, "
                       "RELU_N1_TO_1 and HARD_SWISH on cortex_m_ns:: kernels where they give TFLM's bytes on all "
-                      "256 inputs");
+                      "256 inputs, and SUB as cortex_m_ns::quantized_sub (TFLM's formula)");
   return [c]() { return run_import_command(*c); };
 }
 
