@@ -480,6 +480,20 @@ inline std::vector<ImportCase> tflite_import_cases() {
     cases.push_back({"unidirectional_sequence_lstm", b.finish({inputs[0]}, {out}), {as_bytes(x)},
                      {as_bytes(tflm::lstm(m, x, state))}});
   }
+  {  // SPACE_TO_DEPTH block 2, then DEPTH_TO_SPACE block 4: 2 batches.
+    TfliteBuilder b;
+    const std::vector<int32_t> is{2, 6, 6, 4};
+    const std::vector<int8_t> x = random_s8(rng, tflm::count(is));
+    const int32_t in = b.int8(is, 0.06F, 4), mid = b.int8({2, 3, 3, 16}, 0.06F, 4);
+    const int32_t out = b.int8({2, 12, 12, 1}, 0.06F, 4);
+    tfl::Options o;
+    o.block_size = 2;
+    b.op(Builtin::SpaceToDepth, {in}, {mid}, o);
+    o.block_size = 4;
+    b.op(Builtin::DepthToSpace, {mid}, {out}, o);
+    const std::vector<int8_t> y = tflm::depth_to_space(tflm::space_to_depth(x, is, 2), {2, 3, 3, 16}, 4);
+    cases.push_back({"space_to_depth_depth_to_space", b.finish({in}, {out}), {as_bytes(x)}, {as_bytes(y)}});
+  }
   return cases;
 }
 

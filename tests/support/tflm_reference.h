@@ -1168,4 +1168,38 @@ inline std::vector<int8_t> reduce_max(const std::vector<int8_t>& x, const std::v
   return std::vector<int8_t>(best.begin(), best.end());
 }
 
+// ---- space_to_depth.h, depth_to_space.h ----
+
+// SpaceToDepth: input pixel (h, w) lands in output pixel (h / b, w / b) at
+// depth ((h % b) * b + w % b) * C + d.
+inline std::vector<int8_t> space_to_depth(const std::vector<int8_t>& in, const std::vector<int32_t>& is, int32_t b) {
+  const std::vector<int32_t> os = {is[0], is[1] / b, is[2] / b, is[3] * b * b};
+  std::vector<int8_t> out(count(os));
+  for (int32_t n = 0; n < is[0]; ++n) {
+    for (int32_t h = 0; h < is[1]; ++h) {
+      for (int32_t w = 0; w < is[2]; ++w) {
+        const int32_t offset_d = ((h % b) * b + w % b) * is[3];
+        for (int32_t d = 0; d < is[3]; ++d) out[offset4(os, n, h / b, w / b, offset_d + d)] = in[offset4(is, n, h, w, d)];
+      }
+    }
+  }
+  return out;
+}
+
+// DepthToSpace: output pixel (h, w), channel d reads input pixel (h / b,
+// w / b) at depth ((h % b) * b + w % b) * C_out + d.
+inline std::vector<int8_t> depth_to_space(const std::vector<int8_t>& in, const std::vector<int32_t>& is, int32_t b) {
+  const std::vector<int32_t> os = {is[0], is[1] * b, is[2] * b, is[3] / (b * b)};
+  std::vector<int8_t> out(count(os));
+  for (int32_t n = 0; n < os[0]; ++n) {
+    for (int32_t h = 0; h < os[1]; ++h) {
+      for (int32_t w = 0; w < os[2]; ++w) {
+        const int32_t offset_d = ((h % b) * b + w % b) * os[3];
+        for (int32_t d = 0; d < os[3]; ++d) out[offset4(os, n, h, w, d)] = in[offset4(is, n, h / b, w / b, offset_d + d)];
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace etns::testing::tflm

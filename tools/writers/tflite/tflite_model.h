@@ -46,6 +46,7 @@ enum class Builtin : int32_t {
   Concatenation = 2,
   Conv2d = 3,
   DepthwiseConv2d = 4,
+  DepthToSpace = 5,
   Dequantize = 6,
   FullyConnected = 9,
   Logistic = 14,
@@ -56,6 +57,7 @@ enum class Builtin : int32_t {
   Relu6 = 21,
   Reshape = 22,
   Softmax = 25,
+  SpaceToDepth = 26,
   Tanh = 28,
   Custom = 32,
   Pad = 34,
@@ -78,6 +80,7 @@ enum class Builtin : int32_t {
   ReduceMax = 82,
   Pack = 83,
   Unpack = 88,
+  ResizeNearestNeighbor = 97,
   LeakyRelu = 98,
   SplitV = 102,
   Quantize = 114,
@@ -160,6 +163,9 @@ struct Options {
   float proj_clip = 0.0F;
   bool time_major = false;
   bool diagonal_recurrent_tensors = false;
+  int32_t block_size = 0;                // SPACE_TO_DEPTH, DEPTH_TO_SPACE
+  bool align_corners = false;            // RESIZE_NEAREST_NEIGHBOR
+  bool half_pixel_centers = false;
 };
 
 struct Operator {

@@ -432,6 +432,18 @@ void read_options(const fb::Operator& stored, fb::BuiltinOptions type, Options& 
     case fb::BuiltinOptions::ReducerOptions:
       o.keep_dims = stored.builtin_options_as_ReducerOptions()->keep_dims();
       break;
+    case fb::BuiltinOptions::SpaceToDepthOptions:
+      o.block_size = stored.builtin_options_as_SpaceToDepthOptions()->block_size();
+      break;
+    case fb::BuiltinOptions::DepthToSpaceOptions:
+      o.block_size = stored.builtin_options_as_DepthToSpaceOptions()->block_size();
+      break;
+    case fb::BuiltinOptions::ResizeNearestNeighborOptions: {
+      const fb::ResizeNearestNeighborOptions& t = *stored.builtin_options_as_ResizeNearestNeighborOptions();
+      o.align_corners = t.align_corners();
+      o.half_pixel_centers = t.half_pixel_centers();
+      break;
+    }
     default:
       break;  // PAD, PADV2, TRANSPOSE, MAXIMUM/MINIMUM, QUANTIZE, DEQUANTIZE, SLICE, EXPAND_DIMS: empty tables
   }
@@ -485,6 +497,9 @@ constexpr KnownOperator kKnownOperators[] = {
     {Builtin::Mean, fb::BuiltinOptions::ReducerOptions},
     {Builtin::Sum, fb::BuiltinOptions::ReducerOptions},
     {Builtin::ReduceMax, fb::BuiltinOptions::ReducerOptions},
+    {Builtin::SpaceToDepth, fb::BuiltinOptions::SpaceToDepthOptions},
+    {Builtin::DepthToSpace, fb::BuiltinOptions::DepthToSpaceOptions},
+    {Builtin::ResizeNearestNeighbor, fb::BuiltinOptions::ResizeNearestNeighborOptions},
 };
 
 const KnownOperator* find_known(int32_t builtin) {

@@ -103,6 +103,12 @@ flatbuffers::Offset<void> write_options(flatbuffers::FlatBufferBuilder& fbb, uin
       return fb::CreateUnpackOptions(fbb, o.num, o.axis).Union();
     case fb::BuiltinOptions::ReducerOptions:
       return fb::CreateReducerOptions(fbb, o.keep_dims).Union();
+    case fb::BuiltinOptions::SpaceToDepthOptions:
+      return fb::CreateSpaceToDepthOptions(fbb, o.block_size).Union();
+    case fb::BuiltinOptions::DepthToSpaceOptions:
+      return fb::CreateDepthToSpaceOptions(fbb, o.block_size).Union();
+    case fb::BuiltinOptions::ResizeNearestNeighborOptions:
+      return fb::CreateResizeNearestNeighborOptions(fbb, o.align_corners, o.half_pixel_centers).Union();
     case fb::BuiltinOptions::UnidirectionalSequenceLSTMOptions:
       return fb::CreateUnidirectionalSequenceLSTMOptions(fbb, activation, o.cell_clip, o.proj_clip, o.time_major,
                                                          o.asymmetric_quantize_inputs, o.diagonal_recurrent_tensors)
@@ -272,6 +278,10 @@ std::string options_difference(const Options& a, const Options& b) {
   if (a.cell_clip != b.cell_clip || a.proj_clip != b.proj_clip) return "cell_clip/proj_clip";
   if (a.time_major != b.time_major) return "time_major";
   if (a.diagonal_recurrent_tensors != b.diagonal_recurrent_tensors) return "diagonal_recurrent_tensors";
+  if (a.block_size != b.block_size) return "block_size";
+  if (a.align_corners != b.align_corners || a.half_pixel_centers != b.half_pixel_centers) {
+    return "align_corners/half_pixel_centers";
+  }
   return "";
 }
 
@@ -535,6 +545,24 @@ std::vector<Operator> example_reduction_operators() {
   };
 }
 
+// SPACE_TO_DEPTH, DEPTH_TO_SPACE and RESIZE_NEAREST_NEIGHBOR (after the
+// reductions, so that the indices tests name stay put), options other than
+// the defaults.
+std::vector<Operator> example_resampling_operators() {
+  Options space_to_depth;
+  space_to_depth.block_size = 2;
+  Options depth_to_space;
+  depth_to_space.block_size = 3;
+  Options resize;
+  resize.align_corners = true;
+  resize.half_pixel_centers = true;
+  return {
+      with_options(Builtin::SpaceToDepth, {0}, space_to_depth),
+      with_options(Builtin::DepthToSpace, {0}, depth_to_space),
+      with_options(Builtin::ResizeNearestNeighbor, {0, 2}, resize),
+  };
+}
+
 // What the reader keeps without knowing it: a custom operator, a builtin with
 // options it does not read (REDUCE_PROD's ReducerOptions), a code above 127.
 std::vector<Operator> example_unknown_operators() {
@@ -585,6 +613,7 @@ Model example_operators() {
   for (Operator& op : example_unknown_operators()) m.operators.push_back(std::move(op));
   for (Operator& op : example_data_movement_operators()) m.operators.push_back(std::move(op));
   for (Operator& op : example_reduction_operators()) m.operators.push_back(std::move(op));
+  for (Operator& op : example_resampling_operators()) m.operators.push_back(std::move(op));
   return m;
 }
 

@@ -48,6 +48,8 @@ constexpr BuiltinImport kBuiltins[] = {
     {Builtin::Pack, import_pack},
     {Builtin::ExpandDims, import_expand_dims},
     {Builtin::Concatenation, import_concatenation},
+    {Builtin::SpaceToDepth, import_space_to_depth},
+    {Builtin::DepthToSpace, import_depth_to_space},
 };
 
 }  // namespace

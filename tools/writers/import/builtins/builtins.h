@@ -56,5 +56,7 @@ void import_strided_slice(OperatorImport& c);     // strided_slice.cpp: folded a
 void import_pack(OperatorImport& c);              // pack.cpp: folded at import
 void import_expand_dims(OperatorImport& c);       // expand_dims.cpp: aten::view_copy, or folded
 void import_concatenation(OperatorImport& c);     // concatenation.cpp: cortex_m::pad, maximum
+void import_space_to_depth(OperatorImport& c);    // space_to_depth.cpp: cortex_m::transpose between views
+void import_depth_to_space(OperatorImport& c);    // space_to_depth.cpp
 
 }  // namespace etns::tools::builtins
