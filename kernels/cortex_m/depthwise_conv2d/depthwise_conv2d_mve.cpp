@@ -432,6 +432,52 @@ uint64_t mult_rows_offset(const DepthwiseConv2dParams& p) {
 
 #if ETNS_HAVE_MVE
 
+// The multiplier path's blocks (fill_blocks<true> of the multiplier-1
+// parameters e, the same values), 8 channels at a time where a half block is
+// full and the filter has at most 256 taps: the taps widened to int16 and
+// summed there (|sum| <= 256 * 128), VMULLB/VMULLT by the input offset give
+// the even and odd channels' folds exactly, and VLD2 splits the per-channel
+// tensors into even and odd channels. Returns whether every channel's shift
+// is negative (requantize_half's kRight).
+bool fill_mult_blocks(const DepthwiseConv2dParams& e, const int8_t* weight, const int32_t* bias,
+                      int32_t* blocks) {
+  const int32_t channels = e.input_c;
+  const int32_t taps = e.filter_h * e.filter_w;
+  const int32_t vector_halves = taps <= 256 ? channels / 8 : 0;
+  if (vector_halves * 8 < channels) fill_blocks<true>(e, weight, bias, blocks);
+  const int16x8_t input_offset = vdupq_n_s16(static_cast<int16_t>(e.input_offset));
+  const int32x4_t zero = vdupq_n_s32(0);
+  int32x4_t largest_shift = vdupq_n_s32(-1);
+  for (int32_t h = 0; h < vector_halves; ++h) {
+    const int32_t c = 8 * h;
+    int32_t* q = blocks + static_cast<ptrdiff_t>(h / 2) * kBlockValues + (h % 2) * 8;
+    const int8_t* w = weight + c;
+    int16x8_t sum = vdupq_n_s16(0);
+    for (int32_t t = 0; t < taps; ++t, w += channels) sum = vaddq_s16(sum, vldrbq_s16(w));
+    int32x4_t even = vmullbq_int_s16(sum, input_offset);
+    int32x4_t odd = vmulltq_int_s16(sum, input_offset);
+    if (bias != nullptr) {
+      const int32x4x2_t b = vld2q_s32(bias + c);
+      even = vaddq_s32(even, b.val[0]);
+      odd = vaddq_s32(odd, b.val[1]);
+    }
+    vst1q_s32(q, even);
+    vst1q_s32(q + 4, odd);
+    const int32x4x2_t m = vld2q_s32(e.multipliers + c);
+    vst1q_s32(q + kLanes, m.val[0]);
+    vst1q_s32(q + kLanes + 4, m.val[1]);
+    const int32x4x2_t shift = vld2q_s32(e.shifts + c);
+    vst1q_s32(q + 2 * kLanes, vmaxq_s32(shift.val[0], zero));
+    vst1q_s32(q + 2 * kLanes + 4, vmaxq_s32(shift.val[1], zero));
+    vst1q_s32(q + 3 * kLanes, vminq_s32(shift.val[0], zero));
+    vst1q_s32(q + 3 * kLanes + 4, vminq_s32(shift.val[1], zero));
+    largest_shift = vmaxq_s32(largest_shift, vmaxq_s32(shift.val[0], shift.val[1]));
+  }
+  bool right = vmaxvq_s32(INT32_MIN, largest_shift) < 0;
+  for (int32_t c = vector_halves * 8; c < channels; ++c) right = right && e.shifts[c] < 0;
+  return right;
+}
+
 // Bytes [0, count) of dst set to v: 16 a store, the last predicated.
 void fill_s8(int8_t* dst, int32_t count, int8x16_t v) {
   int32_t k = 0;
@@ -442,8 +488,10 @@ void fill_s8(int8_t* dst, int32_t count, int8x16_t v) {
 // dst[k] = src[k / mult] for k in [0, count * mult): `count` input bytes of
 // whole pixels, so the copy's pixel j byte oc is input pixel j channel oc /
 // mult. Multipliers 2 and 4 widen bytes to 16 or 32 bits and multiply by
-// 0x0101 or 0x01010101, which repeats each byte across its lane; others store
-// each byte broadcast, 16 copies a store.
+// 0x0101 or 0x01010101, which repeats each byte across its lane (16 bytes a
+// store, the last predicated); others store each byte broadcast, 16 copies a
+// store. (VST2/VST4 would interleave copies of one vector, but GCC 12 builds
+// their register groups through the stack.)
 void expand_s8(const int8_t* src, int32_t count, int32_t mult, int8_t* dst) {
   const uint8_t* s = reinterpret_cast<const uint8_t*>(src);
   uint8_t* d = reinterpret_cast<uint8_t*>(dst);
@@ -597,28 +645,57 @@ inline __attribute__((always_inline)) void mac_rows8x2(int32x4_t& a0, int32x4_t&
       : "lr", "cc", "memory");
 }
 
-// Paired lanes of a half block (8 channels; q points at its bias values, the
-// block's four kinds of values kLanes apart) requantised and narrowed to 8
-// int16 lanes in channel order.
-inline __attribute__((always_inline)) int16x8_t requantize_half(const DepthwiseConv2dParams& p,
+// The output offset and the activation range as int16 lanes, kept in
+// registers across a row.
+struct Output {
+  int32_t offset;
+  int16x8_t lo, hi;
+};
+
+// RQ of 4 paired lanes of a half block (q at their bias values, the block's
+// four kinds of values kLanes apart) plus the output offset, added mod 2^32 as
+// the reference's. kRight: every shift negative (the exporters' scales below
+// 1): no left shift, and the general form's step down for negative values
+// (v & neg_right) >> 31 is v >> 31; the same values, three instructions fewer
+// (as depthwise_conv2d_mve_3x3.cpp's).
+template <bool kRight>
+inline __attribute__((always_inline)) int32x4_t requantize_quarter(int32x4_t acc,
+                                                                   const int32_t* q,
+                                                                   int32_t offset) {
+  const int32x4_t multiplier = vld1q_s32(q + kLanes);
+  const int32x4_t neg_right = vld1q_s32(q + 3 * kLanes);
+  int32x4_t v;
+  if constexpr (kRight) {
+    v = vqrdmulhq_s32(acc, multiplier);
+    v = vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), neg_right);
+  } else {
+    v = kernels::mve::requantize_lanes(acc, multiplier, vld1q_s32(q + 2 * kLanes), neg_right);
+  }
+  return vaddq_n_s32(v, offset);
+}
+
+// A half block's 8 channels (even ones in `even`, odd ones in `odd`)
+// requantised into 8 int16 lanes in channel order: the int16 saturation of
+// the narrowing commutes with the int8 activation clamp, so one clamp serves
+// all 8.
+template <bool kRight>
+inline __attribute__((always_inline)) int16x8_t requantize_half(const Output& o,
                                                                 const int32_t* q, int32x4_t even,
                                                                 int32x4_t odd) {
-  const auto rq = [&](int32x4_t acc, const int32_t* v) {
-    return requantize_lanes(acc, vld1q_s32(v + kLanes), vld1q_s32(v + 2 * kLanes),
-                            vld1q_s32(v + 3 * kLanes), p.output_offset, p.activation_min,
-                            p.activation_max);
-  };
-  int16x8_t narrow = vdupq_n_s16(0);
-  narrow = vmovnbq_s32(narrow, rq(even, q));
-  narrow = vmovntq_s32(narrow, rq(odd, q + 4));
-  return narrow;
+  const int32x4_t e = requantize_quarter<kRight>(even, q, o.offset);
+  const int32x4_t d = requantize_quarter<kRight>(odd, q + 4, o.offset);
+  // VQMOVNB keeps the odd lanes of its first operand, which VQMOVNT then
+  // overwrites: any register serves.
+  const int16x8_t narrowed = vqmovntq_s32(vqmovnbq_s32(vreinterpretq_s16_s32(d), e), d);
+  return vminq_s16(vmaxq_s16(narrowed, o.lo), o.hi);
 }
 
 // The last `live` < 8 channels of a pixel (x_base as in Taps), from the
 // paired half block at q: predicated loads (nothing past the weights is read)
 // and store.
-void pixel_tail(const DepthwiseConv2dParams& p, const int32_t* q, const Taps& taps,
-                const int8_t* x_base, const int8_t* w, int32_t live, int8_t* out) {
+template <bool kRight>
+void pixel_tail(const Output& o, const int32_t* q, const Taps& taps, const int8_t* x_base,
+                const int8_t* w, int32_t live, int8_t* out) {
   const mve_pred16_t pred = vctp16q(static_cast<uint32_t>(live));
   int32x4_t even = vld1q_s32(q);
   int32x4_t odd = vld1q_s32(q + 4);
@@ -631,14 +708,17 @@ void pixel_tail(const DepthwiseConv2dParams& p, const int32_t* q, const Taps& ta
       odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
     }
   }
-  vstrbq_p_s16(out, requantize_half(p, q, even, odd), pred);
+  vstrbq_p_s16(out, requantize_half<kRight>(o, q, even, odd), pred);
 }
 
 // One output row from the row slots: per 16 channels the paired 16-lane loop
 // one pixel at a time, then 8 channels two pixels at a time (at dilation 1;
 // else one at a time), then a tail of fewer than 8 channels.
+template <bool kRight>
 void mult_output_row(const DepthwiseConv2dParams& p, const int32_t* blocks, const Taps& taps,
                      const int8_t* slots, const int8_t* weight, int8_t* out_row) {
+  const Output o{p.output_offset, vdupq_n_s16(static_cast<int16_t>(p.activation_min)),
+                 vdupq_n_s16(static_cast<int16_t>(p.activation_max))};
   const int32_t channels = p.output_c;
   const int32_t full = channels - channels % kLanes;
   const ptrdiff_t pixel_step = static_cast<ptrdiff_t>(p.stride_w) * channels;
@@ -651,8 +731,8 @@ void mult_output_row(const DepthwiseConv2dParams& p, const int32_t* blocks, cons
         int32x4_t a0 = vld1q_s32(q), a1 = vld1q_s32(q + 4);
         int32x4_t a2 = vld1q_s32(q + 8), a3 = vld1q_s32(q + 12);
         mac_rows16(a0, a1, a2, a3, x + c, weight + c, taps);
-        vstrbq_s16(out + c, requantize_half(p, q, a0, a1));
-        vstrbq_s16(out + c + 8, requantize_half(p, q + 8, a2, a3));
+        vstrbq_s16(out + c, requantize_half<kRight>(o, q, a0, a1));
+        vstrbq_s16(out + c + 8, requantize_half<kRight>(o, q + 8, a2, a3));
       }
     }
   }
@@ -667,11 +747,11 @@ void mult_output_row(const DepthwiseConv2dParams& p, const int32_t* blocks, cons
       int32x4_t a0 = vld1q_s32(q), a1 = vld1q_s32(q + 4);
       int32x4_t b0 = a0, b1 = a1;
       mac_rows8x2(a0, a1, b0, b1, x, pixel_step, weight + c, taps);
-      vstrbq_s16(out, requantize_half(p, q, a0, a1));
-      vstrbq_s16(out + channels, requantize_half(p, q, b0, b1));
+      vstrbq_s16(out, requantize_half<kRight>(o, q, a0, a1));
+      vstrbq_s16(out + channels, requantize_half<kRight>(o, q, b0, b1));
     }
     for (; ox < p.output_w; ++ox, x += pixel_step, out += channels) {
-      pixel_tail(p, q, taps, x, weight + c, 8, out);
+      pixel_tail<kRight>(o, q, taps, x, weight + c, 8, out);
     }
     c += 8;
     q += 8;
@@ -680,7 +760,7 @@ void mult_output_row(const DepthwiseConv2dParams& p, const int32_t* blocks, cons
     const int8_t* x = slots + c;
     int8_t* out = out_row + c;
     for (int32_t ox = 0; ox < p.output_w; ++ox, x += pixel_step, out += channels) {
-      pixel_tail(p, q, taps, x, weight + c, channels - c, out);
+      pixel_tail<kRight>(o, q, taps, x, weight + c, channels - c, out);
     }
   }
 }
@@ -733,7 +813,7 @@ __attribute__((noinline)) void run_mult(const DepthwiseConv2dParams& params,
   const DepthwiseConv2dParams p = params;  // a local copy, as in run
   const DepthwiseConv2dParams e = expanded_params(p);
   int32_t* blocks = aligned_base(scratch);
-  fill_blocks<true>(e, weight, bias, blocks);
+  const bool right = fill_mult_blocks(e, weight, bias, blocks);
   int32_t* held = blocks + blocks_bytes(e) / sizeof(int32_t);
   int32_t* table = held + p.filter_h;
   int8_t* slots = reinterpret_cast<int8_t*>(blocks) + mult_rows_offset(p);
@@ -765,8 +845,12 @@ __attribute__((noinline)) void run_mult(const DepthwiseConv2dParams& params,
         }
         table[ky] = static_cast<int32_t>(slot * slot_bytes);
       }
-      mult_output_row(p, blocks, taps, slots, weight,
-                      out + (static_cast<size_t>(n) * p.output_h + oy) * out_row);
+      int8_t* line = out + (static_cast<size_t>(n) * p.output_h + oy) * out_row;
+      if (right) {
+        mult_output_row<true>(p, blocks, taps, slots, weight, line);
+      } else {
+        mult_output_row<false>(p, blocks, taps, slots, weight, line);
+      }
     }
   }
 }

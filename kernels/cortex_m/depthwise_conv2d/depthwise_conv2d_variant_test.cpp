@@ -263,7 +263,8 @@ void right_shifts(Rng& rng, Case& c) {
 // takes: multipliers 2-5, 8, 16, 17 (its byte copies: widening multiplies at
 // 2 and 4, one broadcast store up to 16, several above), input channels 2-9
 // so that output channels fall on and off its 16- and 8-channel passes and
-// tails, filters 1x1 to 5x5 and the odd 10x8, strides 1-3, dilation 1-3 (its
+// tails, filters 1x1 to 5x5, 10x8 and 17x16 (more taps than its vector fill
+// of the per-channel values sums in int16), strides 1-3, dilation 1-3 (its
 // row slots are kept only at dilation 1; the two-pixel pass only at width
 // dilation 1), padding 0-4, outputs past SAME's extent, batch 2; a quarter
 // with int8 extremes and biases near the int32 limits, half with every shift
@@ -279,7 +280,10 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, Multipliers) {
     p.input_c = rng.uniform32(2, 9);
     p.depth_multiplier = multipliers[i % 7];
     p.output_c = p.input_c * p.depth_multiplier;
-    if (i % 10 == 9) {
+    if (i % 20 == 19) {  // 272 taps: past the int16 sums of the blocks' vector fill
+      p.filter_h = 17;
+      p.filter_w = 16;
+    } else if (i % 10 == 9) {
       p.filter_h = 10;
       p.filter_w = 8;
     } else {
