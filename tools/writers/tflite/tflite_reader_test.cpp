@@ -130,7 +130,10 @@ TEST(TfliteReader, ReadsReducerKeepDims) {
   Model m = example_operators();
   const Model read = read_tflite(write_tflite(m), kContext);
   ASSERT_EQ(first_difference(m, read), "");
-  const size_t mean = read.operators.size() - 3;
+  // The reductions are the first MEAN and the two operators after it.
+  size_t mean = 0;
+  while (mean < read.operators.size() && read.operators[mean].builtin != 40) ++mean;
+  ASSERT_LE(mean + 3, read.operators.size());
   EXPECT_EQ(read.operators[mean].builtin, 40);
   EXPECT_EQ(read.operators[mean + 1].builtin, 74);
   EXPECT_EQ(read.operators[mean + 2].builtin, 82);
@@ -145,6 +148,29 @@ TEST(TfliteReader, ReadsReducerKeepDims) {
   m.operators[mean].builtin = code(Builtin::Add);
   EXPECT_EQ(refusal(m), expected("operator " + std::to_string(mean) +
                                  " (ADD): builtin_options is ReducerOptions, expected AddOptions"));
+}
+
+// SPACE_TO_DEPTH (26), DEPTH_TO_SPACE (5) and RESIZE_NEAREST_NEIGHBOR (97)
+// with their options tables (union tags 19, 94, 74), fields read.
+TEST(TfliteReader, ReadsBlockSizeAndResizeFlags) {
+  Model m = example_operators();
+  const Model read = read_tflite(write_tflite(m), kContext);
+  ASSERT_EQ(first_difference(m, read), "");
+  size_t first = 0;
+  while (first < read.operators.size() && read.operators[first].builtin != 26) ++first;
+  ASSERT_LE(first + 3, read.operators.size());
+  EXPECT_EQ(read.operators[first].builtin_options_type, 19U);
+  EXPECT_EQ(read.operators[first].options.block_size, 2);
+  EXPECT_EQ(read.operators[first + 1].builtin, 5);
+  EXPECT_EQ(read.operators[first + 1].builtin_options_type, 94U);
+  EXPECT_EQ(read.operators[first + 1].options.block_size, 3);
+  EXPECT_EQ(read.operators[first + 2].builtin, 97);
+  EXPECT_EQ(read.operators[first + 2].builtin_options_type, 74U);
+  EXPECT_TRUE(read.operators[first + 2].options.align_corners);
+  EXPECT_TRUE(read.operators[first + 2].options.half_pixel_centers);
+  EXPECT_EQ(builtin_name(26), "SPACE_TO_DEPTH");
+  EXPECT_EQ(builtin_name(5), "DEPTH_TO_SPACE");
+  EXPECT_EQ(builtin_name(97), "RESIZE_NEAREST_NEIGHBOR");
 }
 
 TEST(TfliteReader, ResolvesLegacyOperatorCodes) {
