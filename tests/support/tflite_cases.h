@@ -438,6 +438,36 @@ inline std::vector<ImportCase> tflite_import_cases() {
                      {as_bytes(x0), as_bytes(x1), as_bytes(x2), as_bytes(x3)},
                      {as_bytes(tflm::concatenation<int8_t>({j, x3}, {{2, 3, 4, 16}, s3}, 0))}});
   }
+  {  // SPLIT along C into two, STRIDED_SLICE of one (every other row, W
+     // reversed by 2), SLICE of the other, UNPACK of that along H, SPLIT_V
+     // of one unpacked piece: each output one etns_ops::slice_copy.
+    TfliteBuilder b;
+    const std::vector<int32_t> s{1, 4, 6, 8}, half{1, 4, 6, 4};
+    const std::vector<int8_t> x = random_s8(rng, tflm::count(s));
+    const int32_t in = b.int8(s, 0.1F, 1), p0 = b.int8(half, 0.1F, 1), p1 = b.int8(half, 0.1F, 1);
+    b.op(Builtin::Split, {b.int32_constant({}, {-1}), in}, {p0, p1});
+    const tflm::StridedSlice ss{{0, 0, 5, 0}, {1, 4, 0, 4}, {1, 2, -2, 1}, 0, 0, 0};
+    const int32_t strided = b.int8(tflm::strided_slice_shape(half, ss), 0.1F, 1);
+    b.op(Builtin::StridedSlice,
+         {p0, b.int32_constant({4}, ss.begin), b.int32_constant({4}, ss.end), b.int32_constant({4}, ss.strides)},
+         {strided});
+    const int32_t sliced = b.int8({1, 2, 6, 3}, 0.1F, 1);
+    b.op(Builtin::Slice, {p1, b.int32_constant({4}, {0, 1, 0, 1}), b.int32_constant({4}, {-1, 2, -1, 3})}, {sliced});
+    const int32_t u0 = b.int8({1, 6, 3}, 0.1F, 1), u1 = b.int8({1, 6, 3}, 0.1F, 1);
+    tfl::Options unpack;
+    unpack.axis = 1;
+    unpack.num = 2;
+    b.op(Builtin::Unpack, {sliced}, {u0, u1}, unpack);
+    const int32_t v0 = b.int8({1, 2, 3}, 0.1F, 1), v1 = b.int8({1, 4, 3}, 0.1F, 1);
+    b.op(Builtin::SplitV, {u0, b.int32_constant({2}, {2, 4}), b.int32_constant({1}, {1})}, {v0, v1});
+    const std::vector<std::vector<int8_t>> halves = tflm::split(s, x, -1, {4, 4});
+    const std::vector<int8_t> window = tflm::slice(half, halves[1], {0, 1, 0, 1}, {-1, 2, -1, 3});
+    const std::vector<std::vector<int8_t>> rows = tflm::unpack({1, 2, 6, 3}, window, 1);
+    const std::vector<std::vector<int8_t>> parts = tflm::split({1, 6, 3}, rows[0], 1, {2, 4});
+    cases.push_back({"split_slice_unpack", b.finish({in}, {strided, u1, v0, v1}), {as_bytes(x)},
+                     {as_bytes(tflm::strided_slice(half, halves[0], ss)), as_bytes(rows[1]), as_bytes(parts[0]),
+                      as_bytes(parts[1])}});
+  }
   {  // UNIDIRECTIONAL_SEQUENCE_LSTM: 2 batches, 3 steps, 10 inputs, 6 units,
      // batch major, a cell clip; the state starts at TFLM's reset values.
     tflm::Lstm m;

@@ -1069,6 +1069,79 @@ std::vector<T> concatenation(const std::vector<std::vector<T>>& inputs,
   return out;
 }
 
+// ---- slice.cc (reference/slice.h), split.cc, split_v.cc, unpack.cc ----
+
+// reference/slice.h: the shape padded at the front to five axes (begin 0,
+// size 1), a size of -1 running to the axis's end, five nested loops
+// writing the window in order.
+template <typename T>
+std::vector<T> slice(const std::vector<int32_t>& in_shape, const std::vector<T>& x, const std::vector<int64_t>& begin,
+                     const std::vector<int64_t>& size) {
+  const size_t pad = 5 - in_shape.size();
+  int64_t shape[5], start[5], stop[5];
+  for (size_t a = 0; a < 5; ++a) {
+    const bool real = a >= pad;
+    shape[a] = real ? in_shape[a - pad] : 1;
+    start[a] = real ? begin[a - pad] : 0;
+    const int64_t n = real ? size[a - pad] : 1;
+    stop[a] = n == -1 ? shape[a] : start[a] + n;
+  }
+  std::vector<T> out;
+  for (int64_t i0 = start[0]; i0 < stop[0]; ++i0) {
+    for (int64_t i1 = start[1]; i1 < stop[1]; ++i1) {
+      for (int64_t i2 = start[2]; i2 < stop[2]; ++i2) {
+        for (int64_t i3 = start[3]; i3 < stop[3]; ++i3) {
+          for (int64_t i4 = start[4]; i4 < stop[4]; ++i4) {
+            out.push_back(x[static_cast<size_t>((((i0 * shape[1] + i1) * shape[2] + i2) * shape[3] + i3) * shape[4] + i4)]);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// SplitImpl (split.cc, split_v.cc): the axis (negative counts from the
+// rank) splits the input into outer rows; each row hands every output in
+// turn its `sizes[i]` times the inner block.
+template <typename T>
+std::vector<std::vector<T>> split(const std::vector<int32_t>& in_shape, const std::vector<T>& x, int axis,
+                                  const std::vector<int32_t>& sizes) {
+  if (axis < 0) axis += static_cast<int>(in_shape.size());
+  size_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; ++d) outer *= static_cast<size_t>(in_shape[static_cast<size_t>(d)]);
+  for (size_t d = static_cast<size_t>(axis) + 1; d < in_shape.size(); ++d) inner *= static_cast<size_t>(in_shape[d]);
+  std::vector<std::vector<T>> out(sizes.size());
+  size_t at = 0;
+  for (size_t k = 0; k < outer; ++k) {
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const size_t n = static_cast<size_t>(sizes[i]) * inner;
+      out[i].insert(out[i].end(), x.begin() + static_cast<std::ptrdiff_t>(at),
+                    x.begin() + static_cast<std::ptrdiff_t>(at + n));
+      at += n;
+    }
+  }
+  return out;
+}
+
+// UnpackImpl (unpack.cc): output i's row k is the inner block at
+// k * num * inner + i * inner of the input, num the axis's size.
+template <typename T>
+std::vector<std::vector<T>> unpack(const std::vector<int32_t>& in_shape, const std::vector<T>& x, int axis) {
+  if (axis < 0) axis += static_cast<int>(in_shape.size());
+  const auto num = static_cast<size_t>(in_shape[static_cast<size_t>(axis)]);
+  size_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; ++d) outer *= static_cast<size_t>(in_shape[static_cast<size_t>(d)]);
+  for (size_t d = static_cast<size_t>(axis) + 1; d < in_shape.size(); ++d) inner *= static_cast<size_t>(in_shape[d]);
+  std::vector<std::vector<T>> out(num);
+  for (size_t i = 0; i < num; ++i) {
+    for (size_t k = 0; k < outer; ++k) {
+      for (size_t j = 0; j < inner; ++j) out[i].push_back(x[k * num * inner + i * inner + j]);
+    }
+  }
+  return out;
+}
+
 // ---- reduce_common.cc, reference/reduce.h: int8 MEAN, SUM, REDUCE_MAX ----
 
 // ResolveAxis: negative axes count from the end, repeats dropped.

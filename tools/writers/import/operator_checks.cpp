@@ -1,5 +1,6 @@
 #include "tools/writers/import/operator_checks.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -13,7 +14,7 @@ using tflite::Builtin;
 // How many inputs TFLM's Prepare accepts for each builtin the import maps
 // (tensorflow/tflite-micro, kernels/*.cc: TF_LITE_ENSURE on NumInputs or
 // node->inputs->size; an absent optional input, index -1, counts). Every one
-// has exactly one output (OperatorImport::output checks it).
+// has exactly one output, but SPLIT, SPLIT_V and UNPACK (OperatorImport::outputs checks it).
 struct InputCount {
   Builtin builtin;
   int32_t min, max;
@@ -37,6 +38,8 @@ constexpr InputCount kInputCounts[] = {
     {Builtin::HardSwish, 1, 1},       {Builtin::Logistic, 1, 1},     {Builtin::Tanh, 1, 1},
     {Builtin::Shape, 1, 1},           {Builtin::StridedSlice, 4, 4}, {Builtin::ExpandDims, 2, 2},
     {Builtin::Concatenation, 1, 10},  // concatenation.cc: kMaxInputNum
+    {Builtin::Slice, 3, 3},           {Builtin::Split, 2, 2},        {Builtin::SplitV, 3, 3},
+    {Builtin::Unpack, 1, 1},          // unpack.cc has no Prepare: Eval reads input 0
 };
 
 std::string count_text(const InputCount& n) {
@@ -85,16 +88,20 @@ void check_operator(const ImportState& state, const OperatorImport& c) {
              count_text(n));
     }
   }
-  const int32_t out = c.output();
-  if (out >= 0 && c.tensor(out).shape.size() > runtime::kMaxTensorRank) {
-    c.fail(c.tensor_label(out) + ", the output, has rank " + std::to_string(c.tensor(out).shape.size()) +
-           "; a program's tensors have at most " + std::to_string(runtime::kMaxTensorRank) + " dimensions");
+  const std::vector<int32_t> outs = c.outputs();
+  for (const int32_t out : outs) {
+    if (out >= 0 && c.tensor(out).shape.size() > runtime::kMaxTensorRank) {
+      c.fail(c.tensor_label(out) + ", the output, has rank " + std::to_string(c.tensor(out).shape.size()) +
+             "; a program's tensors have at most " + std::to_string(runtime::kMaxTensorRank) + " dimensions");
+    }
   }
   for (size_t k = 0; k < op.inputs.size(); ++k) {
     const int32_t t = op.inputs[k];
     if (t < 0) continue;
     const std::string label = c.tensor_label(t) + ", input " + std::to_string(k);
-    if (t == out) c.fail(label + ", is also its output: an operator cannot read what it writes");
+    if (std::find(outs.begin(), outs.end(), t) != outs.end()) {
+      c.fail(label + ", is also its output: an operator cannot read what it writes");
+    }
     if (c.tensor(t).shape.size() > runtime::kMaxTensorRank) {
       c.fail(label + ", has rank " + std::to_string(c.tensor(t).shape.size()) +
              "; a program's tensors have at most " + std::to_string(runtime::kMaxTensorRank) + " dimensions");

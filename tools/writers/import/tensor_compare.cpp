@@ -53,14 +53,17 @@ void compare_values(const std::vector<uint8_t>& want, const std::vector<uint8_t>
 std::vector<TensorComparison> compare_tensors(const ImportedModel& imported, const std::string& dump_dir,
                                               const std::string& reference_dir) {
   std::vector<TensorComparison> rows;
+  // One row per output: SPLIT, SPLIT_V and UNPACK write several, each
+  // with its own reference file.
   for (const ImportedOperator& op : imported.operators) {
+   for (const ImportedOutput& output : op.outputs) {
     TensorComparison row;
     row.op_index = op.index;
     row.builtin = op.builtin;
-    row.tensor = op.output_tensor;
-    const std::string reference = reference_dir + "/" + reference_file_name(op.index, op.output_tensor);
+    row.tensor = output.tensor;
+    const std::string reference = reference_dir + "/" + reference_file_name(op.index, output.tensor);
     if (std::filesystem::is_regular_file(reference)) row.reference_file = reference;
-    if (op.instruction >= 0) row.dump_file = dump_dir + "/c0i" + std::to_string(op.instruction) + ".bin";
+    if (output.instruction >= 0) row.dump_file = dump_dir + "/c0i" + std::to_string(output.instruction) + ".bin";
     row.folded = op.folded;
     if (row.reference_file.empty()) {
       row.problem = "no reference file " + reference;
@@ -95,6 +98,7 @@ std::vector<TensorComparison> compare_tensors(const ImportedModel& imported, con
     }
     compare_values(want, got, 1, row);
     rows.push_back(std::move(row));
+   }
   }
   return rows;
 }

@@ -10,8 +10,9 @@
 // the TFLite model: `etns run --dump-dir DUMP` writes each instruction's
 // output as DUMP/c0i<k>.bin; the reference folder holds each TFLite
 // operator's output as opNNN_t<T>.bin (the mlperf-tiny layout: NNN the
-// operator's 3-digit index, T its output tensor). The import's trace
-// (ImportedOperator::instruction) pairs them.
+// operator's 3-digit index, T its output tensor; an operator with several
+// outputs has one file each). The import's trace (ImportedOperator::outputs,
+// each output's instruction) pairs them, one row per output.
 namespace etns::tools {
 
 struct TensorComparison {

@@ -31,9 +31,10 @@ void expect_elements(const OperatorImport& c) {
              tflite::shape_text(c.shape(op.inputs[k])) + ")");
     }
   }
-  if (c.elements(c.output()) == 0) {
-    c.fail(c.tensor_label(c.output()) + ", the output, has no elements (shape " + tflite::shape_text(c.shape(c.output())) +
-           ")");
+  for (const int32_t out : c.outputs()) {
+    if (c.elements(out) == 0) {
+      c.fail(c.tensor_label(out) + ", the output, has no elements (shape " + tflite::shape_text(c.shape(out)) + ")");
+    }
   }
 }
 
@@ -50,7 +51,7 @@ ImportedOperator import_operator(ImportState& state, int32_t index) {
   const tflite::Operator& op = c.op();
   const std::string why = unsupported(op);
   if (!why.empty()) c.fail(why);
-  const int32_t out = c.output();
+  const std::vector<int32_t> outs = c.outputs();
   check_operator(state, c);
   expect_elements(c);
   builtins::find_import(static_cast<Builtin>(op.builtin))(c);
@@ -58,13 +59,21 @@ ImportedOperator import_operator(ImportState& state, int32_t index) {
   record.index = index;
   record.builtin = tflite::builtin_name(op.builtin);
   record.became = c.became();
+  for (const int32_t out : outs) {
+    const ImportState::Forms& f = state.forms[static_cast<size_t>(out)];
+    const int32_t written = f.channels_last >= 0 ? f.channels_last : f.stored;
+    ImportedOutput o;
+    o.tensor = out;
+    o.instruction =
+        static_cast<size_t>(written) < state.producer.size() ? state.producer[static_cast<size_t>(written)] : -1;
+    o.elements = c.elements(out);
+    record.outputs.push_back(o);
+    record.output_elements += o.elements;
+  }
+  const int32_t out = outs.back();
   record.output_tensor = out;
-  const ImportState::Forms& f = state.forms[static_cast<size_t>(out)];
-  const int32_t written = f.channels_last >= 0 ? f.channels_last : f.stored;
-  record.instruction =
-      static_cast<size_t>(written) < state.producer.size() ? state.producer[static_cast<size_t>(written)] : -1;
+  record.instruction = record.outputs.back().instruction;
   record.instructions = c.instructions();
-  record.output_elements = c.elements(out);
   record.macs = record.output_elements * c.macs_per_output();
   record.provider = protocol::to_string(c.provider_used());
   record.provider_note = c.provider_note();

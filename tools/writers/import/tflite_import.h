@@ -20,12 +20,25 @@ namespace etns::tools {
 // What the trace says an operator became whose output the import computed.
 inline constexpr const char* kFoldedAtImport = "folded at import";
 
+// One TFLite tensor an operator writes, and the graph op (= program
+// instruction) whose output holds its bytes; -1 when no instruction writes
+// them (the model input itself, or a folded value).
+struct ImportedOutput {
+  int32_t tensor = 0;
+  int32_t instruction = -1;
+  uint64_t elements = 0;
+};
+
 // What one TFLite operator became.
 struct ImportedOperator {
   int32_t index = 0;         // in the subgraph's operator list
   std::string builtin;       // "CONV_2D"
   std::string became;        // "cortex_m::quantized_conv2d", "aten::view_copy", ...
-  int32_t output_tensor = 0;  // the TFLite tensor it writes
+  // Every output in the operator's order: one, or several for SPLIT, SPLIT_V
+  // and UNPACK. output_tensor and instruction below are the last of them,
+  // whose writer is the operator's last instruction.
+  std::vector<ImportedOutput> outputs;
+  int32_t output_tensor = 0;  // the TFLite tensor it writes (the last one)
   // The graph op (= program instruction) whose output holds that tensor's
   // bytes; -1 when no instruction writes them (the model input itself).
   int32_t instruction = -1;
@@ -34,7 +47,7 @@ struct ImportedOperator {
   // (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL; 0 for the
   // rest) and the elements of its output.
   uint64_t macs = 0;
-  uint64_t output_elements = 0;
+  uint64_t output_elements = 0;  // of every output together
   // The provider its calls need ("arm", or "ns" for a cortex_m_ns:: call)
   // and, in an ns import, why it stayed on arm's operators ("" otherwise).
   std::string provider = "arm";

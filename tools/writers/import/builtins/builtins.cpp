@@ -48,6 +48,10 @@ constexpr BuiltinImport kBuiltins[] = {
     {Builtin::Pack, import_pack},
     {Builtin::ExpandDims, import_expand_dims},
     {Builtin::Concatenation, import_concatenation},
+    {Builtin::Slice, import_slice},
+    {Builtin::Split, import_split},
+    {Builtin::SplitV, import_split_v},
+    {Builtin::Unpack, import_unpack},
     {Builtin::SpaceToDepth, import_space_to_depth},
     {Builtin::DepthToSpace, import_depth_to_space},
 };

@@ -55,6 +55,10 @@ void import_shape(OperatorImport& c);             // shape.cpp: folded at import
 void import_strided_slice(OperatorImport& c);     // strided_slice.cpp: folded at import
 void import_pack(OperatorImport& c);              // pack.cpp: folded at import
 void import_expand_dims(OperatorImport& c);       // expand_dims.cpp: aten::view_copy, or folded
+void import_slice(OperatorImport& c);             // slice.cpp: etns_ops::slice_copy, or folded
+void import_split(OperatorImport& c);             // split.cpp: etns_ops::slice_copy per output
+void import_split_v(OperatorImport& c);           // split.cpp
+void import_unpack(OperatorImport& c);            // unpack.cpp: etns_ops::slice_copy per output
 void import_concatenation(OperatorImport& c);     // concatenation.cpp: cortex_m::pad, maximum
 void import_space_to_depth(OperatorImport& c);    // space_to_depth.cpp: cortex_m::transpose between views
 void import_depth_to_space(OperatorImport& c);    // space_to_depth.cpp

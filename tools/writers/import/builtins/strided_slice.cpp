@@ -1,8 +1,11 @@
 #include "tools/writers/import/builtins/builtins.h"
+#include "tools/writers/import/builtins/slice_window.h"
 #include "tools/writers/tflite/tflite_reader.h"
 
-// STRIDED_SLICE on a value known at import (a constant or a folded SHAPE),
-// folded: TFLM's Prepare checks and Eval walk (tflm/strided_slice.h).
+// STRIDED_SLICE: TFLM's Prepare checks and Eval walk (tflm/strided_slice.h).
+// On a value known at import (a constant or a folded SHAPE) it is folded; on
+// an int8 activation the walk is one etns_ops::slice_copy (each axis's start,
+// stride and count; shrunk axes are viewed away).
 namespace etns::tools::builtins {
 
 void import_strided_slice(OperatorImport& c) {
@@ -25,8 +28,15 @@ void import_strided_slice(OperatorImport& c) {
            tflite::shape_text(plan.output_shape));
   }
   if (!c.is_constant(x)) {
-    c.fail(c.tensor_label(x) + " is an activation: STRIDED_SLICE is imported only on values known at import "
-                               "(folded)");
+    expect_int8_window_tensors(c, x, y, "STRIDED_SLICE of an activation");
+    Window w;
+    for (const tflm::SliceAxis& axis : plan.axes) {
+      w.start.push_back(axis.start);
+      w.step.push_back(axis.stride);
+      w.count.push_back(axis.count());
+    }
+    copy_window(c, x, y, w);
+    return;
   }
   c.fold(y, tflm::strided_slice_bytes(plan, c.shape(x), *c.constant_bytes(x), tflite::element_size(in.type)));
 }

@@ -102,6 +102,83 @@ TEST(TfliteImport, StridedSliceHandWorkedMasks) {
   EXPECT_EQ(imported.operators[0].folded_value, as_bytes(std::vector<int32_t>{2, 10}));
 }
 
+// On an int8 activation: one etns_ops::slice_copy (and a view when axes
+// are shrunk), the bytes of TFLM's walk, on random masks and strides.
+TEST(TfliteImport, StridedSliceOfAnActivationCopiesTflmsWalk) {
+  Rng rng(46);
+  int imported_count = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const auto rank = static_cast<size_t>(rng.uniform(1, 4));
+    std::vector<int32_t> shape(rank);
+    for (int32_t& d : shape) d = rng.uniform32(1, 5);
+    ref::StridedSlice p;
+    for (size_t i = 0; i < rank; ++i) {
+      p.begin.push_back(rng.uniform32(-7, 7));
+      p.end.push_back(rng.uniform32(-7, 7));
+      const int32_t s = rng.uniform32(-3, 3);
+      p.strides.push_back(s == 0 ? 1 : s);
+    }
+    const auto mask = [&] { return rng.uniform32(0, 3) == 0 ? rng.uniform32(0, (1 << rank) - 1) : 0; };
+    p.begin_mask = mask();
+    p.end_mask = mask();
+    p.shrink_axis_mask = mask();
+    const std::vector<int32_t> out_shape = ref::strided_slice_shape(shape, p);
+    const std::vector<int8_t> x = random_s8(rng, ref::count(shape));
+    const std::vector<int8_t> want = ref::strided_slice(shape, x, p);
+    // TFLM leaves bytes unwritten (the import refuses it) or writes none.
+    if (want.size() != ref::count(out_shape) || want.empty()) continue;
+    SCOPED_TRACE(shape_text(shape) + " -> " + shape_text(out_shape));
+    TfliteBuilder b;
+    const auto r = static_cast<int32_t>(rank);
+    const int32_t in = b.int8(shape, 0.1F, 1), y = b.int8(out_shape, 0.2F, -1);
+    b.op(Builtin::StridedSlice,
+         {in, b.int32_constant({r}, p.begin), b.int32_constant({r}, p.end), b.int32_constant({r}, p.strides)}, {y},
+         [&] {
+           tfl::Options o;
+           o.begin_mask = p.begin_mask;
+           o.end_mask = p.end_mask;
+           o.shrink_axis_mask = p.shrink_axis_mask;
+           return o;
+         }());
+    ImportedModel imported;
+    EXPECT_EQ(run_imported(b.finish({in}, {y}), {as_bytes(x)}, &imported)[0], as_bytes(want));
+    EXPECT_EQ(imported.operators[0].became, "etns_ops::slice_copy");
+    ++imported_count;
+  }
+  EXPECT_GT(imported_count, 40);
+}
+
+// A convolution's channels_last output: reversed channels and every other
+// row, read in place (one instruction); with W shrunk the slice reads the
+// stored form (two copies into it: a view_copy takes the default dim order
+// only), then a view drops the axis.
+TEST(TfliteImport, StridedSliceOfAConvolutionOutput) {
+  Rng rng(47);
+  const std::vector<int32_t> nhwc = {1, 4, 3, 5};
+  std::vector<int8_t> identity(25, 0);
+  for (int32_t i = 0; i < 5; ++i) identity[static_cast<size_t>(i * 5 + i)] = 1;
+  const ref::StridedSlice kept{{0, 0, 0, -1}, {1, 4, 3, 0}, {1, 2, 1, -1}, 0, 0, 0};
+  const ref::StridedSlice shrunk{{0, 1, 2, 0}, {1, 4, 3, 5}, {1, 1, 1, 2}, 0, 0, 4};
+  for (const ref::StridedSlice& p : {kept, shrunk}) {
+    const std::vector<int32_t> out_shape = ref::strided_slice_shape(nhwc, p);
+    SCOPED_TRACE(shape_text(out_shape));
+    TfliteBuilder b;
+    const int32_t in = b.int8(nhwc, 0.1F, 2), w = b.weights({5, 1, 1, 5}, {1.0F}, 0, identity);
+    const int32_t conv = b.int8(nhwc, 0.1F, 2), y = b.int8(out_shape, 0.1F, 2);
+    b.op(Builtin::Conv2d, {in, w}, {conv}, conv_options(Padding::Valid, 1, 1, Activation::None));
+    tfl::Options o;
+    o.shrink_axis_mask = p.shrink_axis_mask;
+    b.op(Builtin::StridedSlice,
+         {conv, b.int32_constant({4}, p.begin), b.int32_constant({4}, p.end), b.int32_constant({4}, p.strides)}, {y},
+         o);
+    const std::vector<int8_t> x = random_s8(rng, ref::count(nhwc));
+    ImportedModel imported;
+    EXPECT_EQ(run_imported(b.finish({in}, {y}), {as_bytes(x)}, &imported)[0],
+              as_bytes(ref::strided_slice(nhwc, x, p)));
+    EXPECT_EQ(imported.operators[1].instructions, p.shrink_axis_mask == 0 ? 1 : 4);
+  }
+}
+
 TEST(TfliteImport, StridedSliceRefusalsAreOneExactLine) {
   const auto slice = [](const std::function<void(TfliteBuilder&, std::vector<int32_t>&, tfl::Options&)>& edit) {
     TfliteBuilder b;
@@ -114,9 +191,17 @@ TEST(TfliteImport, StridedSliceRefusalsAreOneExactLine) {
     return b.finish({x}, {y});
   };
   expect_refusals({
-      {"an activation input", [&] { return slice([](TfliteBuilder&, std::vector<int32_t>&, tfl::Options&) {}); },
-       "m.tflite: operator 0 (STRIDED_SLICE): tensor 0 (\"t0\") is an activation: STRIDED_SLICE is imported only on "
-       "values known at import (folded)"},
+      {"a float activation",
+       [&] {
+         return slice([](TfliteBuilder& b, std::vector<int32_t>& in, tfl::Options&) {
+           for (const int32_t t : {in[0], 1}) {
+             b.tensor(t).type = tfl::TensorType::Float32;
+             b.tensor(t).has_quantization = false;
+           }
+         });
+       },
+       "m.tflite: operator 0 (STRIDED_SLICE): tensor 0 (\"t0\") is float32: STRIDED_SLICE of an activation is "
+       "imported on int8 tensors (etns_ops::slice_copy)"},
       {"begin not constant",
        [&] {
          TfliteBuilder b;
