@@ -114,8 +114,13 @@ uint32_t outputs_crc32(const runtime::Method& method) {
   return crc;
 }
 
+// Every pass the runner makes is the model's first invocation: an operator's
+// state (an LSTM's) starts from its initial value each time, so warm-up,
+// counted and dumped passes all compute the output one execute() of a fresh
+// load gives.
 void execute(Runner& runner, const runtime::ExecuteHooks* hooks) {
-  const Error error = runner.method->execute(hooks);
+  Error error = runner.method->reset_state();
+  if (error == Error::Ok) error = runner.method->execute(hooks);
   if (error != Error::Ok) fail(kExitExecuteFailed, "execute", runtime::to_string(error));
   runner.executed = true;
 }

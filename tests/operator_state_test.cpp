@@ -193,6 +193,14 @@ TEST(OperatorState, TheProgramRunsAlike) {
   const testing::CliResult qemu = testing::run_cli(common + dir.path() + "/qemu.bin --target qemu-m55");
   ASSERT_EQ(qemu.exit_code, 0) << qemu.stderr_text;
   EXPECT_EQ(tools::read_file(dir.path() + "/qemu.bin"), host_out);
+  // With a dump pass and a counted pass the firmware executes the method
+  // several times; each starts from the initial state, so the output and
+  // every dumped tensor are still the first execution's.
+  const testing::CliResult passes = testing::run_cli(common + dir.path() + "/passes.bin --target qemu-m55 --dump-dir " +
+                                                     dir.path() + "/dump --counts " + dir.path() + "/counts.json");
+  ASSERT_EQ(passes.exit_code, 0) << passes.stderr_text;
+  EXPECT_EQ(tools::read_file(dir.path() + "/passes.bin"), host_out);
+  EXPECT_EQ(tools::read_file(dir.path() + "/dump/c0i1.bin"), host_out);
 }
 
 }  // namespace

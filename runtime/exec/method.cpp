@@ -486,6 +486,21 @@ Error fill_state(const Instruction& instruction, const char* name, const Tensor&
   return Error::Ok;
 }
 
+// State argument `a` set to its initial value (ArgSpec::state_initial, else 0).
+Error set_initial_state(const Instruction& instruction, const OperatorContract& contract, uint8_t a) {
+  const Tensor& state = instruction.args[a]->tensor;
+  if (state.nbytes == 0 || state.data == nullptr) return Error::Ok;
+  int64_t initial = 0;
+  if (contract.args[a].state_initial != nullptr) {
+    const int from = contract.find(contract.args[a].state_initial);
+    ETNS_RETURN_IF(from < 0 || instruction.args[from]->kind != ValueKind::Int, Error::Internal,
+                   "%s %s: %s's initial value names no Int argument", instruction.id, instruction.operator_name,
+                   contract.args[a].name);
+    initial = instruction.args[from]->int_value;
+  }
+  return fill_state(instruction, contract.args[a].name, state, initial);
+}
+
 // An operator's state arguments (ArgSpec::state): planned tensors that only
 // carry values from one execution to the next, so each must be planned, not
 // an input or output the caller writes or reads, and share no byte with any
@@ -517,15 +532,7 @@ Error init_state(const Instruction& instruction, const OperatorContract& contrac
                      "needs memory of its own for the whole method",
                      instruction.id, instruction.operator_name, contract.args[a].name, index, v);
     }
-    int64_t initial = 0;
-    if (contract.args[a].state_initial != nullptr) {
-      const int from = contract.find(contract.args[a].state_initial);
-      ETNS_RETURN_IF(from < 0 || instruction.args[from]->kind != ValueKind::Int, Error::Internal,
-                     "%s %s: %s's initial value names no Int argument", instruction.id,
-                     instruction.operator_name, contract.args[a].name);
-      initial = instruction.args[from]->int_value;
-    }
-    ETNS_TRY(fill_state(instruction, contract.args[a].name, state, initial));
+    ETNS_TRY(set_initial_state(instruction, contract, a));
   }
   return Error::Ok;
 }
@@ -647,6 +654,18 @@ const Tensor* Method::instruction_output(size_t i) const {
   const Instruction& instruction = instructions_[i];
   const EValue* out = instruction.args[instruction.args.size() - 1];
   return out->kind == ValueKind::Tensor ? &out->tensor : nullptr;
+}
+
+Error Method::reset_state() {
+  ETNS_RETURN_IF(!bound_, Error::NotSupported, "reset_state: the method was loaded unbound");
+  for (const Instruction& instruction : instructions_) {
+    const OperatorContract* contract = instruction.kernel->contract;
+    if (contract == nullptr) continue;  // nothing to write, no state to carry
+    for (uint8_t a = 0; a < contract->count; ++a) {
+      if (contract->args[a].state) ETNS_TRY(set_initial_state(instruction, *contract, a));
+    }
+  }
+  return Error::Ok;
 }
 
 Error Method::execute(const ExecuteHooks* hooks) {

@@ -98,8 +98,12 @@ class Method {
   const MethodMeta& meta() const { return meta_; }
   size_t max_scratch_bytes() const { return max_scratch_bytes_; }
 
-  // Runs every instruction in order; stops at the first kernel error.
+  // Runs every instruction in order; stops at the first kernel error. An
+  // operator's state (ArgSpec::state) carries from one execute() to the next.
   Error execute(const ExecuteHooks* hooks = nullptr);
+  // Sets every operator state back to its initial value, as load did: the
+  // next execute() is a sequence's first, as on a freshly loaded method.
+  Error reset_state();
 
  private:
   static Result<Method> load_impl(const Program& program, const char* name,

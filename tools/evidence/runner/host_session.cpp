@@ -57,6 +57,7 @@ void HostSession::set_input(size_t i, const std::vector<uint8_t>& bytes) {
 
 void HostSession::execute(const runtime::ExecuteHooks* hooks) {
   RuntimeLogCapture log;
+  log.check(method_->reset_state(), path_);
   log.check(method_->execute(hooks), path_);
 }
 

@@ -43,7 +43,9 @@ class HostSession {
 
   // Checks the byte count against input `i` and copies it in.
   void set_input(size_t i, const std::vector<uint8_t>& bytes);
-  // Runs the method once; throws Failure on a kernel error.
+  // Runs the method once from the operators' initial state (as the firmware
+  // runner does each pass: every run is a fresh load's first execute());
+  // throws Failure on a kernel error.
   void execute(const runtime::ExecuteHooks* hooks = nullptr);
   std::vector<uint8_t> output_bytes(size_t i) const;
   // Bytes of the method arena the load used on this host (64-bit pointers).

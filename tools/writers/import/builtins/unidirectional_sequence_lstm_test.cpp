@@ -112,7 +112,9 @@ TEST(TfliteImport, UnidirectionalSequenceLstmMatchesTflm) {
 }
 
 // TFLM keeps the state between Invoke calls: one loaded method, executed
-// twice, gives the first and the second invoke's outputs.
+// twice, gives the first and the second invoke's outputs. reset_state()
+// starts a new sequence, and the runners (HostSession::execute, the firmware)
+// start every run there.
 TEST(TfliteImport, UnidirectionalSequenceLstmCarriesStateBetweenExecutions) {
   for (const Case& c : {kCases[2], kCases[5]}) {
     SCOPED_TRACE(c.what);
@@ -132,11 +134,21 @@ TEST(TfliteImport, UnidirectionalSequenceLstmCarriesStateBetweenExecutions) {
     write_file_atomic(path, program.pte.data(), program.pte.size());
     HostSession session(path, &kernels::registry_arm());
     session.set_input(0, as_bytes(x1));
-    session.execute();
+    ASSERT_EQ(session.method().execute(), runtime::Error::Ok);
     EXPECT_EQ(session.output_bytes(0), as_bytes(want1));
     session.set_input(0, as_bytes(x2));
-    session.execute();
+    ASSERT_EQ(session.method().execute(), runtime::Error::Ok);
     EXPECT_EQ(session.output_bytes(0), as_bytes(want2));
+    ASSERT_EQ(session.method().reset_state(), runtime::Error::Ok);
+    session.set_input(0, as_bytes(x2));
+    ASSERT_EQ(session.method().execute(), runtime::Error::Ok);
+    EXPECT_EQ(session.output_bytes(0), as_bytes(ref::lstm(m, x2, fresh))) << "reset_state starts a new sequence";
+    ref::LstmState again = ref::lstm_reset(m);
+    session.set_input(0, as_bytes(x2));
+    session.execute();
+    session.set_input(0, as_bytes(x2));
+    session.execute();
+    EXPECT_EQ(session.output_bytes(0), as_bytes(ref::lstm(m, x2, again))) << "each run of the runner is a first one";
   }
 }
 
