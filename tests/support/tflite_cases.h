@@ -524,6 +524,18 @@ inline std::vector<ImportCase> tflite_import_cases() {
     const std::vector<int8_t> y = tflm::depth_to_space(tflm::space_to_depth(x, is, 2), {2, 3, 3, 16}, 4);
     cases.push_back({"space_to_depth_depth_to_space", b.finish({in}, {out}), {as_bytes(x)}, {as_bytes(y)}});
   }
+  {  // RESIZE_NEAREST_NEIGHBOR: 2 batches, 5x4 up to 9x7, half_pixel_centers.
+    TfliteBuilder b;
+    const std::vector<int32_t> is{2, 5, 4, 6};
+    const std::vector<int8_t> x = random_s8(rng, tflm::count(is));
+    const int32_t in = b.int8(is, 0.02F, -9), size = b.int32_constant({2}, {9, 7});
+    const int32_t out = b.int8({2, 9, 7, 6}, 0.02F, -9);
+    tfl::Options o;
+    o.half_pixel_centers = true;
+    b.op(Builtin::ResizeNearestNeighbor, {in, size}, {out}, o);
+    cases.push_back({"resize_nearest_neighbor", b.finish({in}, {out}), {as_bytes(x)},
+                     {as_bytes(tflm::resize_nearest_neighbor(x, is, 9, 7, false, true))}});
+  }
   return cases;
 }
 

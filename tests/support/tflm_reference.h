@@ -1275,4 +1275,34 @@ inline std::vector<int8_t> depth_to_space(const std::vector<int8_t>& in, const s
   return out;
 }
 
+// ---- resize_nearest_neighbor.h ----
+
+// ResizeNearestNeighbor: every output pixel (y, x) copies input pixel
+// (GetNearestNeighbor(y), GetNearestNeighbor(x)), whose arithmetic is float32.
+inline int32_t nearest_source(int32_t i, int32_t in_size, int32_t out_size, bool align_corners, bool half_pixel) {
+  float scale = static_cast<float>(in_size) / static_cast<float>(out_size);
+  if (align_corners && out_size > 1) scale = static_cast<float>(in_size - 1) / static_cast<float>(out_size - 1);
+  const float at = (static_cast<float>(i) + (half_pixel ? 0.5F : 0.0F)) * scale;
+  int32_t v = static_cast<int32_t>(align_corners ? std::round(at) : std::floor(at));
+  if (v > in_size - 1) v = in_size - 1;
+  if (half_pixel && v < 0) v = 0;
+  return v;
+}
+
+inline std::vector<int8_t> resize_nearest_neighbor(const std::vector<int8_t>& in, const std::vector<int32_t>& is,
+                                                   int32_t out_h, int32_t out_w, bool align_corners, bool half_pixel) {
+  const std::vector<int32_t> os = {is[0], out_h, out_w, is[3]};
+  std::vector<int8_t> out(count(os));
+  for (int32_t n = 0; n < os[0]; ++n) {
+    for (int32_t y = 0; y < out_h; ++y) {
+      const int32_t sy = nearest_source(y, is[1], out_h, align_corners, half_pixel);
+      for (int32_t x = 0; x < out_w; ++x) {
+        const int32_t sx = nearest_source(x, is[2], out_w, align_corners, half_pixel);
+        for (int32_t d = 0; d < os[3]; ++d) out[offset4(os, n, y, x, d)] = in[offset4(is, n, sy, sx, d)];
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace etns::testing::tflm

@@ -54,6 +54,7 @@ constexpr BuiltinImport kBuiltins[] = {
     {Builtin::Unpack, import_unpack},
     {Builtin::SpaceToDepth, import_space_to_depth},
     {Builtin::DepthToSpace, import_depth_to_space},
+    {Builtin::ResizeNearestNeighbor, import_resize_nearest_neighbor},
 };
 
 }  // namespace

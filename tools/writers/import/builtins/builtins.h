@@ -62,5 +62,6 @@ void import_unpack(OperatorImport& c);            // unpack.cpp: etns_ops::slice
 void import_concatenation(OperatorImport& c);     // concatenation.cpp: cortex_m::pad, maximum
 void import_space_to_depth(OperatorImport& c);    // space_to_depth.cpp: cortex_m::transpose between views
 void import_depth_to_space(OperatorImport& c);    // space_to_depth.cpp
+void import_resize_nearest_neighbor(OperatorImport& c);  // resize_nearest_neighbor.cpp: etns_ops::gather_hw
 
 }  // namespace etns::tools::builtins
