@@ -76,7 +76,8 @@ void depthwise_conv2d_3x3_s8_mve(const DepthwiseConv2dParams& p, const int8_t* i
                                  uint8_t* scratch);
 #endif
 size_t depthwise_conv2d_3x3_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p);
-// Depth multiplier > 1 (any other shape goes to depthwise_conv2d_s8_mve).
+// Depth multiplier > 1 with the variant's scratch at most 8 KiB (any other
+// shape goes to depthwise_conv2d_s8_mve).
 bool depthwise_conv2d_mult_handles(const DepthwiseConv2dParams& p);
 #if ETNS_HAVE_MVE
 // Helium for those: per output row, the filter's input rows copied into

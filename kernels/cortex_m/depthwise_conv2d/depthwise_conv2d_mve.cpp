@@ -773,20 +773,32 @@ size_t depthwise_conv2d_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p) {
   return blocks_bytes(p) + 15;  // + room to align the base
 }
 
-bool depthwise_conv2d_mult_handles(const DepthwiseConv2dParams& p) {
-  return p.depth_multiplier > 1;
-}
+namespace {
 
-// SIZE_MAX when the layout does not fit (prepare then refuses the scratch).
-size_t depthwise_conv2d_mult_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p) {
-  if (!depthwise_conv2d_mult_handles(p)) return depthwise_conv2d_s8_mve_scratch_bytes(p);
+// The multiplier path declines a shape whose scratch would pass this (as
+// conv2d's specialised variants do); the general variant takes it.
+constexpr uint64_t kMaxMultScratchBytes = 8192;
+
+// The multiplier path's scratch (UINT64_MAX when it overflows).
+uint64_t mult_scratch_bytes(const DepthwiseConv2dParams& p) {
   uint64_t rows = 0;
   if (__builtin_mul_overflow(padded_width(p), static_cast<uint64_t>(p.output_c), &rows) ||
       __builtin_mul_overflow(rows, static_cast<uint64_t>(p.filter_h), &rows)) {
-    return SIZE_MAX;
+    return UINT64_MAX;
   }
   const uint64_t total = rows + mult_rows_offset(p) + 15;  // + room to align the base
-  return total < rows || total > SIZE_MAX ? SIZE_MAX : static_cast<size_t>(total);
+  return total < rows ? UINT64_MAX : total;
+}
+
+}  // namespace
+
+bool depthwise_conv2d_mult_handles(const DepthwiseConv2dParams& p) {
+  return p.depth_multiplier > 1 && mult_scratch_bytes(p) <= kMaxMultScratchBytes;
+}
+
+size_t depthwise_conv2d_mult_s8_mve_scratch_bytes(const DepthwiseConv2dParams& p) {
+  if (!depthwise_conv2d_mult_handles(p)) return depthwise_conv2d_s8_mve_scratch_bytes(p);
+  return static_cast<size_t>(mult_scratch_bytes(p));
 }
 
 #if ETNS_HAVE_MVE

@@ -268,10 +268,12 @@ void right_shifts(Rng& rng, Case& c) {
 // row slots are kept only at dilation 1; the two-pixel pass only at width
 // dilation 1), padding 0-4, outputs past SAME's extent, batch 2; a quarter
 // with int8 extremes and biases near the int32 limits, half with every shift
-// negative.
+// negative. A shape whose scratch would pass 8 KiB goes to the general
+// variant (still checked); most are the multiplier path's, 272-tap ones too.
 ETNS_KERNEL_TEST(DepthwiseConv2dVariants, Multipliers) {
   Rng rng(kSeed + 6);
   const int32_t multipliers[] = {2, 3, 4, 5, 8, 16, 17};
+  int handled = 0, handled_many_taps = 0;
   for (int i = 0; i < 140; ++i) {
     kernels::testing::TestMemoryScope scope;
     Case c;
@@ -311,13 +313,16 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, Multipliers) {
       }
     }
     if (i % 2 == 1) right_shifts(rng, c);
-    if (!depthwise_conv2d_mult_handles(p)) {
-      kernels::testing::fail(__FILE__, __LINE__, "case %d is not a multiplier shape", i);
-      return;
+    if (depthwise_conv2d_mult_handles(p)) {
+      ++handled;
+      if (p.filter_h * p.filter_w > 256) ++handled_many_taps;
     }
     check_case(c, "multipliers");
     ETNS_RETURN_IF_FAILED();
   }
+  ETNS_CHECK(handled >= 120 && handled_many_taps > 0,
+             "%d of 140 cases (%d with 272 taps) are the multiplier path's", handled,
+             handled_many_taps);
 }
 
 // Rows of kTileLengths pixels (1 to 1000: the two-pixel pass's pairs and odd
@@ -385,6 +390,31 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, MultiplierChannels) {
       ++i;
     }
   }
+}
+
+// A row too wide for the multiplier path's 8 KiB of scratch (3 slots of 200
+// pixels x 32 channels): declined, the general variant's result checked.
+ETNS_KERNEL_TEST(DepthwiseConv2dVariants, MultiplierDeclinesWideRows) {
+  Rng rng(kSeed + 11);
+  kernels::testing::TestMemoryScope scope;
+  Case c;
+  DepthwiseConv2dParams& p = c.p;
+  p.batches = 1;
+  p.input_h = 3;
+  p.input_w = p.output_w = 200;
+  p.output_h = 3;
+  p.input_c = 8;
+  p.depth_multiplier = 4;
+  p.output_c = 32;
+  p.filter_h = p.filter_w = 3;
+  p.pad_h = p.pad_w = 1;
+  random_conv_offsets(rng, p);
+  fill_conv_case(rng, c, true, weight_bytes(c.p));
+  ETNS_CHECK(!depthwise_conv2d_mult_handles(p), "a 200-pixel row of 32 channels is handled");
+  ETNS_CHECK(depthwise_conv2d_mult_s8_mve_scratch_bytes(p) ==
+                 depthwise_conv2d_s8_mve_scratch_bytes(p),
+             "the declined shape's scratch is not the general variant's");
+  check_case(c, "wide rows");
 }
 
 // micro_speech's first layer, 49x40x1 x 8, 10x8, stride 2, "SAME" (4 rows and
