@@ -1,5 +1,4 @@
-#include "kernels/cortex_m/maximum/maximum.h"
-#include "kernels/cortex_m/pad/pad.h"
+#include "kernels/etns_ops/concatenate/concatenate.h"
 #include "tools/writers/import/builtins/builtins.h"
 #include "tools/writers/tflite/tflite_reader.h"
 
@@ -8,10 +7,8 @@
 // (reference_ops::Concatenation, no requantisation), so grids may differ.
 // TFLM refuses a fused activation, more than 10 inputs and ranks above 4.
 //
-// The program, of existing operators: each input padded along the axis to
-// the output's shape with -128 (cortex_m::pad), the padded tensors combined
-// by cortex_m::maximum in a chain. max(-128, v) is v for every int8 v, so
-// each output byte is the one input byte that lies there: a byte copy.
+// The program: one etns_ops::concatenate, every input's bytes copied to
+// their place in the output in one pass.
 namespace etns::tools::builtins {
 
 void import_concatenation(OperatorImport& c) {
@@ -48,51 +45,28 @@ void import_concatenation(OperatorImport& c) {
     c.fail("the inputs have " + std::to_string(along) + " along axis " + std::to_string(axis) + ", the output " +
            std::to_string(sy[static_cast<size_t>(axis)]));
   }
-  // cortex_m::pad takes four physical (NHWC) dims, the stored shape
-  // right-aligned, in either form; maximum walks same-shaped operands in
-  // memory order, so one form serves all.
-  // A channels_last form made in the default dim order (same bytes) would be
-  // padded in the wrong physical order: such operands take the stored form.
+  // etns_ops::concatenate joins tensors of one dim order along a logical
+  // dim: a convolution's channels_last output is joined where it lies (the
+  // axis renamed to the [N, C, H, W] dim), the rest in their stored form.
+  // A channels_last form made in the default dim order (same bytes) would
+  // differ in dim order from a real one: such operands take the stored form.
   bool same_bytes = rank == 4 && OperatorImport::same_bytes_in_both_forms(sy);
   for (int32_t k = 0; rank == 4 && k < count; ++k) {
     same_bytes = same_bytes || OperatorImport::same_bytes_in_both_forms(c.shape(c.input(static_cast<size_t>(k))));
   }
   const Form form = rank == 4 && !same_bytes ? c.elementwise_form(c.input(0)) : Form::Stored;
-  const std::vector<int32_t> logical = form == Form::ChannelsLast ? OperatorImport::nchw(sy) : sy;
-  const std::vector<uint8_t> order =
-      form == Form::ChannelsLast ? kChannelsLastOrder : contiguous_order(static_cast<size_t>(rank));
-  const size_t physical = static_cast<size_t>(4 - rank + axis);
-  int64_t before = 0;
-  int32_t combined = -1;
-  for (int32_t k = 0; k < count; ++k) {
-    const int32_t t = c.input(static_cast<size_t>(k));
-    const int64_t size = c.shape(t)[static_cast<size_t>(axis)];
-    std::vector<int64_t> pre(4, 0), post(4, 0);
-    pre[physical] = before;
-    post[physical] = along - before - size;
-    before += size;
-    const bool last = k + 1 == count;
-    const int32_t padded = count == 1 ? c.define(y, form)
-                                      : c.graph().s8(c.name("placed" + std::to_string(k)), logical, order);
-    c.call(cortex_m::kPadContract,
-           {{"input", GraphArg::of_tensor(c.use(t, form))},
-            {"pre_pad", GraphArg::list(pre)},
-            {"post_pad", GraphArg::list(post)},
-            {"pad_value", GraphArg::integer(-128)},
-            {"out", GraphArg::of_tensor(padded)}},
-           count == 1 ? Step::Main : Step::Helper);
-    if (k == 0) {
-      combined = padded;
-      continue;
-    }
-    const int32_t next = last ? c.define(y, form) : c.graph().s8(c.name("joined" + std::to_string(k)), logical, order);
-    c.call(cortex_m::kMaximumContract,
-           {{"self", GraphArg::of_tensor(combined)},
-            {"other", GraphArg::of_tensor(padded)},
-            {"out", GraphArg::of_tensor(next)}},
-           last ? Step::Main : Step::Helper);
-    combined = next;
+  // Logical [N, C, H, W] holds TFLite's axes 0, 3, 1, 2.
+  constexpr int32_t kLogicalOf[4] = {0, 2, 3, 1};
+  const int32_t logical_axis = form == Form::ChannelsLast ? kLogicalOf[axis] : axis;
+  std::vector<NamedArg> args;
+  for (int32_t k = 0; k < static_cast<int32_t>(etns_ops::kConcatenateMaxInputs); ++k) {
+    const char* name = etns_ops::kConcatenateArgs[k].name;  // x0 ... x9
+    args.push_back({name, k < count ? GraphArg::of_tensor(c.use(c.input(static_cast<size_t>(k)), form))
+                                    : GraphArg::null()});
   }
+  args.push_back({"axis", GraphArg::integer(logical_axis)});
+  args.push_back({"out", GraphArg::of_tensor(c.define(y, form))});
+  c.call(etns_ops::kConcatenateContract, args);
 }
 
 }  // namespace etns::tools::builtins
