@@ -440,7 +440,8 @@ inline std::vector<ImportCase> tflite_import_cases() {
   }
   {  // SPLIT along C into two, STRIDED_SLICE of one (every other row, W
      // reversed by 2), SLICE of the other, UNPACK of that along H, SPLIT_V
-     // of one unpacked piece: each output one etns_ops::slice_copy.
+     // of one unpacked piece (slice_copy each), PACK of both pieces on a new
+    // last axis (one etns_ops::concatenate).
     TfliteBuilder b;
     const std::vector<int32_t> s{1, 4, 6, 8}, half{1, 4, 6, 4};
     const std::vector<int8_t> x = random_s8(rng, tflm::count(s));
@@ -464,8 +465,14 @@ inline std::vector<ImportCase> tflite_import_cases() {
     const std::vector<int8_t> window = tflm::slice(half, halves[1], {0, 1, 0, 1}, {-1, 2, -1, 3});
     const std::vector<std::vector<int8_t>> rows = tflm::unpack({1, 2, 6, 3}, window, 1);
     const std::vector<std::vector<int8_t>> parts = tflm::split({1, 6, 3}, rows[0], 1, {2, 4});
-    cases.push_back({"split_slice_unpack", b.finish({in}, {strided, u1, v0, v1}), {as_bytes(x)},
-                     {as_bytes(tflm::strided_slice(half, halves[0], ss)), as_bytes(rows[1]), as_bytes(parts[0]),
+    const int32_t packed = b.int8({1, 6, 3, 2}, 0.1F, 1);
+    tfl::Options pack;
+    pack.values_count = 2;
+    pack.axis = -1;
+    b.op(Builtin::Pack, {u1, u0}, {packed}, pack);
+    cases.push_back({"split_slice_unpack_pack", b.finish({in}, {strided, packed, v0, v1}), {as_bytes(x)},
+                     {as_bytes(tflm::strided_slice(half, halves[0], ss)),
+                      as_bytes(tflm::pack<int8_t>({rows[1], rows[0]}, {1, 6, 3, 2}, -1)), as_bytes(parts[0]),
                       as_bytes(parts[1])}});
   }
   {  // UNIDIRECTIONAL_SEQUENCE_LSTM: 2 batches, 3 steps, 10 inputs, 6 units,
@@ -535,6 +542,16 @@ inline std::vector<ImportCase> tflite_import_cases() {
     b.op(Builtin::ResizeNearestNeighbor, {in, size}, {out}, o);
     cases.push_back({"resize_nearest_neighbor", b.finish({in}, {out}), {as_bytes(x)},
                      {as_bytes(tflm::resize_nearest_neighbor(x, is, 9, 7, false, true))}});
+  }
+  {  // PRELU: one negative alpha value broadcast from [1, 1, 8].
+    TfliteBuilder b;
+    const std::vector<int32_t> is{2, 4, 4, 8};
+    const std::vector<int8_t> x = random_s8(rng, tflm::count(is)), alpha(8, -77);
+    const int32_t in = b.int8(is, 0.04F, -6), a = b.int8_constant({1, 1, 8}, 0.003F, 4, alpha);
+    const int32_t out = b.int8(is, 0.05F, 9);
+    b.op(Builtin::Prelu, {in, a}, {out});
+    cases.push_back({"prelu", b.finish({in}, {out}), {as_bytes(x)},
+                     {as_bytes(tflm::prelu(x, is, 0.04F, -6, alpha, {1, 1, 8}, 0.003F, 4, 0.05F, 9))}});
   }
   return cases;
 }

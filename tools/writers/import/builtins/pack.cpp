@@ -1,11 +1,61 @@
 #include <cstring>
 
+#include "kernels/etns_ops/concatenate/concatenate.h"
 #include "tools/writers/import/builtins/builtins.h"
 #include "tools/writers/tflite/tflite_reader.h"
 
-// PACK of values known at import, folded: pack.cc's copy, input i's rows at
-// position i along the new axis (no requantisation: TFLM copies the bytes).
+// PACK: pack.cc's copy, input i's rows at position i along the new axis (no
+// requantisation: TFLM copies the bytes). Values known at import are folded;
+// int8 activations are one etns_ops::concatenate.
 namespace etns::tools::builtins {
+namespace {
+
+// PACK of int8 activations as one etns_ops::concatenate. pack.cc's walk
+// (outer rows before the axis, each input's block after it) is the
+// concatenation of the inputs along the same axis: for an axis inside the
+// inputs' rank the inputs are joined as they are and the result viewed to
+// the output's shape; for the new last axis each input is viewed with a
+// trailing 1 and joined into the output directly.
+void pack_activations(OperatorImport& c, int32_t axis) {
+  const tflite::Operator& op = c.op();
+  const int32_t y = c.output();
+  const auto count = static_cast<int32_t>(op.inputs.size());
+  if (c.tensor(y).type != tflite::TensorType::Int8) {
+    c.fail(c.tensor_label(y) + " is " + tflite::to_string(c.tensor(y).type) +
+           ": PACK of activations is imported on int8 tensors (etns_ops::concatenate)");
+  }
+  if (count > static_cast<int32_t>(etns_ops::kConcatenateMaxInputs)) {
+    c.fail(std::to_string(count) + " inputs: etns_ops::concatenate joins at most 10 activations");
+  }
+  const std::vector<int32_t>& in = c.shape(c.input(0));
+  const bool last = static_cast<size_t>(axis) == in.size();
+  std::vector<int32_t> joined = in;
+  if (last) {
+    joined.push_back(count);
+  } else {
+    joined[static_cast<size_t>(axis)] *= count;
+  }
+  std::vector<NamedArg> args;
+  for (int32_t k = 0; k < static_cast<int32_t>(etns_ops::kConcatenateMaxInputs); ++k) {
+    GraphArg value = GraphArg::null();
+    if (k < count) {
+      const int32_t t = c.input(static_cast<size_t>(k));
+      std::vector<int32_t> viewed = in;
+      if (last) viewed.push_back(1);
+      value = GraphArg::of_tensor(last ? c.reshaped(t, viewed, c.name("x" + std::to_string(k) + "_with_axis"))
+                                       : c.use(t, Form::Stored));
+    }
+    args.push_back({etns_ops::kConcatenateArgs[k].name, value});
+  }
+  args.push_back({"axis", GraphArg::integer(axis)});
+  const int32_t out = last ? c.define(y, Form::Stored)
+                           : c.graph().s8(c.name("packed"), joined, contiguous_order(joined.size()));
+  args.push_back({"out", GraphArg::of_tensor(out)});
+  c.call(etns_ops::kConcatenateContract, args);
+  if (!last) c.view(out, y, Step::Helper);
+}
+
+}  // namespace
 
 void import_pack(OperatorImport& c) {
   const tflite::Operator& op = c.op();
@@ -41,9 +91,9 @@ void import_pack(OperatorImport& c) {
     c.fail(c.tensor_label(y) + " has shape " + tflite::shape_text(c.shape(y)) + ", expected " + tflite::shape_text(want));
   }
   for (int32_t k = 0; k < count; ++k) {
-    const int32_t t = c.input(static_cast<size_t>(k));
-    if (!c.is_constant(t)) {
-      c.fail(c.tensor_label(t) + " is an activation: PACK is imported only on values known at import (folded)");
+    if (!c.is_constant(c.input(static_cast<size_t>(k)))) {
+      pack_activations(c, axis);
+      return;
     }
   }
   // pack.cc: outer rows before the axis, each input's block of `inner`

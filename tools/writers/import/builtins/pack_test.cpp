@@ -2,7 +2,8 @@
 
 #include "tools/writers/import/import_test_support.h"
 
-// PACK of values known at import, folded: against tflm_reference.h's pack.
+// PACK: of values known at import folded, of int8 activations one
+// etns_ops::concatenate; against tflm_reference.h's pack.
 namespace etns::tools::import_test {
 namespace {
 
@@ -42,6 +43,55 @@ TEST(TfliteImport, PackFoldsOnEveryAxisIncludingNegativeOnes) {
   }
 }
 
+// Int8 model inputs (and a convolution's channels_last output) packed on
+// every axis, negative ones and the new last one too.
+TEST(TfliteImport, PackOfActivationsIsOneConcatenate) {
+  Rng rng(84);
+  for (int trial = 0; trial < 50; ++trial) {
+    const auto rank = static_cast<size_t>(rng.uniform(1, 3));
+    std::vector<int32_t> in_shape(rank);
+    for (int32_t& d : in_shape) d = rng.uniform32(1, 4);
+    const auto count = static_cast<int32_t>(rng.uniform(1, 10));
+    const auto out_rank = static_cast<int32_t>(rank) + 1;
+    const int32_t axis = rng.uniform32(-out_rank, out_rank - 1);
+    std::vector<int32_t> out_shape = in_shape;
+    out_shape.insert(out_shape.begin() + (axis < 0 ? axis + out_rank : axis), count);
+    SCOPED_TRACE(shape_text(in_shape) + " x" + std::to_string(count) + " axis " + std::to_string(axis));
+    TfliteBuilder b;
+    std::vector<int32_t> ins;
+    std::vector<std::vector<int8_t>> values;
+    std::vector<Bytes> inputs;
+    for (int32_t k = 0; k < count; ++k) {
+      ins.push_back(b.int8(in_shape, 0.1F * static_cast<float>(k + 1), k));
+      values.push_back(random_s8(rng, ref::count(in_shape)));
+      inputs.push_back(as_bytes(values.back()));
+    }
+    const int32_t y = b.int8(out_shape, 0.3F, 1);
+    tfl::Options o;
+    o.values_count = count;
+    o.axis = axis;
+    b.op(Builtin::Pack, ins, {y}, o);
+    ImportedModel imported;
+    EXPECT_EQ(run_imported(b.finish(ins, {y}), inputs, &imported)[0], as_bytes(ref::pack(values, out_shape, axis)));
+    EXPECT_EQ(imported.operators[0].became, "etns_ops::concatenate");
+  }
+  // A convolution output [1, 2, 2, 3] packed with a model input on axis 1.
+  const std::vector<int32_t> nhwc = {1, 2, 2, 3};
+  std::vector<int8_t> identity(9, 0);
+  for (int32_t i = 0; i < 3; ++i) identity[static_cast<size_t>(i * 3 + i)] = 1;
+  TfliteBuilder b;
+  const int32_t in = b.int8(nhwc, 0.1F, 2), w = b.weights({3, 1, 1, 3}, {1.0F}, 0, identity);
+  const int32_t conv = b.int8(nhwc, 0.1F, 2), other = b.int8(nhwc, 0.1F, 2), y = b.int8({1, 2, 2, 2, 3}, 0.1F, 2);
+  b.op(Builtin::Conv2d, {in, w}, {conv}, conv_options(Padding::Valid, 1, 1, Activation::None));
+  tfl::Options o;
+  o.values_count = 2;
+  o.axis = 1;
+  b.op(Builtin::Pack, {conv, other}, {y}, o);
+  const std::vector<int8_t> x = random_s8(rng, 12), z = random_s8(rng, 12);
+  EXPECT_EQ(run_imported(b.finish({in, other}, {y}), {as_bytes(x), as_bytes(z)})[0],
+            as_bytes(ref::pack<int8_t>({x, z}, {1, 2, 2, 2, 3}, 1)));
+}
+
 TEST(TfliteImport, PackRefusalsAreOneExactLine) {
   const auto pack = [](const std::function<void(TfliteBuilder&, std::vector<int32_t>&, tfl::Options&, int32_t&)>& edit) {
     TfliteBuilder b;
@@ -75,16 +125,28 @@ TEST(TfliteImport, PackRefusalsAreOneExactLine) {
          });
        },
        "m.tflite: operator 0 (PACK): tensor 2 (\"t2\") has shape [4], expected [2,2]"},
-      {"an activation",
+      {"an int32 activation",
        [&] {
          return pack([](TfliteBuilder& b, std::vector<int32_t>& in, tfl::Options&, int32_t&) {
            b.tensor(in[1]).data.clear();
            b.tensor(in[1]).buffer = 0;
          });
        },
-       "m.tflite: operator 0 (PACK): tensor 1 (\"t1\") is an activation: PACK is imported only on values known at "
-       "import (folded)"},
+       "m.tflite: operator 0 (PACK): tensor 2 (\"t2\") is int32: PACK of activations is imported on int8 tensors "
+       "(etns_ops::concatenate)"},
   });
+  expect_refusals({{"eleven activations",
+                    [] {
+                      TfliteBuilder b;
+                      std::vector<int32_t> in;
+                      for (int k = 0; k < 11; ++k) in.push_back(b.int8({2}, 0.1F, 0));
+                      const int32_t y = b.int8({11, 2}, 0.1F, 0);
+                      tfl::Options o;
+                      o.values_count = 11;
+                      b.op(Builtin::Pack, in, {y}, o);
+                      return b.finish(in, {y});
+                    },
+                    "m.tflite: operator 0 (PACK): 11 inputs: etns_ops::concatenate joins at most 10 activations"}});
 }
 
 }  // namespace
