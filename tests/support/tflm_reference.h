@@ -1305,4 +1305,26 @@ inline std::vector<int8_t> resize_nearest_neighbor(const std::vector<int8_t>& in
   return out;
 }
 
+// ---- prelu.h ----
+
+// BroadcastPrelu4DSlow for int8: alpha broadcast onto the input; x = q -
+// zp_in; x >= 0 scaled by s_in / s_out, else x * (a - zp_alpha) by
+// s_in * s_alpha / s_out (both factors from doubles); plus zp_out, clamped.
+inline std::vector<int8_t> prelu(const std::vector<int8_t>& in, const std::vector<int32_t>& shape, float s_in,
+                                 int32_t zp_in, const std::vector<int8_t>& alpha,
+                                 const std::vector<int32_t>& alpha_shape, float s_alpha, int32_t zp_alpha,
+                                 float s_out, int32_t zp_out) {
+  const Multiplier m1 = quantize_multiplier(static_cast<double>(s_in) / static_cast<double>(s_out));
+  const Multiplier m2 = quantize_multiplier(static_cast<double>(s_in) * static_cast<double>(s_alpha) /
+                                            static_cast<double>(s_out));
+  std::vector<int8_t> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const int32_t x = int32_t{in[i]} - zp_in;
+    const int32_t a = int32_t{alpha[broadcast_source(i, alpha_shape, shape)]} - zp_alpha;
+    const int32_t v = (x >= 0 ? multiply(x, m1) : multiply(x * a, m2)) + zp_out;
+    out[i] = clamp8(v, -128, 127);
+  }
+  return out;
+}
+
 }  // namespace etns::testing::tflm

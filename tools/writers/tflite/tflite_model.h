@@ -69,6 +69,7 @@ enum class Builtin : int32_t {
   UnidirectionalSequenceLstm = 44,
   StridedSlice = 45,
   Split = 49,
+  Prelu = 54,
   Maximum = 55,
   Minimum = 57,
   PadV2 = 60,

@@ -500,6 +500,7 @@ constexpr KnownOperator kKnownOperators[] = {
     {Builtin::SpaceToDepth, fb::BuiltinOptions::SpaceToDepthOptions},
     {Builtin::DepthToSpace, fb::BuiltinOptions::DepthToSpaceOptions},
     {Builtin::ResizeNearestNeighbor, fb::BuiltinOptions::ResizeNearestNeighborOptions},
+    {Builtin::Prelu, fb::BuiltinOptions::NONE},
 };
 
 const KnownOperator* find_known(int32_t builtin) {
