@@ -36,6 +36,23 @@ std::vector<std::string> not_in_stock_executorch(const ConvertedProgram& program
   return {names.begin(), names.end()};
 }
 
+// "t7", or "t7, t8" for an operator with several outputs (SPLIT, UNPACK).
+std::string output_tensors(const ImportedOperator& op) {
+  std::string text;
+  for (const ImportedOutput& o : op.outputs) text += (text.empty() ? "t" : ", t") + std::to_string(o.tensor);
+  return text;
+}
+
+// Each output's writer: "c0i3", "c0i3, c0i4", "folded at import" or "the model input".
+std::string output_writers(const ImportedOperator& op) {
+  if (op.folded) return kFoldedAtImport;
+  std::string text;
+  for (const ImportedOutput& o : op.outputs) {
+    text += (text.empty() ? "" : ", ") + (o.instruction >= 0 ? "c0i" + std::to_string(o.instruction) : "the model input");
+  }
+  return text;
+}
+
 std::string markdown_report(const ImportCommand& c, const ImportedProgram& p) {
   const ImportedModel& imported = p.imported;
   const ConvertedProgram& program = p.program;
@@ -48,11 +65,8 @@ std::string markdown_report(const ImportCommand& c, const ImportedProgram& p) {
   md += "| # | TFLite operator | output tensor | became | instructions | output written by | provider |\n";
   md += "|---:|---|---:|---|---:|---|---|\n";
   for (const ImportedOperator& op : imported.operators) {
-    md += "| " + std::to_string(op.index) + " | " + op.builtin + " | t" + std::to_string(op.output_tensor) + " | `" +
-          op.became + "` | " + std::to_string(op.instructions) + " | " +
-          (op.instruction >= 0 ? "c0i" + std::to_string(op.instruction)
-                               : std::string(op.folded ? kFoldedAtImport : "the model input")) +
-          " | " + op.provider + " |\n";
+    md += "| " + std::to_string(op.index) + " | " + op.builtin + " | " + output_tensors(op) + " | `" + op.became +
+          "` | " + std::to_string(op.instructions) + " | " + output_writers(op) + " | " + op.provider + " |\n";
   }
   std::string kept;
   for (const ImportedOperator& op : imported.operators) {
@@ -78,11 +92,14 @@ nlohmann::json json_summary(const ImportCommand& c, const ImportedProgram& p) {
   const ConvertedProgram& program = p.program;
   nlohmann::json ops = nlohmann::json::array();
   for (const ImportedOperator& op : imported.operators) {
+    nlohmann::json outputs = nlohmann::json::array();
+    for (const ImportedOutput& o : op.outputs) outputs.push_back({{"tensor", o.tensor}, {"instruction", o.instruction}});
     ops.push_back({{"index", op.index},
                    {"builtin", op.builtin},
                    {"became", op.became},
                    {"output_tensor", op.output_tensor},
                    {"instruction", op.instruction},
+                   {"outputs", outputs},
                    {"instructions", op.instructions},
                    {"folded", op.folded},
                    {"provider", op.provider},
