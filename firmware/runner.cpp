@@ -117,12 +117,23 @@ uint32_t outputs_crc32(const runtime::Method& method) {
 // Every pass the runner makes is the model's first invocation: an operator's
 // state (an LSTM's) starts from its initial value each time, so warm-up,
 // counted and dumped passes all compute the output one execute() of a fresh
-// load gives.
+// load gives. The reset runs before a pass's region opens: the counts are
+// execute()'s alone.
+void start_sequence(const Runner& runner) {
+  const Error error = runner.method->reset_state();
+  if (error != Error::Ok) fail(kExitExecuteFailed, "execute", runtime::to_string(error));
+}
+
 void execute(Runner& runner, const runtime::ExecuteHooks* hooks) {
-  Error error = runner.method->reset_state();
-  if (error == Error::Ok) error = runner.method->execute(hooks);
+  const Error error = runner.method->execute(hooks);
   if (error != Error::Ok) fail(kExitExecuteFailed, "execute", runtime::to_string(error));
   runner.executed = true;
+}
+
+// Inputs set and state reset, outside any counted region.
+void prepare_pass(const Runner& runner) {
+  set_inputs(runner);
+  start_sequence(runner);
 }
 
 // Per-instruction regions: the hooks run right before and after each kernel.
@@ -161,11 +172,11 @@ void run_pass(Runner& runner, const char* name, bool per_instruction) {
   markers.before_instruction = &begin_instruction;
   markers.after_instruction = &end_instruction;
   for (uint32_t k = 0; k < runner.job->warmup; ++k) {
-    set_inputs(runner);
+    prepare_pass(runner);
     execute(runner, nullptr);
   }
   for (uint32_t k = 0; k < runner.job->iterations; ++k) {
-    set_inputs(runner);
+    prepare_pass(runner);
     if (per_instruction) {
       execute(runner, &markers);
     } else {
@@ -238,7 +249,7 @@ int run() {
     runtime::ExecuteHooks dump;
     dump.user = &runner;
     dump.after_instruction = &dump_instruction;
-    set_inputs(runner);
+    prepare_pass(runner);
     execute(runner, &dump);
   }
   if ((job.flags & kJobPerInstructionPass) != 0) run_pass(runner, console::kPassPerInstruction, true);
@@ -247,7 +258,7 @@ int run() {
 
   // The outputs of the last run, or of one plain run when the job asked for none.
   if (!runner.executed) {
-    set_inputs(runner);
+    prepare_pass(runner);
     execute(runner, nullptr);
   }
   for (size_t i = 0; i < method->output_count(); ++i) {

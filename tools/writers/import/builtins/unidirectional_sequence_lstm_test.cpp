@@ -126,7 +126,8 @@ TEST(TfliteImport, UnidirectionalSequenceLstmCarriesStateBetweenExecutions) {
     const std::vector<int8_t> want1 = ref::lstm(m, x1, state);
     const std::vector<int8_t> want2 = ref::lstm(m, x2, state);
     ref::LstmState fresh = ref::lstm_reset(m);
-    ASSERT_NE(want2, ref::lstm(m, x2, fresh)) << "the case does not show the state";
+    const std::vector<int8_t> first_of_x2 = ref::lstm(m, x2, fresh);
+    ASSERT_NE(want2, first_of_x2) << "the case does not show the state";
 
     const ImportedProgram program = import_program(tfl::write_tflite(lstm_model(m)), "m.tflite");
     const TemporaryDirectory dir("etns-lstm-test");
@@ -142,13 +143,12 @@ TEST(TfliteImport, UnidirectionalSequenceLstmCarriesStateBetweenExecutions) {
     ASSERT_EQ(session.method().reset_state(), runtime::Error::Ok);
     session.set_input(0, as_bytes(x2));
     ASSERT_EQ(session.method().execute(), runtime::Error::Ok);
-    EXPECT_EQ(session.output_bytes(0), as_bytes(ref::lstm(m, x2, fresh))) << "reset_state starts a new sequence";
-    ref::LstmState again = ref::lstm_reset(m);
+    EXPECT_EQ(session.output_bytes(0), as_bytes(first_of_x2)) << "reset_state starts a new sequence";
     session.set_input(0, as_bytes(x2));
     session.execute();
     session.set_input(0, as_bytes(x2));
     session.execute();
-    EXPECT_EQ(session.output_bytes(0), as_bytes(ref::lstm(m, x2, again))) << "each run of the runner is a first one";
+    EXPECT_EQ(session.output_bytes(0), as_bytes(first_of_x2)) << "each run of the runner is a first one";
   }
 }
 
