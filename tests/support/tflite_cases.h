@@ -553,6 +553,16 @@ inline std::vector<ImportCase> tflite_import_cases() {
     cases.push_back({"prelu", b.finish({in}, {out}), {as_bytes(x)},
                      {as_bytes(tflm::prelu(x, is, 0.04F, -6, alpha, {1, 1, 8}, 0.003F, 4, 0.05F, 9))}});
   }
+  {  // PRELU: one alpha per channel (40 channels, past one Helium pass of 8): etns_ops::channel_lookup.
+    TfliteBuilder b;
+    const std::vector<int32_t> is{1, 5, 3, 40};
+    const std::vector<int8_t> x = random_s8(rng, tflm::count(is)), alpha = random_s8(rng, 40);
+    const int32_t in = b.int8(is, 0.03F, 5), a = b.int8_constant({40}, 0.004F, -2, alpha);
+    const int32_t out = b.int8(is, 0.02F, -11);
+    b.op(Builtin::Prelu, {in, a}, {out});
+    cases.push_back({"prelu_per_channel", b.finish({in}, {out}), {as_bytes(x)},
+                     {as_bytes(tflm::prelu(x, is, 0.03F, 5, alpha, {40}, 0.004F, -2, 0.02F, -11))}});
+  }
   return cases;
 }
 

@@ -1,7 +1,9 @@
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "kernels/etns_ops/channel_lookup/channel_lookup.h"
 #include "tools/writers/import/builtins/builtins.h"
 #include "tools/writers/import/builtins/unary_table.h"
 #include "tools/writers/import/tflm/prelu_table.h"
@@ -12,7 +14,8 @@
 // constant alpha holding one value everywhere that function is one int8 ->
 // int8 map, so the importer runs TFLM's arithmetic (two QuantizeMultiplier
 // factors, tflm/prelu_table.h) on all 256 input codes and the program is one
-// etns_ops::lookup_table.
+// etns_ops::lookup_table; with one value per channel (the input's last dim)
+// it is a table per channel and one etns_ops::channel_lookup.
 namespace etns::tools::builtins {
 
 void import_prelu(OperatorImport& c) {
@@ -46,14 +49,42 @@ void import_prelu(OperatorImport& c) {
   }
   const std::vector<uint8_t>& codes = *c.constant_bytes(alpha);
   if (codes.empty()) c.fail(c.tensor_label(alpha) + " (alpha) has no elements");
-  for (const uint8_t code : codes) {
-    if (code != codes[0]) {
-      c.fail(c.tensor_label(alpha) + " (alpha) holds different values (one alpha value is imported, as one table)");
-    }
-  }
   const tflm::PreluParams p = tflm::prelu_params(u.in.scale, u.in.zero_point, ga.scale, ga.zero_point, u.out.scale,
                                                  u.out.zero_point, c.where());
-  call_lookup_table(c, u, tflm::prelu_table(p, static_cast<int8_t>(codes[0])));
+  bool uniform = true;
+  for (const uint8_t code : codes) uniform = uniform && code == codes[0];
+  if (uniform) {
+    call_lookup_table(c, u, tflm::prelu_table(p, static_cast<int8_t>(codes[0])));
+    return;
+  }
+  // Alpha varying along the channels (the input's last dim) only: a table
+  // per channel, etns_ops::channel_lookup.
+  const size_t channels = sa.empty() ? 1 : static_cast<size_t>(sa.back());
+  bool per_channel = !sa.empty() && sa.back() == sx.back();
+  for (size_t i = 0; per_channel && i < codes.size(); ++i) per_channel = codes[i] == codes[i % channels];
+  if (!per_channel) {
+    c.fail(c.tensor_label(alpha) + " (alpha) varies along other dims than the input's last (one value, or one per "
+           "channel, is imported)");
+  }
+  std::vector<uint8_t> tables;
+  tables.reserve(channels * 256);
+  for (size_t k = 0; k < channels; ++k) {
+    const std::array<int8_t, 256> t = tflm::prelu_table(p, static_cast<int8_t>(codes[k]));
+    for (const int8_t v : t) tables.push_back(static_cast<uint8_t>(v));
+  }
+  const Form form = c.elementwise_form(u.x);
+  const int32_t gx = c.use(u.x, form);
+  const int32_t gy = c.define(u.y, form);
+  const int32_t gt = c.graph().tensor(c.name("tables"), runtime::ScalarType::Char,
+                                      {static_cast<int32_t>(channels), 256}, contiguous_order(2),
+                                      GraphTensor::Role::Constant, std::move(tables));
+  // The channel dim of the graph tensor: logical NCHW's 1 in channels_last
+  // form, the last in the stored one.
+  const int64_t dim = form == Form::ChannelsLast ? 1 : static_cast<int64_t>(sx.size()) - 1;
+  c.call(etns_ops::kChannelLookupContract, {{"self", GraphArg::of_tensor(gx)},
+                                            {"tables", GraphArg::of_tensor(gt)},
+                                            {"dim", GraphArg::integer(dim)},
+                                            {"out", GraphArg::of_tensor(gy)}});
 }
 
 }  // namespace etns::tools::builtins

@@ -42,13 +42,59 @@ TEST(TfliteImport, PreluMatchesTflmOnEveryCode) {
   }
 }
 
+// One alpha per channel: a table per channel, on 4-D inputs (channels_last
+// where an operator made that form: here after a MAX_POOL_2D) and on others.
+TEST(TfliteImport, PreluPerChannelAlphaMatchesTflm) {
+  struct Case {
+    std::vector<int32_t> shape, alpha_shape;
+    bool after_pool;
+  };
+  const Case cases[] = {
+      {{1, 4, 4, 16}, {1, 1, 16}, false}, {{2, 3, 5, 9}, {9}, true},   {{3, 20}, {1, 20}, false},
+      {{2, 2, 2, 3}, {2, 2, 3}, false},   {{1, 6, 6, 40}, {40}, true}, {{2, 8, 5}, {5}, false},
+  };
+  Rng rng(54);
+  for (const Case& c : cases) {
+    SCOPED_TRACE(shape_text(c.shape) + " alpha " + shape_text(c.alpha_shape) + (c.after_pool ? " after a pool" : ""));
+    const int32_t channels = c.shape.back();
+    const std::vector<int8_t> per_channel = random_s8(rng, static_cast<size_t>(channels));
+    std::vector<int8_t> alpha(ref::count(c.alpha_shape));
+    for (size_t i = 0; i < alpha.size(); ++i) alpha[i] = per_channel[i % static_cast<size_t>(channels)];
+    const std::vector<int8_t> x = random_s8(rng, ref::count(c.shape));
+    TfliteBuilder b;
+    const int32_t in = b.int8(c.shape, 0.05F, -4);
+    int32_t pre = in;
+    if (c.after_pool) {
+      pre = b.int8(c.shape, 0.05F, -4);
+      b.op(Builtin::MaxPool2d, {in}, {pre}, pool_options(Padding::Same, 1, 1, 1, 1, Activation::None));
+    }
+    const int32_t a = b.int8_constant(c.alpha_shape, 0.01F, 3, alpha);
+    const int32_t out = b.int8(c.shape, 0.04F, 6);
+    b.op(Builtin::Prelu, {pre, a}, {out});
+    EXPECT_EQ(run_one(b.finish({in}, {out}), {as_bytes(x)}),
+              as_bytes(ref::prelu(x, c.shape, 0.05F, -4, alpha, c.alpha_shape, 0.01F, 3, 0.04F, 6)));
+  }
+}
+
 TEST(TfliteImport, PreluRefusalsAreOneExactLine) {
   const PreluCase base{{1, 2, 2, 4}, {1, 1, 4}, 10, 0.05F, 0.01F, 0.05F, 0, 0, 0};
   expect_refusals({
-      {"per-channel values",
-       [&] { return prelu_model(base, {1, 2, 3, 4}); },
-       "m.tflite: operator 0 (PRELU): tensor 1 (\"t1\") (alpha) holds different values (one alpha value is imported, "
-       "as one table)"},
+      {"alpha along the width",
+       [&] {
+         PreluCase c = base;
+         c.alpha_shape = {1, 2, 1};
+         return prelu_model(c, {1, 2});
+       },
+       "m.tflite: operator 0 (PRELU): tensor 1 (\"t1\") (alpha) varies along other dims than the input's last (one "
+       "value, or one per channel, is imported)"},
+      {"alpha along width and channels",
+       [&] {
+         PreluCase c = base;
+         c.alpha_shape = {2, 4};
+         return prelu_model(c, {1, 2, 3, 4, 1, 2, 3, 5});
+       },
+       "m.tflite: operator 0 (PRELU): tensor 1 (\"t1\") (alpha) varies along other dims than the input's last (one "
+       "value, or one per channel, is imported)"},
       {"alpha shape",
        [&] {
          PreluCase c = base;
