@@ -563,6 +563,21 @@ inline std::vector<ImportCase> tflite_import_cases() {
     cases.push_back({"prelu_per_channel", b.finish({in}, {out}), {as_bytes(x)},
                      {as_bytes(tflm::prelu(x, is, 0.03F, 5, alpha, {40}, 0.004F, -2, 0.02F, -11))}});
   }
+  {  // SQUARED_DIFFERENCE: equal shapes, and against a constant channel row (broadcast): etns_ops::squared_difference.
+    TfliteBuilder b;
+    const std::vector<int32_t> is{1, 4, 5, 12}, rs{12};
+    const std::vector<int8_t> x = random_s8(rng, tflm::count(is)), y = random_s8(rng, tflm::count(is));
+    const std::vector<int8_t> row = random_s8(rng, 12);
+    const int32_t in = b.int8(is, 0.05F, -3), other = b.int8(is, 0.03F, 8), r = b.int8_constant(rs, 0.05F, 1, row);
+    const int32_t same = b.int8(is, 0.02F, -128), broadcast = b.int8(is, 0.04F, -120);
+    b.op(Builtin::SquaredDifference, {in, other}, {same});
+    b.op(Builtin::SquaredDifference, {in, r}, {broadcast});
+    const tflm::SquaredDifference ps = tflm::squared_difference_params(0.05F, -3, 0.03F, 8, 0.02F, -128);
+    const tflm::SquaredDifference pb = tflm::squared_difference_params(0.05F, -3, 0.05F, 1, 0.04F, -120);
+    cases.push_back({"squared_difference", b.finish({in, other}, {same, broadcast}), {as_bytes(x), as_bytes(y)},
+                     {as_bytes(tflm::squared_difference(ps, x, is, y, is, is)),
+                      as_bytes(tflm::squared_difference(pb, x, is, row, rs, is))}});
+  }
   return cases;
 }
 

@@ -1327,4 +1327,52 @@ inline std::vector<int8_t> prelu(const std::vector<int8_t>& in, const std::vecto
   return out;
 }
 
+// ---- squared_difference.cc ----
+
+struct SquaredDifference {
+  int32_t input1_offset = 0, input2_offset = 0, output_offset = 0;
+  Multiplier input1, input2, output;
+};
+
+// PrepareQuantized for int8: left shift 7; m = 2 max(s1, s2) in double,
+// input k's factor s_k / m (QuantizeMultiplierSmallerThanOneExp), the
+// square's m * m / ((1 << 14) * s_out), that product a float32 one.
+inline SquaredDifference squared_difference_params(float s1, int32_t zp1, float s2, int32_t zp2, float s_out,
+                                                   int32_t zp_out) {
+  SquaredDifference p;
+  p.input1_offset = -zp1;
+  p.input2_offset = -zp2;
+  p.output_offset = zp_out;
+  const double twice_max = 2.0 * static_cast<double>(std::max(s1, s2));
+  p.input1 = quantize_multiplier(static_cast<double>(s1) / twice_max);
+  p.input2 = quantize_multiplier(static_cast<double>(s2) / twice_max);
+  const float fine = (1 << 14) * s_out;
+  p.output = quantize_multiplier(twice_max * twice_max / static_cast<double>(fine));
+  return p;
+}
+
+// MultiplyByQuantizedMultiplierSmallerThanOneExp: the high multiply, then
+// a rounding right shift by -shift (shift <= 0).
+inline int32_t multiply_smaller_than_one(int32_t x, const Multiplier& m) {
+  return divide_by_pot(doubling_high_mul(x, m.multiplier), -m.shift);
+}
+
+// The int8 SquaredDifference element over BroadcastBinaryFunction6DSlow's
+// walk (ElementWise for equal shapes is the same walk): both inputs offset
+// and shifted left by 7, scaled, differenced, squared, scaled onto out's
+// grid, clamped to int8 (no activation).
+inline std::vector<int8_t> squared_difference(const SquaredDifference& p, const std::vector<int8_t>& a,
+                                              const std::vector<int32_t>& sa, const std::vector<int8_t>& b,
+                                              const std::vector<int32_t>& sb,
+                                              const std::vector<int32_t>& out_shape) {
+  std::vector<int8_t> out(count(out_shape));
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int32_t x = (p.input1_offset + a[broadcast_source(i, sa, out_shape)]) * (1 << 7);
+    const int32_t y = (p.input2_offset + b[broadcast_source(i, sb, out_shape)]) * (1 << 7);
+    const int32_t diff = multiply_smaller_than_one(x, p.input1) - multiply_smaller_than_one(y, p.input2);
+    out[i] = clamp8(multiply(diff * diff, p.output) + p.output_offset, -128, 127);
+  }
+  return out;
+}
+
 }  // namespace etns::testing::tflm

@@ -83,6 +83,7 @@ enum class Builtin : int32_t {
   Unpack = 88,
   ResizeNearestNeighbor = 97,
   LeakyRelu = 98,
+  SquaredDifference = 99,
   SplitV = 102,
   Quantize = 114,
   HardSwish = 117,

@@ -501,6 +501,7 @@ constexpr KnownOperator kKnownOperators[] = {
     {Builtin::DepthToSpace, fb::BuiltinOptions::DepthToSpaceOptions},
     {Builtin::ResizeNearestNeighbor, fb::BuiltinOptions::ResizeNearestNeighborOptions},
     {Builtin::Prelu, fb::BuiltinOptions::NONE},
+    {Builtin::SquaredDifference, fb::BuiltinOptions::SquaredDifferenceOptions},
 };
 
 const KnownOperator* find_known(int32_t builtin) {
