@@ -1,0 +1,36 @@
+// resize_bilinear at the shape the importer gives it: RESIZE_BILINEAR
+// doubling a [1, 12, 12, 32] activation to [1, 24, 24, 32] (TFLM's
+// half-pixel-free fractions 0 and 512); every variant (kernel_bench.h).
+#include "kernels/etns_ops/resize_bilinear/resize_bilinear.h"
+#include "kernels/testing/kernel_bench.h"
+#include "kernels/testing/kernel_test.h"
+#include "kernels/testing/rng.h"
+
+namespace etns::etns_ops {
+namespace {
+
+ETNS_KERNEL_BENCH(resize_bilinear, upsample2x_12x12x32) {
+  ResizeBilinearParams p;
+  p.batches = 1;
+  p.channels = 32;
+  p.in_h = p.in_w = 12;
+  p.out_h = p.out_w = 24;
+  const size_t self_bytes = 12 * 12 * 32;
+  int8_t* self = ETNS_TEST_ARRAY(int8_t, self_bytes);
+  int8_t* out = ETNS_TEST_ARRAY(int8_t, 24 * 24 * 32);
+  int32_t* rows = ETNS_TEST_ARRAY(int32_t, 3 * 24);
+  int32_t* cols = ETNS_TEST_ARRAY(int32_t, 3 * 24);
+  for (int32_t i = 0; i < 24; ++i) {
+    rows[3 * i] = cols[3 * i] = i / 2;
+    rows[3 * i + 1] = cols[3 * i + 1] = i / 2 + 1 < 12 ? i / 2 + 1 : 11;
+    rows[3 * i + 2] = cols[3 * i + 2] = (i % 2) * 512;
+  }
+  kernels::testing::Rng rng(self_bytes);
+  rng.fill_s8(self, self_bytes);
+  for (const auto& v : kernels::kResizeBilinearVariants) {
+    bench.measure(v.isa, [&] { v.fn(p, rows, cols, self, out); });
+  }
+}
+
+}  // namespace
+}  // namespace etns::etns_ops
