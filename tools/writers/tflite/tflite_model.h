@@ -56,6 +56,7 @@ enum class Builtin : int32_t {
   ReluN1To1 = 20,
   Relu6 = 21,
   Reshape = 22,
+  ResizeBilinear = 23,
   Softmax = 25,
   SpaceToDepth = 26,
   Tanh = 28,
@@ -166,7 +167,7 @@ struct Options {
   bool time_major = false;
   bool diagonal_recurrent_tensors = false;
   int32_t block_size = 0;                // SPACE_TO_DEPTH, DEPTH_TO_SPACE
-  bool align_corners = false;            // RESIZE_NEAREST_NEIGHBOR
+  bool align_corners = false;            // RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR
   bool half_pixel_centers = false;
 };
 

@@ -444,6 +444,12 @@ void read_options(const fb::Operator& stored, fb::BuiltinOptions type, Options& 
       o.half_pixel_centers = t.half_pixel_centers();
       break;
     }
+    case fb::BuiltinOptions::ResizeBilinearOptions: {
+      const fb::ResizeBilinearOptions& t = *stored.builtin_options_as_ResizeBilinearOptions();
+      o.align_corners = t.align_corners();
+      o.half_pixel_centers = t.half_pixel_centers();
+      break;
+    }
     default:
       break;  // PAD, PADV2, TRANSPOSE, MAXIMUM/MINIMUM, QUANTIZE, DEQUANTIZE, SLICE, EXPAND_DIMS: empty tables
   }
@@ -500,6 +506,7 @@ constexpr KnownOperator kKnownOperators[] = {
     {Builtin::SpaceToDepth, fb::BuiltinOptions::SpaceToDepthOptions},
     {Builtin::DepthToSpace, fb::BuiltinOptions::DepthToSpaceOptions},
     {Builtin::ResizeNearestNeighbor, fb::BuiltinOptions::ResizeNearestNeighborOptions},
+    {Builtin::ResizeBilinear, fb::BuiltinOptions::ResizeBilinearOptions},
     {Builtin::Prelu, fb::BuiltinOptions::NONE},
     {Builtin::SquaredDifference, fb::BuiltinOptions::SquaredDifferenceOptions},
 };

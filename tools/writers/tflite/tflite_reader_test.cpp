@@ -171,6 +171,14 @@ TEST(TfliteReader, ReadsBlockSizeAndResizeFlags) {
   EXPECT_EQ(builtin_name(26), "SPACE_TO_DEPTH");
   EXPECT_EQ(builtin_name(5), "DEPTH_TO_SPACE");
   EXPECT_EQ(builtin_name(97), "RESIZE_NEAREST_NEIGHBOR");
+  // RESIZE_BILINEAR (23), ResizeBilinearOptions (tag 15) past its two
+  // deprecated sizes.
+  ASSERT_LE(first + 4, read.operators.size());
+  EXPECT_EQ(read.operators[first + 3].builtin, 23);
+  EXPECT_EQ(read.operators[first + 3].builtin_options_type, 15U);
+  EXPECT_TRUE(read.operators[first + 3].options.align_corners);
+  EXPECT_FALSE(read.operators[first + 3].options.half_pixel_centers);
+  EXPECT_EQ(builtin_name(23), "RESIZE_BILINEAR");
 }
 
 TEST(TfliteReader, ResolvesLegacyOperatorCodes) {

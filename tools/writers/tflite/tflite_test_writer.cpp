@@ -109,6 +109,8 @@ flatbuffers::Offset<void> write_options(flatbuffers::FlatBufferBuilder& fbb, uin
       return fb::CreateDepthToSpaceOptions(fbb, o.block_size).Union();
     case fb::BuiltinOptions::ResizeNearestNeighborOptions:
       return fb::CreateResizeNearestNeighborOptions(fbb, o.align_corners, o.half_pixel_centers).Union();
+    case fb::BuiltinOptions::ResizeBilinearOptions:
+      return fb::CreateResizeBilinearOptions(fbb, o.align_corners, o.half_pixel_centers).Union();
     case fb::BuiltinOptions::UnidirectionalSequenceLSTMOptions:
       return fb::CreateUnidirectionalSequenceLSTMOptions(fbb, activation, o.cell_clip, o.proj_clip, o.time_major,
                                                          o.asymmetric_quantize_inputs, o.diagonal_recurrent_tensors)
@@ -545,7 +547,7 @@ std::vector<Operator> example_reduction_operators() {
   };
 }
 
-// SPACE_TO_DEPTH, DEPTH_TO_SPACE and RESIZE_NEAREST_NEIGHBOR (after the
+// SPACE_TO_DEPTH, DEPTH_TO_SPACE, RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR (after the
 // reductions, so that the indices tests name stay put), options other than
 // the defaults.
 std::vector<Operator> example_resampling_operators() {
@@ -556,10 +558,13 @@ std::vector<Operator> example_resampling_operators() {
   Options resize;
   resize.align_corners = true;
   resize.half_pixel_centers = true;
+  Options resize_bilinear;
+  resize_bilinear.align_corners = true;
   return {
       with_options(Builtin::SpaceToDepth, {0}, space_to_depth),
       with_options(Builtin::DepthToSpace, {0}, depth_to_space),
       with_options(Builtin::ResizeNearestNeighbor, {0, 2}, resize),
+      with_options(Builtin::ResizeBilinear, {0, 2}, resize_bilinear),
   };
 }
 
