@@ -1375,4 +1375,44 @@ inline std::vector<int8_t> squared_difference(const SquaredDifference& p, const 
   return out;
 }
 
+// ---- gather.cc (Gather<InputT, int32_t>) ----
+
+// axis negative from params' rank, batch_dims negative from positions' rank;
+// output shape params[:axis] + positions[batch_dims:] + params[axis + 1:].
+// For each batch, outer index (dims batch_dims to axis) and coordinate (the
+// positions' dims after batch_dims) one inner run is copied from the position
+// read at batch * coord_size + coord; a position outside [0, axis size) makes
+// Eval return kTfLiteError (here: *ok = false and nothing returned).
+template <typename T>
+std::vector<T> gather(const std::vector<T>& params, const std::vector<int32_t>& ps, const std::vector<int32_t>& positions,
+                      const std::vector<int32_t>& is, int32_t axis, int32_t batch_dims, bool* ok = nullptr) {
+  const auto rank = static_cast<int32_t>(ps.size());
+  if (axis < 0) axis += rank;
+  if (batch_dims < 0) batch_dims += static_cast<int32_t>(is.size());
+  int32_t batch_size = 1, outer_size = 1, inner_size = 1, coord_size = 1;
+  for (int32_t i = 0; i < batch_dims; ++i) batch_size *= ps[static_cast<size_t>(i)];
+  for (int32_t i = batch_dims; i < axis; ++i) outer_size *= ps[static_cast<size_t>(i)];
+  for (int32_t i = axis + 1; i < rank; ++i) inner_size *= ps[static_cast<size_t>(i)];
+  for (size_t i = static_cast<size_t>(batch_dims); i < is.size(); ++i) coord_size *= is[i];
+  const int32_t axis_size = ps[static_cast<size_t>(axis)];
+  std::vector<T> out(static_cast<size_t>(batch_size) * static_cast<size_t>(outer_size) *
+                     static_cast<size_t>(coord_size) * static_cast<size_t>(inner_size));
+  if (ok != nullptr) *ok = true;
+  for (int32_t batch = 0; batch < batch_size; ++batch) {
+    for (int32_t outer = 0; outer < outer_size; ++outer) {
+      for (int32_t coord = 0; coord < coord_size; ++coord) {
+        const int32_t v = positions[static_cast<size_t>(batch * coord_size + coord)];
+        if (v < 0 || v >= axis_size) {
+          if (ok != nullptr) *ok = false;
+          return {};
+        }
+        const size_t to = static_cast<size_t>(((batch * outer_size + outer) * coord_size + coord) * inner_size);
+        const size_t from = static_cast<size_t>(((batch * outer_size + outer) * axis_size + v) * inner_size);
+        for (int32_t k = 0; k < inner_size; ++k) out[to + static_cast<size_t>(k)] = params[from + static_cast<size_t>(k)];
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace etns::testing::tflm

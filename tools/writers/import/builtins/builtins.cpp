@@ -56,6 +56,7 @@ constexpr BuiltinImport kBuiltins[] = {
     {Builtin::DepthToSpace, import_depth_to_space},
     {Builtin::ResizeNearestNeighbor, import_resize_nearest_neighbor},
     {Builtin::Prelu, import_prelu},
+    {Builtin::Gather, import_gather},
     {Builtin::SquaredDifference, import_squared_difference},
 };
 
