@@ -578,6 +578,33 @@ inline std::vector<ImportCase> tflite_import_cases() {
                      {as_bytes(tflm::squared_difference(ps, x, is, y, is, is)),
                       as_bytes(tflm::squared_difference(pb, x, is, row, rs, is))}});
   }
+  {  // GATHER: rows of an activation, reversed and repeated (96-byte runs), then one channel per pick.
+    TfliteBuilder b;
+    const std::vector<int32_t> is{2, 6, 4, 24}, rows{5, 0, 3, 3, 1}, channels{23, 0, 7, 7, 16, 2};
+    const std::vector<int8_t> x = random_s8(rng, tflm::count(is));
+    const int32_t in = b.int8(is, 0.04F, 3), r = b.int32_constant({5}, rows), c = b.int32_constant({6}, channels);
+    const int32_t mid = b.int8({2, 5, 4, 24}, 0.04F, 3), out = b.int8({2, 5, 4, 6}, 0.04F, 3);
+    tfl::Options on_rows, on_channels;
+    on_rows.axis = 1;
+    on_channels.axis = -1;
+    b.op(Builtin::Gather, {in, r}, {mid}, on_rows);
+    b.op(Builtin::Gather, {mid, c}, {out}, on_channels);
+    const std::vector<int8_t> y = tflm::gather(x, is, rows, {5}, 1, 0);
+    cases.push_back({"gather", b.finish({in}, {out}), {as_bytes(x)},
+                     {as_bytes(tflm::gather(y, {2, 5, 4, 24}, channels, {6}, -1, 0))}});
+  }
+  {  // RESIZE_BILINEAR: 2 batches, 5x4 up to 9x7 with half_pixel_centers, 17 channels (past four Helium lanes).
+    TfliteBuilder b;
+    const std::vector<int32_t> is{2, 5, 4, 17};
+    const std::vector<int8_t> x = random_s8(rng, tflm::count(is));
+    const int32_t in = b.int8(is, 0.02F, -9), size = b.int32_constant({2}, {9, 7});
+    const int32_t out = b.int8({2, 9, 7, 17}, 0.02F, -9);
+    tfl::Options o;
+    o.half_pixel_centers = true;
+    b.op(Builtin::ResizeBilinear, {in, size}, {out}, o);
+    cases.push_back({"resize_bilinear", b.finish({in}, {out}), {as_bytes(x)},
+                     {as_bytes(tflm::resize_bilinear(x, is, 9, 7, false, true))}});
+  }
   return cases;
 }
 
