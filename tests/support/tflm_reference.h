@@ -1305,6 +1305,52 @@ inline std::vector<int8_t> resize_nearest_neighbor(const std::vector<int8_t>& in
   return out;
 }
 
+// ---- resize_bilinear.h (ResizeBilinearInteger) ----
+
+// int8 bilinear resize with 10 fractional bits: the scale
+// ((1 << 10) * in + out / 2) / out (align_corners with out > 1: in - 1 over
+// out - 1), each position i * scale (+ scale / 2 - 512 with half-pixel
+// centres), its lower index max(pos / 1024, 0) and upper
+// min((pos + 1023) / 1024, in - 1); the four products summed in int64 and
+// divided by 2^20 rounding half away from zero (TFLITE_SINGLE_ROUNDING off),
+// then cast to int8.
+inline std::vector<int8_t> resize_bilinear(const std::vector<int8_t>& in, const std::vector<int32_t>& is,
+                                           int32_t out_h, int32_t out_w, bool align_corners, bool half_pixel) {
+  const auto scale_of = [&](int32_t in_size, int32_t out_size) {
+    if (align_corners && out_size > 1) return ((1 << 10) * (in_size - 1) + (out_size - 1) / 2) / (out_size - 1);
+    return ((1 << 10) * in_size + out_size / 2) / out_size;
+  };
+  struct Position {
+    int32_t at, lo, hi;
+  };
+  const auto position = [&](int32_t i, int32_t scale, int32_t in_size) {
+    const int32_t at = half_pixel ? i * scale + scale / 2 - (1 << 9) : i * scale;
+    return Position{at, std::max(at / (1 << 10), 0), std::min((at + (1 << 10) - 1) / (1 << 10), in_size - 1)};
+  };
+  const int32_t sh = scale_of(is[1], out_h), sw = scale_of(is[2], out_w);
+  const std::vector<int32_t> os = {is[0], out_h, out_w, is[3]};
+  std::vector<int8_t> out(count(os));
+  for (int32_t n = 0; n < os[0]; ++n) {
+    for (int32_t y = 0; y < out_h; ++y) {
+      const Position py = position(y, sh, is[1]);
+      const int64_t dy = py.at - (1 << 10) * py.lo;
+      for (int32_t x = 0; x < out_w; ++x) {
+        const Position px = position(x, sw, is[2]);
+        const int64_t dx = px.at - (1 << 10) * px.lo;
+        for (int32_t d = 0; d < os[3]; ++d) {
+          const int64_t sum = in[offset4(is, n, py.lo, px.lo, d)] * ((1 << 10) - dy) * ((1 << 10) - dx) +
+                              in[offset4(is, n, py.hi, px.lo, d)] * dy * ((1 << 10) - dx) +
+                              in[offset4(is, n, py.lo, px.hi, d)] * ((1 << 10) - dy) * dx +
+                              in[offset4(is, n, py.hi, px.hi, d)] * dy * dx;
+          const int64_t round = sum > 0 ? (1 << 19) : -(1 << 19);
+          out[offset4(os, n, y, x, d)] = static_cast<int8_t>((sum + round) / (1 << 20));
+        }
+      }
+    }
+  }
+  return out;
+}
+
 // ---- prelu.h ----
 
 // BroadcastPrelu4DSlow for int8: alpha broadcast onto the input; x = q -

@@ -55,6 +55,7 @@ constexpr BuiltinImport kBuiltins[] = {
     {Builtin::SpaceToDepth, import_space_to_depth},
     {Builtin::DepthToSpace, import_depth_to_space},
     {Builtin::ResizeNearestNeighbor, import_resize_nearest_neighbor},
+    {Builtin::ResizeBilinear, import_resize_bilinear},
     {Builtin::Prelu, import_prelu},
     {Builtin::Gather, import_gather},
     {Builtin::SquaredDifference, import_squared_difference},

@@ -63,6 +63,7 @@ void import_concatenation(OperatorImport& c);     // concatenation.cpp: cortex_m
 void import_space_to_depth(OperatorImport& c);    // space_to_depth.cpp: cortex_m::transpose between views
 void import_depth_to_space(OperatorImport& c);    // space_to_depth.cpp
 void import_resize_nearest_neighbor(OperatorImport& c);  // resize_nearest_neighbor.cpp: etns_ops::gather_hw
+void import_resize_bilinear(OperatorImport& c);   // resize_bilinear.cpp: etns_ops::resize_bilinear
 void import_prelu(OperatorImport& c);             // prelu.cpp: etns_ops::lookup_table (one alpha value)
 void import_gather(OperatorImport& c);            // gather.cpp: etns_ops::gather, or folded
 void import_squared_difference(OperatorImport& c);  // squared_difference.cpp: etns_ops::squared_difference
