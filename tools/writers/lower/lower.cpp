@@ -48,6 +48,7 @@ LoweringResult Lowerer::run() {
   lower_hardswish(result);
   lower_float_islands(result);
   lower_int8_clamps(result);
+  lower_lookup_tables(result);
 
   if (result.rewrites.empty()) {
     result.instructions_after = result.instructions_before;

@@ -53,6 +53,10 @@ struct LoweringResult {
 //    becomes quantized_hardswish: (M, S) is the mul's (it is already
 //    QM(s_in^2 / (6 s_out))), relu_q3 = c - zp_in, relu_q6 = 2 relu_q3 (the
 //    saturation point of the decomposition, so the rewrite is bit-exact).
+//  * etns_ops::lookup_table (an imported TFLite activation) becomes
+//    quantized_relu or quantized_leaky_relu when arguments fitted to the
+//    table make the kernel's reference give all 256 entries
+//    (lower_tables.cpp; docs/design.md).
 // Dequantizes left without readers are removed, then unused values dropped and
 // memory re-planned. A program with nothing to lower is left untouched, so
 // lowering is idempotent. Throws Failure on a malformed model.

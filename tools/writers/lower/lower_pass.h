@@ -173,6 +173,10 @@ class Lowerer {
 
   void lower_int8_clamps(LoweringResult& result);
 
+  // etns_ops::lookup_table (an imported TFLite activation) whose table a
+  // cortex_m_ns kernel reproduces with fitted arguments (lower_tables.cpp).
+  void lower_lookup_tables(LoweringResult& result);
+
   // Drops operators no instruction calls, keeping the others' order.
   void prune_operators();
 

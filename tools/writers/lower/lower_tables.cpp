@@ -1,0 +1,269 @@
+// Lowering of etns_ops::lookup_table (what `etns import` writes for TFLite's
+// RELU family and LEAKY_RELU): a table becomes a cortex_m_ns:: call when the
+// kernel's scalar reference, with arguments fitted to the table, gives the
+// table's 256 bytes exactly. The program carries no scales, so the arguments
+// are searched for rather than derived; the proof is the same exhaustive one
+// `etns import --provider ns` makes.
+#include <array>
+#include <cmath>
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "kernels/etns_ops/lookup_table/lookup_table.h"
+#include "tools/writers/lower/lower_pass.h"
+
+namespace etns::tools::lowering {
+namespace {
+
+using Table = std::array<int8_t, 256>;
+
+int8_t at(const Table& t, int32_t q) { return t[static_cast<uint8_t>(q)]; }
+
+Table every_code() {
+  Table codes{};
+  for (int32_t q = -128; q <= 127; ++q) codes[static_cast<uint8_t>(q)] = static_cast<int8_t>(q);
+  return codes;
+}
+
+// The factor range the cortex_m_ns:: kernels' prepare functions accept.
+bool is_factor(const kernels::Requant& r) { return r.multiplier >= 0 && r.shift >= -31 && r.shift <= 30; }
+
+struct ReluArgs {
+  int32_t zp_in = 0, zp_out = 0, lo = -128, hi = 127;
+  kernels::Requant factor = cortex_m_ns::kIdentityRequant;
+};
+
+Table relu_bytes(const ReluArgs& a) {
+  cortex_m_ns::ReluParams p;
+  p.in_zero_point = a.zp_in;
+  p.out_zero_point = a.zp_out;
+  p.out = a.factor;
+  p.act_min = a.lo;
+  p.act_max = a.hi;
+  // As relu_prepare decides it.
+  p.identity = a.zp_in == a.zp_out && a.factor.multiplier == cortex_m_ns::kIdentityRequant.multiplier &&
+               a.factor.shift == cortex_m_ns::kIdentityRequant.shift;
+  const Table codes = every_code();
+  Table out{};
+  cortex_m_ns::relu_s8_ref(p, codes.data(), out.data(), codes.size());
+  return out;
+}
+
+struct LeakyArgs {
+  int32_t zp_in = 0, zp_out = 0;
+  kernels::Requant alpha, identity;
+};
+
+Table leaky_bytes(const LeakyArgs& a) {
+  cortex_m_ns::LeakyReluParams p;
+  p.in_zero_point = a.zp_in;
+  p.out_zero_point = a.zp_out;
+  p.alpha = a.alpha;
+  p.identity = a.identity;
+  const Table codes = every_code();
+  Table out{};
+  cortex_m_ns::leaky_relu_s8_ref(p, codes.data(), out.data(), codes.size());
+  return out;
+}
+
+// One table entry a factor must give: t[zp_in + d] = v.
+struct Point {
+  int32_t d = 0, v = 0;
+};
+
+// What the kernels compute on one side of the zero point.
+int32_t side_output(int32_t d, kernels::Requant r, int32_t zp_out, int32_t lo, int32_t hi) {
+  const int64_t y = int64_t{kernels::requantize(d, r)} + zp_out;
+  return static_cast<int32_t>(std::clamp<int64_t>(y, lo, hi));
+}
+
+// The multipliers in [first, last] (shift fixed) for which the point comes
+// out right, as an interval: the output is monotone in the multiplier
+// (non-decreasing for d > 0, non-increasing for d < 0), so two binary
+// searches find it exactly, double rounding and clamps included.
+std::pair<int64_t, int64_t> multipliers_for(const Point& p, int32_t shift, int32_t zp_out, int32_t lo, int32_t hi,
+                                            int64_t first, int64_t last) {
+  const auto rising = [&](int64_t m) {
+    const int32_t o = side_output(p.d, kernels::Requant{static_cast<int32_t>(m), shift}, zp_out, lo, hi);
+    return p.d > 0 ? o : -o;
+  };
+  const int32_t target = p.d > 0 ? p.v : -p.v;
+  // The first m in [first, last + 1] with rising(m) >= bound.
+  const auto first_at_least = [&](int32_t bound) {
+    int64_t a = first, b = last + 1;
+    while (a < b) {
+      const int64_t mid = a + (b - a) / 2;
+      if (rising(mid) >= bound) {
+        b = mid;
+      } else {
+        a = mid + 1;
+      }
+    }
+    return a;
+  };
+  return {first_at_least(target), first_at_least(target + 1) - 1};
+}
+
+// A factor giving every point (each d != 0), or none: a zero factor, else a
+// multiplier in [2^30, 2^31) for a shift near the points' slope (every shift
+// when all points are clamped).
+std::optional<kernels::Requant> fit_factor(const std::vector<Point>& points, int32_t zp_out, int32_t lo, int32_t hi) {
+  bool zero = true;
+  for (const Point& p : points) zero = zero && p.v == std::clamp(zp_out, lo, hi);
+  if (zero) return kernels::Requant{0, 0};
+  // The slope of the point farthest from the zero point with an unclamped value.
+  double slope = 0;
+  int32_t widest = 0;
+  for (const Point& p : points) {
+    if (p.v > lo && p.v < hi && std::abs(p.d) > widest) {
+      widest = std::abs(p.d);
+      slope = static_cast<double>(p.v - zp_out) / p.d;
+    }
+  }
+  std::vector<int32_t> shifts;
+  if (slope > 0) {
+    int exponent = 0;
+    std::frexp(slope, &exponent);
+    for (int32_t s = exponent - 2; s <= exponent + 2; ++s) shifts.push_back(s);
+  } else {
+    for (int32_t s = -31; s <= 30; ++s) shifts.push_back(s);
+  }
+  // The most telling points first: an empty intersection shows early.
+  std::vector<Point> ordered = points;
+  std::sort(ordered.begin(), ordered.end(), [](const Point& a, const Point& b) { return std::abs(a.d) > std::abs(b.d); });
+  for (const int32_t shift : shifts) {
+    if (shift < -31 || shift > 30) continue;
+    int64_t first = int64_t{1} << 30, last = (int64_t{1} << 31) - 1;
+    for (const Point& p : ordered) {
+      const std::pair<int64_t, int64_t> m = multipliers_for(p, shift, zp_out, lo, hi, first, last);
+      first = std::max(first, m.first);
+      last = std::min(last, m.second);
+      if (first > last) break;
+    }
+    if (first <= last) return kernels::Requant{static_cast<int32_t>(first + (last - first) / 2), shift};
+  }
+  return std::nullopt;
+}
+
+std::vector<Point> points_of(const Table& t, int32_t zp_in, int32_t from, int32_t to) {
+  std::vector<Point> points;
+  for (int32_t q = from; q <= to; ++q) {
+    if (q != zp_in) points.push_back({q - zp_in, at(t, q)});
+  }
+  return points;
+}
+
+bool monotone(const Table& t) {
+  for (int32_t q = -127; q <= 127; ++q) {
+    if (at(t, q) < at(t, q - 1)) return false;
+  }
+  return true;
+}
+
+// quantized_relu arguments giving `t`, if any: the plain clamp first (the
+// identity path, as for an int8 clamp), then TFLM's ReluX (one factor, the
+// clamp [t(-128), t(127)]) for every input zero point.
+std::optional<ReluArgs> fit_relu(const Table& t) {
+  if (!monotone(t)) return std::nullopt;
+  ReluArgs a;
+  a.lo = at(t, -128);
+  a.hi = at(t, 127);
+  if (relu_bytes(a) == t) return a;
+  for (int32_t zp_in = -128; zp_in <= 127; ++zp_in) {
+    a.zp_in = zp_in;
+    a.zp_out = at(t, zp_in);
+    const std::optional<kernels::Requant> factor = fit_factor(points_of(t, zp_in, -128, 127), a.zp_out, a.lo, a.hi);
+    if (!factor || !is_factor(*factor)) continue;
+    a.factor = *factor;
+    if (relu_bytes(a) == t) return a;
+  }
+  return std::nullopt;
+}
+
+// quantized_leaky_relu arguments giving `t`, if any: TFLM's two factors, one
+// each side of the input zero point, for every input zero point (a positive
+// alpha: the kernel takes no negative multiplier).
+std::optional<LeakyArgs> fit_leaky_relu(const Table& t) {
+  for (int32_t zp_in = -128; zp_in <= 127; ++zp_in) {
+    LeakyArgs a;
+    a.zp_in = zp_in;
+    a.zp_out = at(t, zp_in);
+    const std::optional<kernels::Requant> identity = fit_factor(points_of(t, zp_in, zp_in, 127), a.zp_out, -128, 127);
+    if (!identity || !is_factor(*identity)) continue;
+    const std::optional<kernels::Requant> alpha = fit_factor(points_of(t, zp_in, -128, zp_in), a.zp_out, -128, 127);
+    if (!alpha || !is_factor(*alpha)) continue;
+    a.identity = *identity;
+    a.alpha = *alpha;
+    if (leaky_bytes(a) == t) return a;
+  }
+  return std::nullopt;
+}
+
+std::string factor_text(const kernels::Requant& r) {
+  return "(" + std::to_string(r.multiplier) + ", " + std::to_string(r.shift) + ")";
+}
+
+}  // namespace
+
+void Lowerer::lower_lookup_tables(LoweringResult& result) {
+  constexpr const OperatorContract& kTable = etns_ops::kLookupTableContract;
+  for (size_t i = 0; i < m_.instructions.size(); ++i) {
+    if (removed_[i] || replacement_[i] || !calls(i, kTable)) continue;
+    const ModelTensor* in = tensor(arg(i, kTable.arg("self")));
+    const ModelTensor* table = tensor(arg(i, kTable.arg("table")));
+    const ModelTensor* out = tensor(out_arg(i));
+    if (!in || !out || !table || in->dtype != ScalarType::Char || out->dtype != ScalarType::Char ||
+        table->storage != TensorStorage::Constant || table->dtype != ScalarType::Char || table->data.size() != 256) {
+      result.kept.push_back({label(i), "not an int8 lookup through a constant 256-entry table"});
+      continue;
+    }
+    Table t{};
+    for (size_t k = 0; k < t.size(); ++k) t[k] = static_cast<int8_t>(table->data[k]);
+    const int32_t self = arg(i, kTable.arg("self"));
+    LoweringRewrite rewrite;
+    rewrite.replaced = {label(i)};
+    rewrite.derivation =
+        "etns_ops::lookup_table: arguments fitted to the table; the kernel's reference gives its 256 bytes exactly";
+    if (const std::optional<ReluArgs> a = fit_relu(t)) {
+      replacement_[i] = m_.call(cortex_m_ns::kReluContract, {{"self", self},
+                                                              {"input_zero_point", new_int(a->zp_in)},
+                                                              {"output_zero_point", new_int(a->zp_out)},
+                                                              {"output_multiplier", new_int(a->factor.multiplier)},
+                                                              {"output_shift", new_int(a->factor.shift)},
+                                                              {"activation_min", new_int(a->lo)},
+                                                              {"activation_max", new_int(a->hi)},
+                                                              {"out", out_arg(i)}});
+      rewrite.op = cortex_m_ns::kReluContract.name;
+      rewrite.parameters = "input_zero_point=" + std::to_string(a->zp_in) +
+                           " output_zero_point=" + std::to_string(a->zp_out) + " output=" +
+                           factor_text(a->factor) + " activation=[" + std::to_string(a->lo) + ", " +
+                           std::to_string(a->hi) + "]";
+    } else if (const std::optional<LeakyArgs> l = fit_leaky_relu(t)) {
+      replacement_[i] = m_.call(cortex_m_ns::kLeakyReluContract,
+                                {{"self", self},
+                                 {"input_zero_point", new_int(l->zp_in)},
+                                 {"output_zero_point", new_int(l->zp_out)},
+                                 {"alpha_multiplier", new_int(l->alpha.multiplier)},
+                                 {"alpha_shift", new_int(l->alpha.shift)},
+                                 {"identity_multiplier", new_int(l->identity.multiplier)},
+                                 {"identity_shift", new_int(l->identity.shift)},
+                                 {"out", out_arg(i)}});
+      rewrite.op = cortex_m_ns::kLeakyReluContract.name;
+      rewrite.parameters = "input_zero_point=" + std::to_string(l->zp_in) +
+                           " output_zero_point=" + std::to_string(l->zp_out) + " alpha=" + factor_text(l->alpha) +
+                           " identity=" + factor_text(l->identity);
+    } else {
+      result.kept.push_back({label(i),
+                             "no cortex_m_ns kernel (quantized_relu, quantized_leaky_relu) gives this table on all "
+                             "256 codes; `etns import --provider ns` decides from the TFLite operator (HARD_SWISH "
+                             "included)"});
+      continue;
+    }
+    result.rewrites.push_back(rewrite);
+  }
+}
+
+}  // namespace etns::tools::lowering
