@@ -59,7 +59,8 @@ void squared_difference_s8_ref(const SquaredDifferenceParams& p, const int8_t* s
                                int8_t* out);
 #if ETNS_HAVE_MVE
 // Helium: each innermost row four int32 lanes at a time, tail-predicated;
-// a row of one repeated operand scales that operand once.
+// a row of one repeated operand scales that operand once; each
+// requantisation specialised to its shift's sign.
 void squared_difference_s8_mve(const SquaredDifferenceParams& p, const int8_t* self, const int8_t* other,
                                int8_t* out);
 #endif
