@@ -180,7 +180,8 @@ CommandAction add_import_command(CLI::App& app) {
   add_provider_option(command, c->provider,
                       "the provider the program is for (default arm): ns runs LEAKY_RELU, RELU, RELU6, "
                       "RELU_N1_TO_1 and HARD_SWISH on cortex_m_ns:: kernels where they give TFLM's bytes on all "
-                      "256 inputs, and SUB as cortex_m_ns::quantized_sub (TFLM's formula)");
+                      "256 inputs, MEAN where one factor gives them on every reachable sum, and SUB as "
+                      "cortex_m_ns::quantized_sub (TFLM's formula)");
   return [c]() { return run_import_command(*c); };
 }
 

@@ -11,13 +11,13 @@
 namespace etns::tools::import_test {
 
 std::vector<Bytes> run_imported(const tfl::Model& model, const std::vector<Bytes>& inputs,
-                                ImportedModel* imported_out) {
-  const ImportedProgram program = import_program(tfl::write_tflite(model), "m.tflite");
+                                ImportedModel* imported_out, protocol::Provider provider) {
+  const ImportedProgram program = import_program(tfl::write_tflite(model), "m.tflite", provider);
   if (imported_out != nullptr) *imported_out = program.imported;
   const TemporaryDirectory dir("etns-import-test");
   const std::string path = dir.path() + "/m.pte";
   write_file_atomic(path, program.pte.data(), program.pte.size());
-  HostSession session(path, &kernels::registry_arm());
+  HostSession session(path, provider == protocol::Provider::Ns ? &kernels::registry_ns() : &kernels::registry_arm());
   for (size_t i = 0; i < inputs.size(); ++i) session.set_input(i, inputs[i]);
   session.execute();
   std::vector<Bytes> outputs;

@@ -37,9 +37,11 @@ using tfl::shape_text;
 
 using Bytes = std::vector<uint8_t>;
 
-// The model written, imported as `etns import` does and run once on the host.
+// The model written, imported as `etns import` does (for `provider`) and run
+// once on the host with that provider's kernels.
 std::vector<Bytes> run_imported(const tfl::Model& model, const std::vector<Bytes>& inputs,
-                                ImportedModel* imported_out = nullptr);
+                                ImportedModel* imported_out = nullptr,
+                                protocol::Provider provider = protocol::Provider::Arm);
 Bytes run_one(const tfl::Model& model, const std::vector<Bytes>& inputs);
 
 std::vector<int32_t> random_bias(Rng& rng, int32_t n, int32_t magnitude);

@@ -14,11 +14,14 @@
 
 #include "kernels/etns_ops/lookup_table/lookup_table.h"
 #include "tools/writers/lower/lower_pass.h"
+#include "tools/writers/program/factor_fit.h"
 
 namespace etns::tools::lowering {
 namespace {
 
 using Table = std::array<int8_t, 256>;
+using factor_fit::fit_factor;
+using factor_fit::Point;
 
 int8_t at(const Table& t, int32_t q) { return t[static_cast<uint8_t>(q)]; }
 
@@ -67,85 +70,6 @@ Table leaky_bytes(const LeakyArgs& a) {
   Table out{};
   cortex_m_ns::leaky_relu_s8_ref(p, codes.data(), out.data(), codes.size());
   return out;
-}
-
-// One table entry a factor must give: t[zp_in + d] = v.
-struct Point {
-  int32_t d = 0, v = 0;
-};
-
-// What the kernels compute on one side of the zero point.
-int32_t side_output(int32_t d, kernels::Requant r, int32_t zp_out, int32_t lo, int32_t hi) {
-  const int64_t y = int64_t{kernels::requantize(d, r)} + zp_out;
-  return static_cast<int32_t>(std::clamp<int64_t>(y, lo, hi));
-}
-
-// The multipliers in [first, last] (shift fixed) for which the point comes
-// out right, as an interval: the output is monotone in the multiplier
-// (non-decreasing for d > 0, non-increasing for d < 0), so two binary
-// searches find it exactly, double rounding and clamps included.
-std::pair<int64_t, int64_t> multipliers_for(const Point& p, int32_t shift, int32_t zp_out, int32_t lo, int32_t hi,
-                                            int64_t first, int64_t last) {
-  const auto rising = [&](int64_t m) {
-    const int32_t o = side_output(p.d, kernels::Requant{static_cast<int32_t>(m), shift}, zp_out, lo, hi);
-    return p.d > 0 ? o : -o;
-  };
-  const int32_t target = p.d > 0 ? p.v : -p.v;
-  // The first m in [first, last + 1] with rising(m) >= bound.
-  const auto first_at_least = [&](int32_t bound) {
-    int64_t a = first, b = last + 1;
-    while (a < b) {
-      const int64_t mid = a + (b - a) / 2;
-      if (rising(mid) >= bound) {
-        b = mid;
-      } else {
-        a = mid + 1;
-      }
-    }
-    return a;
-  };
-  return {first_at_least(target), first_at_least(target + 1) - 1};
-}
-
-// A factor giving every point (each d != 0), or none: a zero factor, else a
-// multiplier in [2^30, 2^31) for a shift near the points' slope (every shift
-// when all points are clamped).
-std::optional<kernels::Requant> fit_factor(const std::vector<Point>& points, int32_t zp_out, int32_t lo, int32_t hi) {
-  bool zero = true;
-  for (const Point& p : points) zero = zero && p.v == std::clamp(zp_out, lo, hi);
-  if (zero) return kernels::Requant{0, 0};
-  // The slope of the point farthest from the zero point with an unclamped value.
-  double slope = 0;
-  int32_t widest = 0;
-  for (const Point& p : points) {
-    if (p.v > lo && p.v < hi && std::abs(p.d) > widest) {
-      widest = std::abs(p.d);
-      slope = static_cast<double>(p.v - zp_out) / p.d;
-    }
-  }
-  std::vector<int32_t> shifts;
-  if (slope > 0) {
-    int exponent = 0;
-    std::frexp(slope, &exponent);
-    for (int32_t s = exponent - 2; s <= exponent + 2; ++s) shifts.push_back(s);
-  } else {
-    for (int32_t s = -31; s <= 30; ++s) shifts.push_back(s);
-  }
-  // The most telling points first: an empty intersection shows early.
-  std::vector<Point> ordered = points;
-  std::sort(ordered.begin(), ordered.end(), [](const Point& a, const Point& b) { return std::abs(a.d) > std::abs(b.d); });
-  for (const int32_t shift : shifts) {
-    if (shift < -31 || shift > 30) continue;
-    int64_t first = int64_t{1} << 30, last = (int64_t{1} << 31) - 1;
-    for (const Point& p : ordered) {
-      const std::pair<int64_t, int64_t> m = multipliers_for(p, shift, zp_out, lo, hi, first, last);
-      first = std::max(first, m.first);
-      last = std::min(last, m.second);
-      if (first > last) break;
-    }
-    if (first <= last) return kernels::Requant{static_cast<int32_t>(first + (last - first) / 2), shift};
-  }
-  return std::nullopt;
 }
 
 std::vector<Point> points_of(const Table& t, int32_t zp_in, int32_t from, int32_t to) {

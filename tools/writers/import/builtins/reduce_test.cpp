@@ -79,6 +79,54 @@ TEST(TfliteImport, MeanMatchesTflmOnEveryBranch) {
 
 // Constant inputs at either end put every mean on a code, exactly or on a
 // half: ties round away from zero, and the integer mean truncates toward zero.
+// --provider ns: MEAN calls cortex_m_ns::quantized_mean only where a factor
+// gives TFLM's bytes on every reachable sum (proved at import), else stays on
+// etns_ops::quantized_reduce and says why. Either way the bytes are TFLM's.
+// With one scale on both sides and a power-of-two count, TFLM's rescaled
+// mean is one rounding (halves away from zero) of sum / count, which the
+// kernel's factor just below 2^-k reproduces; a count of 3 is two roundings
+// in the kernel (no factor fits), and equal grids truncate: those stay.
+TEST(TfliteImport, MeanOnNsOnlyWhereEveryReachableSumAgrees) {
+  struct NsCase {
+    Case c;
+    bool ns;
+  };
+  const NsCase cases[] = {
+      {{"count 4, rescaled", {2, 4}, {1}, false, 0.1F, 5, 0.1F, -3}, true},
+      {{"count 8 over [1,8,1,4] axis 1, keep_dims", {1, 8, 1, 4}, {1}, true, 0.05F, -7, 0.05F, 2}, true},
+      {{"count 3, rescaled", {2, 3}, {1}, false, 0.1F, 5, 0.1F, -3}, false},
+      {{"count 3, scales differ", {1, 3, 1, 4}, {1}, true, 0.05F, -7, 0.04F, 2}, false},
+      {{"equal grids truncate", {1, 6, 6, 8}, {1, 2}, false, 0.1F, -128, 0.1F, -128}, false},
+  };
+  Rng rng(4041);
+  for (const NsCase& n : cases) {
+    const Case& c = n.c;
+    SCOPED_TRACE(c.what);
+    TfliteBuilder b;
+    const int32_t in = b.int8(c.shape, c.s_in, c.zp_in);
+    const int32_t axis = b.int32_constant({static_cast<int32_t>(c.axes.size())}, c.axes);
+    const int32_t out = b.int8(out_shape(c.shape, c.axes, c.keep_dims), c.s_out, c.zp_out);
+    tfl::Options o;
+    o.keep_dims = c.keep_dims;
+    b.op(Builtin::Mean, {in, axis}, {out}, o);
+    const ImportedModel imported = import_tflite(b.finish({in}, {out}), "m.tflite", protocol::Provider::Ns);
+    ASSERT_EQ(imported.operators.size(), 1u);
+    const ImportedOperator& op = imported.operators[0];
+    EXPECT_EQ(op.provider, n.ns ? "ns" : "arm");
+    if (n.ns) {
+      EXPECT_EQ(op.provider_note, "");
+    } else {
+      EXPECT_NE(op.provider_note.find("no factor gives TFLM's MEAN on all"), std::string::npos) << op.provider_note;
+    }
+    for (int k = 0; k < 4; ++k) {
+      const std::vector<int8_t> x = random_s8(rng, ref::count(c.shape));
+      const std::vector<int8_t> want = ref::mean(x, c.shape, c.axes, c.s_in, c.zp_in, c.s_out, c.zp_out);
+      EXPECT_EQ(run_imported(b.finish({in}, {out}), {as_bytes(x)}, nullptr, protocol::Provider::Ns).at(0),
+                as_bytes(want));
+    }
+  }
+}
+
 TEST(TfliteImport, MeanOfConstantsAndTies) {
   const Case rescaled{"ties", {1, 2, 2, 4}, {1, 2}, false, 1.0F, 0, 2.0F, 0};
   const Case integer{"truncation", {1, 2, 2, 4}, {1, 2}, false, 0.5F, 0, 0.5F, 0};
