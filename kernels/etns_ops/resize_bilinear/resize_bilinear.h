@@ -51,8 +51,9 @@ using ResizeBilinearFn = void (*)(const ResizeBilinearParams& p, const int32_t* 
 void resize_bilinear_s8_ref(const ResizeBilinearParams& p, const int32_t* rows, const int32_t* cols,
                             const int8_t* self, int8_t* out);
 #if ETNS_HAVE_MVE
-// Helium: each output pixel's channels four int32 lanes at a time
-// (tail-predicated), the same products, sums and rounding as the reference.
+// Helium: each output pixel's channels four int32 lanes a pass, a
+// tail-predicated low-overhead loop; the same products and sums as the
+// reference, its rounding as one floor (s + (s >> 31) + 2^19) >> 20.
 void resize_bilinear_s8_mve(const ResizeBilinearParams& p, const int32_t* rows, const int32_t* cols,
                             const int8_t* self, int8_t* out);
 #endif
