@@ -1,6 +1,9 @@
 // Writes the `tflite` fuzz target's seeds: the test writer's example models
 // (tools/writers/tflite/tflite_test_writer.h), inline, with their data after the
-// flatbuffer, and with legacy operator codes, as <folder>/<name>.tflite.
+// flatbuffer, and with legacy operator codes, as <folder>/<name>.tflite; and
+// every end-to-end import case (tests/support/tflite_cases.h: one importable
+// model per builtin), as <folder>/case_<name>.tflite, so mutations start from
+// models that reach each builtin's import and kernel.
 //   build/bin/etns_write_tflite_seeds fuzz/corpus/tflite
 
 #include <cstdio>
@@ -8,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/tflite_cases.h"
 #include "tools/common/files.h"
 #include "tools/writers/tflite/tflite_test_writer.h"
 
@@ -38,7 +42,13 @@ int main(int argc, char** argv) {
       const std::vector<uint8_t> file = write_tflite(seed.model, seed.options);
       etns::tools::write_file_atomic(std::string(argv[1]) + "/" + seed.name + ".tflite", file.data(), file.size());
     }
-    std::printf("%zu seeds written to %s\n", seeds.size(), argv[1]);
+    size_t cases = 0;
+    for (const etns::testing::ImportCase& c : etns::testing::tflite_import_cases()) {
+      const std::vector<uint8_t> file = write_tflite(c.model);
+      etns::tools::write_file_atomic(std::string(argv[1]) + "/case_" + c.name + ".tflite", file.data(), file.size());
+      ++cases;
+    }
+    std::printf("%zu seeds and %zu import cases written to %s\n", seeds.size(), cases, argv[1]);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "etns_write_tflite_seeds: %s\n", e.what());
     return 1;
