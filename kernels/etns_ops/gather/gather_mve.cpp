@@ -3,25 +3,9 @@
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
 
+#include "kernels/common/copy_mve.h"
+
 namespace etns::etns_ops {
-namespace {
-
-// out[0, n) = in[0, n) as a tail-predicated low-overhead loop (wlstp/letp),
-// 16 bytes a pass and the last pass only the remaining ones (GCC 12 does not
-// form these loops from intrinsics).
-void copy_run(const uint8_t* in, uint8_t* out, size_t n) {
-  asm volatile(
-      "   wlstp.8 lr, %[n], 2f\n"
-      "1: vldrb.8 q0, [%[in]], #16\n"
-      "   vstrb.8 q0, [%[out]], #16\n"
-      "   letp    lr, 1b\n"
-      "2:\n"
-      : [in] "+r"(in), [out] "+r"(out)
-      : [n] "r"(n)
-      : "q0", "lr", "memory");
-}
-
-}  // namespace
 
 // The same bytes as gather_ref: each selected run is one Helium copy loop;
 // runs of a single byte (int8 gathered on the innermost dim) are plain
@@ -39,7 +23,7 @@ void gather_mve(const GatherParams& p, const int32_t* indices, const uint8_t* se
         continue;
       }
       for (int32_t j = 0; j < p.coords; ++j) {
-        copy_run(block + static_cast<size_t>(row[j]) * inner, out, inner);
+        kernels::copy_bytes_mve(block + static_cast<size_t>(row[j]) * inner, out, inner);
         out += inner;
       }
     }

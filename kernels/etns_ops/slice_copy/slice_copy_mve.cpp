@@ -3,23 +3,10 @@
 #if ETNS_HAVE_MVE
 #include <arm_mve.h>
 
+#include "kernels/common/copy_mve.h"
+
 namespace etns::etns_ops {
 namespace {
-
-// out[0, n) = in[0, n) as a tail-predicated low-overhead loop (wlstp/letp),
-// 16 bytes a pass and the last pass only the remaining ones; GCC 12 does not
-// form these loops from intrinsics (as cortex_m::pad's copy).
-void copy_run(const uint8_t* in, uint8_t* out, size_t n) {
-  asm volatile(
-      "   wlstp.8 lr, %[n], 2f\n"
-      "1: vldrb.8 q0, [%[in]], #16\n"
-      "   vstrb.8 q0, [%[out]], #16\n"
-      "   letp    lr, 1b\n"
-      "2:\n"
-      : [in] "+r"(in), [out] "+r"(out)
-      : [n] "r"(n)
-      : "q0", "lr", "memory");
-}
 
 // n elements of `size` bytes, `stride` bytes apart in self, to consecutive out.
 void copy_strided(const uint8_t* in, uint8_t* out, int32_t n, int32_t stride, int32_t size) {
@@ -51,7 +38,7 @@ void slice_copy_mve(const SliceCopyParams& p, const uint8_t* self, uint8_t* out)
         for (int32_t i3 = 0; i3 < p.count[3]; ++i3) {
           const uint8_t* a3 = a2 + i3 * p.stride[3];
           if (contiguous) {
-            copy_run(a3, out, run_bytes);
+            kernels::copy_bytes_mve(a3, out, run_bytes);
           } else {
             copy_strided(a3, out, n, p.stride[4], size);
           }
