@@ -49,6 +49,7 @@ LoweringResult Lowerer::run() {
   lower_float_islands(result);
   lower_int8_clamps(result);
   lower_lookup_tables(result);
+  lower_reduce_means(result);
 
   if (result.rewrites.empty()) {
     result.instructions_after = result.instructions_before;

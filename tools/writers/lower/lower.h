@@ -57,6 +57,9 @@ struct LoweringResult {
 //    quantized_relu or quantized_leaky_relu when arguments fitted to the
 //    table make the kernel's reference give all 256 entries
 //    (lower_tables.cpp; docs/design.md).
+//  * etns_ops::quantized_reduce's mean branches (an imported MEAN) become
+//    quantized_mean where one factor gives TFLM's output on every reachable
+//    sum (ns_mean_proof.h), else the report says why.
 // Dequantizes left without readers are removed, then unused values dropped and
 // memory re-planned. A program with nothing to lower is left untouched, so
 // lowering is idempotent. Throws Failure on a malformed model.

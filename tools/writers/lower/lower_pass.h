@@ -176,6 +176,9 @@ class Lowerer {
   // etns_ops::lookup_table (an imported TFLite activation) whose table a
   // cortex_m_ns kernel reproduces with fitted arguments (lower_tables.cpp).
   void lower_lookup_tables(LoweringResult& result);
+  // etns_ops::quantized_reduce's mean branches (an imported MEAN) where
+  // cortex_m_ns::quantized_mean gives TFLM's bytes on every reachable sum.
+  void lower_reduce_means(LoweringResult& result);
 
   // Drops operators no instruction calls, keeping the others' order.
   void prune_operators();

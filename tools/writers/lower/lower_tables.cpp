@@ -1,9 +1,12 @@
-// Lowering of etns_ops::lookup_table (what `etns import` writes for TFLite's
-// RELU family and LEAKY_RELU): a table becomes a cortex_m_ns:: call when the
-// kernel's scalar reference, with arguments fitted to the table, gives the
-// table's 256 bytes exactly. The program carries no scales, so the arguments
-// are searched for rather than derived; the proof is the same exhaustive one
-// `etns import --provider ns` makes.
+// Lowering of what `etns import` writes for TFLite's activations and MEAN:
+//  * etns_ops::lookup_table (the RELU family, LEAKY_RELU) becomes a
+//    cortex_m_ns:: call when the kernel's scalar reference, with arguments
+//    fitted to the table, gives the table's 256 bytes exactly. The program
+//    carries no scales, so the arguments are searched for rather than derived;
+//    the proof is the same exhaustive one `etns import --provider ns` makes.
+//  * etns_ops::quantized_reduce's mean branches become quantized_mean when
+//    one factor gives TFLM's output on every reachable sum (ns_mean_proof.h,
+//    the import's own proof: the call carries the zero points and scale).
 #include <array>
 #include <cmath>
 #include <algorithm>
@@ -14,7 +17,9 @@
 
 #include "kernels/etns_ops/lookup_table/lookup_table.h"
 #include "tools/writers/lower/lower_pass.h"
+#include "kernels/etns_ops/quantized_reduce/quantized_reduce.h"
 #include "tools/writers/program/factor_fit.h"
+#include "tools/writers/program/ns_mean_proof.h"
 
 namespace etns::tools::lowering {
 namespace {
@@ -186,6 +191,81 @@ void Lowerer::lower_lookup_tables(LoweringResult& result) {
                              "included)"});
       continue;
     }
+    result.rewrites.push_back(rewrite);
+  }
+}
+
+void Lowerer::lower_reduce_means(LoweringResult& result) {
+  constexpr const OperatorContract& kReduce = etns_ops::kQuantizedReduceContract;
+  for (size_t i = 0; i < m_.instructions.size(); ++i) {
+    if (removed_[i] || replacement_[i] || !calls(i, kReduce)) continue;
+    const std::optional<int64_t> reduction = int_arg(i, kReduce.arg("reduction"));
+    const bool mean = reduction && (*reduction == static_cast<int64_t>(etns_ops::Reduction::MeanTruncated) ||
+                                    *reduction == static_cast<int64_t>(etns_ops::Reduction::MeanRescaled));
+    if (!mean) continue;  // SUM and REDUCE_MAX: no cortex_m_ns kernel
+    const ModelTensor* in = tensor(arg(i, kReduce.arg("self")));
+    const ModelTensor* out = tensor(out_arg(i));
+    const ModelValue& dims = value(arg(i, kReduce.arg("dims")));
+    const std::optional<int64_t> zp_in = int_arg(i, kReduce.arg("input_zero_point"));
+    const std::optional<int64_t> zp_out = int_arg(i, kReduce.arg("output_zero_point"));
+    const std::optional<double> scale = double_arg(i, kReduce.arg("scale"));
+    std::string why;
+    const auto row_major = [](const ModelTensor& t) {
+      for (size_t d = 0; d < t.dim_order.size(); ++d) {
+        if (t.dim_order[d] != d) return false;
+      }
+      return true;
+    };
+    if (!in || !out || !zp_in || !zp_out || !scale || dims.kind != ValueKind::IntList ||
+        value(arg(i, kReduce.arg("keepdim"))).kind != ValueKind::Bool) {
+      why = "arguments are not constants of the contract's kinds";
+    } else if (in->sizes.size() > 4) {
+      why = "cortex_m_ns::quantized_mean takes at most 4 dims";
+    } else if (!row_major(*in) || !row_major(*out)) {
+      why = "cortex_m_ns::quantized_mean reads row-major and the input or output is not (e.g. channels_last)";
+    }
+    std::vector<int64_t> mask(4, 0);
+    uint64_t count = 1;
+    for (size_t k = 0; why.empty() && k < dims.items.size(); ++k) {
+      const ModelValue& d = value(static_cast<int32_t>(dims.items[k]));
+      const int64_t rank = static_cast<int64_t>(in->sizes.size());
+      if (d.kind != ValueKind::Int || d.int_value < 0 || d.int_value >= rank ||
+          mask[static_cast<size_t>(d.int_value + 4 - rank)] != 0) {
+        why = "dims are not distinct constants inside the rank";
+        break;
+      }
+      mask[static_cast<size_t>(d.int_value + 4 - rank)] = 1;
+      count *= static_cast<uint64_t>(in->sizes[static_cast<size_t>(d.int_value)]);
+    }
+    std::optional<kernels::Requant> factor;
+    if (why.empty()) {
+      factor = ns_mean_factor(static_cast<etns_ops::Reduction>(*reduction), static_cast<float>(*scale),
+                              static_cast<int32_t>(*zp_in), static_cast<int32_t>(*zp_out), count, why);
+    }
+    if (!factor) {
+      result.kept.push_back({label(i), why});
+      continue;
+    }
+    std::vector<int64_t> mask_items;
+    for (const int64_t bit : mask) mask_items.push_back(new_int(bit));
+    replacement_[i] = m_.call(cortex_m_ns::kMeanContract,
+                              {{"self", arg(i, kReduce.arg("self"))},
+                               {"input_zero_point", new_int(*zp_in)},
+                               {"axis_mask", m_.add_value(ModelValue::int_list(mask_items))},
+                               {"keepdim", arg(i, kReduce.arg("keepdim"))},
+                               {"output_zero_point", new_int(*zp_out)},
+                               {"output_multiplier", new_int(factor->multiplier)},
+                               {"output_shift", new_int(factor->shift)},
+                               {"out", out_arg(i)}});
+    LoweringRewrite rewrite;
+    rewrite.op = cortex_m_ns::kMeanContract.name;
+    rewrite.replaced = {label(i)};
+    rewrite.parameters = "input_zero_point=" + std::to_string(*zp_in) + " axis_mask=[" + std::to_string(mask[0]) +
+                         ", " + std::to_string(mask[1]) + ", " + std::to_string(mask[2]) + ", " +
+                         std::to_string(mask[3]) + "] output_zero_point=" + std::to_string(*zp_out) + " output=" +
+                         factor_text(*factor);
+    rewrite.derivation = "etns_ops::quantized_reduce (TFLM's MEAN): a factor fitted to TFLM's output on every one of "
+                         "the " + std::to_string(255 * count + 1) + " reachable sums, checked on all";
     result.rewrites.push_back(rewrite);
   }
 }

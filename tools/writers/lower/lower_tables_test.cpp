@@ -127,6 +127,57 @@ TEST(Lower, ImportedActivationsReachNsWhereImportDoes) {
   }
 }
 
+// An imported MEAN (etns_ops::quantized_reduce) lowers to quantized_mean
+// exactly where `import --provider ns` proves one factor exact, with the same
+// bytes; elsewhere it stays and the report says why.
+TEST(Lower, ImportedMeanReachesNsWhereImportDoes) {
+  struct MeanCase {
+    const char* what;
+    std::vector<int32_t> shape, axes, out;
+    float s_in;
+    int32_t zp_in;
+    float s_out;
+    int32_t zp_out;
+  };
+  const MeanCase cases[] = {
+      {"count 4, one grid", {2, 4}, {1}, {2}, 0.1F, 5, 0.1F, -3},
+      {"count 8, [1,8,1,4] axis 1", {1, 8, 1, 4}, {1}, {1, 1, 4}, 0.05F, -7, 0.05F, 2},
+      {"count 3", {2, 3}, {1}, {2}, 0.1F, 5, 0.1F, -3},
+      {"equal grids truncate", {1, 6, 6, 8}, {1, 2}, {1, 8}, 0.1F, -128, 0.1F, -128},
+  };
+  Rng rng(77);
+  for (const MeanCase& c : cases) {
+    SCOPED_TRACE(c.what);
+    TfliteBuilder b;
+    const int32_t in = b.int8(c.shape, c.s_in, c.zp_in);
+    const int32_t axis = b.int32_constant({static_cast<int32_t>(c.axes.size())}, c.axes);
+    const int32_t out = b.int8(c.out, c.s_out, c.zp_out);
+    b.op(Builtin::Mean, {in, axis}, {out});
+    const std::vector<uint8_t> file = tfl::write_tflite(b.finish({in}, {out}));
+    const ImportedProgram arm = import_program(file, "m.tflite", protocol::Provider::Arm);
+    const size_t import_ns = ns_calls(read_program(import_program(file, "m.tflite", protocol::Provider::Ns).pte, "ns"));
+    ProgramModel model = read_program(arm.pte, "arm.pte");
+    const LoweringResult result = lower_to_ns(model);
+    EXPECT_EQ(ns_calls(model), import_ns);
+    if (import_ns == 0) {
+      ASSERT_EQ(result.kept.size(), 1u);
+      EXPECT_NE(result.kept[0].reason.find("no factor gives TFLM's MEAN"), std::string::npos) << result.kept[0].reason;
+      continue;
+    }
+    ASSERT_EQ(result.rewrites.size(), 1u);
+    EXPECT_EQ(result.rewrites[0].op, "cortex_m_ns::quantized_mean.out");
+    const TemporaryDirectory dir("etns-lower-mean");
+    const std::string arm_path = dir.path() + "/arm.pte", lowered_path = dir.path() + "/lowered.pte";
+    write_file_atomic(arm_path, arm.pte.data(), arm.pte.size());
+    const std::vector<uint8_t> lowered = write_program(model);
+    write_file_atomic(lowered_path, lowered.data(), lowered.size());
+    for (int k = 0; k < 8; ++k) {
+      const Bytes x = as_bytes(random_s8(rng, ref::count(c.shape)));
+      EXPECT_EQ(run(lowered_path, kernels::registry_ns(), x), run(arm_path, kernels::registry_arm(), x));
+    }
+  }
+}
+
 // A table no cortex_m_ns kernel computes (LOGISTIC) stays, with the reason.
 TEST(Lower, AnImportedLogisticKeepsItsTable) {
   TfliteBuilder b;

@@ -6,9 +6,8 @@
 #include "kernels/cortex_m_ns/mean/mean.h"
 #include "kernels/etns_ops/quantized_reduce/quantized_reduce.h"
 #include "tools/writers/import/builtins/builtins.h"
-#include "tools/writers/import/tflm/multipliers.h"
 #include "tools/writers/import/tflm/reduce_params.h"
-#include "tools/writers/program/factor_fit.h"
+#include "tools/writers/program/ns_mean_proof.h"
 
 // MEAN, SUM and REDUCE_MAX on int8 as etns_ops::quantized_reduce: no
 // cortex_m:: operator computes TFLM's branches (an integer mean divided
@@ -30,70 +29,6 @@ constexpr uint64_t kMaxCount = uint64_t{1} << 24;
 
 // An NHWC dim's position in the logical [N, C, H, W] of the channels_last form.
 constexpr int64_t kNhwcToNchw[4] = {0, 2, 3, 1};
-
-// --provider ns: MEAN on cortex_m_ns::quantized_mean, which computes
-// clamp(zp_out + RQ(sum(x - zp_in), factor)) with one factor of our choosing.
-// Both it and TFLM's MEAN are functions of the exact sum alone, so the proof
-// runs over every reachable sum (count * [-128, 127]): a factor is fitted to
-// TFLM's outputs (factor_fit.h: exact, from the ends of each run of equal
-// outputs, enough for two monotone functions) and then checked on every sum.
-// Returns the factor, or sets `why`.
-constexpr uint64_t kMaxProvedSums = uint64_t{1} << 22;
-
-std::optional<kernels::Requant> ns_mean_factor(const tflm::ReduceParams& r, int32_t zp_in, int32_t zp_out,
-                                               uint64_t count, std::string& why) {
-  if (255 * count + 1 > kMaxProvedSums) {
-    why = "cortex_m_ns::quantized_mean is not tried: " + std::to_string(255 * count + 1) +
-          " reachable sums, more than the 2^22 the import proves";
-    return std::nullopt;
-  }
-  etns_ops::QuantizedReduceParams p;  // as quantized_reduce_prepare fills it
-  p.reduction = r.reduction;
-  p.count = static_cast<int32_t>(count);
-  p.count_f = static_cast<float>(p.count);
-  p.out_zero_point = zp_out;
-  p.scale = r.scale;
-  p.bias = static_cast<float>(-zp_in) * r.scale;
-  const int32_t n = static_cast<int32_t>(count);
-  const int32_t first = -128 * n, last = 127 * n;
-  const auto tflm = [&](int32_t raw) { return static_cast<int32_t>(etns_ops::finish_reduction(p, raw)); };
-  const auto d_of = [&](int32_t raw) { return raw - n * zp_in; };
-  std::vector<factor_fit::Point> ends;
-  for (int32_t raw = first; raw <= last; ++raw) {
-    const int32_t v = tflm(raw);
-    const bool starts = raw == first || tflm(raw - 1) != v;
-    const bool finishes = raw == last || tflm(raw + 1) != v;
-    if ((starts || finishes) && d_of(raw) != 0) ends.push_back({d_of(raw), v});
-  }
-  std::optional<kernels::Requant> factor = factor_fit::fit_factor(ends, zp_out, -128, 127);
-  const bool fitted = factor.has_value();
-  if (!fitted) {
-    // None fits: the count of differing sums is given for the factor the
-    // exporter's recipe would take, QM(s_in / (s_out * count)).
-    const double real = static_cast<double>(r.scale) / static_cast<double>(count);
-    if (real > 0 && real < 1) {
-      const Requant q = tflm::quantize_multiplier(real, "the mean's factor");
-      factor = kernels::Requant{q.multiplier, q.shift};
-    }
-  }
-  int64_t differ = 0;
-  int32_t first_differ = 0;
-  for (int32_t raw = first; raw <= last; ++raw) {
-    const int32_t ns = factor ? factor_fit::kernel_output(d_of(raw), *factor, zp_out, -128, 127) : zp_out;
-    if (ns != tflm(raw)) {
-      if (differ == 0) first_differ = raw;
-      ++differ;
-    }
-  }
-  if (fitted && differ == 0) return factor;
-  why = "cortex_m_ns::quantized_mean: no factor gives TFLM's MEAN on all " + std::to_string(255 * count + 1) +
-        " reachable sums of " + std::to_string(count) + " elements";
-  if (factor) {
-    why += " (QM(s_in / (s_out * count)) differs on " + std::to_string(differ) + ", first the sum of codes " +
-           std::to_string(first_differ) + ")";
-  }
-  return std::nullopt;
-}
 
 void import_reduction(OperatorImport& c, Kind kind) {
   const int32_t x = c.input(0), axis = c.input(1), y = c.output();
@@ -158,7 +93,7 @@ void import_reduction(OperatorImport& c, Kind kind) {
   std::string ns_why;
   if (kind == Kind::Mean && c.provider() == protocol::Provider::Ns) {
     const std::optional<kernels::Requant> factor =
-        rank > 4 ? std::nullopt : ns_mean_factor(p, in.zero_point, out.zero_point, count, ns_why);
+        rank > 4 ? std::nullopt : ns_mean_factor(p.reduction, p.scale, in.zero_point, out.zero_point, count, ns_why);
     if (rank > 4) {
       ns_why = "cortex_m_ns::quantized_mean takes at most 4 dims";
     } else if (factor && form != Form::Stored) {
