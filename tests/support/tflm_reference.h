@@ -1461,4 +1461,35 @@ std::vector<T> gather(const std::vector<T>& params, const std::vector<int32_t>& 
   return out;
 }
 
+// ARG_MAX / ARG_MIN (arg_min_max.cc -> reference_ops::ArgMinMax): for each
+// (outer, inner) pair, the index along `axis` (negative from the end) of the
+// largest (smallest) value; the running choice changes only on a strictly
+// greater (less) value, so the earliest of tied extremes is returned.
+inline std::vector<int32_t> arg_min_max(const std::vector<int8_t>& x, const std::vector<int32_t>& shape, int32_t axis,
+                                        bool is_max) {
+  const int32_t rank = static_cast<int32_t>(shape.size());
+  if (axis < 0) axis += rank;
+  int32_t outer_size = 1, inner_size = 1;
+  for (int32_t d = 0; d < axis; ++d) outer_size *= shape[static_cast<size_t>(d)];
+  for (int32_t d = axis + 1; d < rank; ++d) inner_size *= shape[static_cast<size_t>(d)];
+  const int32_t axis_size = shape[static_cast<size_t>(axis)];
+  std::vector<int32_t> out(static_cast<size_t>(outer_size) * static_cast<size_t>(inner_size));
+  for (int32_t outer = 0; outer < outer_size; ++outer) {
+    for (int32_t inner = 0; inner < inner_size; ++inner) {
+      int8_t chosen = x[static_cast<size_t>(outer * axis_size * inner_size + inner)];
+      int32_t chosen_index = 0;
+      for (int32_t i = 1; i < axis_size; ++i) {
+        const int8_t candidate = x[static_cast<size_t>((outer * axis_size + i) * inner_size + inner)];
+        const bool better = is_max ? candidate > chosen : candidate < chosen;
+        if (better) {
+          chosen = candidate;
+          chosen_index = i;
+        }
+      }
+      out[static_cast<size_t>(outer * inner_size + inner)] = chosen_index;
+    }
+  }
+  return out;
+}
+
 }  // namespace etns::testing::tflm

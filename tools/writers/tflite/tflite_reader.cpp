@@ -509,6 +509,8 @@ constexpr KnownOperator kKnownOperators[] = {
     {Builtin::ResizeBilinear, fb::BuiltinOptions::ResizeBilinearOptions},
     {Builtin::Prelu, fb::BuiltinOptions::NONE},
     {Builtin::SquaredDifference, fb::BuiltinOptions::SquaredDifferenceOptions},
+    {Builtin::ArgMax, fb::BuiltinOptions::ArgMaxOptions},
+    {Builtin::ArgMin, fb::BuiltinOptions::ArgMinOptions},
 };
 
 const KnownOperator* find_known(int32_t builtin) {

@@ -59,6 +59,8 @@ constexpr BuiltinImport kBuiltins[] = {
     {Builtin::Prelu, import_prelu},
     {Builtin::Gather, import_gather},
     {Builtin::SquaredDifference, import_squared_difference},
+    {Builtin::ArgMax, import_arg_max},
+    {Builtin::ArgMin, import_arg_min},
 };
 
 }  // namespace

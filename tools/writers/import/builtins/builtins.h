@@ -67,5 +67,7 @@ void import_resize_bilinear(OperatorImport& c);   // resize_bilinear.cpp: etns_o
 void import_prelu(OperatorImport& c);             // prelu.cpp: etns_ops::lookup_table (one alpha value)
 void import_gather(OperatorImport& c);            // gather.cpp: etns_ops::gather, or folded
 void import_squared_difference(OperatorImport& c);  // squared_difference.cpp: etns_ops::squared_difference
+void import_arg_max(OperatorImport& c);           // arg_min_max.cpp: etns_ops::arg_reduce, or folded
+void import_arg_min(OperatorImport& c);           // arg_min_max.cpp
 
 }  // namespace etns::tools::builtins
