@@ -1461,6 +1461,60 @@ std::vector<T> gather(const std::vector<T>& params, const std::vector<int32_t>& 
   return out;
 }
 
+// ---- space_to_batch_nd.h, batch_to_space_nd.h ----
+
+// SpaceToBatchND on NHWC (NHC as NH1C with block width 1): output batch b
+// takes input batch b % N at block offset (b / N / bw, b / N % bw); pixel
+// (h, w) reads padded pixel (h * bh + dy, w * bw + dx), the pad value
+// (TFLite's output zero point) outside the input. block = {bh, bw},
+// pads = {top, bottom, left, right}.
+inline std::vector<int8_t> space_to_batch_nd(const std::vector<int8_t>& in, const std::vector<int32_t>& is,
+                                             const std::vector<int32_t>& block, const std::vector<int32_t>& pads,
+                                             int8_t pad_value) {
+  const int32_t bh = block[0], bw = block[1];
+  const std::vector<int32_t> os = {is[0] * bh * bw, (is[1] + pads[0] + pads[1]) / bh, (is[2] + pads[2] + pads[3]) / bw,
+                                   is[3]};
+  std::vector<int8_t> out(count(os));
+  for (int32_t b = 0; b < os[0]; ++b) {
+    const int32_t n = b % is[0], dy = b / is[0] / bw, dx = b / is[0] % bw;
+    for (int32_t h = 0; h < os[1]; ++h) {
+      for (int32_t w = 0; w < os[2]; ++w) {
+        const int32_t ih = h * bh + dy - pads[0], iw = w * bw + dx - pads[2];
+        const bool inside = ih >= 0 && ih < is[1] && iw >= 0 && iw < is[2];
+        for (int32_t d = 0; d < is[3]; ++d) {
+          out[offset4(os, b, h, w, d)] = inside ? in[offset4(is, n, ih, iw, d)] : pad_value;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// BatchToSpaceND: input batch b goes to output batch b % N' (N' = N / (bh *
+// bw)) at block offset (b / N' / bw, b / N' % bw); input pixel (h, w) lands
+// at (h * bh + dy - crop top, w * bw + dx - crop left) when that is inside.
+// crops = {top, bottom, left, right}.
+inline std::vector<int8_t> batch_to_space_nd(const std::vector<int8_t>& in, const std::vector<int32_t>& is,
+                                             const std::vector<int32_t>& block, const std::vector<int32_t>& crops) {
+  const int32_t bh = block[0], bw = block[1];
+  const std::vector<int32_t> os = {is[0] / (bh * bw), is[1] * bh - crops[0] - crops[1],
+                                   is[2] * bw - crops[2] - crops[3], is[3]};
+  std::vector<int8_t> out(count(os));
+  for (int32_t b = 0; b < is[0]; ++b) {
+    const int32_t n = b % os[0], dy = b / os[0] / bw, dx = b / os[0] % bw;
+    for (int32_t h = 0; h < is[1]; ++h) {
+      const int32_t oh = h * bh + dy - crops[0];
+      if (oh < 0 || oh >= os[1]) continue;
+      for (int32_t w = 0; w < is[2]; ++w) {
+        const int32_t ow = w * bw + dx - crops[2];
+        if (ow < 0 || ow >= os[2]) continue;
+        for (int32_t d = 0; d < is[3]; ++d) out[offset4(os, n, oh, ow, d)] = in[offset4(is, b, h, w, d)];
+      }
+    }
+  }
+  return out;
+}
+
 // ARG_MAX / ARG_MIN (arg_min_max.cc -> reference_ops::ArgMinMax): for each
 // (outer, inner) pair, the index along `axis` (negative from the end) of the
 // largest (smallest) value; the running choice changes only on a strictly

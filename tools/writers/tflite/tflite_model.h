@@ -63,6 +63,8 @@ enum class Builtin : int32_t {
   Custom = 32,
   Pad = 34,
   Gather = 36,
+  BatchToSpaceNd = 37,
+  SpaceToBatchNd = 38,
   Transpose = 39,
   Mean = 40,
   Sub = 41,

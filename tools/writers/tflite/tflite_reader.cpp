@@ -505,6 +505,8 @@ constexpr KnownOperator kKnownOperators[] = {
     {Builtin::ReduceMax, fb::BuiltinOptions::ReducerOptions},
     {Builtin::SpaceToDepth, fb::BuiltinOptions::SpaceToDepthOptions},
     {Builtin::DepthToSpace, fb::BuiltinOptions::DepthToSpaceOptions},
+    {Builtin::SpaceToBatchNd, fb::BuiltinOptions::SpaceToBatchNDOptions},
+    {Builtin::BatchToSpaceNd, fb::BuiltinOptions::BatchToSpaceNDOptions},
     {Builtin::ResizeNearestNeighbor, fb::BuiltinOptions::ResizeNearestNeighborOptions},
     {Builtin::ResizeBilinear, fb::BuiltinOptions::ResizeBilinearOptions},
     {Builtin::Prelu, fb::BuiltinOptions::NONE},

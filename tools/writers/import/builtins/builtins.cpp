@@ -54,6 +54,8 @@ constexpr BuiltinImport kBuiltins[] = {
     {Builtin::Unpack, import_unpack},
     {Builtin::SpaceToDepth, import_space_to_depth},
     {Builtin::DepthToSpace, import_depth_to_space},
+    {Builtin::SpaceToBatchNd, import_space_to_batch_nd},
+    {Builtin::BatchToSpaceNd, import_batch_to_space_nd},
     {Builtin::ResizeNearestNeighbor, import_resize_nearest_neighbor},
     {Builtin::ResizeBilinear, import_resize_bilinear},
     {Builtin::Prelu, import_prelu},

@@ -62,6 +62,8 @@ void import_unpack(OperatorImport& c);            // unpack.cpp: etns_ops::slice
 void import_concatenation(OperatorImport& c);     // concatenation.cpp: cortex_m::pad, maximum
 void import_space_to_depth(OperatorImport& c);    // space_to_depth.cpp: cortex_m::transpose between views
 void import_depth_to_space(OperatorImport& c);    // space_to_depth.cpp
+void import_space_to_batch_nd(OperatorImport& c);  // space_to_batch_nd.cpp: cortex_m::pad, two cortex_m::transpose
+void import_batch_to_space_nd(OperatorImport& c);  // space_to_batch_nd.cpp: two cortex_m::transpose, slice_copy
 void import_resize_nearest_neighbor(OperatorImport& c);  // resize_nearest_neighbor.cpp: etns_ops::gather_hw
 void import_resize_bilinear(OperatorImport& c);   // resize_bilinear.cpp: etns_ops::resize_bilinear
 void import_prelu(OperatorImport& c);             // prelu.cpp: etns_ops::lookup_table (one alpha value)
