@@ -605,6 +605,18 @@ inline std::vector<ImportCase> tflite_import_cases() {
     cases.push_back({"resize_bilinear", b.finish({in}, {out}), {as_bytes(x)},
                      {as_bytes(tflm::resize_bilinear(x, is, 9, 7, false, true))}});
   }
+  {  // ARG_MAX over 40 channels (contiguous rows, Helium) and ARG_MIN over H (strided): etns_ops::arg_reduce.
+    TfliteBuilder b;
+    const std::vector<int32_t> is{1, 3, 4, 40};
+    const std::vector<int8_t> x = random_s8(rng, tflm::count(is));
+    const int32_t in = b.int8(is, 0.05F, 2), last = b.int32_constant({}, {-1}), h = b.int32_constant({1}, {1});
+    const int32_t by_channel = b.float32({1, 3, 4}), by_row = b.float32({1, 4, 40});
+    b.tensor(by_channel).type = b.tensor(by_row).type = tfl::TensorType::Int32;
+    b.op(Builtin::ArgMax, {in, last}, {by_channel});
+    b.op(Builtin::ArgMin, {in, h}, {by_row});
+    cases.push_back({"arg_min_max", b.finish({in}, {by_channel, by_row}), {as_bytes(x)},
+                     {as_bytes(tflm::arg_min_max(x, is, -1, true)), as_bytes(tflm::arg_min_max(x, is, 1, false))}});
+  }
   return cases;
 }
 
