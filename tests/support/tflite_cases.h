@@ -617,6 +617,19 @@ inline std::vector<ImportCase> tflite_import_cases() {
     cases.push_back({"arg_min_max", b.finish({in}, {by_channel, by_row}), {as_bytes(x)},
                      {as_bytes(tflm::arg_min_max(x, is, -1, true)), as_bytes(tflm::arg_min_max(x, is, 1, false))}});
   }
+  {  // SPACE_TO_BATCH_ND block 2x2 padded in the zero point, then BATCH_TO_SPACE_ND block 2x1 cropped.
+    TfliteBuilder b;
+    const std::vector<int32_t> is{2, 5, 6, 3}, mid{8, 3, 4, 3};
+    const std::vector<int8_t> x = random_s8(rng, tflm::count(is));
+    const int32_t in = b.int8(is, 0.04F, -6), batched = b.int8(mid, 0.04F, -6), out = b.int8({4, 5, 3, 3}, 0.04F, -6);
+    const int32_t block = b.int32_constant({2}, {2, 2}), pads = b.int32_constant({2, 2}, {1, 0, 0, 2});
+    const int32_t rows = b.int32_constant({2}, {2, 1}), crops = b.int32_constant({2, 2}, {0, 1, 1, 0});
+    b.op(Builtin::SpaceToBatchNd, {in, block, pads}, {batched});
+    b.op(Builtin::BatchToSpaceNd, {batched, rows, crops}, {out});
+    const std::vector<int8_t> y =
+        tflm::batch_to_space_nd(tflm::space_to_batch_nd(x, is, {2, 2}, {1, 0, 0, 2}, -6), mid, {2, 1}, {0, 1, 1, 0});
+    cases.push_back({"space_to_batch_nd_batch_to_space_nd", b.finish({in}, {out}), {as_bytes(x)}, {as_bytes(y)}});
+  }
   return cases;
 }
 
