@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "qemu_plugin/test/regions.h"
@@ -45,9 +46,37 @@ struct ExpectedRegion {
 };
 
 // The comments in test/regions.S derive each of these.
+// A micro-loop of the cycle estimate's validation (test/regions.S): its
+// estimated cycles per iteration, derived by hand from the M55's timing
+// facts (performance-anchors-cycles.md §1-2), and its instruction counts as
+// (class, per iteration, fixed).
+struct MicroLoop {
+  int id;
+  const char* name;
+  uint64_t cycles_per_iteration;
+  std::vector<std::tuple<std::string, uint64_t, uint64_t>> counts;
+};
+
+const std::vector<MicroLoop> kMicroLoops = {
+    {ETNS_TEST_REGION_MICRO_LOAD2_MAC, "2 VLDRB + VMLADAVA", 4,
+     {{"total", 4, 2}, {"mve", 3, 0}, {"mve_load", 2, 0}, {"load", 2, 0}, {"loop", 1, 1}, {"branch", 0, 1}}},
+    {ETNS_TEST_REGION_MICRO_LOAD_MAC4, "VLDRB + 4 VMLADAVA", 8,
+     {{"total", 6, 2}, {"mve", 5, 0}, {"mve_load", 1, 0}, {"load", 1, 0}, {"loop", 1, 1}, {"branch", 0, 1}}},
+    {ETNS_TEST_REGION_MICRO_ALTERNATE, "VLDRB, VMLADAVA, VLDRB, VMLADAVA", 4,
+     {{"total", 5, 2}, {"mve", 4, 0}, {"mve_load", 2, 0}, {"load", 2, 0}, {"loop", 1, 1}, {"branch", 0, 1}}},
+    {ETNS_TEST_REGION_MICRO_LOAD_ADD_STORE, "VLDRW + VADD + VSTRW", 4,
+     {{"total", 4, 2}, {"mve", 3, 0}, {"mve_load", 1, 0}, {"mve_store", 1, 0}, {"load", 1, 0}, {"store", 1, 0},
+      {"loop", 1, 1}, {"branch", 0, 1}}},
+    {ETNS_TEST_REGION_MICRO_TAIL_PREDICATED, "DLSTP/LETP VLDRB + VADD + VSTRB", 4,
+     {{"total", 4, 2}, {"mve", 3, 0}, {"mve_load", 1, 0}, {"mve_store", 1, 0}, {"load", 1, 0}, {"store", 1, 0},
+      {"loop", 1, 1}, {"branch", 0, 1}}},
+    {ETNS_TEST_REGION_MICRO_SCALAR, "LDR, ADD, SUBS, BNE", 5 + 3,  // + the taken branch
+     {{"total", 4, 1}, {"load", 1, 0}, {"branch", 1, 1}}},
+};
+
 std::vector<ExpectedRegion> expected_regions() {
   const uint64_t n = ETNS_TEST_BIG_LOOP_ITERATIONS;
-  return {
+  std::vector<ExpectedRegion> regions = {
       {ETNS_TEST_REGION_EMPTY, "empty", {{{"total", 1}, {"branch", 1}}}, 0},
       {ETNS_TEST_REGION_SCALAR_LOOP, "scalar_loop", {{{"total", 202}, {"branch", 101}}}, 0},
       {ETNS_TEST_REGION_LOAD_STORE,
@@ -150,6 +179,16 @@ std::vector<ExpectedRegion> expected_regions() {
          {"weighted", 22}}},
        0},
   };
+  for (const MicroLoop& loop : kMicroLoops) {
+    std::vector<Visit> visits;
+    for (const uint64_t n : {uint64_t{ETNS_TEST_MICRO_SHORT}, uint64_t{ETNS_TEST_MICRO_LONG}}) {
+      Visit visit;
+      for (const auto& [name, per_iteration, fixed] : loop.counts) visit[name] = per_iteration * n + fixed;
+      visits.push_back(visit);
+    }
+    regions.push_back({loop.id, loop.name, visits, 0});
+  }
+  return regions;
 }
 
 json visit_json(const Visit& visit) {
@@ -339,6 +378,52 @@ TEST_F(QemuCounterTest, RunIsFast) {
   std::cout << "qemu run: " << with_plugin.seconds << " s with the counter, "
             << without_plugin.seconds << " s without\n";
   EXPECT_LT(with_plugin.seconds, 2.0);
+}
+
+// Cycles (cycles=cortex-m55): each micro-loop's second visit (128
+// iterations) adds exactly 64 times its hand-derived cycles per iteration to
+// the first (64), and the instruction counts are those of a run without.
+TEST_F(QemuCounterTest, MicroLoopsGiveTheirHandDerivedCycles) {
+  const json counts = json::parse(run_counter("cycles.json", ",cycles=cortex-m55"));
+  EXPECT_EQ(counts.at("schema_version"), 3);
+  EXPECT_EQ(counts.at("cycle_model").at("cpu"), "cortex-m55");
+  // One: the scalar_fp region's `vmrs APSR_nzcv, fpscr`, for which LLVM 19's
+  // M55 model has no timing (it costs 1 cycle).
+  EXPECT_EQ(counts.at("cycle_model").at("unmodelled_instructions"), 1);
+  const uint64_t extra = ETNS_TEST_MICRO_LONG - ETNS_TEST_MICRO_SHORT;
+  for (const MicroLoop& loop : kMicroLoops) {
+    const json* region = find_region(counts, loop.id);
+    ASSERT_NE(region, nullptr) << loop.name;
+    ASSERT_EQ(region->at("visits").size(), 2u) << loop.name;
+    const uint64_t short_run = region->at("visits")[0].at("cycles").get<uint64_t>();
+    const uint64_t long_run = region->at("visits")[1].at("cycles").get<uint64_t>();
+    EXPECT_EQ(long_run - short_run, extra * loop.cycles_per_iteration)
+        << loop.name << ": " << short_run << " and " << long_run << " estimated cycles";
+  }
+  // The same instruction counts as without the estimate.
+  const json plain = json::parse(run_counter("plain.json"));
+  for (const json& region : plain.at("regions")) {
+    const json* with_cycles = find_region(counts, region.at("id").get<int>());
+    ASSERT_NE(with_cycles, nullptr);
+    for (size_t v = 0; v < region.at("visits").size(); ++v) {
+      json visit = with_cycles->at("visits")[v];
+      visit.erase("cycles");
+      EXPECT_EQ(visit, region.at("visits")[v]) << "region " << region.at("id");
+    }
+  }
+}
+
+TEST_F(QemuCounterTest, CyclesAreTheSameOnEveryRun) {
+  const std::string first = run_counter("cycles_first.json", ",cycles=cortex-m55");
+  const std::string second = run_counter("cycles_second.json", ",cycles=cortex-m55");
+  ASSERT_NE(first.find("\"cycles\""), std::string::npos);
+  EXPECT_EQ(first, second);
+}
+
+TEST_F(QemuCounterTest, AnUnknownCpuStopsQemu) {
+  const RunResult result = run(qemu_command(marker_args() + ",cycles=cortex-m99"));
+  EXPECT_NE(result.exit_status, 0);
+  EXPECT_NE(result.output.find("etns_qemu_counter: cycles=cortex-m99: "), std::string::npos) << result.output;
 }
 
 }  // namespace

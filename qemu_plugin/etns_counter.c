@@ -1,6 +1,8 @@
 // etns_qemu_counter: a QEMU 7.2 TCG plugin (API v1) that counts the
-// instructions a Cortex-M55 guest executes, by class, between region markers.
-// It counts instructions, not cycles: QEMU has no timing model.
+// instructions a Cortex-M55 guest executes, by class, between region markers,
+// and, with cycles=, estimates the Cortex-M55's core cycles for the same
+// regions (cycle_model.h: LLVM 19's Cortex-M55 scheduling model). QEMU has no
+// timing: the cycles are an estimate, the instruction counts are exact.
 //
 //   qemu-system-arm -M mps3-an547 ... -plugin
 //     libetns_qemu_counter.so,markers=0xADDR,stride=4,count=32,out=counts.json
@@ -15,6 +17,10 @@
 //               without it the JSON goes to QEMU's log (-d plugin [-D file])
 //   max_visits  visits kept per region (default 256); later visits are
 //               dropped, counted in "dropped_visits", and set "overflow"
+//   cycles      a CPU LLVM 19 has a scheduling model for (cortex-m55): adds
+//               the estimated cycles to every count (schema version 3)
+//   cycle_cache 1 (default) times each pair of blocks once; 0 times every
+//               execution again (for tests: the totals are the same)
 //
 // Markers. Marker i is the function at markers + i * stride. Marker 2r begins
 // region r and marker 2r+1 ends it; region ids are the firmware's to assign
@@ -37,11 +43,14 @@
 // iteration, as QEMU executes them (a core's loop cache may skip them).
 //
 // Output (keys in this order):
-//   {"schema": "etns.qemu_counts", "schema_version": 2,
+//   {"schema": "etns.qemu_counts", "schema_version": 2 (3 with cycles=),
 //    "classes": ["total", "mve", "mve_load", "mve_store", "mve_gather",
 //                "mve_scatter", "fp", "load", "store", "branch", "loop"],
 //    "markers": {"base": B, "stride": S, "count": K},
-//    "program": {<class>: n, ..., "weighted": w},   every instruction of the run
+//    "cycle_model": {"name": ..., "cpu": ..., "taken_branch_cycles": 3,
+//                    "blocks": n, "pairs": n, "unmodelled_instructions": n},
+//                                  only with cycles=
+//    "program": {<class>: n, ..., "weighted": w[, "cycles": c]},   the whole run
 //    "regions": [{"id": r, "dropped_visits": 0, "unbalanced": 0,
 //                 "visits": [{<class>: n, ..., "weighted": w}, ...]}, ...],
 //                                  ids with a visit or an unbalanced marker
@@ -49,7 +58,14 @@
 // insn_class.h defines the classes and the weight: "weighted" counts every
 // instruction once and each gather or scatter once per lane, so it is total
 // plus (lanes - 1) per gather or scatter. Version 2 added mve_gather,
-// mve_scatter and weighted.
+// mve_scatter and weighted; version 3 "cycles" (estimated, rounded per
+// visit from thousandths) and "cycle_model".
+//
+// Cycles. Each translation block gets one execution callback that asks the
+// cycle model for the block's cost after the block executed before it. A
+// block holding a marker adds no cycles (it is the marker's `bx lr`, whose
+// cost and the branch into it belong to no region), but it is the context
+// of the block after it, which pays the taken branch of the return.
 //
 // How it counts. At translation each instruction is classified from its
 // encoding and each translation block (TB) gets one inline 64-bit add per
@@ -73,6 +89,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qemu_plugin/cycle_model.h"
 #include "qemu_plugin/insn_class.h"
 #include "qemu_plugin/qemu_plugin_api.h"
 
@@ -86,8 +103,9 @@ enum {
   kBxLr = 0x4770,
 };
 
-// One counter per class, then the weighted count.
-enum { kWeighted = kEtnsClassCount, kCounters };
+// One counter per class, then the weighted count, then the estimated cycles
+// in thousandths.
+enum { kWeighted = kEtnsClassCount, kCyclesMilli, kCounters };
 
 typedef struct Counts {
   uint64_t n[kCounters];
@@ -114,6 +132,13 @@ typedef struct MarkerSite {
   Counts after;
 } MarkerSite;
 
+// What the execution callback of one translated block needs.
+typedef struct BlockCycles {
+  struct BlockCycles* next;  // every one ever created, freed at exit
+  EtnsCycleBlock* block;
+  int holds_marker;
+} BlockCycles;
+
 static struct {
   uint64_t base;
   uint64_t stride;
@@ -125,7 +150,11 @@ static struct {
   MarkerSite* sites;
   int overflow;
   int warned_marker_shape;
-} g_plugin = {.stride = kDefaultStride, .max_visits = kDefaultMaxVisits};
+  const char* cycles_cpu;  // NULL: no cycle estimate
+  int cycle_cache;
+  EtnsCycleModel* cycle_model;
+  BlockCycles* block_cycles;
+} g_plugin = {.stride = kDefaultStride, .max_visits = kDefaultMaxVisits, .cycle_cache = 1};
 
 // The targets of the inline adds; the marker callbacks read and add to them.
 static Counts g_counters;
@@ -190,6 +219,41 @@ static void on_marker(unsigned int vcpu_index, void* userdata) {
   add_counts(&g_counters, &site->after);
 }
 
+static void on_block_exec(unsigned int vcpu_index, void* userdata) {
+  (void)vcpu_index;
+  const BlockCycles* info = userdata;
+  const uint64_t milli = etns_cycle_execute(g_plugin.cycle_model, info->block);
+  if (!info->holds_marker) g_counters.n[kCyclesMilli] += milli;
+}
+
+// The block's code for the cycle model; the execution callback is registered
+// before any marker callback, so the cycles are in before the snapshot.
+static void add_block_cycles(struct qemu_plugin_tb* tb, size_t n_insns) {
+  uint8_t code[4 * 512];
+  size_t used = 0;
+  int holds_marker = 0;
+  for (size_t i = 0; i < n_insns; ++i) {
+    struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+    const uint8_t* bytes = qemu_plugin_insn_data(insn);
+    const size_t length = etns_thumb_length(bytes, qemu_plugin_insn_size(insn));
+    if (marker_index(qemu_plugin_insn_vaddr(insn)) >= 0) holds_marker = 1;
+    if (used + length > sizeof(code)) break;  // QEMU's blocks hold at most 512 instructions
+    memcpy(code + used, bytes, length);
+    used += length;
+  }
+  BlockCycles* info = calloc(1, sizeof(*info));
+  if (info == NULL) {
+    fprintf(stderr, "etns_qemu_counter: out of memory at a block\n");
+    abort();
+  }
+  info->block = etns_cycle_block(g_plugin.cycle_model,
+                                 qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0)), code, used);
+  info->holds_marker = holds_marker;
+  info->next = g_plugin.block_cycles;
+  g_plugin.block_cycles = info;
+  qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block_exec, QEMU_PLUGIN_CB_NO_REGS, info);
+}
+
 static void warn_marker_shape(uint32_t marker, uint64_t vaddr) {
   if (g_plugin.warned_marker_shape) return;
   g_plugin.warned_marker_shape = 1;
@@ -202,6 +266,7 @@ static void warn_marker_shape(uint32_t marker, uint64_t vaddr) {
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
   (void)id;
   const size_t n_insns = qemu_plugin_tb_n_insns(tb);
+  if (g_plugin.cycle_model != NULL && n_insns > 0) add_block_cycles(tb, n_insns);
   Counts pending = {{0}};  // instructions since the block start or the last marker
   MarkerSite* last_site = NULL;
   for (size_t i = 0; i < n_insns; ++i) {
@@ -238,7 +303,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     last_site->after = pending;
     return;
   }
-  for (int c = 0; c < kCounters; ++c) {
+  for (int c = 0; c < kCyclesMilli; ++c) {
     if (pending.n[c] != 0) {
       qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &g_counters.n[c],
                                                pending.n[c]);
@@ -251,11 +316,16 @@ static void write_counts(FILE* out, const Counts* counts) {
   for (int c = 0; c < kEtnsClassCount; ++c) {
     fprintf(out, "%s\"%s\": %" PRIu64, c ? ", " : "", kEtnsClassNames[c], counts->n[c]);
   }
-  fprintf(out, ", \"" ETNS_WEIGHTED_NAME "\": %" PRIu64 "}", counts->n[kWeighted]);
+  fprintf(out, ", \"" ETNS_WEIGHTED_NAME "\": %" PRIu64, counts->n[kWeighted]);
+  if (g_plugin.cycle_model != NULL) {
+    fprintf(out, ", \"cycles\": %" PRIu64, (counts->n[kCyclesMilli] + kEtnsMilliCycles / 2) / kEtnsMilliCycles);
+  }
+  fputc('}', out);
 }
 
 static void write_json(FILE* out) {
-  fprintf(out, "{\n  \"schema\": \"etns.qemu_counts\",\n  \"schema_version\": 2,\n");
+  fprintf(out, "{\n  \"schema\": \"etns.qemu_counts\",\n  \"schema_version\": %d,\n",
+          g_plugin.cycle_model != NULL ? 3 : 2);
   fprintf(out, "  \"classes\": [");
   for (int c = 0; c < kEtnsClassCount; ++c) {
     fprintf(out, "%s\"%s\"", c ? ", " : "", kEtnsClassNames[c]);
@@ -264,6 +334,15 @@ static void write_json(FILE* out) {
           "],\n  \"markers\": {\"base\": %" PRIu64 ", \"stride\": %" PRIu64 ", \"count\": %" PRIu32
           "},\n",
           g_plugin.base, g_plugin.stride, g_plugin.count);
+  if (g_plugin.cycle_model != NULL) {
+    const EtnsCycleStats stats = etns_cycle_model_stats(g_plugin.cycle_model);
+    fprintf(out,
+            "  \"cycle_model\": {\"name\": \"" ETNS_CYCLE_MODEL_NAME "\", \"cpu\": \"%s\", "
+            "\"taken_branch_cycles\": %d, \"blocks\": %" PRIu64 ", \"pairs\": %" PRIu64
+            ", \"unmodelled_instructions\": %" PRIu64 "},\n",
+            g_plugin.cycles_cpu, kEtnsTakenBranchCycles, stats.blocks, stats.pairs,
+            stats.unmodelled_instructions);
+  }
   fprintf(out, "  \"program\": ");
   write_counts(out, &g_counters);
   fprintf(out, ",\n  \"regions\": [");
@@ -332,6 +411,13 @@ static void on_exit_qemu(qemu_plugin_id_t id, void* userdata) {
     free(g_plugin.sites);
     g_plugin.sites = next;
   }
+  while (g_plugin.block_cycles != NULL) {
+    BlockCycles* next = g_plugin.block_cycles->next;
+    free(g_plugin.block_cycles);
+    g_plugin.block_cycles = next;
+  }
+  etns_cycle_model_destroy(g_plugin.cycle_model);
+  g_plugin.cycle_model = NULL;
   for (uint32_t r = 0; r < g_plugin.n_regions; ++r) free(g_plugin.regions[r].visits);
   free(g_plugin.regions);
   g_plugin.regions = NULL;
@@ -384,10 +470,19 @@ static int parse_arguments(int argc, char** argv) {
         return -1;
       }
       g_plugin.out_path = value;
+    } else if (ETNS_KEY_IS("cycles")) {
+      if (*value == '\0') {
+        fprintf(stderr, "etns_qemu_counter: cycles=: expected a CPU (cortex-m55)\n");
+        return -1;
+      }
+      g_plugin.cycles_cpu = value;
+    } else if (ETNS_KEY_IS("cycle_cache")) {
+      if (parse_u64("cycle_cache", value, 0, 1, &number)) return -1;
+      g_plugin.cycle_cache = (int)number;
     } else {
       fprintf(stderr,
               "etns_qemu_counter: unknown argument '%s' (expected markers, stride, count, out, "
-              "max_visits)\n",
+              "max_visits, cycles, cycle_cache)\n",
               arg);
       return -1;
     }
@@ -422,6 +517,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     if (g_plugin.regions == NULL) {
       fprintf(stderr, "etns_qemu_counter: out of memory for %" PRIu32 " regions\n",
               g_plugin.n_regions);
+      return -1;
+    }
+  }
+  if (g_plugin.cycles_cpu != NULL) {
+    char error[256];
+    g_plugin.cycle_model =
+        etns_cycle_model_create(g_plugin.cycles_cpu, g_plugin.cycle_cache, error, sizeof(error));
+    if (g_plugin.cycle_model == NULL) {
+      fprintf(stderr, "etns_qemu_counter: cycles=%s: %s\n", g_plugin.cycles_cpu, error);
       return -1;
     }
   }

@@ -3,7 +3,8 @@
 # Host build and tests: compilers, CMake, flatbuffers, CLI/config/JSON libraries, GoogleTest,
 # Highway (host SIMD kernel variants);
 # clang and its sanitizer runtimes (libFuzzer) for the fuzz targets.
-# Cortex-M55 target: the Arm bare-metal toolchain, newlib, its C++ headers and QEMU.
+# Cortex-M55 target: the Arm bare-metal toolchain, newlib, its C++ headers and QEMU;
+# LLVM 19 (its Cortex-M55 scheduling model and MCA library) for the cycle estimate.
 set -euo pipefail
 
 packages=(
@@ -15,6 +16,7 @@ packages=(
   clang libclang-rt-14-dev
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-dev libstdc++-arm-none-eabi-newlib
   qemu-system-arm
+  llvm-19-dev
 )
 
 missing=()

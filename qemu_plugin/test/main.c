@@ -1,5 +1,5 @@
 // Runs every measured region of the counter test image once, in id order
-// (region 8 three times), and checks that the vector loops computed what they
+// (region 8 three times, the micro-loops twice), and checks that the vector loops computed what they
 // should: exit status 0 means the image itself ran correctly.
 
 #include <stdint.h>
@@ -21,10 +21,18 @@ void etns_test_unbalanced(void);
 void etns_test_page_end(uint32_t* buffer64);
 void etns_test_gather(uint32_t* buffer256);
 void etns_test_gather_tail(uint32_t* buffer256);
+void etns_test_micro_load2_mac(uint32_t iterations, uint32_t* buffer);
+void etns_test_micro_load_mac4(uint32_t iterations, uint32_t* buffer);
+void etns_test_micro_alternate(uint32_t iterations, uint32_t* buffer);
+void etns_test_micro_load_add_store(uint32_t iterations, uint32_t* buffer);
+void etns_test_micro_tail_predicated(uint32_t iterations, uint32_t* buffer);
+void etns_test_micro_scalar(uint32_t iterations, uint32_t* buffer);
 
 static uint32_t g_source[32] __attribute__((aligned(16)));
 static uint32_t g_destination[32] __attribute__((aligned(16)));
 static uint32_t g_scratch[64] __attribute__((aligned(16)));
+// 16 bytes per micro-loop iteration.
+static uint32_t g_micro[4 * ETNS_TEST_MICRO_LONG] __attribute__((aligned(16)));
 
 int main(void) {
   for (uint32_t i = 0; i < 32; ++i) g_source[i] = i + 1;
@@ -54,5 +62,13 @@ int main(void) {
   etns_test_page_end(g_scratch);
   etns_test_gather(g_scratch);
   etns_test_gather_tail(g_scratch);
+  for (uint32_t n = ETNS_TEST_MICRO_SHORT; n <= ETNS_TEST_MICRO_LONG; n += ETNS_TEST_MICRO_LONG - ETNS_TEST_MICRO_SHORT) {
+    etns_test_micro_load2_mac(n, g_micro);
+    etns_test_micro_load_mac4(n, g_micro);
+    etns_test_micro_alternate(n, g_micro);
+    etns_test_micro_load_add_store(n, g_micro);
+    etns_test_micro_tail_predicated(n, g_micro);
+    etns_test_micro_scalar(n, g_micro);
+  }
   return 0;
 }

@@ -381,3 +381,119 @@ FUNCTION etns_test_gather_tail
   letp lr, 1b
   REGION_END ETNS_TEST_REGION_GATHER_TAIL
   pop {r4-r6, pc}
+
+// The micro-loops of the cycle estimate's validation
+// (shared/spec/performance-anchors-cycles.md §2), each a function of
+// (r0 = iterations, r1 = a 16-byte-aligned buffer of at least 16 bytes per
+// iteration), called with 64 and with 128 iterations: the cycles the second
+// visit adds are 64 times the loop's cycles per iteration, which the M55's
+// timing facts give by hand (comment before each). Instruction counts per
+// visit, for n iterations, are in the comments too (the `bl` into the end
+// marker included; DLS/DLSTP and LE/LETP count as loop, LE not as branch).
+
+// 2 VLDRB + VMLADAVA: 4 cycles (two loads on the load/store pipe, 2 beats
+// each; the MAC overlaps the second load's beats).
+// total 4n + 2, mve 3n, mve_load 2n, load 2n, loop n + 1, branch 1.
+FUNCTION etns_test_micro_load2_mac
+  push {r4-r6, lr}
+  mov r4, r0
+  mov r5, r1
+  add r6, r1, #16
+  REGION_BEGIN ETNS_TEST_REGION_MICRO_LOAD2_MAC
+  dls lr, r4
+1:
+  vldrb.u8 q0, [r5], #16
+  vldrb.u8 q1, [r6]
+  vmladava.s8 r2, q0, q1
+  le lr, 1b
+  REGION_END ETNS_TEST_REGION_MICRO_LOAD2_MAC
+  pop {r4-r6, pc}
+
+// VLDRB + 4 VMLADAVA into one accumulator: 8 cycles (four MACs in a row on
+// the multiply pipe cannot overlap: 2 cycles each).
+// total 6n + 2, mve 5n, mve_load n, load n, loop n + 1, branch 1.
+FUNCTION etns_test_micro_load_mac4
+  push {r4-r6, lr}
+  mov r4, r0
+  mov r5, r1
+  REGION_BEGIN ETNS_TEST_REGION_MICRO_LOAD_MAC4
+  dls lr, r4
+1:
+  vldrb.u8 q0, [r5], #16
+  vmladava.s8 r2, q0, q1
+  vmladava.s8 r2, q0, q1
+  vmladava.s8 r2, q0, q1
+  vmladava.s8 r2, q0, q1
+  le lr, 1b
+  REGION_END ETNS_TEST_REGION_MICRO_LOAD_MAC4
+  pop {r4-r6, pc}
+
+// VLDRB, VMLADAVA, VLDRB, VMLADAVA: 4 cycles (load and MAC alternate pipes,
+// one instruction per cycle).
+// total 5n + 2, mve 4n, mve_load 2n, load 2n, loop n + 1, branch 1.
+FUNCTION etns_test_micro_alternate
+  push {r4-r6, lr}
+  mov r4, r0
+  mov r5, r1
+  add r6, r1, #16
+  REGION_BEGIN ETNS_TEST_REGION_MICRO_ALTERNATE
+  dls lr, r4
+1:
+  vldrb.u8 q0, [r5], #16
+  vmladava.s8 r2, q0, q1
+  vldrb.u8 q2, [r6]
+  vmladava.s8 r2, q2, q1
+  le lr, 1b
+  REGION_END ETNS_TEST_REGION_MICRO_ALTERNATE
+  pop {r4-r6, pc}
+
+// VLDRW + VADD + VSTRW, in place: 4 cycles (load and store share a pipe).
+// total 4n + 2, mve 3n, mve_load n, mve_store n, load n, store n,
+// loop n + 1, branch 1.
+FUNCTION etns_test_micro_load_add_store
+  push {r4-r6, lr}
+  mov r4, r0
+  mov r5, r1
+  REGION_BEGIN ETNS_TEST_REGION_MICRO_LOAD_ADD_STORE
+  dls lr, r4
+1:
+  vldrw.u32 q0, [r5]
+  vadd.i32 q1, q0, q0
+  vstrw.32 q1, [r5], #16
+  le lr, 1b
+  REGION_END ETNS_TEST_REGION_MICRO_LOAD_ADD_STORE
+  pop {r4-r6, pc}
+
+// DLSTP/LETP over 16 n bytes, VLDRB + VADD + VSTRB: 4 cycles.
+// total 4n + 2, mve 3n, mve_load n, mve_store n, load n, store n,
+// loop n + 1, branch 1.
+FUNCTION etns_test_micro_tail_predicated
+  push {r4-r6, lr}
+  lsls r4, r0, #4
+  mov r5, r1
+  REGION_BEGIN ETNS_TEST_REGION_MICRO_TAIL_PREDICATED
+  dlstp.8 lr, r4
+1:
+  vldrb.u8 q0, [r5]
+  vadd.i8 q1, q0, q0
+  vstrb.8 q1, [r5], #16
+  letp lr, 1b
+  REGION_END ETNS_TEST_REGION_MICRO_TAIL_PREDICATED
+  pop {r4-r6, pc}
+
+// LDR, ADD, SUBS, BNE: 5 cycles (the load's result feeds the add, and the
+// taken BNE is not folded) plus the taken branch's 3.
+// total 4n + 1, load n, branch n + 1.
+FUNCTION etns_test_micro_scalar
+  push {r4-r6, lr}
+  mov r4, r0
+  mov r5, r1
+  movs r3, #0
+  REGION_BEGIN ETNS_TEST_REGION_MICRO_SCALAR
+1:
+  ldr r2, [r5], #4
+  adds r3, r3, r2
+  subs r4, r4, #1
+  bne 1b
+  REGION_END ETNS_TEST_REGION_MICRO_SCALAR
+  pop {r4-r6, pc}

@@ -6,7 +6,7 @@
 // ETNS_TEST_MARKER_STRIDE bytes.
 
 #define ETNS_TEST_MARKER_STRIDE 4
-#define ETNS_TEST_MARKER_COUNT 40  // room for 20 regions
+#define ETNS_TEST_MARKER_COUNT 48  // room for 24 regions
 
 #define ETNS_TEST_REGION_EMPTY 0         // begin, then end: the call overhead
 #define ETNS_TEST_REGION_SCALAR_LOOP 1   // movs r0, #100; 1: subs; bne 1b
@@ -26,5 +26,15 @@
 #define ETNS_TEST_REGION_PAGE_END 15     // loads that end 2 bytes before a 1 KiB page end
 #define ETNS_TEST_REGION_GATHER 16       // every gather and scatter form, predicated ones too
 #define ETNS_TEST_REGION_GATHER_TAIL 17  // a tail-predicated loop over a gather
+// The cycle estimate's micro-loops (performance-anchors-cycles.md §2), each
+// visited twice: 64 and 128 iterations.
+#define ETNS_TEST_REGION_MICRO_LOAD2_MAC 18          // 2 VLDRB + VMLADAVA
+#define ETNS_TEST_REGION_MICRO_LOAD_MAC4 19          // VLDRB + 4 VMLADAVA
+#define ETNS_TEST_REGION_MICRO_ALTERNATE 20          // VLDRB, VMLADAVA, twice
+#define ETNS_TEST_REGION_MICRO_LOAD_ADD_STORE 21     // VLDRW + VADD + VSTRW
+#define ETNS_TEST_REGION_MICRO_TAIL_PREDICATED 22    // DLSTP/LETP VLDRB + VADD + VSTRB
+#define ETNS_TEST_REGION_MICRO_SCALAR 23             // LDR, ADD, SUBS, BNE
+#define ETNS_TEST_MICRO_SHORT 64
+#define ETNS_TEST_MICRO_LONG 128
 
 #define ETNS_TEST_BIG_LOOP_ITERATIONS 10000000
