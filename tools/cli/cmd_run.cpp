@@ -108,12 +108,17 @@ nlohmann::json counts_json(const ClassCounts& counts, const std::vector<std::str
   return object;
 }
 
-// The per-instruction counts of one QEMU run (schema etns.qemu_run_counts v1).
+// The per-instruction counts of one QEMU run (schema etns.qemu_run_counts v2:
+// v2 added the estimated "cycles" beside the instruction classes and
+// "cycles_estimated_by").
 std::string render_counts(const RunOptions& options, const std::string& sha256, const QemuRun& run) {
   nlohmann::json doc;
   doc["schema"] = "etns.qemu_run_counts";
-  doc["schema_version"] = 1;
-  doc["what"] = "instructions executed by the Cortex-M55 guest under QEMU, counted by the etns plugin; not cycles";
+  doc["schema_version"] = 2;
+  doc["what"] =
+      "instructions executed by the Cortex-M55 guest under QEMU, counted by the etns plugin (exact), and "
+      "\"cycles\": the Cortex-M55 core cycles estimated from them (an estimate, not a measurement)";
+  doc["cycles_estimated_by"] = run.cycle_model + "; no memory wait states (an547)";
   doc["program"] = {{"path", options.program}, {"sha256", sha256}};
   doc["provider"] = protocol::to_string(run.provider);
   doc["board"] = run.board;
@@ -168,9 +173,10 @@ int run_on_qemu_target(RunOptions options) {
   const auto total = std::find(run.classes.begin(), run.classes.end(), "total");
   if (total != run.classes.end() && !run.clean_visits.empty()) {
     const ClassCounts& one = run.clean_visits.front();
-    facts.cost = grouped(one.get(run.classes, "total")) + " instructions for one execute() on qemu-m55 (weighted " +
-                 grouped(one.get(run.classes, "weighted")) + "; the whole QEMU run, with boot, load, checks and " +
-                 "every pass: " + grouped(run.whole_run.get(run.classes, "total")) + ")";
+    facts.cost = grouped(one.get(run.classes, "total")) + " instructions and " + grouped(one.get(run.classes, "cycles")) +
+                 " estimated cycles (" + run.cycle_model + ") for one execute() on qemu-m55 (weighted " +
+                 grouped(one.get(run.classes, "weighted")) + " instructions; the whole QEMU run, with boot, load, " +
+                 "checks and every pass: " + grouped(run.whole_run.get(run.classes, "total")) + ")";
   }
   print_summary(options, facts);
   return 0;
@@ -270,7 +276,12 @@ int run_batch_command(const RunOptions& options) {
 }
 
 int run(const RunOptions& options) {
+  // The program first: a missing one is named, whatever else is missing.
+  require_readable(options.program);
   check_batch_options(options);
+  require_readable(options.inputs);
+  if (!options.labels.empty()) require_readable(options.labels);
+  if (options.target == "qemu-m55" && !options.qemu.firmware.empty()) require_readable(options.qemu.firmware);
   if (!options.batch_inputs.empty()) return run_batch_command(options);
   if (options.target == "qemu-m55") return run_on_qemu_target(options);
   if (!options.counts.empty()) throw Failure("--counts needs --target qemu-m55", 2);
@@ -324,7 +335,9 @@ CommandAction add_run_command(CLI::App& app) {
       "order, and --output once per output; the counts must match the method's.\n"
       "--target qemu-m55 runs the Cortex-M55 firmware image of the provider under\n"
       "qemu-system-arm -M mps3-an547; --counts then writes the instructions each\n"
-      "program instruction executed (counted by the etns QEMU plugin, not cycles).\n"
+      "program instruction executed (counted by the etns QEMU plugin) and the\n"
+      "Cortex-M55 cycles estimated from them (LLVM 19's scheduling model; an\n"
+      "estimate, not a measurement: docs/profiling.md).\n"
       "On success, one summary line goes to stdout when it is a terminal (the\n"
       "output file and its size, the host time of execute() or, on QEMU, the\n"
       "instructions of one execute() and then the whole QEMU run's); nothing when\n"
@@ -369,7 +382,8 @@ CommandAction add_run_command(CLI::App& app) {
   command->add_option("--summary", options->summary,
                       "print the one-line summary: auto (stdout is a terminal, default), always, never")
       ->check(one_of({"auto", "always", "never"}));
-  command->add_option("--counts", options->counts, "qemu-m55: write per-instruction instruction counts (JSON)");
+  command->add_option("--counts", options->counts,
+                      "qemu-m55: write each instruction's executed instructions and estimated cycles (JSON)");
   command->add_option("--firmware", options->qemu.firmware, "qemu-m55: firmware image (default: the build's)");
   command->add_option("--qemu", options->qemu.qemu, "qemu-m55: qemu-system-arm to use (default: $ETNS_QEMU or PATH)");
   command->add_option("--timeout", options->timeout_seconds, "qemu-m55: seconds before QEMU is stopped")

@@ -318,8 +318,9 @@ void read_report(const std::vector<std::string>& lines, const std::string& label
   }
 }
 
-// The plugin's counts (qemu_plugin/etns_counter.c, schema etns.qemu_counts v2): every
-// class, then weighted (gathers and scatters once per lane), read like one more class.
+// The plugin's counts (qemu_plugin/etns_counter.c, schema etns.qemu_counts v3): every
+// class, then weighted (gathers and scatters once per lane) and the estimated cycles
+// (qemu_plugin/cycle_model.h), each read like one more class.
 void read_counts(const std::string& counts_path, const std::string& label, QemuRun& run) {
   nlohmann::json counts;
   try {
@@ -327,11 +328,14 @@ void read_counts(const std::string& counts_path, const std::string& label, QemuR
   } catch (const Failure& failure) {
     throw Failure(label + ": the counting plugin's output: " + failure.what());
   }
-  if (counts.value("schema", "") != "etns.qemu_counts" || counts.value("schema_version", 0) != 2) {
+  if (counts.value("schema", "") != "etns.qemu_counts" || counts.value("schema_version", 0) != 3) {
     throw Failure(label + ": the counting plugin wrote an unknown schema (plugin from another etns version?)");
   }
   run.classes = counts.at("classes").get<std::vector<std::string>>();
   run.classes.push_back("weighted");
+  run.classes.push_back("cycles");
+  run.cycle_model = counts.at("cycle_model").at("name").get<std::string>() + ", " +
+                    counts.at("cycle_model").at("cpu").get<std::string>();
   run.whole_run = parse_counts(counts.at("program"), run.classes);
   if (counts.at("overflow").get<bool>()) throw Failure(label + ": the plugin dropped region visits");
   for (const nlohmann::json& region : counts.at("regions")) {
@@ -390,7 +394,8 @@ std::vector<std::string> qemu_argv(const QemuTools& tools, const QemuCommand& co
   argv.push_back("-plugin");
   argv.push_back(tools.plugin + ",markers=" + hex_address(command.marker_table) +
                  ",stride=" + std::to_string(protocol::kMarkerStride) + ",count=" + std::to_string(command.marker_count) +
-                 ",out=" + command.counts_path + ",max_visits=" + std::to_string(command.max_visits));
+                 ",out=" + command.counts_path + ",max_visits=" + std::to_string(command.max_visits) +
+                 ",cycles=" + kCycleModelCpu);
   return argv;
 }
 

@@ -10,6 +10,9 @@
 
 namespace etns::tools {
 
+// The CPU whose cycles every QEMU run estimates (the plugin's cycles=).
+inline constexpr const char* kCycleModelCpu = "cortex-m55";
+
 // What a QEMU run needs from the machine; see resolve_qemu_tools.
 struct QemuTools {
   std::string qemu;      // qemu-system-arm
@@ -58,8 +61,9 @@ struct QemuJob {
 };
 
 // Executed-instruction counts of one region visit, by the plugin's classes,
-// and the weighted count (each gather or scatter once per lane). They count
-// instructions, not cycles.
+// the weighted count (each gather or scatter once per lane), and "cycles":
+// the Cortex-M55 cycles estimated from the same instructions by LLVM 19's
+// scheduling model (qemu_plugin/cycle_model.h), an estimate, not a measurement.
 struct ClassCounts {
   std::vector<uint64_t> values;  // in QemuRun::classes order
   // One class by name, or "a+b" for the sum of two. Throws Failure for an unknown class.
@@ -75,7 +79,8 @@ struct QemuInstruction {
 struct QemuRun {
   std::string board;
   protocol::Provider provider = protocol::Provider::Arm;  // the image's own, from its `loaded` line
-  std::vector<std::string> classes;  // "total", "mve", ..., "loop" (qemu_plugin/insn_class.h), then "weighted"
+  std::vector<std::string> classes;  // "total", "mve", ..., "loop" (qemu_plugin/insn_class.h), "weighted", "cycles"
+  std::string cycle_model;           // what estimated "cycles": "LLVM 19 MCA, Cortex-M55 scheduling model, cortex-m55"
   std::vector<QemuInstruction> instructions;
   std::vector<ClassCounts> clean_visits;  // one clean execute() per iteration
   ClassCounts load;                       // Program::load + Method::load
