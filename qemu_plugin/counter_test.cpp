@@ -250,6 +250,7 @@ class QemuCounterTest : public ::testing::Test {
     std::string address, type, name;
     uint64_t start = 0, end = 0;
     while (lines >> address >> type >> name) {
+      symbols_[name] = std::stoull(address, nullptr, 16);
       if (name == "etns_marker_table") start = std::stoull(address, nullptr, 16) & ~1ull;
       if (name == "etns_marker_table_end") end = std::stoull(address, nullptr, 16);
     }
@@ -294,6 +295,7 @@ class QemuCounterTest : public ::testing::Test {
 
   uint64_t markers_ = 0;
   std::string out_prefix_;
+  std::map<std::string, uint64_t> symbols_;  // the image's, from nm
 };
 
 const json* find_region(const json& counts, int id) {
@@ -418,6 +420,61 @@ TEST_F(QemuCounterTest, CyclesAreTheSameOnEveryRun) {
   const std::string second = run_counter("cycles_second.json", ",cycles=cortex-m55");
   ASSERT_NE(first.find("\"cycles\""), std::string::npos);
   EXPECT_EQ(first, second);
+}
+
+// memory=: the test image's data (g_source up to the end of g_micro) at 2
+// wait states. A contiguous Helium load or store pays them per 64-bit beat
+// (2 beats), a scalar load once, code and the stack nothing.
+TEST_F(QemuCounterTest, DataAccessesPayTheirRegionsWaitStates) {
+  ASSERT_EQ(symbols_.count("g_source"), 1u);
+  ASSERT_EQ(symbols_.count("g_micro"), 1u);
+  const uint64_t low = symbols_.at("g_source");
+  const uint64_t high = symbols_.at("g_micro") + 4 * 4 * ETNS_TEST_MICRO_LONG;
+  ASSERT_LT(low, high);
+  const std::string memory = out_prefix_ + "memory.txt";
+  {
+    std::ofstream out(memory);
+    out << "# the test image's buffers\n" << std::hex << low << " " << high << std::dec << " 2 test_buffers\n";
+  }
+  const json plain = json::parse(run_counter("no_wait.json", ",cycles=cortex-m55"));
+  const json slow = json::parse(run_counter("wait.json", ",cycles=cortex-m55,memory=" + memory));
+  std::remove(memory.c_str());
+  const json& regions = slow.at("cycle_model").at("memory");
+  ASSERT_EQ(regions.size(), 1u);
+  EXPECT_EQ(regions[0].at("name"), "test_buffers");
+  EXPECT_EQ(regions[0].at("wait_states"), 2);
+  EXPECT_GT(regions[0].at("accesses").get<uint64_t>(), 0u);
+  const auto added = [&](int id, size_t visit) {
+    return find_region(slow, id)->at("visits")[visit].at("cycles").get<uint64_t>() -
+           find_region(plain, id)->at("visits")[visit].at("cycles").get<uint64_t>();
+  };
+  // 8 VLDRW and 8 VSTRW, 2 beats each, 2 wait states a beat.
+  EXPECT_EQ(added(ETNS_TEST_REGION_MVE_LOOP, 0), 16u * 2 * 2);
+  // Per iteration 2 VLDRB.U8 (16 byte lanes each, 2 beats).
+  EXPECT_EQ(added(ETNS_TEST_REGION_MICRO_LOAD2_MAC, 0), uint64_t{ETNS_TEST_MICRO_SHORT} * 2 * 2 * 2);
+  // Per iteration 1 LDR.
+  EXPECT_EQ(added(ETNS_TEST_REGION_MICRO_SCALAR, 1), uint64_t{ETNS_TEST_MICRO_LONG} * 2);
+  // Nothing of the empty region touches the buffers.
+  EXPECT_EQ(added(ETNS_TEST_REGION_EMPTY, 0), 0u);
+}
+
+TEST_F(QemuCounterTest, BadMemoryFilesStopQemu) {
+  const std::string memory = out_prefix_ + "bad_memory.txt";
+  for (const char* text : {"20000000 10000000 2 backwards\n", "20000000 20001000 2\n",
+                           "20000000 20001000 2 bad\"name\n", "zz 20001000 2 x\n"}) {
+    {
+      std::ofstream out(memory);
+      out << text;
+    }
+    const RunResult result = run(qemu_command(marker_args() + ",cycles=cortex-m55,memory=" + memory));
+    EXPECT_NE(result.exit_status, 0) << text;
+    EXPECT_NE(result.output.find("etns_qemu_counter: memory=" + memory + ":1: "), std::string::npos)
+        << text << ": " << result.output;
+  }
+  std::remove(memory.c_str());
+  const RunResult missing = run(qemu_command(marker_args() + ",memory=" + memory));
+  EXPECT_NE(missing.exit_status, 0);
+  EXPECT_NE(missing.output.find("needs cycles="), std::string::npos) << missing.output;
 }
 
 TEST_F(QemuCounterTest, AnUnknownCpuStopsQemu) {

@@ -21,6 +21,15 @@
 //               the estimated cycles to every count (schema version 3)
 //   cycle_cache 1 (default) times each pair of blocks once; 0 times every
 //               execution again (for tests: the totals are the same)
+//   memory      with cycles=: a file of memory regions and their wait states,
+//               one per line, "LOW HIGH WAIT_STATES NAME" (addresses in hex,
+//               HIGH excluded; '#' starts a comment; at most 32 regions):
+//               data accesses into a region add its wait states to the
+//               estimate (etns writes it from a board profile): a scalar
+//               access, and each lane of a gather or scatter, pays them
+//               once; a contiguous Helium load or store once per 64-bit
+//               beat (QEMU accesses its lanes one by one; the M55 moves 64
+//               bits a beat), so a VLDRW pays twice
 //
 // Markers. Marker i is the function at markers + i * stride. Marker 2r begins
 // region r and marker 2r+1 ends it; region ids are the firmware's to assign
@@ -48,7 +57,9 @@
 //                "mve_scatter", "fp", "load", "store", "branch", "loop"],
 //    "markers": {"base": B, "stride": S, "count": K},
 //    "cycle_model": {"name": ..., "cpu": ..., "taken_branch_cycles": 3,
-//                    "blocks": n, "pairs": n, "unmodelled_instructions": n},
+//                    "blocks": n, "pairs": n, "unmodelled_instructions": n,
+//                    "memory": [{"name": ..., "low": a, "high": b,
+//                                "wait_states": w, "accesses": n}, ...]},
 //                                  only with cycles=
 //    "program": {<class>: n, ..., "weighted": w[, "cycles": c]},   the whole run
 //    "regions": [{"id": r, "dropped_visits": 0, "unbalanced": 0,
@@ -132,6 +143,17 @@ typedef struct MarkerSite {
   Counts after;
 } MarkerSite;
 
+enum { kMaxWaitRegions = 32 };
+
+// A memory region whose data accesses cost wait states (memory=).
+typedef struct WaitRegion {
+  uint64_t low;
+  uint64_t high;  // excluded
+  uint32_t wait_states;
+  char name[64];
+  uint64_t accesses;
+} WaitRegion;
+
 // What the execution callback of one translated block needs.
 typedef struct BlockCycles {
   struct BlockCycles* next;  // every one ever created, freed at exit
@@ -154,6 +176,9 @@ static struct {
   int cycle_cache;
   EtnsCycleModel* cycle_model;
   BlockCycles* block_cycles;
+  const char* memory_path;
+  WaitRegion wait_regions[kMaxWaitRegions];
+  uint32_t n_wait_regions;
 } g_plugin = {.stride = kDefaultStride, .max_visits = kDefaultMaxVisits, .cycle_cache = 1};
 
 // The targets of the inline adds; the marker callbacks read and add to them.
@@ -254,6 +279,25 @@ static void add_block_cycles(struct qemu_plugin_tb* tb, size_t n_insns) {
   qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block_exec, QEMU_PLUGIN_CB_NO_REGS, info);
 }
 
+// How an instruction's accesses pay wait states: each access, or per 64-bit
+// beat (the userdata of its memory callback).
+enum { kPayPerAccess = 1, kPayPerBeat = 2 };
+
+// Data accesses pay their region's wait states (memory=).
+static void on_memory_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void* userdata) {
+  (void)vcpu_index;
+  for (uint32_t r = 0; r < g_plugin.n_wait_regions; ++r) {
+    WaitRegion* region = &g_plugin.wait_regions[r];
+    if (vaddr >= region->low && vaddr < region->high) {
+      ++region->accesses;
+      uint64_t milli = (uint64_t)region->wait_states * kEtnsMilliCycles;
+      if ((uintptr_t)userdata == kPayPerBeat) milli = milli * (1u << qemu_plugin_mem_size_shift(info)) / 8;
+      g_counters.n[kCyclesMilli] += milli;
+      return;
+    }
+  }
+}
+
 static void warn_marker_shape(uint32_t marker, uint64_t vaddr) {
   if (g_plugin.warned_marker_shape) return;
   g_plugin.warned_marker_shape = 1;
@@ -278,6 +322,14 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     const uint32_t weight = etns_weight_thumb(bytes, size);
     const uint64_t vaddr = qemu_plugin_insn_vaddr(insn);
     const int64_t marker = marker_index(vaddr);
+    const uint32_t memory_classes = (1u << kEtnsClassLoad) | (1u << kEtnsClassStore);
+    if (g_plugin.n_wait_regions > 0 && (mask & memory_classes) != 0) {
+      const uint32_t contiguous = (1u << kEtnsClassMveLoad) | (1u << kEtnsClassMveStore);
+      const uint32_t lanes = (1u << kEtnsClassMveGather) | (1u << kEtnsClassMveScatter);
+      const uintptr_t pay = (mask & contiguous) != 0 && (mask & lanes) == 0 ? kPayPerBeat : kPayPerAccess;
+      qemu_plugin_register_vcpu_mem_cb(insn, on_memory_access, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+                                       (void*)pay);
+    }
     if (marker < 0) {
       add_instruction(&pending, mask, weight);
       continue;
@@ -339,9 +391,17 @@ static void write_json(FILE* out) {
     fprintf(out,
             "  \"cycle_model\": {\"name\": \"" ETNS_CYCLE_MODEL_NAME "\", \"cpu\": \"%s\", "
             "\"taken_branch_cycles\": %d, \"blocks\": %" PRIu64 ", \"pairs\": %" PRIu64
-            ", \"unmodelled_instructions\": %" PRIu64 "},\n",
+            ", \"unmodelled_instructions\": %" PRIu64 ", \"memory\": [",
             g_plugin.cycles_cpu, kEtnsTakenBranchCycles, stats.blocks, stats.pairs,
             stats.unmodelled_instructions);
+    for (uint32_t r = 0; r < g_plugin.n_wait_regions; ++r) {
+      const WaitRegion* region = &g_plugin.wait_regions[r];
+      fprintf(out,
+              "%s{\"name\": \"%s\", \"low\": %" PRIu64 ", \"high\": %" PRIu64 ", \"wait_states\": %" PRIu32
+              ", \"accesses\": %" PRIu64 "}",
+              r ? ", " : "", region->name, region->low, region->high, region->wait_states, region->accesses);
+    }
+    fprintf(out, "]},\n");
   }
   fprintf(out, "  \"program\": ");
   write_counts(out, &g_counters);
@@ -424,6 +484,49 @@ static void on_exit_qemu(qemu_plugin_id_t id, void* userdata) {
   g_plugin.n_regions = 0;
 }
 
+// memory=FILE: "LOW HIGH WAIT_STATES NAME" per line. One line names the
+// first problem and the file's line; the run does not start.
+static int read_wait_regions(const char* path) {
+  FILE* in = fopen(path, "r");
+  if (in == NULL) {
+    fprintf(stderr, "etns_qemu_counter: memory=%s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  char line[256];
+  int line_number = 0;
+  int status = 0;
+  while (status == 0 && fgets(line, sizeof(line), in) != NULL) {
+    ++line_number;
+    char* comment = strchr(line, '#');
+    if (comment != NULL) *comment = '\0';
+    unsigned long long low = 0, high = 0, wait_states = 0;
+    char name[64];
+    char extra[2];
+    const int fields = sscanf(line, "%llx %llx %llu %63s %1s", &low, &high, &wait_states, name, extra);
+    if (strspn(line, " \t\r\n") == strlen(line)) continue;  // blank or comment
+    if (fields != 4 || low >= high || high > 0x100000000ull || wait_states > 1000 ||
+        strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-") != strlen(name)) {
+      fprintf(stderr,
+              "etns_qemu_counter: memory=%s:%d: expected LOW HIGH WAIT_STATES NAME (hex LOW < HIGH <= 2^32, "
+              "wait states <= 1000, NAME of letters, digits and _.:-)\n",
+              path, line_number);
+      status = -1;
+    } else if (g_plugin.n_wait_regions == kMaxWaitRegions) {
+      fprintf(stderr, "etns_qemu_counter: memory=%s:%d: more than %d regions\n", path, line_number,
+              kMaxWaitRegions);
+      status = -1;
+    } else {
+      WaitRegion* region = &g_plugin.wait_regions[g_plugin.n_wait_regions++];
+      region->low = low;
+      region->high = high;
+      region->wait_states = (uint32_t)wait_states;
+      snprintf(region->name, sizeof(region->name), "%s", name);
+    }
+  }
+  fclose(in);
+  return status;
+}
+
 // Parses a whole unsigned number (decimal, or hex with 0x) in [min, max].
 static int parse_u64(const char* key, const char* text, uint64_t min, uint64_t max,
                      uint64_t* value) {
@@ -476,13 +579,19 @@ static int parse_arguments(int argc, char** argv) {
         return -1;
       }
       g_plugin.cycles_cpu = value;
+    } else if (ETNS_KEY_IS("memory")) {
+      if (*value == '\0') {
+        fprintf(stderr, "etns_qemu_counter: memory=: expected a file name\n");
+        return -1;
+      }
+      g_plugin.memory_path = value;
     } else if (ETNS_KEY_IS("cycle_cache")) {
       if (parse_u64("cycle_cache", value, 0, 1, &number)) return -1;
       g_plugin.cycle_cache = (int)number;
     } else {
       fprintf(stderr,
               "etns_qemu_counter: unknown argument '%s' (expected markers, stride, count, out, "
-              "max_visits, cycles, cycle_cache)\n",
+              "max_visits, cycles, cycle_cache, memory)\n",
               arg);
       return -1;
     }
@@ -519,6 +628,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
               g_plugin.n_regions);
       return -1;
     }
+  }
+  if (g_plugin.memory_path != NULL) {
+    if (g_plugin.cycles_cpu == NULL) {
+      fprintf(stderr, "etns_qemu_counter: memory=%s: needs cycles= (wait states are cycles)\n", g_plugin.memory_path);
+      return -1;
+    }
+    if (read_wait_regions(g_plugin.memory_path) != 0) return -1;
   }
   if (g_plugin.cycles_cpu != NULL) {
     char error[256];

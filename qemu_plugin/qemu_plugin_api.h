@@ -46,6 +46,16 @@ enum qemu_plugin_cb_flags {
   QEMU_PLUGIN_CB_RW_REGS = 2,
 };
 
+enum qemu_plugin_mem_rw {
+  QEMU_PLUGIN_MEM_R = 1,
+  QEMU_PLUGIN_MEM_W = 2,
+  QEMU_PLUGIN_MEM_RW = 3,
+};
+
+// Size, sign, endianness and direction of one access, decoded by the
+// qemu_plugin_mem_* functions.
+typedef uint32_t qemu_plugin_meminfo_t;
+
 enum qemu_plugin_op {
   QEMU_PLUGIN_INLINE_ADD_U64 = 0,
 };
@@ -53,6 +63,8 @@ enum qemu_plugin_op {
 typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void* userdata);
 typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void* userdata);
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb* tb);
+typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
+                                          void* userdata);
 
 // Provided by the plugin. QEMU refuses plugins whose qemu_plugin_version is
 // outside [info->version.min, info->version.cur]; argv holds the "key=value"
@@ -76,6 +88,12 @@ void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb* tb, qemu_plugin
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn* insn,
                                             qemu_plugin_vcpu_udata_cb_t cb,
                                             enum qemu_plugin_cb_flags flags, void* userdata);
+// Called at each memory access the instruction makes, after it.
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn* insn, qemu_plugin_vcpu_mem_cb_t cb,
+                                      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,
+                                      void* userdata);
+bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
+unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);  // log2 of the bytes
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void* userdata);
 // Writes to QEMU's log, which is silent unless QEMU runs with -d plugin.
 void qemu_plugin_outs(const char* string);
