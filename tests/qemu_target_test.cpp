@@ -139,6 +139,36 @@ TEST(QemuTarget, CountsAreDeterministicAndCoverEveryInstruction) {
   EXPECT_GT(counts["whole_run"]["total"].get<uint64_t>(), 2 * sum) << "two passes plus the load";
 }
 
+// A board profile changes the estimate, never the instructions: apollo510
+// puts the activations in SRAM and the weights in MRAM, with wait states.
+TEST(QemuTarget, ABoardProfileAddsItsWaitStatesToTheCycleEstimate) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  testing::TempDir dir;
+  const std::string command = "run " + model(shared, "tier1_ns") + kQemu + " --provider ns --input " +
+                              input_a(shared, "tier1_arm") + " --output " + dir.path() + "/out.bin --counts ";
+  ASSERT_EQ(testing::run_cli(command + dir.path() + "/an547.json").exit_code, 0);
+  ASSERT_EQ(testing::run_cli(command + dir.path() + "/apollo.json --board apollo510").exit_code, 0);
+  const nlohmann::json an547 = read_json(dir.path() + "/an547.json");
+  const nlohmann::json apollo = read_json(dir.path() + "/apollo.json");
+  EXPECT_EQ(an547["clean_execute"]["total"], apollo["clean_execute"]["total"]);
+  EXPECT_GT(apollo["clean_execute"]["cycles"].get<uint64_t>(), an547["clean_execute"]["cycles"].get<uint64_t>());
+  EXPECT_NE(an547["cycles_estimated_by"].get<std::string>().find("board profile an547: no wait states"),
+            std::string::npos);
+  EXPECT_NE(apollo["cycles_estimated_by"].get<std::string>().find("planned_arena in sram (2 wait states, assumed)"),
+            std::string::npos);
+
+  const testing::CliResult missing = testing::run_cli(command + dir.path() + "/x.json --board " + dir.path() + "/no.yaml");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.stderr_text.find(dir.path() + "/no.yaml: no such board profile"), std::string::npos)
+      << missing.stderr_text;
+  const testing::CliResult host = testing::run_cli("run " + model(shared, "tier1_ns") + " --provider ns --input " +
+                                                   input_a(shared, "tier1_arm") + " --output " + dir.path() +
+                                                   "/out.bin --board apollo510");
+  EXPECT_EQ(host.exit_code, 2);
+  EXPECT_NE(host.stderr_text.find("--board needs --target qemu-m55"), std::string::npos) << host.stderr_text;
+}
+
 TEST(QemuTarget, FirmwareFaultIsReportedWithItsAddressAndFunction) {
   ETNS_REQUIRE_SHARED(shared);
   ETNS_REQUIRE_QEMU();

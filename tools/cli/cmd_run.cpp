@@ -31,6 +31,7 @@ struct RunOptions {
   std::string dump_dir;
   std::string target = "host";
   std::string counts;
+  std::string board;  // qemu-m55: the board profile of the cycle estimate (default an547)
   QemuTools qemu;
   double timeout_seconds = 900;
   bool self_test_fault = false;
@@ -118,7 +119,7 @@ std::string render_counts(const RunOptions& options, const std::string& sha256, 
   doc["what"] =
       "instructions executed by the Cortex-M55 guest under QEMU, counted by the etns plugin (exact), and "
       "\"cycles\": the Cortex-M55 core cycles estimated from them (an estimate, not a measurement)";
-  doc["cycles_estimated_by"] = run.cycle_model + "; no memory wait states (an547)";
+  doc["cycles_estimated_by"] = run.cycle_model;
   doc["program"] = {{"path", options.program}, {"sha256", sha256}};
   doc["provider"] = protocol::to_string(run.provider);
   doc["board"] = run.board;
@@ -155,6 +156,8 @@ int run_on_qemu_target(RunOptions options) {
   job.clean_pass = true;
   job.timeout_seconds = options.timeout_seconds;
   job.self_test_fault = options.self_test_fault;
+  const BoardProfile board = load_board_profile(options.board.empty() ? "an547" : options.board);
+  job.board = &board;
   const QemuRun run = run_on_qemu(options.qemu, job, options.program);
   check_count(options, run.outputs.size(), options.outputs.size(), "output");
   if (!options.dump_dir.empty()) {
@@ -285,6 +288,7 @@ int run(const RunOptions& options) {
   if (!options.batch_inputs.empty()) return run_batch_command(options);
   if (options.target == "qemu-m55") return run_on_qemu_target(options);
   if (!options.counts.empty()) throw Failure("--counts needs --target qemu-m55", 2);
+  if (!options.board.empty()) throw Failure("--board needs --target qemu-m55 (it shapes the cycle estimate)", 2);
   const runtime::KernelRegistry* registry = &kernels::registry_of(options.provider);
   std::vector<std::vector<uint8_t>> inputs;
   for (const std::string& input : options.inputs) inputs.push_back(read_file(input));
@@ -386,6 +390,9 @@ CommandAction add_run_command(CLI::App& app) {
                       "qemu-m55: write each instruction's executed instructions and estimated cycles (JSON)");
   command->add_option("--firmware", options->qemu.firmware, "qemu-m55: firmware image (default: the build's)");
   command->add_option("--qemu", options->qemu.qemu, "qemu-m55: qemu-system-arm to use (default: $ETNS_QEMU or PATH)");
+  command->add_option("--board", options->board,
+                      "qemu-m55: board profile of the cycle estimate: an547 (default, no wait states), apollo510, "
+                      "or a YAML file (configs/boards/)");
   command->add_option("--timeout", options->timeout_seconds, "qemu-m55: seconds before QEMU is stopped")
       ->check(CLI::PositiveNumber);
   command->add_flag("--self-test-fault", options->self_test_fault,

@@ -395,7 +395,7 @@ std::vector<std::string> qemu_argv(const QemuTools& tools, const QemuCommand& co
   argv.push_back(tools.plugin + ",markers=" + hex_address(command.marker_table) +
                  ",stride=" + std::to_string(protocol::kMarkerStride) + ",count=" + std::to_string(command.marker_count) +
                  ",out=" + command.counts_path + ",max_visits=" + std::to_string(command.max_visits) +
-                 ",cycles=" + kCycleModelCpu);
+                 ",cycles=" + kCycleModelCpu + (command.memory_path.empty() ? "" : ",memory=" + command.memory_path));
   return argv;
 }
 
@@ -443,7 +443,15 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
   const std::vector<uint8_t> blob = build_job(job, files.output_dir, layout, label);
   write_file_atomic(files.job, blob.data(), blob.size());
 
-  const std::vector<std::string> argv = qemu_argv(tools, job_command(files, layout, job));
+  QemuCommand command = job_command(files, layout, job);
+  const BoardProfile an547 = load_board_profile("an547");
+  const BoardProfile& board = job.board != nullptr ? *job.board : an547;
+  const std::string memory = board_memory_file(board, image);
+  if (!memory.empty()) {
+    command.memory_path = scratch.path() + "/memory.txt";
+    write_file_atomic(command.memory_path, memory);
+  }
+  const std::vector<std::string> argv = qemu_argv(tools, command);
   ConsoleFollower follower(files.console, job.on_line);
   const ProcessResult process =
       run_process(argv, scratch.path(), job.timeout_seconds, [&follower]() { follower.poll(); });
@@ -454,6 +462,7 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
   check_finished(process, lines, label, image, job.timeout_seconds);
   read_report(lines, label, run);
   read_counts(files.counts, label, run);
+  run.cycle_model += "; " + board.describe();
   read_outputs(files.output_dir, job.dump_instructions, run);
   return run;
 }

@@ -7,6 +7,7 @@
 
 #include "protocol/provider.h"
 #include "tools/common/failure.h"
+#include "tools/evidence/runner/board_profile.h"
 
 namespace etns::tools {
 
@@ -43,6 +44,7 @@ struct QemuCommand {
   uint64_t marker_count = 0;
   uint32_t max_visits = 1;
   std::vector<std::string> extra;
+  std::string memory_path;  // the plugin's memory= (wait states), or none
 };
 std::vector<std::string> qemu_argv(const QemuTools& tools, const QemuCommand& command);
 
@@ -56,6 +58,9 @@ struct QemuJob {
   bool clean_pass = true;
   bool self_test_fault = false;  // the firmware faults on purpose (tests fault reports)
   double timeout_seconds = 900;
+  // Where the run's memory would live on a board, and its wait states, for
+  // the cycle estimate; null: an547 (no wait states).
+  const BoardProfile* board = nullptr;
   // Called with each firmware console line (prefix removed) while QEMU runs.
   std::function<void(const std::string& line)> on_line;
 };
@@ -80,7 +85,9 @@ struct QemuRun {
   std::string board;
   protocol::Provider provider = protocol::Provider::Arm;  // the image's own, from its `loaded` line
   std::vector<std::string> classes;  // "total", "mve", ..., "loop" (qemu_plugin/insn_class.h), "weighted", "cycles"
-  std::string cycle_model;           // what estimated "cycles": "LLVM 19 MCA, Cortex-M55 scheduling model, cortex-m55"
+  // What estimated "cycles": "LLVM 19 MCA, Cortex-M55 scheduling model,
+  // cortex-m55; board profile an547: no wait states".
+  std::string cycle_model;
   std::vector<QemuInstruction> instructions;
   std::vector<ClassCounts> clean_visits;  // one clean execute() per iteration
   ClassCounts load;                       // Program::load + Method::load
