@@ -158,6 +158,9 @@ TEST(Inspect, CortexM55MethodArenaIsWhatTheFirmwareUses) {
       const nlohmann::json counts = tools::read_json_file(dir.path() + "/counts.json");
       EXPECT_EQ(binding["method_arena_bytes_cortex_m55"], counts["method_arena_bytes"]);
       EXPECT_EQ(binding["scratch_bytes_cortex_m55"], counts["scratch_bytes"]);
+      // The temporary arena inspect gives is the one load accepts.
+      const uint64_t scratch = counts["scratch_bytes"].get<uint64_t>();
+      EXPECT_EQ(binding["temporary_arena_bytes"].get<uint64_t>(), scratch > 0 ? scratch + 15 : 0);
       EXPECT_LE(binding["method_arena_bytes_cortex_m55"], binding["method_arena_bytes_host"]);
       ++checked;
     }

@@ -564,7 +564,7 @@ Result<size_t> bind_kernels(Span<Instruction> instructions, const KernelRegistry
 
 // Scratch is 16-byte aligned; the worst instruction's request must fit.
 Error check_scratch_fits(size_t max_scratch_bytes, const Arena& temporary) {
-  const size_t worst = max_scratch_bytes > 0 ? max_scratch_bytes + 15 : 0;
+  const size_t worst = Method::temporary_arena_bytes_for(max_scratch_bytes);
   ETNS_RETURN_IF(worst > temporary.capacity_bytes(), Error::OutOfMemory,
                  "arena '%s': need %zu bytes of kernel scratch, %zu available", temporary.name(), worst,
                  temporary.capacity_bytes());

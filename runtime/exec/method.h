@@ -97,6 +97,12 @@ class Method {
   const char* operator_name(size_t i) const { return operator_names_[i]; }
   const MethodMeta& meta() const { return meta_; }
   size_t max_scratch_bytes() const { return max_scratch_bytes_; }
+  // The temporary arena load asks for: the largest scratch and up to 15 bytes
+  // to align it to 16 wherever the arena starts (the same on every target).
+  size_t temporary_arena_bytes() const { return temporary_arena_bytes_for(max_scratch_bytes_); }
+  static constexpr size_t temporary_arena_bytes_for(size_t max_scratch_bytes) {
+    return max_scratch_bytes > 0 ? max_scratch_bytes + 15 : 0;
+  }
 
   // Runs every instruction in order; stops at the first kernel error. An
   // operator's state (ArgSpec::state) carries from one execute() to the next.

@@ -143,6 +143,11 @@ TEST(Method, EveryArenaShortfallFailsWithOutOfMemory) {
     if (bound->max_scratch_bytes() > 0) {
       Result<Method> starved = fixture.load(*program, registry, method_bytes, bound->max_scratch_bytes() - 1);
       EXPECT_EQ(starved.error(), Error::OutOfMemory);
+      // The temporary arena temporary_arena_bytes() gives (what inspect
+      // reports) loads, and one byte less does not.
+      EXPECT_TRUE(fixture.load(*program, registry, method_bytes, bound->temporary_arena_bytes()).ok());
+      EXPECT_EQ(fixture.load(*program, registry, method_bytes, bound->temporary_arena_bytes() - 1).error(),
+                Error::OutOfMemory);
     }
     // A planned buffer one byte short.
     Result<Method> short_plan = fixture.load(*program, registry, 1 << 16, 1 << 12, -1);

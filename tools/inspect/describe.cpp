@@ -80,7 +80,9 @@ nlohmann::json describe_program(const HostSession& session) {
                // need (the host's reference kernels use none of it), so the
                // host refuses what the device's budget refuses.
                {"scratch_bytes_cortex_m55", method.max_scratch_bytes()},
-               {"max_scratch_bytes", method.max_scratch_bytes()}};
+               {"max_scratch_bytes", method.max_scratch_bytes()},
+               // What load checks the temporary arena against: size one from this.
+               {"temporary_arena_bytes", method.temporary_arena_bytes()}};
   }
   nlohmann::json methods = nlohmann::json::array();
   methods.push_back({{"name", "forward"},
@@ -149,6 +151,8 @@ std::string render_description(const nlohmann::json& d) {
       out << "  bound       provider " << b["provider"].get<std::string>() << "\n";
       out << "  kernel scratch: " << grouped(b["scratch_bytes_cortex_m55"].get<uint64_t>())
           << " B on Cortex-M55; this host reserves the same (its reference kernels use none)\n";
+      out << "  temporary arena: " << grouped(b["temporary_arena_bytes"].get<uint64_t>())
+          << " B to give it (the scratch and up to 15 B to align it to 16)\n";
       out << "  method arena: " << grouped(b["method_arena_bytes_cortex_m55"].get<uint64_t>())
           << " B on Cortex-M55 (32-bit), " << grouped(b["method_arena_bytes_host"].get<uint64_t>())
           << " B on this host\n";
