@@ -1,7 +1,9 @@
 // The Cortex-M55 harness of the kernel benchmarks (kernels/testing/kernel_bench.h):
 // runs each variant of each case once to warm up, then once inside its own
-// counted region, and prints which region holds what:
-//   etns-fw bench <region> <op> <shape> <variant>
+// counted region, and prints which region holds what and the work of one
+// call (kernel_bench.h: "macs" or "elements" and how many, "none 0" when the
+// case declares none):
+//   etns-fw bench <region> <op> <shape> <variant> <unit> <n>
 // `etns bench` runs it under QEMU with the counting plugin and joins these
 // lines with the plugin's counts.
 #include <cstddef>
@@ -41,8 +43,9 @@ class CountedBench final : public Bench {
     port::region_begin(region);
     invoke(call);
     port::region_end(region);
-    console_print("%sbench %u %s %s %s\n", protocol::kConsolePrefix, static_cast<unsigned>(region), case_.op,
-          case_.shape, variant);
+    console_print("%sbench %u %s %s %s %s %llu\n", protocol::kConsolePrefix, static_cast<unsigned>(region),
+                  case_.op, case_.shape, variant, etns::kernels::testing::to_string(work_unit()),
+                  static_cast<unsigned long long>(work_amount()));
   }
 
   static constexpr uint32_t kRegions = protocol::kMarkerCount / 2;

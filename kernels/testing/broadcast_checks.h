@@ -174,13 +174,16 @@ void check_broadcast_merged_and_unusual(const Variant<BroadcastFn> (&variants)[N
   check_broadcast_case(variants, p, a, b, "both operands repeated");
 }
 
+// The elements of bench_broadcast_row's row, tier1_arm c0i2's 1x16x32x32.
+inline constexpr size_t kBroadcastBenchCount = size_t{16} * 32 * 32;
+
 // The benchmark of minimum and maximum: one row of 16,384 bytes (tier1_arm
 // c0i2's 1x16x32x32) against a second row (other_stride 1) or a repeated
 // scalar 50 (other_stride 0), every variant.
 template <size_t N>
 void bench_broadcast_row(Bench& bench, const Variant<BroadcastFn> (&variants)[N],
                          size_t other_stride) {
-  constexpr size_t kCount = 16384;
+  constexpr size_t kCount = kBroadcastBenchCount;
   const BroadcastWalk p = flat_walk(kCount, 1, other_stride);
   int8_t* self = ETNS_TEST_ARRAY(int8_t, kCount);
   int8_t* other = ETNS_TEST_ARRAY(int8_t, kCount);

@@ -28,4 +28,13 @@ BenchRegistrar::BenchRegistrar(BenchCase* bench_case) {
 
 BenchCase* first_bench_case() { return cases().first; }
 
+const char* to_string(BenchWork unit) {
+  switch (unit) {
+    case BenchWork::Macs: return "macs";
+    case BenchWork::Elements: return "elements";
+    case BenchWork::None: break;
+  }
+  return "none";
+}
+
 }  // namespace etns::kernels::testing

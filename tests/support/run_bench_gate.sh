@@ -1,6 +1,8 @@
 #!/bin/sh
-# The instruction-count regression gate: `etns bench` against the committed
-# baseline (bench/baseline_m55.json); exit 1 when any count is above it.
+# The regression gate of the Cortex-M55 counts: `etns bench` against the
+# committed baseline (bench/baseline_m55.json) of executed instructions (exact)
+# and estimated cycles (LLVM 19's Cortex-M55 model, deterministic for a
+# build); exit 1 when any count is above it.
 # Exit 77 (CTest's skip) when QEMU or the firmware images are missing.
 #   run_bench_gate.sh ETNS QEMU BUILD_DIR BASELINE OUT_DIR
 etns=$1

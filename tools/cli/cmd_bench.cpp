@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "tools/evidence/bench/bench.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress_line.h"
@@ -120,16 +122,18 @@ int run_bench_command(BenchCommand command) {
   }
   results.notes = notes;
 
+  // The full tables go to bench.md; the terminal gets a summary and the verdict.
   std::filesystem::create_directories(command.out_dir);
-  write_file_atomic(command.out_dir + "/bench.json", bench_to_json(results).dump(2) + "\n");
-  const std::string markdown = bench_to_markdown(results);
-  write_file_atomic(command.out_dir + "/bench.md", markdown);
-  std::fputs(markdown.c_str(), stdout);
+  const std::string json_path = command.out_dir + "/bench.json";
+  const std::string markdown_path = command.out_dir + "/bench.md";
+  write_file_atomic(json_path, bench_to_json(results).dump(2) + "\n");
+  write_file_atomic(markdown_path, bench_to_markdown(results));
+  std::fputs(bench_summary_text(results, markdown_path, json_path).c_str(), stdout);
   if (!command.write_baseline.empty()) {
     const std::filesystem::path parent = std::filesystem::path(command.write_baseline).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent);
     write_file_atomic(command.write_baseline, baseline_from(results).dump(2) + "\n");
-    std::fprintf(stderr, "etns: baseline written to %s\n", command.write_baseline.c_str());
+    std::printf("\nbaseline written to %s\n", command.write_baseline.c_str());
   }
   if (command.baseline.empty()) return 0;
 
@@ -138,8 +142,10 @@ int run_bench_command(BenchCommand command) {
       check_baseline(results, baseline, command.baseline, &improvements);
   for (const std::string& line : improvements) std::fprintf(stderr, "etns: note: %s\n", line.c_str());
   for (const std::string& line : regressions) std::fprintf(stderr, "etns: regression: %s\n", line.c_str());
-  std::printf("\nbaseline %s: %s\n", command.baseline.c_str(),
-              regressions.empty() ? "no count above it" : "counts ABOVE it (see stderr)");
+  const std::string verdict =
+      regressions.empty() ? std::string("pass, no instruction or estimated-cycle count above the baseline")
+                          : fmt::format("FAIL, {} regressions (each on stderr)", regressions.size());
+  std::printf("\ngate %s: %s\n", command.baseline.c_str(), verdict.c_str());
   return regressions.empty() ? 0 : 1;
 }
 
@@ -152,13 +158,16 @@ CommandAction add_bench_command(CLI::App& app) {
       "Runs the kernel benchmark image (every variant of every operator, one call each) and every\n"
       "program twice, with the reference kernels and with the fast ones, under QEMU mps3-an547 with the\n"
       "counting plugin; the programs are the --models folder's and each --tflite model as etns import\n"
-      "writes it. Counts are executed instructions (and weighted: gathers and scatters once per\n"
-      "lane), not cycles. Writes bench.md and bench.json to --out. With --baseline, exits 1 when any\n"
-      "count is above the baseline's.\n"
+      "writes it. Each row has the executed instructions (exact; weighted: gathers and scatters once\n"
+      "per lane) and the Cortex-M55 cycles estimated from them by LLVM 19's Cortex-M55 scheduling\n"
+      "model (an estimate, not a measurement); kernel rows add cycles per MAC or per element and, for\n"
+      "MAC kernels, the use of the M55's 8 int8 MACs per cycle. Writes every table to bench.md and the\n"
+      "data to bench.json in --out and prints a summary: the program table and, with --baseline, the\n"
+      "gate's verdict; exits 1 when any instruction or estimated-cycle count is above the baseline's.\n"
       "Examples: etns bench --baseline bench/baseline_m55.json\n"
       "          etns bench --models out/export --write-baseline bench/baseline_m55.json");
   auto c = std::make_shared<BenchCommand>();
-  command->add_option("--target", c->target, "where to count (only qemu-m55 counts instructions)")
+  command->add_option("--target", c->target, "where to count (only qemu-m55: instructions and estimated cycles)")
       ->check(one_of({"qemu-m55"}));
   command->add_option("programs", c->options.programs, "programs (<model>_arm.pte / <model>_ns.pte)")
       ->check(CLI::ExistingFile);
@@ -169,7 +178,8 @@ CommandAction add_bench_command(CLI::App& app) {
   command->add_option("--out", c->out_dir, "output folder for bench.md and bench.json (default out/bench)");
   command->add_option("--baseline", c->baseline, "fail when a count is above this baseline")
       ->check(CLI::ExistingFile);
-  command->add_option("--write-baseline", c->write_baseline, "write this run's counts as a baseline");
+  command->add_option("--write-baseline", c->write_baseline,
+                      "write this run's instruction and estimated-cycle counts as a baseline");
   command->add_option("--qemu", c->options.qemu, "qemu-system-arm to run (default $ETNS_QEMU or PATH)");
   command->add_option("--image", c->options.kernel_image,
                       "kernel benchmark image (default <build>/firmware/etns_m55_kernel_bench.elf)");

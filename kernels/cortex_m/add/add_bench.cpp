@@ -23,6 +23,7 @@ void bench_add(kernels::testing::Bench& bench, size_t count) {
   kernels::testing::Rng rng(count);
   rng.fill_s8(a, count);
   rng.fill_s8(b, count);
+  bench.elements(count);
   for (const auto& v : kernels::kAddVariants) {
     bench.measure(v.isa, [&] { v.fn(p, a, b, out, count); });
   }

@@ -25,6 +25,7 @@ void bench_global(kernels::testing::Bench& bench, int32_t height, int32_t width,
   int8_t* out = ETNS_TEST_ARRAY(int8_t, static_cast<size_t>(channels));
   kernels::testing::Rng rng(count);
   rng.fill_s8(input, count);
+  bench.elements(count);  // the elements the pool reads
   for (const auto& v : kernels::kAvgPool2dVariants) {
     bench.measure(v.isa, [&] { v.fn(p, input, out); });
   }

@@ -29,6 +29,7 @@ ETNS_KERNEL_BENCH(quantized_batch_matmul, attention_4x49x49x32) {
   kernels::testing::Rng rng(lhs_n);
   rng.fill_s8(lhs, lhs_n);
   rng.fill_s8(rhs, rhs_n);
+  bench.macs(kernels::testing::work_of(p.batches, p.rows, p.cols, p.depth));
   for (const auto& v : kernels::kBatchMatmulVariants) {
     bench.measure(v.isa, [&] { v.fn(p, lhs, rhs, out, scratch); });
   }

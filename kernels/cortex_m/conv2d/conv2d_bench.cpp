@@ -13,6 +13,12 @@ constexpr int32_t kMultipliers[16] = {1109979705, 1147891037, 1138847467, 135449
                                       1391514400, 1409155071, 1108449516, 1338886254};
 constexpr int32_t kShifts[16] = {-8, -8, -8, -8, -8, -8, -8, -8, -8, -9, -8, -8, -8, -8, -8, -8};
 
+// Every output times one filter's taps, padded taps included.
+uint64_t conv2d_macs(const Conv2dParams& p) {
+  return kernels::testing::work_of(p.batches, p.output_h, p.output_w, p.output_c, p.filter_h, p.filter_w,
+                                   p.filter_c);
+}
+
 // tier1's 16 values repeated over `channels` channels, in test memory.
 const int32_t* tiled(const int32_t (&values)[16], int32_t channels) {
   int32_t* tiled_values = ETNS_TEST_ARRAY(int32_t, channels);
@@ -33,6 +39,7 @@ ETNS_KERNEL_BENCH(quantized_conv2d, tier1) {
   p.shifts = kShifts;
   const int32_t* bias = ETNS_TEST_ARRAY(int32_t, 16);  // all 0
   kernels::testing::Rng rng(3);
+  bench.macs(conv2d_macs(p));
   kernels::testing::measure_conv_variants(bench, kernels::kConv2dVariants, p, bias, 16 * 3 * 3 * 16,
                                           conv2d_scratch_bytes(p), rng);
 }
@@ -58,6 +65,7 @@ ETNS_KERNEL_BENCH(quantized_conv2d, ds_cnn_conv1) {
   p.shifts = kShifts;
   const int32_t* bias = ETNS_TEST_ARRAY(int32_t, 16);  // all 0
   kernels::testing::Rng rng(4);
+  bench.macs(conv2d_macs(p));
   kernels::testing::measure_conv_variants(bench, kernels::kConv2dVariants, p, bias, 16 * 10 * 4,
                                           conv2d_scratch_bytes(p), rng);
 }
@@ -77,6 +85,7 @@ ETNS_KERNEL_BENCH(quantized_conv2d, ic_16x16x32) {
   p.shifts = tiled(kShifts, 32);
   const int32_t* bias = ETNS_TEST_ARRAY(int32_t, 32);  // all 0
   kernels::testing::Rng rng(5);
+  bench.macs(conv2d_macs(p));
   kernels::testing::measure_conv_variants(bench, kernels::kConv2dVariants, p, bias, 32 * 3 * 3 * 32,
                                           conv2d_scratch_bytes(p), rng);
 }
@@ -95,6 +104,7 @@ ETNS_KERNEL_BENCH(quantized_conv2d, ic_8x8x64) {
   p.shifts = tiled(kShifts, 64);
   const int32_t* bias = ETNS_TEST_ARRAY(int32_t, 64);  // all 0
   kernels::testing::Rng rng(6);
+  bench.macs(conv2d_macs(p));
   kernels::testing::measure_conv_variants(bench, kernels::kConv2dVariants, p, bias, 64 * 3 * 3 * 64,
                                           conv2d_scratch_bytes(p), rng);
 }

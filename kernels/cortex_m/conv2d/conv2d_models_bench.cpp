@@ -38,6 +38,9 @@ void bench_layer(kernels::testing::Bench& bench, const Layer& layer) {
   p.multipliers = c.multipliers;
   p.shifts = c.shifts;
   const size_t weight_bytes = static_cast<size_t>(channels) * p.filter_h * p.filter_w * p.filter_c;
+  // Every output times one filter's taps, padded taps included.
+  bench.macs(kernels::testing::work_of(p.batches, p.output_h, p.output_w, p.output_c, p.filter_h, p.filter_w,
+                                       p.filter_c));
   kernels::testing::measure_conv_variants(bench, kernels::kConv2dVariants, p, c.bias, weight_bytes,
                                           conv2d_scratch_bytes(p), rng);
 }

@@ -12,6 +12,11 @@
 namespace etns::cortex_m {
 namespace {
 
+// Every output times its channel's taps, padded taps included.
+uint64_t depthwise_macs(const DepthwiseConv2dParams& p) {
+  return kernels::testing::work_of(p.batches, p.output_h, p.output_w, p.output_c, p.filter_h, p.filter_w);
+}
+
 // One 3x3 layer: input height x width x channels and the stride (both axes).
 void bench_3x3(kernels::testing::Bench& bench, int32_t height, int32_t width, int32_t channels,
                int32_t stride) {
@@ -34,6 +39,7 @@ void bench_3x3(kernels::testing::Bench& bench, int32_t height, int32_t width, in
   p.output_offset = -128;
   p.multipliers = c.multipliers;
   p.shifts = c.shifts;
+  bench.macs(depthwise_macs(p));
   kernels::testing::measure_conv_variants(bench, kernels::kDepthwiseConv2dVariants, p, c.bias,
                                           3 * 3 * static_cast<size_t>(channels),
                                           depthwise_conv2d_scratch_bytes(p), rng);
@@ -68,6 +74,7 @@ void bench_mult(kernels::testing::Bench& bench, const MultLayer& l) {
   p.output_offset = -128;
   p.multipliers = c.multipliers;
   p.shifts = c.shifts;
+  bench.macs(depthwise_macs(p));
   kernels::testing::measure_conv_variants(
       bench, kernels::kDepthwiseConv2dVariants, p, c.bias,
       static_cast<size_t>(l.filter_h) * l.filter_w * static_cast<size_t>(output_c),

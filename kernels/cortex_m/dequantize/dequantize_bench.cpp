@@ -17,6 +17,7 @@ ETNS_KERNEL_BENCH(dequantize_per_tensor, tier1) {
   float* out = ETNS_TEST_ARRAY(float, kCount);
   kernels::testing::Rng rng(kCount);
   rng.fill_s8(in, kCount);
+  bench.elements(kCount);
   for (const auto& v : kernels::kDequantizeS8Variants) {
     bench.measure(v.isa, [&] { v.fn(p, in, out, kCount); });
   }

@@ -29,6 +29,7 @@ void bench_linear(kernels::testing::Bench& bench, int32_t in, int32_t rows) {
   rng.fill_s8(input, static_cast<size_t>(in));
   rng.fill_s8(weight, weight_bytes);
   for (int32_t r = 0; r < rows; ++r) kernel_sum[r] = rng.uniform32(-200000, 200000);
+  bench.macs(kernels::testing::work_of(p.batches, p.in_features, p.out_features));
   for (const auto& v : kernels::kLinearVariants) {
     bench.measure(v.isa, [&] { v.fn(p, input, weight, nullptr, kernel_sum, out, scratch); });
   }

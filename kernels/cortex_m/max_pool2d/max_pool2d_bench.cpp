@@ -26,6 +26,7 @@ ETNS_KERNEL_BENCH(quantized_max_pool2d, k2s2_32x16x16) {
   int8_t* out = ETNS_TEST_ARRAY(int8_t, 8 * 8 * 32);
   kernels::testing::Rng rng(count);
   rng.fill_s8(input, count);
+  bench.elements(count);  // the elements the pool reads
   for (const auto& v : kernels::kMaxPool2dVariants) {
     bench.measure(v.isa, [&] { v.fn(p, input, out); });
   }

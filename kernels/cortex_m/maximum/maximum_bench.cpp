@@ -7,9 +7,14 @@ namespace etns::cortex_m {
 namespace {
 
 using kernels::testing::bench_broadcast_row;
+using kernels::testing::kBroadcastBenchCount;
 
-ETNS_KERNEL_BENCH(maximum, tier1) { bench_broadcast_row(bench, kernels::kMaximumVariants, 0); }
+ETNS_KERNEL_BENCH(maximum, tier1) {
+  bench.elements(kBroadcastBenchCount);
+  bench_broadcast_row(bench, kernels::kMaximumVariants, 0);
+}
 ETNS_KERNEL_BENCH(maximum, tier1_same_shape) {
+  bench.elements(kBroadcastBenchCount);
   bench_broadcast_row(bench, kernels::kMaximumVariants, 1);
 }
 

@@ -21,6 +21,7 @@ ETNS_KERNEL_BENCH(quantized_mul, tier1) {
   kernels::testing::Rng rng(kCount);
   rng.fill_s8(a, kCount);
   rng.fill_s8(b, kCount);
+  bench.elements(kCount);
   for (const auto& v : kernels::kMulVariants) {
     bench.measure(v.isa, [&] { v.fn(p, a, b, out, kCount); });
   }

@@ -20,6 +20,7 @@ void bench_pad(kernels::testing::Bench& bench, const PadParams& p) {
   int8_t* out = ETNS_TEST_ARRAY(int8_t, out_count);
   kernels::testing::Rng rng(in_count);
   rng.fill_s8(input, in_count);
+  bench.elements(out_count);  // the elements pad writes
   for (const auto& v : kernels::kPadVariants) {
     bench.measure(v.isa, [&] { v.fn(p, input, out); });
   }

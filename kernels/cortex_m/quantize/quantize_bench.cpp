@@ -17,6 +17,7 @@ ETNS_KERNEL_BENCH(quantize_per_tensor, tier1) {
   int8_t* out = ETNS_TEST_ARRAY(int8_t, kCount);
   kernels::testing::Rng rng(kCount);
   for (size_t i = 0; i < kCount; ++i) in[i] = static_cast<float>((rng.unit() - 0.5) * 8.0);
+  bench.elements(kCount);
   for (const auto& v : kernels::kQuantizeS8Variants) {
     bench.measure(v.isa, [&] { v.fn(p, in, out, kCount); });
   }

@@ -18,6 +18,7 @@ void bench_softmax(kernels::testing::Bench& bench, int32_t rows, int32_t row_siz
   int8_t* out = ETNS_TEST_ARRAY(int8_t, bytes);
   kernels::testing::Rng rng(bytes);
   rng.fill_s8(input, bytes);
+  bench.elements(bytes);
   for (const auto& v : kernels::kSoftmaxVariants) {
     bench.measure(v.isa, [&] { v.fn(*p, input, out); });
   }

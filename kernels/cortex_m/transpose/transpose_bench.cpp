@@ -26,6 +26,7 @@ ETNS_KERNEL_BENCH(transpose, nchw_to_nhwc_64x25x5) {
   int8_t* out = ETNS_TEST_ARRAY(int8_t, kCount);
   kernels::testing::Rng rng(kCount);
   rng.fill_s8(input, kCount);
+  bench.elements(kCount);
   for (const auto& v : kernels::kTransposeVariants) {
     bench.measure(v.isa, [&] { v.fn(p, input, out); });
   }

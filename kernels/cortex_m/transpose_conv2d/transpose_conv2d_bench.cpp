@@ -26,6 +26,10 @@ ETNS_KERNEL_BENCH(quantized_transpose_conv2d, upsample2x) {
   p.multipliers = c.multipliers;
   p.shifts = c.shifts;
   const size_t weight_bytes = static_cast<size_t>(kChannels) * kKernel * kKernel * kChannels;
+  // Every input times every filter tap into every output channel, taps cut by
+  // the padding included.
+  bench.macs(kernels::testing::work_of(p.batches, p.input_h, p.input_w, p.input_c, p.filter_h, p.filter_w,
+                                       p.output_c));
   kernels::testing::measure_conv_variants(bench, kernels::kTransposeConv2dVariants, p, c.bias,
                                           weight_bytes, transpose_conv2d_scratch_bytes(p), rng);
 }

@@ -15,6 +15,7 @@ ETNS_KERNEL_BENCH(quantized_hardswish, tier1) {
   p.relu_q3 = 67;
   p.relu_q6 = 134;
   hardswish_fill_table(p);
+  bench.elements(kernels::testing::kUnaryBenchCount);
   kernels::testing::bench_unary_tier1(bench, kernels::kHardswishVariants, p);
 }
 

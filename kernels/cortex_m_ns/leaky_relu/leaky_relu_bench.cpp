@@ -14,6 +14,7 @@ ETNS_KERNEL_BENCH(quantized_leaky_relu, tier1) {
   p.alpha = {1861133219, -2};
   p.identity = {1861133219, 1};
   leaky_relu_fill_table(p);
+  bench.elements(kernels::testing::kUnaryBenchCount);
   kernels::testing::bench_unary_tier1(bench, kernels::kLeakyReluVariants, p);
 }
 

@@ -19,6 +19,7 @@ void bench_mean(kernels::testing::Bench& bench, const MeanGeometry& g) {
   int8_t* out = ETNS_TEST_ARRAY(int8_t, 16);
   kernels::testing::Rng rng(kCount);
   rng.fill_s8(in, kCount);
+  bench.elements(kernels::testing::work_of(g.count(), g.outputs()));  // the elements it reads
   for (const auto& v : kernels::kMeanVariants) bench.measure(v.isa, [&] { v.fn(p, g, in, out); });
 }
 

@@ -14,6 +14,7 @@ ETNS_KERNEL_BENCH(quantized_relu, tier1) {
   p.out_zero_point = -128;
   p.out = {1109119514, 2};
   relu_fill_table(p);
+  bench.elements(kernels::testing::kUnaryBenchCount);
   kernels::testing::bench_unary_tier1(bench, kernels::kReluVariants, p);
 }
 
@@ -25,6 +26,7 @@ ETNS_KERNEL_BENCH(quantized_relu, tier1_clamp) {
   p.act_min = -20;
   p.act_max = 100;
   relu_fill_table(p);
+  bench.elements(kernels::testing::kUnaryBenchCount);
   kernels::testing::bench_unary_tier1(bench, kernels::kReluVariants, p);
 }
 

@@ -23,6 +23,7 @@ ETNS_KERNEL_BENCH(quantized_sub, tier1) {
   kernels::testing::Rng rng(kCount);
   rng.fill_s8(self, kCount);
   rng.fill_s8(other, kCount);
+  bench.elements(kCount);
   for (const auto& v : kernels::kSubVariants) {
     bench.measure(v.isa, [&] { v.fn(p, self, other, out, kCount); });
   }

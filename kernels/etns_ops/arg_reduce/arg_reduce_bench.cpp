@@ -18,6 +18,7 @@ ETNS_KERNEL_BENCH(arg_reduce, argmax_1x1000) {
   int32_t* out = ETNS_TEST_ARRAY(int32_t, 1);
   kernels::testing::Rng rng(1000);
   rng.fill_s8(self, 1000);
+  bench.elements(kernels::testing::work_of(p.outer, p.axis_size, p.inner));  // the elements it reads
   for (const auto& v : kernels::kArgReduceVariants) {
     bench.measure(v.isa, [&] { v.fn(p, self, out); });
   }
@@ -32,6 +33,7 @@ ETNS_KERNEL_BENCH(arg_reduce, argmax_12x64_dim0) {
   int32_t* out = ETNS_TEST_ARRAY(int32_t, 64);
   kernels::testing::Rng rng(12 * 64);
   rng.fill_s8(self, 12 * 64);
+  bench.elements(kernels::testing::work_of(p.outer, p.axis_size, p.inner));  // the elements it reads
   for (const auto& v : kernels::kArgReduceVariants) {
     bench.measure(v.isa, [&] { v.fn(p, self, out); });
   }

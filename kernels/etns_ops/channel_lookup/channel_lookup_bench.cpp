@@ -17,6 +17,7 @@ ETNS_KERNEL_BENCH(channel_lookup, prelu_16x16x32) {
   kernels::testing::Rng rng(n);
   rng.fill_s8(in, n);
   rng.fill_s8(tables, 32 * kChannelLookupEntries);
+  bench.elements(n);
   for (const auto& v : kernels::kChannelLookupVariants) {
     bench.measure(v.isa, [&] { v.fn(p, tables, in, out); });
   }

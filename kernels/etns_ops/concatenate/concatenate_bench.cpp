@@ -22,6 +22,7 @@ void bench_join(kernels::testing::Bench& bench, const ConcatenateParams& p) {
     total += n;
   }
   uint8_t* out = ETNS_TEST_ARRAY(uint8_t, total);
+  bench.elements(total);  // the elements it writes
   for (const auto& v : kernels::kConcatenateVariants) {
     bench.measure(v.isa, [&] { v.fn(p, inputs, out); });
   }

@@ -23,6 +23,7 @@ ETNS_KERNEL_BENCH(gather, rows_24_of_64x96) {
   for (int32_t i = 0; i < 24; ++i) indices[i] = (i * 37 + 11) % 64;
   kernels::testing::Rng rng(self_bytes);
   rng.fill_s8(reinterpret_cast<int8_t*>(self), self_bytes);
+  bench.elements(kernels::testing::work_of(p.batches, p.outer, p.coords, p.inner_bytes));  // written
   for (const auto& v : kernels::kGatherVariants) {
     bench.measure(v.isa, [&] { v.fn(p, indices, self, out); });
   }

@@ -23,6 +23,7 @@ ETNS_KERNEL_BENCH(gather_hw, upsample2x_12x12x32) {
   for (int32_t i = 0; i < 24; ++i) rows[i] = cols[i] = i / 2;
   kernels::testing::Rng rng(self_bytes);
   rng.fill_s8(self, self_bytes);
+  bench.elements(kernels::testing::work_of(p.batches, p.out_h, p.out_w, p.channels));  // written
   for (const auto& v : kernels::kGatherHwVariants) {
     bench.measure(v.isa, [&] { v.fn(p, rows, cols, self, out); });
   }

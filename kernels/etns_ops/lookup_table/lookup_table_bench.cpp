@@ -18,6 +18,7 @@ ETNS_KERNEL_BENCH(lookup_table, nhwc_8x8x64) {
   rng.fill_s8(in, kCount);
   LookupTableParams p;
   rng.fill_s8(p.table.values, kLookupTableEntries);
+  bench.elements(kCount);
   for (const auto& v : kernels::kLookupTableVariants) {
     bench.measure(v.isa, [&] { v.fn(p, in, out, kCount); });
   }

@@ -37,6 +37,8 @@ ETNS_KERNEL_BENCH(lstm, micro_speech_49x257x80) {
   p.input_cell_rq = {1 << 30, -18};
   p.hidden_rq = {1 << 30, -22};
   const LstmData d{input, w, bias_w, u, bias_u, h, c, out};
+  // Each step, each gate: the input and the recurrent matrix-vector products.
+  bench.macs(kernels::testing::work_of(p.steps, p.batches, kLstmGates, p.state_size, p.input_size + p.state_size));
   for (const auto& v : kernels::kLstmVariants) {
     bench.measure(v.isa, [&] { v.fn(p, d, scratch); });
   }

@@ -27,6 +27,7 @@ ETNS_KERNEL_BENCH(quantized_reduce, fingerprint_mean) {
   int8_t* out = ETNS_TEST_ARRAY(int8_t, kChannels);
   kernels::testing::Rng rng(kRows);
   rng.fill_s8(in, kRows * kChannels);
+  bench.elements(kernels::testing::work_of(g.count(), g.outputs()));  // the elements it reads
   for (const auto& v : kernels::kQuantizedReduceVariants) bench.measure(v.isa, [&] { v.fn(p, g, in, out); });
 }
 

@@ -27,6 +27,7 @@ ETNS_KERNEL_BENCH(resize_bilinear, upsample2x_12x12x32) {
   }
   kernels::testing::Rng rng(self_bytes);
   rng.fill_s8(self, self_bytes);
+  bench.elements(kernels::testing::work_of(p.batches, p.out_h, p.out_w, p.channels));  // written
   for (const auto& v : kernels::kResizeBilinearVariants) {
     bench.measure(v.isa, [&] { v.fn(p, rows, cols, self, out); });
   }

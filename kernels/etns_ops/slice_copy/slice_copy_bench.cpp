@@ -20,6 +20,7 @@ void bench_slice(kernels::testing::Bench& bench, const SliceCopyParams& p) {
   uint8_t* out = ETNS_TEST_ARRAY(uint8_t, out_count);
   kernels::testing::Rng rng(kSelfBytes);
   rng.fill_s8(reinterpret_cast<int8_t*>(self), kSelfBytes);
+  bench.elements(out_count);  // the elements it writes
   for (const auto& v : kernels::kSliceCopyVariants) {
     bench.measure(v.isa, [&] { v.fn(p, self, out); });
   }

@@ -30,6 +30,7 @@ void bench_walk(kernels::testing::Bench& bench, const SquaredDifferenceParams& p
   kernels::testing::Rng rng(n + other_count);
   rng.fill_s8(self, n);
   rng.fill_s8(other, other_count);
+  bench.elements(n);
   for (const auto& v : kernels::kSquaredDifferenceVariants) {
     bench.measure(v.isa, [&] { v.fn(p, self, other, out); });
   }

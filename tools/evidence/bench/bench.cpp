@@ -1,5 +1,8 @@
 #include "tools/evidence/bench/bench.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -21,7 +24,27 @@ namespace etns::tools {
 namespace {
 
 // The counts the baseline gates; MVE share is information only.
-constexpr const char* kGatedCounts[] = {"total", "weighted"};
+constexpr const char* kGatedCounts[] = {"total", "weighted", "cycles"};
+constexpr int kBaselineVersion = 2;
+constexpr const char* kBaselineCountsAre =
+    "executed instructions (exact) and estimated cycles (LLVM 19 Cortex-M55 model) on QEMU mps3-an547";
+
+// How a count is named in a line: "total" is the executed instructions,
+// "cycles" the estimate.
+std::string count_label(const std::string& name) {
+  if (name == "total") return "instructions";
+  if (name == "cycles") return "est. cycles";
+  return name;
+}
+
+// A decimal count of at most 19 digits, or nullopt.
+std::optional<uint64_t> parse_count(const std::string& text) {
+  if (text.empty() || text.size() > 19) return std::nullopt;
+  for (char c : text) {
+    if (std::isdigit(static_cast<unsigned char>(c)) == 0) return std::nullopt;
+  }
+  return std::stoull(text);
+}
 
 std::map<std::string, uint64_t> pick_counts(const nlohmann::json& visit, const std::string& where) {
   std::map<std::string, uint64_t> counts;
@@ -35,9 +58,28 @@ std::map<std::string, uint64_t> pick_counts(const nlohmann::json& visit, const s
   return counts;
 }
 
+// "LLVM 19 MCA, Cortex-M55 scheduling model, cortex-m55, taken branches 3
+// cycles, no memory wait states": the plugin's "cycle_model" in words.
+std::string describe_cycle_model(const nlohmann::json& model) {
+  std::string text = model.value("name", "") + ", " + model.value("cpu", "");
+  if (model.contains("taken_branch_cycles")) {
+    text += ", taken branches " + model.at("taken_branch_cycles").dump() + " cycles";
+  }
+  std::string waits;
+  if (model.contains("memory") && model.at("memory").is_array()) {
+    for (const nlohmann::json& region : model.at("memory")) {
+      waits += (waits.empty() ? "" : ", ") + region.value("name", "") + " " +
+               std::to_string(region.value("wait_states", 0)) + " wait states";
+    }
+  }
+  return text + (waits.empty() ? ", no memory wait states" : ", " + waits);
+}
+
 // Runs the kernel bench image under QEMU with the counting plugin: each
-// "bench <region> <op> <shape> <variant>" line names one counted region.
-std::vector<KernelBenchRow> run_kernel_image(const QemuTools& tools, double timeout_seconds) {
+// "bench <region> <op> <shape> <variant> <unit> <n>" line names one counted
+// region and the work of its call.
+std::vector<KernelBenchRow> run_kernel_image(const QemuTools& tools, double timeout_seconds,
+                                             std::string& cycle_model) {
   const std::string label = tools.firmware;
   const ElfImage image = ElfImage::load(tools.firmware);
   const ElfSymbol* table = image.find("etns_marker_table");
@@ -69,12 +111,13 @@ std::vector<KernelBenchRow> run_kernel_image(const QemuTools& tools, double time
     if (line.rfind(prefix, 0) != 0) continue;
     const std::vector<std::string> words = words_of(line.substr(prefix.size()));
     if (words.size() == 1 && words[0] == protocol::console::kDone) done = true;
-    if (words.size() == 5 && words[0] == "bench") {
-      const uint32_t region = static_cast<uint32_t>(std::stoul(words[1]));
-      by_region[region] = {words[2], words[3], words[4], {}};
-      order.push_back(region);
-    } else if (words.size() >= 2 && words[0] == "bench" && words[1] == "error") {
+    if (words.size() >= 2 && words[0] == "bench" && words[1] == "error") {
       throw Failure(label + ": " + line.substr(prefix.size()));
+    }
+    if (!words.empty() && words[0] == "bench") {
+      KernelBenchLine parsed = parse_kernel_bench_line(line.substr(prefix.size()), label);
+      by_region[parsed.region] = std::move(parsed.row);
+      order.push_back(parsed.region);
     }
   }
   if (process.exit_status != 0 || !done) {
@@ -82,9 +125,12 @@ std::vector<KernelBenchRow> run_kernel_image(const QemuTools& tools, double time
                   std::to_string(process.exit_status) + ") before it finished");
   }
   const nlohmann::json counts = read_json_file(counts_path);
-  if (counts.value("schema", "") != "etns.qemu_counts" || counts.value("schema_version", 0) != 2) {
-    throw Failure(label + ": the counting plugin wrote an unknown schema (plugin from another etns version?)");
+  if (counts.value("schema", "") != "etns.qemu_counts" || counts.value("schema_version", 0) != 3 ||
+      !counts.contains("cycle_model")) {
+    throw Failure(label + ": the counting plugin wrote an unknown schema, not etns.qemu_counts version 3 with "
+                          "cycle_model (plugin from another etns version?)");
   }
+  cycle_model = describe_cycle_model(counts.at("cycle_model"));
   for (const nlohmann::json& region : counts.at("regions")) {
     const uint32_t id = region.at("id").get<uint32_t>();
     auto row = by_region.find(id);
@@ -134,7 +180,85 @@ std::string ratio(uint64_t before, uint64_t after) {
   return fmt::format("{:.1f}×", after == 0 ? 0.0 : static_cast<double>(before) / static_cast<double>(after));
 }
 
+// "1.34": estimated cycles per instruction.
+std::string per_instruction(const std::map<std::string, uint64_t>& counts) {
+  const uint64_t total = counts.at("total");
+  return total == 0 ? "–" : fmt::format("{:.2f}", static_cast<double>(counts.at("cycles")) / static_cast<double>(total));
+}
+
+// Three significant figures at most, never an exponent: "0.134", "2.41", "31.5", "412".
+std::string figure(double value) {
+  if (value >= 100) return fmt::format("{:.0f}", value);
+  if (value >= 10) return fmt::format("{:.1f}", value);
+  if (value >= 1) return fmt::format("{:.2f}", value);
+  return fmt::format("{:.3f}", value);
+}
+
+// "307,328 MACs", "16,384 elements", "–".
+std::string work_text(const KernelBenchRow& row) {
+  if (row.work_unit.empty()) return "–";
+  return grouped(row.work) + (row.work_unit == "macs" ? " MACs" : " elements");
+}
+
+// "0.134 / MAC", "2.41 / element", "–".
+std::string per_work_text(const KernelBenchRow& row) {
+  const std::optional<double> value = cycles_per_work(row);
+  if (!value) return "–";
+  return figure(*value) + (row.work_unit == "macs" ? " / MAC" : " / element");
+}
+
+std::string mac_pipe_text(const KernelBenchRow& row) {
+  const std::optional<double> use = mac_pipe_use(row);
+  return use ? fmt::format("{:.1f} %", 100.0 * *use) : "–";
+}
+
+std::string cycle_model_name(const BenchResults& results) {
+  return results.cycle_model.empty() ? "LLVM 19's Cortex-M55 scheduling model" : results.cycle_model;
+}
+
 }  // namespace
+
+KernelBenchLine parse_kernel_bench_line(const std::string& line, const std::string& where) {
+  const std::vector<std::string> words = words_of(line);
+  const std::string quoted = "'" + line + "'";
+  if (words.size() != 7 || words[0] != "bench") {
+    throw Failure(where + ": bench line " + quoted +
+                  " is not 'bench <region> <op> <shape> <variant> <unit> <n>' (an image from another etns version?)");
+  }
+  const std::optional<uint64_t> region = parse_count(words[1]);
+  if (!region || *region > UINT32_MAX) throw Failure(where + ": bench line " + quoted + ": region is not a number");
+  const std::optional<uint64_t> amount = parse_count(words[6]);
+  if (!amount) throw Failure(where + ": bench line " + quoted + ": the work is not a count");
+  const std::string& unit = words[5];
+  if (unit != "macs" && unit != "elements" && unit != "none") {
+    throw Failure(where + ": bench line " + quoted + ": work unit '" + unit + "', expected macs, elements or none");
+  }
+  if ((unit == "none") != (*amount == 0)) {
+    throw Failure(where + ": bench line " + quoted + ": " +
+                  (unit == "none" ? "unit none with work " + words[6] + " (none takes 0)"
+                                  : "0 " + unit + " (a case that declares work does some)"));
+  }
+  KernelBenchLine parsed;
+  parsed.region = static_cast<uint32_t>(*region);
+  parsed.row.op = words[2];
+  parsed.row.shape = words[3];
+  parsed.row.variant = words[4];
+  if (unit != "none") parsed.row.work_unit = unit;
+  parsed.row.work = *amount;
+  return parsed;
+}
+
+std::optional<double> cycles_per_work(const KernelBenchRow& row) {
+  const auto cycles = row.counts.find("cycles");
+  if (row.work_unit.empty() || row.work == 0 || cycles == row.counts.end()) return std::nullopt;
+  return static_cast<double>(cycles->second) / static_cast<double>(row.work);
+}
+
+std::optional<double> mac_pipe_use(const KernelBenchRow& row) {
+  const auto cycles = row.counts.find("cycles");
+  if (row.work_unit != "macs" || cycles == row.counts.end() || cycles->second == 0) return std::nullopt;
+  return static_cast<double>(row.work) / (static_cast<double>(kM55Int8MacsPerCycle) * static_cast<double>(cycles->second));
+}
 
 std::string bench_key(const KernelBenchRow& row) { return row.op + "/" + row.shape + "/" + row.variant; }
 std::string bench_key(const ProgramBenchRow& row) { return "program/" + row.program + "/" + row.kernels; }
@@ -154,7 +278,7 @@ BenchResults run_bench(const BenchOptions& options, const std::function<void(con
   QemuTools kernel_tools = resolve_qemu_tools(protocol::Provider::Ns, QemuTools{o.qemu, o.kernel_image, ""});
   results.qemu_version = qemu_version(kernel_tools.qemu);
   progress("kernels: " + o.kernel_image);
-  results.kernels = run_kernel_image(kernel_tools, o.timeout_seconds);
+  results.kernels = run_kernel_image(kernel_tools, o.timeout_seconds, results.cycle_model);
 
   for (size_t i = 0; i < o.programs.size(); ++i) {
     const std::string& path = o.programs[i];
@@ -176,16 +300,23 @@ BenchResults run_bench(const BenchOptions& options, const std::function<void(con
 nlohmann::json bench_to_json(const BenchResults& results) {
   nlohmann::json doc = nlohmann::json::object();
   doc["schema"] = "etns.bench";
-  doc["schema_version"] = 1;
+  doc["schema_version"] = 2;
   doc["board"] = "qemu-mps3-an547";
   doc["qemu_version"] = results.qemu_version;
+  doc["cycle_model"] = results.cycle_model;
   doc["counts"] =
-      "instructions executed by the guest, counted by the etns QEMU plugin; weighted counts each MVE "
-      "gather or scatter once per lane; not cycles";
+      "total: instructions executed by the guest, counted exactly by the etns QEMU plugin; weighted: the same "
+      "with each MVE gather or scatter once per lane; mve: the Helium instructions among them; cycles: Cortex-M55 "
+      "core cycles estimated from those instructions by the cycle_model, an estimate, not a measurement";
+  doc["work"] =
+      "what one call of a kernel case does, as it declares it: macs (every output times its filter's taps, "
+      "padded taps included) or elements; null when the case declares none";
   nlohmann::json kernels = nlohmann::json::array();
   for (const KernelBenchRow& row : results.kernels) {
+    nlohmann::json work = nullptr;
+    if (!row.work_unit.empty()) work = {{"unit", row.work_unit}, {"amount", row.work}};
     kernels.push_back({{"key", bench_key(row)}, {"op", row.op}, {"shape", row.shape}, {"variant", row.variant},
-                       {"counts", row.counts}});
+                       {"counts", row.counts}, {"work", work}});
   }
   doc["kernels"] = kernels;
   nlohmann::json programs = nlohmann::json::array();
@@ -199,17 +330,25 @@ nlohmann::json bench_to_json(const BenchResults& results) {
 }
 
 std::string bench_counts_explained(const BenchResults& results) {
-  return "Executed instructions counted by the etns QEMU plugin (" + results.qemu_version +
-         "), not cycles. *weighted* counts each MVE gather or scatter once per lane (real cores move one "
-         "element per beat there); *MVE share* is the share of executed instructions that are Helium "
-         "instructions. Counts are deterministic: the same build gives the same numbers.\n";
+  return "*instructions*: executed instructions, counted exactly by the etns QEMU plugin (" + results.qemu_version +
+         "); *weighted* counts each MVE gather or scatter once per lane (real cores move one element per beat "
+         "there); *MVE share* is the share of executed instructions that are Helium instructions. *est. cycles*: "
+         "Cortex-M55 core cycles **estimated** from the same executed instructions by " + cycle_model_name(results) +
+         " (each executed block timed by LLVM's MCA after the block before it): an estimate, not a "
+         "measurement, as QEMU has no timing; *cycles / instr.* is est. "
+         "cycles ÷ instructions. For kernels, *work* is what one call does as its case declares it (MACs: every "
+         "output times its filter's taps, padded taps included; elements: what a pool or reduction reads, what "
+         "any other operator writes), *est. cycles / unit* is est. cycles ÷ work, and *MAC pipe use* is MACs ÷ "
+         "(8 × est. cycles), the share of the M55's limit of 8 int8 MACs per cycle. Both counts are deterministic: "
+         "the same build gives the same numbers.\n";
 }
 
 std::string bench_tables_markdown(const BenchResults& results, const std::string& level) {
   std::ostringstream md;
   md << level << " Kernels: one call per variant\n\n"
-     << "| operator | shape | variant | instructions | weighted | MVE share | reference ÷ this (weighted) |\n"
-     << "|---|---|---|---:|---:|---:|---:|\n";
+     << "| operator | shape | variant | instructions | weighted | est. cycles | cycles / instr. | MVE share | work | "
+        "est. cycles / unit | MAC pipe use | reference ÷ this (weighted) |\n"
+     << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   std::map<std::string, uint64_t> reference_weighted;
   for (const KernelBenchRow& row : results.kernels) {
     if (row.variant == "ref") reference_weighted[row.op + "/" + row.shape] = row.counts.at("weighted");
@@ -218,22 +357,27 @@ std::string bench_tables_markdown(const BenchResults& results, const std::string
     const auto ref = reference_weighted.find(row.op + "/" + row.shape);
     md << "| `" << row.op << "` | " << row.shape << " | " << row.variant << " | "
        << grouped(row.counts.at("total")) << " | " << grouped(row.counts.at("weighted")) << " | "
-       << percent(row.counts.at("mve"), row.counts.at("total")) << " | "
+       << grouped(row.counts.at("cycles")) << " | " << per_instruction(row.counts) << " | "
+       << percent(row.counts.at("mve"), row.counts.at("total")) << " | " << work_text(row) << " | "
+       << per_work_text(row) << " | " << mac_pipe_text(row) << " | "
        << (ref == reference_weighted.end() ? "–" : ratio(ref->second, row.counts.at("weighted"))) << " |\n";
   }
   if (!results.programs.empty()) {
     md << "\n" << level << " Programs: one clean `execute()`, all-zero input\n\n"
-       << "| program | provider | reference kernels: instructions | weighted | fast kernels: instructions | "
-          "weighted | MVE share | reference ÷ fast (weighted) |\n"
-       << "|---|---|---:|---:|---:|---:|---:|---:|\n";
+       << "| program | provider | reference kernels: instructions | weighted | est. cycles | cycles / instr. | "
+          "fast kernels: instructions | weighted | est. cycles | cycles / instr. | MVE share | "
+          "reference ÷ fast (weighted) | reference ÷ fast (est. cycles) |\n"
+       << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     for (size_t i = 0; i + 1 < results.programs.size(); i += 2) {
       const ProgramBenchRow& ref = results.programs[i];
       const ProgramBenchRow& fast = results.programs[i + 1];
       md << "| " << ref.program << " | " << ref.provider << " | " << grouped(ref.counts.at("total")) << " | "
-         << grouped(ref.counts.at("weighted")) << " | " << grouped(fast.counts.at("total")) << " | "
-         << grouped(fast.counts.at("weighted")) << " | "
-         << percent(fast.counts.at("mve"), fast.counts.at("total")) << " | "
-         << ratio(ref.counts.at("weighted"), fast.counts.at("weighted")) << " |\n";
+         << grouped(ref.counts.at("weighted")) << " | " << grouped(ref.counts.at("cycles")) << " | "
+         << per_instruction(ref.counts) << " | " << grouped(fast.counts.at("total")) << " | "
+         << grouped(fast.counts.at("weighted")) << " | " << grouped(fast.counts.at("cycles")) << " | "
+         << per_instruction(fast.counts) << " | " << percent(fast.counts.at("mve"), fast.counts.at("total"))
+         << " | " << ratio(ref.counts.at("weighted"), fast.counts.at("weighted")) << " | "
+         << ratio(ref.counts.at("cycles"), fast.counts.at("cycles")) << " |\n";
     }
   }
   for (const std::string& note : results.notes) md << "\n" << note << "\n";
@@ -256,8 +400,9 @@ std::string bench_compact_tables_markdown(const BenchResults& results, const std
   }
   std::ostringstream md;
   md << level << " Kernels: one call, the reference against the build's choice\n\n"
-     << "| operator | shape | reference | the build's choice (weighted) | MVE share | reference ÷ choice | "
-        "other variants (weighted) |\n|---|---|---:|---|---:|---:|---|\n";
+     << "| operator | shape | reference (weighted) | the build's choice (weighted) | est. cycles | "
+        "cycles / instr. | MVE share | reference ÷ choice | work | est. cycles / unit | MAC pipe use | "
+        "other variants (weighted) |\n|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
   for (const std::vector<const KernelBenchRow*>& rows : cases) {
     const KernelBenchRow* ref = nullptr;
     for (const KernelBenchRow* row : rows) {
@@ -271,9 +416,10 @@ std::string bench_compact_tables_markdown(const BenchResults& results, const std
     }
     md << "| `" << choice.op << "` | " << choice.shape << " | "
        << (ref != nullptr ? grouped(ref->counts.at("weighted")) : "–") << " | " << choice.variant << " "
-       << grouped(choice.counts.at("weighted")) << " | "
-       << percent(choice.counts.at("mve"), choice.counts.at("total")) << " | "
-       << (ref != nullptr ? ratio(ref->counts.at("weighted"), choice.counts.at("weighted")) : "–") << " | "
+       << grouped(choice.counts.at("weighted")) << " | " << grouped(choice.counts.at("cycles")) << " | "
+       << per_instruction(choice.counts) << " | " << percent(choice.counts.at("mve"), choice.counts.at("total"))
+       << " | " << (ref != nullptr ? ratio(ref->counts.at("weighted"), choice.counts.at("weighted")) : "–")
+       << " | " << work_text(choice) << " | " << per_work_text(choice) << " | " << mac_pipe_text(choice) << " | "
        << (others.empty() ? "–" : others) << " |\n";
   }
   BenchResults programs_only = results;
@@ -290,6 +436,36 @@ std::string bench_to_markdown(const BenchResults& results) {
          bench_counts_explained(results) + "\n" + bench_tables_markdown(results, "##");
 }
 
+std::string bench_summary_text(const BenchResults& results, const std::string& markdown_path,
+                               const std::string& json_path) {
+  std::ostringstream text;
+  text << "etns bench: " << results.kernels.size() << " kernel variants and " << results.programs.size() / 2
+       << " programs on QEMU mps3-an547; every row in " << markdown_path << " (data: " << json_path << ")\n";
+  text << "instructions are exact counts; est. cycles are estimated by " << cycle_model_name(results)
+       << ", not measured\n";
+  for (const std::string& note : results.notes) text << note << "\n";
+  if (results.programs.empty()) return text.str();
+  size_t width = std::string("program").size();
+  for (const ProgramBenchRow& row : results.programs) width = std::max(width, row.program.size());
+  text << "\n"
+       << fmt::format("{:<{}}  {:>13}  {:>13}  {:>13}  {:>13}  {:>7}  {:>9}\n", "program", width, "ref. instr.",
+                      "ref. cycles", "fast instr.", "fast cycles", "cyc/ins", "ref/fast")
+       << fmt::format("{:<{}}  {:>13}  {:>13}  {:>13}  {:>13}  {:>7}  {:>9}\n", "", width, "", "(est.)", "",
+                      "(est.)", "(fast)", "(cycles)");
+  for (size_t i = 0; i + 1 < results.programs.size(); i += 2) {
+    const ProgramBenchRow& ref = results.programs[i];
+    const ProgramBenchRow& fast = results.programs[i + 1];
+    const uint64_t fast_cycles = fast.counts.at("cycles");
+    text << fmt::format("{:<{}}  {:>13}  {:>13}  {:>13}  {:>13}  {:>7}  {:>9}\n", ref.program, width,
+                        grouped(ref.counts.at("total")), grouped(ref.counts.at("cycles")),
+                        grouped(fast.counts.at("total")), grouped(fast_cycles), per_instruction(fast.counts),
+                        fast_cycles == 0 ? std::string("-")
+                                         : fmt::format("{:.1f}x", static_cast<double>(ref.counts.at("cycles")) /
+                                                                       static_cast<double>(fast_cycles)));
+  }
+  return text.str();
+}
+
 nlohmann::json baseline_from(const BenchResults& results) {
   nlohmann::json counts = nlohmann::json::object();
   auto add = [&](const std::string& key, const std::map<std::string, uint64_t>& values) {
@@ -299,15 +475,26 @@ nlohmann::json baseline_from(const BenchResults& results) {
   for (const KernelBenchRow& row : results.kernels) add(bench_key(row), row.counts);
   for (const ProgramBenchRow& row : results.programs) add(bench_key(row), row.counts);
   return {{"schema", "etns.bench_baseline"},
-          {"schema_version", 1},
-          {"counts_are", "executed instructions on QEMU mps3-an547 (etns plugin), not cycles"},
+          {"schema_version", kBaselineVersion},
+          {"counts_are", kBaselineCountsAre},
+          {"cycle_model", results.cycle_model},
           {"counts", counts}};
 }
 
 void validate_baseline(const nlohmann::json& baseline, const std::string& baseline_path) {
-  if (!baseline.is_object() || baseline.value("schema", "") != "etns.bench_baseline" ||
-      baseline.value("schema_version", 0) != 1 || !baseline.contains("counts") || !baseline.at("counts").is_object()) {
-    throw Failure(baseline_path + ": not an etns bench baseline (schema etns.bench_baseline, version 1)", 2);
+  if (!baseline.is_object() || baseline.value("schema", "") != "etns.bench_baseline") {
+    throw Failure(baseline_path + ": not an etns bench baseline (schema etns.bench_baseline)", 2);
+  }
+  if (!baseline.contains("schema_version") || !baseline.at("schema_version").is_number_integer() ||
+      baseline.at("schema_version").get<int64_t>() != kBaselineVersion) {
+    throw Failure(baseline_path + ": bench baseline schema_version " +
+                      (baseline.contains("schema_version") ? baseline.at("schema_version").dump() : "missing") +
+                      ", this etns reads version " + std::to_string(kBaselineVersion) +
+                      " (instructions and estimated cycles); write a new one with etns bench --write-baseline",
+                  2);
+  }
+  if (!baseline.contains("counts") || !baseline.at("counts").is_object()) {
+    throw Failure(baseline_path + ": counts is missing or not an object", 2);
   }
   for (const auto& [key, gated] : baseline.at("counts").items()) {
     for (const char* name : kGatedCounts) {
@@ -341,17 +528,18 @@ std::vector<std::string> check_baseline(const BenchResults& results, const nlohm
       const uint64_t limit = gated.at(name).get<uint64_t>();
       const uint64_t now = found->second.at(name);
       if (now > limit) {
-        regressions.push_back(key + ": " + name + " " + grouped(now) + " > baseline " + grouped(limit) +
+        regressions.push_back(key + ": " + count_label(name) + " " + grouped(now) + " > baseline " + grouped(limit) +
                               " (+" + grouped(now - limit) + ")");
       } else if (now < limit && improvements != nullptr) {
-        improvements->push_back(key + ": " + name + " " + grouped(now) + " < baseline " + grouped(limit));
+        improvements->push_back(key + ": " + count_label(name) + " " + grouped(now) + " < baseline " +
+                                grouped(limit));
       }
     }
   }
   for (const auto& [key, counts] : measured) {
     if (!baseline.at("counts").contains(key) && improvements != nullptr) {
       improvements->push_back(key + ": not in the baseline yet (" + grouped(counts.at("total")) +
-                              " instructions)");
+                              " instructions, " + grouped(counts.at("cycles")) + " est. cycles)");
     }
   }
   return regressions;

@@ -3,18 +3,27 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 // `etns bench`: what each kernel variant and each program costs on the
-// Cortex-M55, counted by the QEMU plugin (executed instructions, not cycles),
-// and the regression gate against a committed baseline of those counts.
+// Cortex-M55 under QEMU: the executed instructions the plugin counts (exact)
+// and the core cycles it estimates from them with LLVM 19's Cortex-M55
+// scheduling model (qemu_plugin/cycle_model.h; an estimate, not a
+// measurement), and the regression gate against a committed baseline of both.
 namespace etns::tools {
 
-// The counts the bench reports, by the plugin's names.
-inline const std::vector<std::string> kBenchCounts = {"total", "weighted", "mve"};
+// The counts the bench reports, by the plugin's names: "total" executed
+// instructions, "weighted" (each MVE gather or scatter once per lane), "mve"
+// (Helium instructions) and "cycles" (estimated).
+inline const std::vector<std::string> kBenchCounts = {"total", "weighted", "mve", "cycles"};
+
+// The Cortex-M55's multiply limit: 8 int8 multiply-accumulates per cycle
+// (a 16-lane VMLADAV over 2 beats of its 64-bit datapath).
+inline constexpr uint64_t kM55Int8MacsPerCycle = 8;
 
 // One variant of one kernel case: a single call, counted in its own region.
 struct KernelBenchRow {
@@ -22,6 +31,10 @@ struct KernelBenchRow {
   std::string shape;    // "tier1"
   std::string variant;  // "ref", "lut", "mve"
   std::map<std::string, uint64_t> counts;
+  // What one call does, as the case declares it (kernels/testing/kernel_bench.h):
+  // "macs" or "elements" and how many; "" and 0 when it declares none.
+  std::string work_unit;
+  uint64_t work = 0;
 };
 
 // One program's clean execute() with one kernel build: "reference" (every
@@ -35,6 +48,7 @@ struct ProgramBenchRow {
 
 struct BenchResults {
   std::string qemu_version;
+  std::string cycle_model;  // what estimated the cycles, as the plugin names it, and the CPU
   std::vector<KernelBenchRow> kernels;
   std::vector<ProgramBenchRow> programs;
   std::vector<std::string> notes;  // what was skipped and why
@@ -58,6 +72,24 @@ struct BenchOptions {
 BenchResults run_bench(const BenchOptions& options,
                        const std::function<void(const std::string&)>& progress);
 
+// One line the kernel bench image prints, without the console prefix:
+//   bench <region> <op> <shape> <variant> <unit> <n>
+// with <unit> "macs", "elements" or "none" (then <n> is 0). Throws Failure
+// naming `where` and the line when it is not one.
+struct KernelBenchLine {
+  uint32_t region = 0;
+  KernelBenchRow row;  // without counts
+};
+KernelBenchLine parse_kernel_bench_line(const std::string& line, const std::string& where);
+
+// Estimated cycles per unit of the row's declared work (per MAC, per
+// element); nullopt when it declares none.
+std::optional<double> cycles_per_work(const KernelBenchRow& row);
+// MACs ÷ (kM55Int8MacsPerCycle × estimated cycles), as a fraction: how much
+// of the M55's int8 multiply limit the call uses. nullopt unless the row
+// declares MACs and has cycles.
+std::optional<double> mac_pipe_use(const KernelBenchRow& row);
+
 // "quantized_relu/tier1/mve", "program/tier1_ns.pte/fast": the keys of the
 // JSON document and of the baseline.
 std::string bench_key(const KernelBenchRow& row);
@@ -76,10 +108,16 @@ std::string bench_tables_markdown(const BenchResults& results, const std::string
 std::string bench_compact_tables_markdown(const BenchResults& results, const std::string& level);
 // What the counts are, one paragraph.
 std::string bench_counts_explained(const BenchResults& results);
+// What the terminal shows, a few lines: where the full tables went
+// (`markdown_path`, `json_path`), then the program table, compacted (the
+// notes when no program was measured). The gate's verdict is the caller's.
+std::string bench_summary_text(const BenchResults& results, const std::string& markdown_path,
+                               const std::string& json_path);
 
-// The baseline: {"schema": "etns.bench_baseline", "schema_version": 1,
-// "counts": {key: {"total": n, "weighted": n}}}. Only total and weighted
-// are gated; MVE share is information.
+// The baseline: {"schema": "etns.bench_baseline", "schema_version": 2,
+// "counts_are": ..., "counts": {key: {"total": n, "weighted": n, "cycles": n}}}.
+// Instructions, weighted and estimated cycles are gated (the estimate is
+// deterministic for a build); MVE share is information.
 nlohmann::json baseline_from(const BenchResults& results);
 
 // Throws Failure (exit code 2) naming the file, and the entry when one is
