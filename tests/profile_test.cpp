@@ -202,7 +202,17 @@ TEST(Profile, QemuBundlesAreValidAndIdenticalRunToRun) {
     }
     const std::vector<uint8_t> csv = testing::read_file(first + "/detailed/profile_cpu.csv");
     const std::string header(csv.begin(), std::find(csv.begin(), csv.end(), '\n'));
-    EXPECT_EQ(header, "id,op,operator,INST_RETIRED,BR_RETIRED,LE_RETIRED,FP_RETIRED,pct");
+    EXPECT_EQ(header, "id,op,operator,INST_RETIRED,BR_RETIRED,LE_RETIRED,FP_RETIRED,CPU_CYCLES,pct,cycles,cycles_pct");
+    // The board profiler's cycle keys, filled from the plugin's estimate and said to be one.
+    ASSERT_TRUE(summary["cycles"].is_object());
+    EXPECT_EQ(summary["cycles"]["estimated"], true);
+    EXPECT_GT(summary["cycles"]["clean_end_to_end"]["value"].get<double>(), 0);
+    EXPECT_NE(summary["cycles"]["clean_end_to_end"]["value"], summary["clean_end_to_end"]["value"])
+        << "estimated cycles, not the instruction count";
+    const json metadata = read_json(first + "/run_metadata.json");
+    const std::string cycle_model = metadata["cycles"]["model"].get<std::string>();
+    EXPECT_EQ(cycle_model.rfind("LLVM 19 MCA, Cortex-M55 scheduling model, cortex-m55", 0), 0u) << cycle_model;
+    EXPECT_GT(results["layers"][0]["cycles"].get<double>(), 0);
   }
 }
 
@@ -533,6 +543,9 @@ void expect_tier1_matched_by_structure(const std::string& shared, const std::str
     ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
     const std::string& md = result.stdout_text;
     EXPECT_NE(md.find("\nRows matched by structure"), std::string::npos) << md;
+    // The rows, then on QEMU the same rows in estimated cycles, under their own heading.
+    const bool cycles =
+        md.find(": per-instruction estimated cycles (CPU_CYCLES, qemu-m55; an estimate") != std::string::npos;
     std::istringstream stream(md);
     size_t rows = 0;
     for (std::string line; std::getline(stream, line);) {
@@ -542,7 +555,10 @@ void expect_tier1_matched_by_structure(const std::string& shared, const std::str
                    line.find("quantized_conv2d") != std::string::npos)
           << line;
     }
-    EXPECT_EQ(rows, 6u) << md;
+    EXPECT_EQ(rows, cycles ? 12u : 6u) << md;
+    EXPECT_EQ(md.find("| Tier-1 region (arm c0i6–c0i10, ns c0i4–c0i6) in estimated cycles |") != std::string::npos,
+              cycles)
+        << md;
     EXPECT_TRUE(std::regex_search(
         md, std::regex(R"(\| 2 \| c0i2–c0i4 \| cortex_m::minimum\.out \([0-9,]+\) \+ cortex_m::quantized_mul\.out )"
                        R"(\([0-9,]+\) \+ cortex_m::dequantize_per_tensor\.out \([0-9,]+\) \| [0-9,]+ \| c0i2 \| )"
@@ -587,6 +603,10 @@ TEST(ComparePrograms, Tier1PairPrintsEveryRowTheRegionAndTheArena) {
   ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
   const std::string& md = result.stdout_text;
   EXPECT_NE(md.find("## tier1: per-instruction executed instructions (INST_RETIRED, qemu-m55)"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("## tier1: per-instruction estimated cycles (CPU_CYCLES, qemu-m55; an estimate, not a "
+                    "measurement)"),
+            std::string::npos)
       << md;
   EXPECT_NE(md.find("| clean end to end (instructions) |"), std::string::npos) << md;
   // A manifest that does not list the program is refused.

@@ -198,6 +198,9 @@ void check_documents_agree(const Bundle& bundle) {
   agree(files::kResultsFile, "/clean_end_to_end", present(bundle.results.clean_end_to_end.has_value()),
         "/clean_end_to_end", present(summary.clean_end_to_end.has_value()));
   agree(files::kManifestFile, "/validity", bundle.manifest.validity, "/validity", summary.validity);
+  // The cycle figures and the note of what estimated them come together.
+  agree(files::kMetadataFile, "/cycles", present(bundle.metadata.cycles.has_value()), "/cycles",
+        present(summary.cycles.has_value()));
 }
 
 }  // namespace

@@ -133,6 +133,43 @@ InputDoc input_from(const JsonField& field) {
   return input;
 }
 
+json cycles_json(const std::optional<CyclesDoc>& cycles) {
+  if (!cycles) return json();
+  return {{"counter", cycles->counter},
+          {"unit", cycles->unit},
+          {"estimated", true},
+          {"per_layer_sum", cycles->per_layer_sum ? json_number(*cycles->per_layer_sum) : json()},
+          {"clean_end_to_end", cycles->clean_end_to_end ? to_json(*cycles->clean_end_to_end) : json()}};
+}
+
+std::optional<CyclesDoc> cycles_from(const JsonField& field) {
+  const std::optional<JsonField> cycles = field.or_null("an object");
+  if (!cycles) return std::nullopt;
+  (*cycles)["estimated"].expect(true);
+  CyclesDoc doc;
+  doc.counter = (*cycles)["counter"].text();
+  doc.unit = (*cycles)["unit"].text();
+  doc.per_layer_sum = (*cycles)["per_layer_sum"].number_or_null();
+  if (const auto clean = (*cycles)["clean_end_to_end"].or_null("an object")) doc.clean_end_to_end = stats_from(*clean);
+  return doc;
+}
+
+json estimate_json(const std::optional<CycleEstimateDoc>& estimate) {
+  if (!estimate) return json();
+  return {{"counter", estimate->counter},
+          {"estimated", true},
+          {"model", json_or_null(estimate->model)},
+          {"description", estimate->description}};
+}
+
+std::optional<CycleEstimateDoc> estimate_from(const JsonField& field) {
+  const std::optional<JsonField> estimate = field.or_null("an object");
+  if (!estimate) return std::nullopt;
+  (*estimate)["estimated"].expect(true);
+  return CycleEstimateDoc{(*estimate)["counter"].text(), (*estimate)["model"].text_or_null(),
+                          (*estimate)["description"].text()};
+}
+
 }  // namespace
 
 std::optional<std::string> MetadataDoc::detail(const std::string& key) const {
@@ -178,6 +215,7 @@ json to_json(const SummaryDoc& summary) {
           {"per_layer_sum", json_number(summary.per_layer_sum)},
           {"clean_end_to_end", summary.clean_end_to_end ? to_json(*summary.clean_end_to_end) : json()},
           {"load", summary.load},
+          {"cycles", cycles_json(summary.cycles)},
           {"top_layers", top},
           {"memory", memory_json(summary.memory)},
           {"memory_plan", plan},
@@ -200,6 +238,7 @@ SummaryDoc summary_from_json(const JsonField& document) {
   summary.per_layer_sum = document["per_layer_sum"].number();
   if (const auto clean = document["clean_end_to_end"].or_null("an object")) summary.clean_end_to_end = stats_from(*clean);
   summary.load = document["load"].count();
+  summary.cycles = cycles_from(document["cycles"]);
   for (const JsonField& layer : document["top_layers"].elements()) {
     summary.top_layers.push_back(
         {layer["id"].text(), layer["operator"].text(), layer["value"].number(), layer["pct"].number_or_null()});
@@ -252,7 +291,8 @@ nlohmann::ordered_json to_json(const MetadataDoc& metadata) {
         {"location", json_or_null(arena.location)},
         {"weights_location", json_or_null(arena.weights_location)},
         {"method_arena_size", arena.method_arena_size},
-        {"temporary_arena_size", arena.temporary_arena_size}}}};
+        {"temporary_arena_size", arena.temporary_arena_size}}},
+      {"cycles", estimate_json(metadata.cycles)}};
 }
 
 MetadataDoc metadata_from_json(const JsonField& document) {
@@ -287,6 +327,7 @@ MetadataDoc metadata_from_json(const JsonField& document) {
   metadata.arena = ArenaDoc{arena["size"].integer_or_null(), arena["location"].text_or_null(),
                             arena["weights_location"].text_or_null(), arena["method_arena_size"].integer(),
                             arena["temporary_arena_size"].integer()};
+  metadata.cycles = estimate_from(document["cycles"]);
   return metadata;
 }
 
@@ -301,6 +342,8 @@ json to_json(const ResultsDoc& results) {
                       {"operator", layer.operator_name},
                       {"value", json_number(layer.value)},
                       {"pct", json_or_null(layer.pct)},
+                      {"cycles", layer.cycles ? json_number(*layer.cycles) : json()},
+                      {"cycles_pct", json_or_null(layer.cycles_pct)},
                       {"primary", to_json(layer.primary)},
                       {"counters", stats_map_json(layer.counters)}});
   }
@@ -336,6 +379,8 @@ LayerDoc layer_from(const JsonField& layer, size_t position) {
   row.operator_name = layer["operator"].text();
   row.value = layer["value"].number();
   row.pct = layer["pct"].number_or_null();
+  row.cycles = layer["cycles"].number_or_null();
+  row.cycles_pct = layer["cycles_pct"].number_or_null();
   row.primary = stats_from(layer["primary"]);
   row.counters = stats_map_from(layer["counters"]);
   return row;

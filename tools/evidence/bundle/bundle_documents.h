@@ -83,6 +83,24 @@ struct BinaryDoc {
   uint64_t total = 0;
 };
 
+// The board profiler's cycle figures (its total_cycles and clean-window
+// average cycles), filled from the QEMU plugin's estimate when the run asked
+// for CPU_CYCLES: summary.json `cycles`, written with "estimated": true.
+// Estimated, never measured; run_metadata.json `cycles` names the model.
+struct CyclesDoc {
+  std::string counter;  // "CPU_CYCLES"
+  std::string unit;     // "estimated cycles"
+  std::optional<double> per_layer_sum;        // Σ rows' cycles; null without the per-instruction pass
+  std::optional<StatsDoc> clean_end_to_end;  // one execute(), the clean pass; null when there was none
+};
+
+// What estimated the cycles (run_metadata.json `cycles`).
+struct CycleEstimateDoc {
+  std::string counter;               // "CPU_CYCLES"
+  std::optional<std::string> model;  // QemuRun::cycle_model; null when the run stopped before counting
+  std::string description;           // what the estimate models and what it cannot see
+};
+
 // summary.json, etns.run-summary v1.
 struct SummaryDoc {
   std::string target;
@@ -93,6 +111,7 @@ struct SummaryDoc {
   double per_layer_sum = 0;
   std::optional<StatsDoc> clean_end_to_end;
   uint64_t load = 0;
+  std::optional<CyclesDoc> cycles;  // null unless the run asked for CPU_CYCLES (qemu-m55)
   std::vector<TopLayerDoc> top_layers;
   MemoryDoc memory;
   std::vector<MemoryRegionDoc> memory_plan;
@@ -140,6 +159,7 @@ struct MetadataDoc {
   std::string cmake_version;
   std::optional<std::string> target_compiler;  // null on the host
   ArenaDoc arena;
+  std::optional<CycleEstimateDoc> cycles;  // null unless the run asked for CPU_CYCLES
 
   // provider.ns_ops in the file: it follows the backend (a file whose value
   // disagrees is refused on reading).
@@ -154,6 +174,10 @@ struct LayerDoc {
   std::string operator_name;
   double value = 0;
   std::optional<double> pct;
+  // The board profiler's row keys: the estimated CPU_CYCLES and their share
+  // of the rows' sum, one decimal; null unless the run asked for CPU_CYCLES.
+  std::optional<double> cycles;
+  std::optional<double> cycles_pct;
   StatsDoc primary;
   std::map<std::string, StatsDoc> counters;  // by counter name
 };

@@ -103,6 +103,15 @@ std::optional<BinaryDoc> binary_of(const ProfileResult& result) {
   }
 }
 
+// The position of CPU_CYCLES among the run's counters: the run asked for
+// the cycle estimate. None on the host, or when the config leaves it out.
+std::optional<size_t> cycle_counter_of(const ProfileResult& result) {
+  for (size_t c = 0; c < result.counters.size(); ++c) {
+    if (result.counters[c].name == kCycleCounter) return c;
+  }
+  return std::nullopt;
+}
+
 ResultsDoc results_of(const ProfileConfig& config, const ProfileResult& result) {
   ResultsDoc results;
   results.target = result.target;
@@ -124,10 +133,16 @@ ResultsDoc results_of(const ProfileConfig& config, const ProfileResult& result) 
     for (size_t c = 0; c < result.counters.size(); ++c) {
       row.counters[result.counters[c].name] = stats_of(layer.samples[c], config.aggregation);
     }
+    if (cycle_counter_of(result)) row.cycles = row.counters[kCycleCounter].value;
     results.per_layer_sum += row.value;
     results.layers.push_back(row);
   }
-  for (LayerDoc& row : results.layers) row.pct = share_pct(row.value, results.per_layer_sum);
+  double cycles_sum = 0;
+  for (const LayerDoc& row : results.layers) cycles_sum += row.cycles.value_or(0.0);
+  for (LayerDoc& row : results.layers) {
+    row.pct = share_pct(row.value, results.per_layer_sum);
+    if (row.cycles) row.cycles_pct = share_pct(*row.cycles, cycles_sum);
+  }
   if (!result.clean.empty()) {
     CleanPassDoc clean{stats_of(result.clean, config.aggregation), {}};
     for (size_t c = 0; c < result.counters.size(); ++c) {
@@ -150,6 +165,17 @@ SummaryDoc summary_of(const ProfileConfig& config, const ProfileResult& result, 
   summary.per_layer_sum = results.per_layer_sum;
   if (results.clean_end_to_end) summary.clean_end_to_end = results.clean_end_to_end->primary;
   summary.load = result.load;
+  if (const std::optional<size_t> c = cycle_counter_of(result)) {
+    // The board profiler's cycle keys, from the estimate: its total_cycles is
+    // the rows' sum, its clean-window average the clean pass's execute().
+    CyclesDoc cycles{kCycleCounter, result.counters[*c].unit, std::nullopt, std::nullopt};
+    if (config.per_layer) {
+      cycles.per_layer_sum = 0.0;
+      for (const LayerDoc& layer : results.layers) *cycles.per_layer_sum += layer.cycles.value_or(0.0);
+    }
+    if (results.clean_end_to_end) cycles.clean_end_to_end = results.clean_end_to_end->counters.at(kCycleCounter);
+    summary.cycles = cycles;
+  }
   // The five largest rows by the primary metric.
   std::vector<const LayerDoc*> order;
   for (const LayerDoc& layer : results.layers) order.push_back(&layer);
@@ -194,6 +220,11 @@ MetadataDoc metadata_of(const ProfileConfig& config, const ProfileResult& result
   if (result.target == "qemu-m55") metadata.target_compiler = first_output_line({"arm-none-eabi-gcc", "--version"});
   metadata.arena = ArenaDoc{config.arena_size, config.arena_location, config.weights_location, config.method_arena_size,
                             config.temporary_arena_size};
+  if (const std::optional<size_t> c = cycle_counter_of(result)) {
+    CycleEstimateDoc estimate{kCycleCounter, std::nullopt, result.counters[*c].description};
+    if (!result.cycle_model.empty()) estimate.model = result.cycle_model;
+    metadata.cycles = estimate;
+  }
   return metadata;
 }
 

@@ -62,6 +62,111 @@ TEST(Bundle, TheDocumentsReadBackAsWritten) {
             "1,OPERATOR_CALL:c0i1,aten::sub.out,30,73.2\n");
 }
 
+// A QEMU run that asked for CPU_CYCLES: the estimate fills the board
+// profiler's cycle keys (each row's cycles and share, the rows' sum, the clean
+// execute()), labelled estimated, and the metadata names the model.
+TEST(Bundle, AQemuRunCarriesTheEstimatedCyclesAndTheirModel) {
+  TemporaryDirectory dir("etns-bundle-test");
+  const ProfileConfig config = testing::synthetic_qemu_config(dir.path(), "qemu");
+  write_bundle(config, testing::synthetic_qemu_result({{"c0i0", "cortex_m::quantized_add.out", 100, 150},
+                                                       {"c0i1", "aten::sub.out", 300, 50}},
+                                                      420, 230));
+  const std::string out = config.output_dir;
+  const Bundle bundle = read_bundle(out);
+  EXPECT_EQ(to_json(bundle.summary), read_document(out, "summary.json"));
+  EXPECT_EQ(json(to_json(bundle.metadata)), read_document(out, "run_metadata.json"));
+  EXPECT_EQ(to_json(bundle.results), read_document(out, "profile_results.json"));
+
+  // Rows: the estimate and its share, beside the instruction counts and theirs.
+  ASSERT_EQ(bundle.results.layers.size(), 2u);
+  EXPECT_EQ(bundle.results.layers[0].cycles, 150);
+  EXPECT_EQ(bundle.results.layers[0].cycles_pct, 75.0);
+  EXPECT_EQ(bundle.results.layers[0].pct, 25.0);
+  EXPECT_EQ(bundle.results.layers[1].counters.at("CPU_CYCLES").value, 50);
+  const json counter = read_document(out, "profile_results.json")["counters"][1];
+  EXPECT_EQ(counter["name"], "CPU_CYCLES");
+  EXPECT_EQ(counter["unit"], "estimated cycles");
+  EXPECT_NE(counter["description"].get<std::string>().find("an estimate, not a measurement"), std::string::npos);
+
+  // The board's total_cycles and clean-window average, from the estimate.
+  ASSERT_TRUE(bundle.summary.cycles.has_value());
+  EXPECT_EQ(bundle.summary.cycles->per_layer_sum, 200);
+  ASSERT_TRUE(bundle.summary.cycles->clean_end_to_end.has_value());
+  EXPECT_EQ(bundle.summary.cycles->clean_end_to_end->value, 230);
+  EXPECT_EQ(bundle.summary.clean_end_to_end->value, 420) << "the headline stays the instruction count";
+  const json summary = read_document(out, "summary.json");
+  EXPECT_EQ(summary["cycles"]["estimated"], true);
+  EXPECT_EQ(summary["cycles"]["unit"], "estimated cycles");
+
+  // Provenance: estimated, and by which model.
+  ASSERT_TRUE(bundle.metadata.cycles.has_value());
+  EXPECT_EQ(bundle.metadata.cycles->counter, "CPU_CYCLES");
+  EXPECT_EQ(bundle.metadata.cycles->model, testing::kSyntheticCycleModel);
+  EXPECT_EQ(read_document(out, "run_metadata.json")["cycles"]["estimated"], true);
+  EXPECT_EQ(bundle.manifest.counters, std::vector<std::string>({"INST_RETIRED", "CPU_CYCLES"}));
+
+  // The CSV files carry the counter and the board's cycles columns.
+  const std::string expected_csv =
+      "id,op,operator,INST_RETIRED,CPU_CYCLES,pct,cycles,cycles_pct\n"
+      "0,OPERATOR_CALL:c0i0,cortex_m::quantized_add.out,100,150,25.0,150,75.0\n"
+      "1,OPERATOR_CALL:c0i1,aten::sub.out,300,50,75.0,50,25.0\n";
+  const std::vector<uint8_t> csv = read_file(out + "/profile_results.csv");
+  EXPECT_EQ(std::string(csv.begin(), csv.end()), expected_csv);
+  const std::vector<uint8_t> cpu = read_file(out + "/detailed/profile_cpu.csv");
+  EXPECT_EQ(std::string(cpu.begin(), cpu.end()), expected_csv);
+  const std::vector<uint8_t> report = read_file(out + "/report.md");
+  const std::string md(report.begin(), report.end());
+  EXPECT_NE(md.find("| CPU_CYCLES (estimated cycles) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("Estimated Cortex-M55 cycles (CPU_CYCLES, `LLVM 19 MCA, Cortex-M55 scheduling model, cortex-m55; "
+                    "board profile an547: no wait states`; an estimate, not a measurement): per-instruction sum 200; "
+                    "clean end to end 230 for one execute()."),
+            std::string::npos)
+      << md;
+}
+
+// Without CPU_CYCLES (the host, or a config that leaves it out) every cycle
+// key is null, and the documents must agree on whether there is an estimate.
+TEST(Bundle, CycleKeysAreNullWithoutTheEstimate) {
+  TemporaryDirectory dir("etns-bundle-test");
+  const std::string host = write_synthetic_bundle(dir.path(), "host");
+  EXPECT_TRUE(read_document(host, "summary.json")["cycles"].is_null());
+  EXPECT_TRUE(read_document(host, "run_metadata.json")["cycles"].is_null());
+  EXPECT_TRUE(read_document(host, "profile_results.json")["layers"][0]["cycles"].is_null());
+  EXPECT_TRUE(read_document(host, "profile_results.json")["layers"][0]["cycles_pct"].is_null());
+  const std::vector<uint8_t> csv = read_file(host + "/profile_results.csv");
+  EXPECT_EQ(std::string(csv.begin(), csv.end()).rfind("id,op,operator,WALL_NS,pct\n", 0), 0u) << "no cycles columns";
+
+  ProfileConfig counts_only = testing::synthetic_qemu_config(dir.path(), "counts_only");
+  counts_only.counters.resize(1);  // INST_RETIRED alone
+  ProfileResult result = testing::synthetic_qemu_result({{"c0i0", "aten::sub.out", 300, 50}}, 300, 50);
+  result.counters.resize(1);
+  for (LayerResult& layer : result.layers) layer.samples.resize(1);
+  result.clean_counters.resize(1);
+  write_bundle(counts_only, result);
+  const Bundle bundle = read_bundle(counts_only.output_dir);
+  EXPECT_FALSE(bundle.summary.cycles.has_value());
+  EXPECT_FALSE(bundle.metadata.cycles.has_value());
+  EXPECT_FALSE(bundle.results.layers[0].cycles.has_value());
+
+  // A per_layer: false run has the clean estimate but no rows' sum.
+  ProfileConfig clean_only = testing::synthetic_qemu_config(dir.path(), "clean_only");
+  clean_only.per_layer = false;
+  ProfileResult no_rows = testing::synthetic_qemu_result({}, 420, 230);
+  write_bundle(clean_only, no_rows);
+  const Bundle clean = read_bundle(clean_only.output_dir);
+  ASSERT_TRUE(clean.summary.cycles.has_value());
+  EXPECT_FALSE(clean.summary.cycles->per_layer_sum.has_value());
+  EXPECT_EQ(clean.summary.cycles->clean_end_to_end->value, 230);
+
+  // The figures without the note of what estimated them are refused.
+  const std::string qemu = dir.path() + "/clean_only";
+  json metadata = read_document(qemu, "run_metadata.json");
+  metadata["cycles"] = nullptr;
+  rewrite_in_bundle(qemu, "run_metadata.json", metadata);
+  EXPECT_EQ(read_error(qemu),
+            qemu + "/run_metadata.json: /cycles: null, but summary.json /cycles is an object");
+}
+
 // A bundle whose hashes match but whose content does not follow its schema
 // fails with one line naming the file and the field: a wrong type, a value
 // outside its set, and a missing key alike, whether or not it may be null.
@@ -142,6 +247,13 @@ TEST(Bundle, ASchemaErrorNamesTheFileAndTheField) {
   hash_without_file["inputs"][0]["sha256"] = std::string(64, 'a');
   cases.push_back({"run_metadata.json", hash_without_file,
                    "/inputs/0/sha256: expected 'zeros' (/file is null), found '" + std::string(64, 'a') + "'"});
+  json unmarked = summary;
+  unmarked["cycles"] = {{"counter", "CPU_CYCLES"}, {"unit", "estimated cycles"}, {"estimated", false},
+                        {"per_layer_sum", 1}, {"clean_end_to_end", nullptr}};
+  cases.push_back({"summary.json", unmarked, "/cycles/estimated: expected true, found false"});
+  json no_cycles = results;
+  no_cycles["layers"][0].erase("cycles");
+  cases.push_back({"profile_results.json", no_cycles, "/layers/0/cycles: missing (expected a number or null)"});
   json severity = summary;
   severity["issues"] = {{{"code", "x"}, {"severity", "fatal"}, {"message", "m"}, {"context", json::object()}}};
   cases.push_back({"summary.json", severity, "/issues/0/severity: expected one of error, warning, found 'fatal'"});

@@ -31,9 +31,12 @@ std::string inputs_text(const std::vector<InputDoc>& inputs) {
 }  // namespace
 
 std::string results_csv(const ResultsDoc& results, const std::vector<std::string>& counters) {
+  // With CPU_CYCLES among the columns, the board profiler's row keys too: the
+  // estimated cycles and their share.
+  const bool cycles = std::find(counters.begin(), counters.end(), kCycleCounter) != counters.end();
   std::string csv = "id,op,operator";
   for (const std::string& name : counters) csv += "," + name;
-  csv += ",pct\n";
+  csv += cycles ? ",pct,cycles,cycles_pct\n" : ",pct\n";
   double total = 0;
   auto value_of = [](const LayerDoc& layer, const std::string& name) {
     const auto found = layer.counters.find(name);
@@ -47,7 +50,9 @@ std::string results_csv(const ResultsDoc& results, const std::vector<std::string
     for (const std::string& name : counters) csv += "," + csv_number(value_of(layer, name));
     std::optional<double> pct;
     if (!counters.empty() && total > 0) pct = std::round(value_of(layer, counters.front()) / total * 1000.0) / 10.0;
-    csv += "," + pct_text(pct) + "\n";
+    csv += "," + pct_text(pct);
+    if (cycles) csv += "," + (layer.cycles ? csv_number(*layer.cycles) : std::string()) + "," + pct_text(layer.cycles_pct);
+    csv += "\n";
   }
   return csv;
 }
@@ -75,7 +80,11 @@ std::string report_markdown(const RunDocuments& documents) {
       if (counter.name != results.metric.name) extra.push_back(counter.name);
     }
     md += fmt::format("\n| # | instruction | operator | {} ({}) | min | max | share |", results.metric.name, unit);
-    for (const std::string& name : extra) md += " " + name + " |";
+    for (const CounterDoc& counter : results.counters) {
+      if (counter.name == results.metric.name) continue;
+      // A column in another unit says which (the estimated cycles).
+      md += " " + counter.name + (counter.unit != unit ? " (" + counter.unit + ")" : std::string()) + " |";
+    }
     md += "\n|---|---|---|---:|---:|---:|---:|";
     for (size_t k = 0; k < extra.size(); ++k) md += "---:|";
     md += "\n";
@@ -96,6 +105,17 @@ std::string report_markdown(const RunDocuments& documents) {
     md += fmt::format(
         "Clean end to end (execute() without per-instruction instrumentation): {} {} (min {}, max {}).\n",
         format_count(clean.value), unit, format_count(clean.min), format_count(clean.max));
+  }
+  if (summary.cycles) {
+    const CyclesDoc& cycles = *summary.cycles;
+    const std::optional<CycleEstimateDoc>& estimate = documents.metadata.cycles;
+    md += fmt::format("\nEstimated Cortex-M55 cycles ({}, {}; an estimate, not a measurement):", cycles.counter,
+                      estimate && estimate->model ? "`" + *estimate->model + "`" : std::string("model not recorded"));
+    md += cycles.per_layer_sum ? fmt::format(" per-instruction sum {};", format_count(*cycles.per_layer_sum))
+                               : std::string(" no per-instruction pass;");
+    md += cycles.clean_end_to_end
+              ? fmt::format(" clean end to end {} for one execute().\n", format_count(cycles.clean_end_to_end->value))
+              : std::string(" no clean pass.\n");
   }
   const MemoryDoc& memory = summary.memory;
   md += fmt::format("\nMemory: planned arena {} B, method arena used {} B of {}, scratch {} B, program {} B.\n",

@@ -69,6 +69,9 @@ struct ProfileResult {
   std::vector<Issue> issues;
   std::string failure;           // the run's error message when it could not complete
   nlohmann::json target_details = nlohmann::json::object();  // qemu version, firmware, host CPU...
+  // What estimated CPU_CYCLES (QemuRun::cycle_model), when a QEMU run gave
+  // them; empty on the host and when the run stopped before counting.
+  std::string cycle_model;
   double duration_s = 0;
 };
 

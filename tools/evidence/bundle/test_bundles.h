@@ -56,6 +56,58 @@ inline ProfileResult synthetic_result() {
   return result;
 }
 
+// A qemu-m55 run of the same shape that asked for the cycle estimate:
+// INST_RETIRED and CPU_CYCLES, as the catalogue defines them.
+inline const char* const kSyntheticCycleModel =
+    "LLVM 19 MCA, Cortex-M55 scheduling model, cortex-m55; board profile an547: no wait states";
+
+inline std::vector<CounterSpec> qemu_counters_with_cycles() {
+  std::vector<CounterSpec> counters;
+  for (const CounterSpec& counter : counter_catalogue("qemu-m55")) {
+    if (counter.name == "INST_RETIRED" || counter.name == kCycleCounter) counters.push_back(counter);
+  }
+  return counters;
+}
+
+inline ProfileConfig synthetic_qemu_config(const std::string& dir, const std::string& name,
+                                           const std::string& program = "model_arm.pte") {
+  ProfileConfig config = synthetic_config(dir, name);
+  config.model_path = dir + "/" + program;
+  if (!std::filesystem::exists(config.model_path)) write_file_atomic(config.model_path, "program " + program);
+  config.resolved = {{"model", {{"path", config.model_path}}}};
+  config.target = "qemu-m55";
+  config.counters = qemu_counters_with_cycles();
+  return config;
+}
+
+// One instruction of a synthetic QEMU run: the same counts in every iteration.
+struct SyntheticInstruction {
+  std::string id;
+  std::string operator_name;
+  uint64_t instructions = 0;
+  uint64_t cycles = 0;
+};
+
+inline ProfileResult synthetic_qemu_result(const std::vector<SyntheticInstruction>& instructions,
+                                           uint64_t clean_instructions, uint64_t clean_cycles) {
+  ProfileResult result = synthetic_result();
+  result.target = "qemu-m55";
+  result.counters = qemu_counters_with_cycles();
+  result.primary = result.counters[0];
+  result.layers.clear();
+  result.layer_primary.clear();
+  for (const SyntheticInstruction& i : instructions) {
+    const std::vector<uint64_t> counts(3, i.instructions), cycles(3, i.cycles);
+    result.layers.push_back({i.id, i.operator_name, {counts, cycles}});
+    result.layer_primary.push_back(counts);
+  }
+  result.clean = std::vector<uint64_t>(3, clean_instructions);
+  result.clean_counters = {result.clean, std::vector<uint64_t>(3, clean_cycles)};
+  result.cycle_model = kSyntheticCycleModel;
+  result.target_details = {{"board", "qemu-mps3-an547"}, {"qemu_version", "QEMU emulator version 7.2.19"}};
+  return result;
+}
+
 // Writes the synthetic run as bundle `name` in `dir`; returns its folder.
 inline std::string write_synthetic_bundle(const std::string& dir, const std::string& name,
                                           const ProfileResult& result = synthetic_result()) {

@@ -156,6 +156,9 @@ void compare_configuration(const Bundle& baseline, const Bundle& candidate, Bund
   for (const char* key : {"firmware_sha256", "qemu_version", "cpu", "compiler"}) {
     optional_row(std::string("target.") + key, json_or_null(ma.detail(key)), json_or_null(mb.detail(key)));
   }
+  // What estimated the cycles: two models give two different estimates.
+  auto cycle_model = [](const MetadataDoc& m) { return m.cycles ? json_or_null(m.cycles->model) : nlohmann::json(); };
+  optional_row("cycles.model", cycle_model(ma), cycle_model(mb));
   config_row(comparison, "toolchain", ma.toolchain, mb.toolchain);
   config_row(comparison, "toolchain.host_compiler", ma.host_compiler, mb.host_compiler);
   optional_row("toolchain.target_compiler", json_or_null(ma.target_compiler), json_or_null(mb.target_compiler));
@@ -216,6 +219,18 @@ void compare_run_figures(const Bundle& baseline, const Bundle& candidate, const 
              policy.threshold_for(kind, "clean_end_to_end"), noisy, false);
   metric_row("per_layer_sum", comparison.unit, per_layer_sum_of(baseline), per_layer_sum_of(candidate),
              policy.threshold_for(kind, "per_layer_sum"), noisy, !pass_b);
+  // Beside them, the estimated cycles when either run has the estimate: shown, not gated (the gate is on
+  // what is counted or measured).
+  if (sa.cycles || sb.cycles) {
+    auto clean_cycles = [](const SummaryDoc& s) { return s.cycles ? figure_of(s.cycles->clean_end_to_end) : Figure{}; };
+    auto sum_cycles = [](const SummaryDoc& s) {
+      return s.cycles && s.cycles->per_layer_sum ? measured(*s.cycles->per_layer_sum) : Figure{};
+    };
+    metric_row("cycles.clean_end_to_end", kEstimatedCyclesUnit, clean_cycles(sa), clean_cycles(sb), std::nullopt,
+               false, false);
+    metric_row("cycles.per_layer_sum", kEstimatedCyclesUnit, sum_cycles(sa), sum_cycles(sb), std::nullopt, false,
+               false);
+  }
   metric_row("load", comparison.unit, measured(static_cast<double>(sa.load)), measured(static_cast<double>(sb.load)),
              std::nullopt, noisy, false);
   metric_row("layers", "rows", pass_a ? measured(static_cast<double>(sa.layers)) : Figure{},
@@ -263,7 +278,11 @@ void compare_instructions(const Bundle& baseline, const Bundle& candidate, const
   }
   for (size_t i = 0; i < la.size(); ++i) {
     InstructionRow row{i, la[i].id, lb[i].id, la[i].operator_name,
-                       figure_row(la[i].id, comparison.unit, row_figure(la[i]), row_figure(lb[i])), {}};
+                       figure_row(la[i].id, comparison.unit, row_figure(la[i]), row_figure(lb[i])), std::nullopt, {}};
+    if (la[i].cycles || lb[i].cycles) {
+      auto cycles = [](const LayerDoc& layer) { return layer.cycles ? measured(*layer.cycles) : Figure{}; };
+      row.cycles = figure_row(la[i].id, kEstimatedCyclesUnit, cycles(la[i]), cycles(lb[i]));
+    }
     for (const auto& [name, stats] : la[i].counters) {
       const auto other = lb[i].counters.find(name);
       if (other != lb[i].counters.end()) row.counters.push_back({name, stats.value, other->second.value});

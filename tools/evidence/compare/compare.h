@@ -74,6 +74,9 @@ struct InstructionRow {
   std::string candidate_id;
   std::string operator_name;
   FigureRow figure;
+  // The estimated cycles (CPU_CYCLES) of the instruction, in
+  // kEstimatedCyclesUnit, when either run has them; never gated.
+  std::optional<FigureRow> cycles;
   std::vector<CounterDelta> counters;  // the counters both runs measured, by name
 };
 
@@ -111,7 +114,9 @@ struct BundleComparison {
 // bundle is incomplete or invalid, when the model SHA-256 values differ, or
 // when the bundles measure different things (target or metric). Compares the
 // configuration, the run metrics (per-instruction sum, clean end to end, load,
-// memory) and every instruction; a figure a run did not measure
+// memory; with the cycle estimate in either run, its clean end to end and
+// per-instruction sum too, in estimated cycles, shown but never gated) and
+// every instruction (and its estimated cycles); a figure a run did not measure
 // (per_layer: false) or that is 0 in both is no change, and a zero baseline
 // gives no ratio. `policy` gives each figure its gate (regression_policy.h):
 // a figure that grew by more than its threshold is a regression, except a
@@ -192,7 +197,10 @@ std::vector<MatchedRow> match_by_structure(const std::vector<std::string>& basel
 // with Failure exit 2. The first line says what was compared. Then the rows
 // of match_by_structure, each saying how it was matched, then per-instruction
 // sum, clean end to end, each Tier-1 region, each operator one Tier-1 kernel
-// replaces one-for-one inside a region, and the planned arena. With the
+// replaces one-for-one inside a region, and the planned arena. When both
+// bundles carry the cycle estimate (CPU_CYCLES), the rows again in estimated
+// cycles and, beside each of those figures but the arena, its estimated
+// cycles (the JSON's `cycles`, apart from `metrics`). With the
 // export manifest, operator names (and so the match), the SHA-256 check and
 // the planned arena come from it; otherwise the names are the bundles' own.
 ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidate,

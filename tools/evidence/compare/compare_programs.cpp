@@ -23,6 +23,12 @@ struct Side {
   std::vector<double> values;
   double clean = 0;
   double planned_arena = 0;
+  // The estimated cycles (CPU_CYCLES) of each instruction and of the clean
+  // execute(), when the bundle has the estimate.
+  bool has_cycles = false;
+  std::vector<double> cycles;
+  double clean_cycles = 0;
+  std::optional<std::string> cycle_model;
 };
 
 bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
@@ -147,7 +153,24 @@ Side read_side(const Bundle& bundle) {
   }
   side.clean = bundle.summary.clean_end_to_end ? bundle.summary.clean_end_to_end->value : 0.0;
   side.planned_arena = static_cast<double>(bundle.summary.memory.planned_arena);
+  const std::optional<CyclesDoc>& cycles = bundle.summary.cycles;
+  side.has_cycles = cycles && cycles->clean_end_to_end &&
+                    std::all_of(bundle.results.layers.begin(), bundle.results.layers.end(),
+                                [](const LayerDoc& layer) { return layer.cycles.has_value(); });
+  if (side.has_cycles) {
+    for (const LayerDoc& layer : bundle.results.layers) side.cycles.push_back(*layer.cycles);
+    side.clean_cycles = cycles->clean_end_to_end->value;
+    if (bundle.metadata.cycles) side.cycle_model = bundle.metadata.cycles->model;
+  }
   return side;
+}
+
+// The side with its estimated cycles as its values, for the tables in cycles.
+Side in_cycles(const Side& side) {
+  Side cycles = side;
+  cycles.values = side.cycles;
+  cycles.clean = side.clean_cycles;
+  return cycles;
 }
 
 // The manifest entry of a bundle's program, found by SHA-256.
@@ -352,18 +375,24 @@ json side_json(const Side& side, const std::vector<size_t>& indices) {
     ops.push_back(side.labels[i]);
     values.push_back(side.values[i]);
   }
-  return {{"ids", ids}, {"ops", ops}, {"values", values}, {"value", sum_of(side, indices)}};
+  json out = {{"ids", ids}, {"ops", ops}, {"values", values}, {"value", sum_of(side, indices)}};
+  if (side.has_cycles) {
+    const Side cycles = in_cycles(side);
+    json each = json::array();
+    for (size_t i : indices) each.push_back(cycles.values[i]);
+    out["cycles"] = each;
+    out["cycles_value"] = sum_of(cycles, indices);
+  }
+  return out;
 }
 
-// Every instruction of both programs once, in the rows of the structural
-// match; each row says how it was matched.
-void write_rows(Report& out, const Side& base, const Side& cand, const std::vector<MatchedRow>& rows) {
+// The table of the structural match's rows, in the sides' values.
+void write_rows_table(std::ostringstream& md, const Side& base, const Side& cand, const std::vector<MatchedRow>& rows) {
   const std::string a_name = protocol::to_string(base.provider);
   const std::string b_name = protocol::to_string(cand.provider);
-  out.md << "| # | " << a_name << " | " << a_name << " op | " << a_name << " value | " << b_name << " | " << b_name
-         << " op | " << b_name << " value | delta | × (" << b_name << " ÷ " << a_name << ") | match |\n";
-  out.md << "|---|---|---|---:|---|---|---:|---:|---:|---|\n";
-  out.doc["rows"] = json::array();
+  md << "| # | " << a_name << " | " << a_name << " op | " << a_name << " value | " << b_name << " | " << b_name
+     << " op | " << b_name << " value | delta | × (" << b_name << " ÷ " << a_name << ") | match |\n";
+  md << "|---|---|---|---:|---|---|---:|---:|---:|---|\n";
   for (size_t k = 0; k < rows.size(); ++k) {
     const MatchedRow& row = rows[k];
     const SideCells a = side_cells(base, row.baseline);
@@ -373,18 +402,35 @@ void write_rows(Report& out, const Side& base, const Side& cand, const std::vect
     if (row.match == RowMatch::OnlyInCandidate) match += b_name;
     if (row.tier1_region) match += " (Tier-1 region)";
     std::string delta, factor;
-    json entry = {{"index", k}, {"match", code_of(row.match)}, {"tier1_region", row.tier1_region}};
-    if (!row.baseline.empty()) entry["baseline"] = side_json(base, row.baseline);
-    if (!row.candidate.empty()) entry["candidate"] = side_json(cand, row.candidate);
     if (!row.baseline.empty() && !row.candidate.empty()) {
       const double va = sum_of(base, row.baseline), vb = sum_of(cand, row.candidate);
       delta = format_delta_pct(va, vb);
       factor = format_factor(va, vb);
-      const json numbers = delta_json(va, vb);
-      for (const char* key : {"delta", "delta_pct", "factor"}) entry[key] = numbers[key];
     }
-    out.md << "| " << k << " | " << a.ids << " | " << a.ops << " | " << a.value << " | " << b.ids << " | " << b.ops
-           << " | " << b.value << " | " << delta << " | " << factor << " | " << match << " |\n";
+    md << "| " << k << " | " << a.ids << " | " << a.ops << " | " << a.value << " | " << b.ids << " | " << b.ops
+       << " | " << b.value << " | " << delta << " | " << factor << " | " << match << " |\n";
+  }
+}
+
+// Every instruction of both programs once, in the rows of the structural
+// match; each row says how it was matched. In the JSON, each side's
+// estimated cycles and the row's change in them, when both sides have them.
+void write_rows(Report& out, const Side& base, const Side& cand, const std::vector<MatchedRow>& rows) {
+  write_rows_table(out.md, base, cand, rows);
+  const bool cycles = base.has_cycles && cand.has_cycles;
+  out.doc["rows"] = json::array();
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const MatchedRow& row = rows[k];
+    json entry = {{"index", k}, {"match", code_of(row.match)}, {"tier1_region", row.tier1_region}};
+    if (!row.baseline.empty()) entry["baseline"] = side_json(base, row.baseline);
+    if (!row.candidate.empty()) entry["candidate"] = side_json(cand, row.candidate);
+    if (!row.baseline.empty() && !row.candidate.empty()) {
+      const json numbers = delta_json(sum_of(base, row.baseline), sum_of(cand, row.candidate));
+      for (const char* key : {"delta", "delta_pct", "factor"}) entry[key] = numbers[key];
+      if (cycles) {
+        entry["cycles"] = delta_json(sum_of(in_cycles(base), row.baseline), sum_of(in_cycles(cand), row.candidate));
+      }
+    }
     out.doc["rows"].push_back(entry);
   }
 }
@@ -398,40 +444,59 @@ std::vector<size_t> every_index(const Side& side) {
 // The run figures side by side: per-instruction sum, clean end to end, each
 // Tier-1 region (and all of them together when there are several), every
 // portable operator a region's one Tier-1 kernel of the same name replaces,
-// the planned arena; each with delta and factor.
+// the planned arena; each with delta and factor. When both sides have the
+// cycle estimate, each figure but the arena is followed by its estimated
+// cycles (the JSON's `cycles.metrics`, so that `metrics` keeps its rows).
 void write_metrics(Report& out, const Side& base, const Side& cand, const std::vector<MatchedRow>& rows,
                    const std::string& unit) {
   const std::string a_name = protocol::to_string(base.provider);
   const std::string b_name = protocol::to_string(cand.provider);
+  const bool cycles = base.has_cycles && cand.has_cycles;
+  const Side cycles_a = in_cycles(base), cycles_b = in_cycles(cand);
   out.md << "\n| metric | " << a_name << " | " << b_name << " | delta | × (" << b_name << " ÷ " << a_name
          << ") |\n|---|---:|---:|---:|---:|\n";
   out.doc["metrics"] = json::array();
-  auto metric_row = [&](const std::string& name, double a, double b) {
+  json cycle_metrics = json::array();
+  auto table_row = [&](const std::string& name, double a, double b, json& into) {
     out.md << "| " << name << " | " << format_count(a) << " | " << format_count(b) << " | "
            << format_delta_pct(a, b) << " | " << format_factor(a, b) << " |\n";
     json row = {{"name", name}};
     row.update(delta_json(a, b));
-    out.doc["metrics"].push_back(row);
+    into.push_back(row);
   };
+  auto metric_row = [&](const std::string& name, double a, double b) { table_row(name, a, b, out.doc["metrics"]); };
+  // The same figure in estimated cycles, over the same instructions.
+  auto cycles_row = [&](const std::string& name, const std::vector<size_t>& ia, const std::vector<size_t>& ib) {
+    if (cycles) table_row(name, sum_of(cycles_a, ia), sum_of(cycles_b, ib), cycle_metrics);
+  };
+  const std::string in_cycles_text = std::string(" in ") + kEstimatedCyclesUnit;
   metric_row("per-instruction sum (" + unit + ")", sum_of(base, every_index(base)), sum_of(cand, every_index(cand)));
+  cycles_row(std::string("per-instruction sum (") + kEstimatedCyclesUnit + ")", every_index(base), every_index(cand));
   metric_row("clean end to end (" + unit + ")", base.clean, cand.clean);
+  if (cycles) {
+    table_row(std::string("clean end to end (") + kEstimatedCyclesUnit + ")", base.clean_cycles, cand.clean_cycles,
+              cycle_metrics);
+  }
   out.doc["tier1_regions"] = json::array();
   std::vector<size_t> all_a, all_b;
   for (const MatchedRow& row : rows) {
     if (!row.tier1_region) continue;
-    metric_row("Tier-1 region (" + a_name + " " + id_range(base, row.baseline) + ", " + b_name + " " +
-                   id_range(cand, row.candidate) + ")",
-               sum_of(base, row.baseline), sum_of(cand, row.candidate));
+    const std::string name = "Tier-1 region (" + a_name + " " + id_range(base, row.baseline) + ", " + b_name + " " +
+                             id_range(cand, row.candidate) + ")";
+    metric_row(name, sum_of(base, row.baseline), sum_of(cand, row.candidate));
+    cycles_row(name + in_cycles_text, row.baseline, row.candidate);
     json region = {{"baseline_ids", side_json(base, row.baseline)["ids"]},
                    {"candidate_ids", side_json(cand, row.candidate)["ids"]}};
     region.update(delta_json(sum_of(base, row.baseline), sum_of(cand, row.candidate)));
+    region["cycles"] = cycles ? delta_json(sum_of(cycles_a, row.baseline), sum_of(cycles_b, row.candidate)) : json();
     out.doc["tier1_regions"].push_back(region);
     all_a.insert(all_a.end(), row.baseline.begin(), row.baseline.end());
     all_b.insert(all_b.end(), row.candidate.begin(), row.candidate.end());
   }
   if (out.doc["tier1_regions"].size() > 1) {
-    metric_row("Tier-1 regions together (" + std::to_string(out.doc["tier1_regions"].size()) + ")",
-               sum_of(base, all_a), sum_of(cand, all_b));
+    const std::string name = "Tier-1 regions together (" + std::to_string(out.doc["tier1_regions"].size()) + ")";
+    metric_row(name, sum_of(base, all_a), sum_of(cand, all_b));
+    cycles_row(name + in_cycles_text, all_a, all_b);
   }
   // Inside a region: a portable operator and the one Tier-1 kernel of the same name there.
   for (const MatchedRow& row : rows) {
@@ -443,8 +508,10 @@ void write_metrics(Report& out, const Side& base, const Side& cand, const std::v
         if (is_tier1(cand.labels[j]) && base_name(cand.labels[j]) == base_name(base.labels[i])) matches.push_back(j);
       }
       if (matches.size() == 1) {
-        metric_row("`" + base_name(base.labels[i]) + "` op alone (" + base.ids[i] + ", " + cand.ids[matches[0]] + ")",
-                   base.values[i], cand.values[matches[0]]);
+        const std::string name =
+            "`" + base_name(base.labels[i]) + "` op alone (" + base.ids[i] + ", " + cand.ids[matches[0]] + ")";
+        metric_row(name, base.values[i], cand.values[matches[0]]);
+        cycles_row(name + in_cycles_text, {i}, {matches[0]});
       }
     }
   }
@@ -453,6 +520,33 @@ void write_metrics(Report& out, const Side& base, const Side& cand, const std::v
     out.md << "\nNo Tier-1 region: " << b_name << " runs no `cortex_m_ns::` operator in place of " << a_name
            << "'s portable kernels.\n";
   }
+  out.doc["cycles"] = json();
+  if (cycles) {
+    out.doc["cycles"] = {{"counter", kCycleCounter},
+                         {"unit", kEstimatedCyclesUnit},
+                         {"estimated", true},
+                         {"baseline_model", json_or_null(base.cycle_model)},
+                         {"candidate_model", json_or_null(cand.cycle_model)},
+                         {"metrics", cycle_metrics}};
+  }
+}
+
+// Where the estimated cycles come from, or why there are none.
+void write_cycles_note(Report& out, const Side& base, const Side& cand) {
+  const std::string a_name = protocol::to_string(base.provider);
+  const std::string b_name = protocol::to_string(cand.provider);
+  if (base.has_cycles != cand.has_cycles) {
+    out.md << "Estimated cycles: only the " << (base.has_cycles ? a_name : b_name) << " bundle has them ("
+           << kCycleCounter << "), so none are compared.\n";
+    return;
+  }
+  if (!base.has_cycles) return;
+  const std::string model_a = base.cycle_model.value_or("a model not recorded");
+  const std::string model_b = cand.cycle_model.value_or("a model not recorded");
+  out.md << "Estimated cycles (" << kCycleCounter << "): Cortex-M55 core cycles estimated from the executed "
+         << "instructions by `" << model_a << "`";
+  if (model_a != model_b) out.md << " (" << a_name << ") and `" << model_b << "` (" << b_name << ")";
+  out.md << ": an estimate, not a measurement (no caches, bus contention or interrupts; docs/cycles.md).\n";
 }
 
 }  // namespace
@@ -491,11 +585,21 @@ ComparisonReport compare_programs(const Bundle& baseline, const Bundle& candidat
   write_heading(out, baseline, candidate, pair, manifest.has_value());
   const std::vector<MatchedRow> rows = match_by_structure(base.labels, cand.labels);
   write_rows(out, base, cand, rows);
+  if (base.has_cycles && cand.has_cycles) {
+    out.md << "\n## " << pair.baseline.model << ": per-instruction " << kEstimatedCyclesUnit << " (" << kCycleCounter
+           << ", " << baseline.summary.target << "; an estimate, not a measurement)\n\n";
+    write_rows_table(out.md, in_cycles(base), in_cycles(cand), rows);
+  }
   const std::string& unit = baseline.summary.metric.unit;
   write_metrics(out, base, cand, rows, unit);
   out.md << "\nValues are the " << baseline.results.aggregation << " of " << baseline.results.iterations << " iterations";
-  if (unit == "instructions") out.md << " (executed instructions counted under QEMU, not cycles)";
+  if (unit == "instructions") {
+    out.md << " (executed instructions counted under QEMU, not cycles"
+           << (base.has_cycles && cand.has_cycles ? "; the figures in estimated cycles are the estimate below" : "")
+           << ")";
+  }
   out.md << ".\n";
+  write_cycles_note(out, base, cand);
   return {std::move(out.doc), out.md.str()};
 }
 

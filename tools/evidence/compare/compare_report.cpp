@@ -118,6 +118,12 @@ json comparison_json(const BundleComparison& comparison) {
   for (const InstructionRow& row : comparison.layers) {
     json out = {{"index", row.index}, {"id", row.id}, {"candidate_id", row.candidate_id}, {"operator", row.operator_name}};
     out.update(figure_json(row.figure));
+    json cycles;
+    if (row.cycles) {
+      cycles = {{"unit", row.cycles->unit}};
+      cycles.update(figure_json(*row.cycles));
+    }
+    out["cycles"] = cycles;
     json counters = json::object();
     for (const CounterDelta& counter : row.counters) counters[counter.name] = delta_json(counter.baseline, counter.candidate);
     out["counters"] = counters;
@@ -185,6 +191,18 @@ std::string comparison_markdown(const BundleComparison& comparison) {
     md += ")\n\n| # | operator | baseline | candidate | change | % | × (candidate ÷ baseline) | |\n"
           "|---|---|---:|---:|---:|---:|---:|---|\n";
     for (const InstructionRow* row : shown) md += fmt::format("| {} | `{}` ", row->id, row->operator_name) + cells(row->figure);
+    // The same rows in estimated cycles, beside the counts: shown, never gated.
+    const bool cycles =
+        std::any_of(shown.begin(), shown.end(), [](const InstructionRow* row) { return row->cycles.has_value(); });
+    if (cycles) {
+      md += std::string("\n## Instructions (") + kEstimatedCyclesUnit + ": " + kCycleCounter +
+            ", an estimate, not a measurement; not gated)\n\n"
+            "| # | operator | baseline | candidate | change | % | × (candidate ÷ baseline) | |\n"
+            "|---|---|---:|---:|---:|---:|---:|---|\n";
+      for (const InstructionRow* row : shown) {
+        if (row->cycles) md += fmt::format("| {} | `{}` ", row->id, row->operator_name) + cells(*row->cycles);
+      }
+    }
   }
   if (comparison.gated) {
     md += fmt::format("\n{} beyond {}{}", comparison.passed() ? "No regression" : "**Regressions**",

@@ -238,5 +238,140 @@ TEST(Compare, ConfigurationRowsShowToolchainAndArenas) {
   EXPECT_NE(comparison_markdown(compared).find("| arena.location | sram | tcm | **diff** |"), std::string::npos);
 }
 
+// Two QEMU runs of one program that estimate cycles: compare puts the
+// estimate beside the counts, labelled, and never gates it.
+TEST(Compare, EstimatedCyclesStandBesideInstructionsUngated) {
+  TemporaryDirectory dir("etns-compare-test");
+  using testing::synthetic_qemu_result;
+  const ProfileConfig a = testing::synthetic_qemu_config(dir.path(), "a");
+  const ProfileConfig b = testing::synthetic_qemu_config(dir.path(), "b");
+  write_bundle(a, synthetic_qemu_result({{"c0i0", "cortex_m::quantized_add.out", 100, 150},
+                                         {"c0i1", "aten::sub.out", 300, 50}},
+                                        420, 230));
+  write_bundle(b, synthetic_qemu_result({{"c0i0", "cortex_m::quantized_add.out", 100, 300},
+                                         {"c0i1", "aten::sub.out", 300, 50}},
+                                        420, 460));
+  const BundleComparison compared = compare_bundles(read_bundle(a.output_dir), read_bundle(b.output_dir),
+                                                    threshold_policy(0));
+  EXPECT_TRUE(compared.passed()) << "the estimate doubled, the counts did not: the gate is on the counts";
+  const std::string md = comparison_markdown(compared);
+  EXPECT_NE(md.find("| cycles.clean_end_to_end | estimated cycles | 230 | 460 | +230 | +100.0% | 2.0× |  |\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| cycles.per_layer_sum | estimated cycles | 200 | 350 | +150 | +75.0% | 1.8× |  |\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("## Instructions (estimated cycles: CPU_CYCLES, an estimate, not a measurement; not gated)\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| c0i0 | `cortex_m::quantized_add.out` | 150 | 300 | +150 | +100.0% | 2.0× |  |\n"),
+            std::string::npos)
+      << md;
+  const std::string model = testing::kSyntheticCycleModel;
+  EXPECT_NE(md.find("| cycles.model | " + model + " | " + model + " | same |"),
+            std::string::npos)
+      << md;
+  const nlohmann::json doc = comparison_json(compared);
+  EXPECT_EQ(doc["metrics"][1]["name"], "per_layer_sum") << "the counts keep their places";
+  EXPECT_EQ(doc["metrics"][2]["name"], "cycles.clean_end_to_end");
+  EXPECT_EQ(doc["metrics"][2]["unit"], "estimated cycles");
+  EXPECT_FALSE(doc["metrics"][2].contains("threshold_pct"));
+  EXPECT_EQ(doc["layers"][0]["cycles"]["candidate"], 300);
+  EXPECT_EQ(doc["layers"][0]["cycles"]["unit"], "estimated cycles");
+
+  write_comparison_files(compared, dir.path() + "/diff");
+  const std::vector<uint8_t> csv = read_file(dir.path() + "/diff/layer_diff.csv");
+  EXPECT_NE(std::string(csv.begin(), csv.end()).find(",baseline_CPU_CYCLES,candidate_CPU_CYCLES,delta_CPU_CYCLES,"),
+            std::string::npos);
+
+  // A host bundle has no estimate: no cycles rows at all.
+  const Bundle host = read_bundle(testing::write_synthetic_bundle(dir.path(), "host"));
+  const BundleComparison hosts = compare_bundles(host, host, threshold_policy(std::nullopt));
+  for (const FigureRow& row : hosts.metrics) EXPECT_EQ(row.name.rfind("cycles.", 0), std::string::npos) << row.name;
+  EXPECT_EQ(comparison_markdown(hosts).find("estimated cycles"), std::string::npos);
+}
+
+// compare-programs: the rows again in estimated cycles, and the Tier-1
+// region (the float island ns replaces) in estimated cycles beside its count.
+TEST(ComparePrograms, TheTier1RegionInEstimatedCycles) {
+  TemporaryDirectory dir("etns-compare-test");
+  using testing::synthetic_qemu_result;
+  const ProfileConfig arm = testing::synthetic_qemu_config(dir.path(), "arm", "model_arm.pte");
+  ProfileConfig ns = testing::synthetic_qemu_config(dir.path(), "ns", "model_ns.pte");
+  ns.backend = protocol::Provider::Ns;
+  write_bundle(arm, synthetic_qemu_result({{"c0i0", "cortex_m::quantize_per_tensor.out", 100, 120},
+                                           {"c0i1", "cortex_m::dequantize_per_tensor.out", 200, 260},
+                                           {"c0i2", "aten::mean.out", 5000, 9000},
+                                           {"c0i3", "cortex_m::quantize_per_tensor.out", 100, 120},
+                                           {"c0i4", "cortex_m::dequantize_per_tensor.out", 200, 250}},
+                                          5700, 9800));
+  write_bundle(ns, synthetic_qemu_result({{"c0i0", "cortex_m::quantize_per_tensor.out", 100, 120},
+                                          {"c0i1", "cortex_m_ns::quantized_mean.out", 800, 500},
+                                          {"c0i2", "cortex_m::dequantize_per_tensor.out", 200, 250}},
+                                         1200, 900));
+  const Bundle a = read_bundle(arm.output_dir);
+  const Bundle b = read_bundle(ns.output_dir);
+  const ComparisonReport report = compare_programs(a, b, std::nullopt);
+  const std::string& md = report.markdown;
+  EXPECT_NE(md.find("| Tier-1 region (arm c0i1–c0i3, ns c0i1) | 5,300 | 800 | -84.9% | 0.15× |\n"
+                    "| Tier-1 region (arm c0i1–c0i3, ns c0i1) in estimated cycles | 9,380 | 500 | -94.7% | 0.053× |\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| clean end to end (instructions) | 5,700 | 1,200 | -78.9% | 0.21× |\n"
+                    "| clean end to end (estimated cycles) | 9,800 | 900 | -90.8% | 0.092× |\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| `mean` op alone (c0i2, c0i1) in estimated cycles | 9,000 | 500 | -94.4% | 0.056× |\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("## model: per-instruction estimated cycles (CPU_CYCLES, qemu-m55; an estimate, not a "
+                    "measurement)\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| 1 | c0i1–c0i3 | cortex_m::dequantize_per_tensor.out (260) + aten::mean.out (9,000) + "
+                    "cortex_m::quantize_per_tensor.out (120) | 9,380 | c0i1 | cortex_m_ns::quantized_mean.out | 500 | "
+                    "-94.7% | 0.053× | group (Tier-1 region) |\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("Estimated cycles (CPU_CYCLES): Cortex-M55 core cycles estimated from the executed instructions "
+                    "by `LLVM 19 MCA, Cortex-M55 scheduling model, cortex-m55; board profile an547: no wait "
+                    "states`: an estimate, not a measurement (no caches, bus contention or interrupts"),
+            std::string::npos)
+      << md;
+
+  const nlohmann::json& doc = report.document;
+  for (const nlohmann::json& metric : doc["metrics"]) {
+    EXPECT_EQ(metric["name"].get<std::string>().find("estimated cycles"), std::string::npos)
+        << "metrics keeps the counts only: " << metric["name"];
+  }
+  EXPECT_EQ(doc["cycles"]["estimated"], true);
+  EXPECT_EQ(doc["cycles"]["baseline_model"], testing::kSyntheticCycleModel);
+  EXPECT_EQ(doc["tier1_regions"][0]["cycles"]["baseline"], 9380);
+  EXPECT_EQ(doc["tier1_regions"][0]["cycles"]["candidate"], 500);
+  EXPECT_EQ(doc["tier1_regions"][0]["baseline"], 5300);
+  EXPECT_EQ(doc["rows"][1]["baseline"]["cycles"], nlohmann::json({260, 9000, 120}));
+  EXPECT_EQ(doc["rows"][1]["candidate"]["cycles_value"], 500);
+  EXPECT_EQ(doc["rows"][1]["cycles"]["delta"], -8880);
+
+  // Only one bundle with the estimate: nothing is compared in cycles, and the page says why.
+  ProfileConfig counts_only = testing::synthetic_qemu_config(dir.path(), "ns_counts", "model_ns.pte");
+  counts_only.backend = protocol::Provider::Ns;
+  counts_only.counters.resize(1);
+  ProfileResult result = synthetic_qemu_result({{"c0i0", "cortex_m::quantize_per_tensor.out", 100, 120},
+                                                {"c0i1", "cortex_m_ns::quantized_mean.out", 800, 500},
+                                                {"c0i2", "cortex_m::dequantize_per_tensor.out", 200, 250}},
+                                               1200, 900);
+  result.counters.resize(1);
+  for (LayerResult& layer : result.layers) layer.samples.resize(1);
+  result.clean_counters.resize(1);
+  write_bundle(counts_only, result);
+  const ComparisonReport one = compare_programs(a, read_bundle(counts_only.output_dir), std::nullopt);
+  EXPECT_EQ(one.markdown.find("in estimated cycles"), std::string::npos) << one.markdown;
+  EXPECT_NE(one.markdown.find("Estimated cycles: only the arm bundle has them (CPU_CYCLES), so none are compared."),
+            std::string::npos)
+      << one.markdown;
+  EXPECT_TRUE(one.document["cycles"].is_null());
+}
+
 }  // namespace
 }  // namespace etns::tools

@@ -15,15 +15,22 @@
 namespace etns::tools {
 
 // One column a target can measure. On qemu-m55 every counter counts executed
-// instructions of one class (the etns QEMU plugin's); on host, wall time.
+// instructions of one class (the etns QEMU plugin's), except CPU_CYCLES, the
+// plugin's estimate of the Cortex-M55's core cycles; on host, wall time.
 struct CounterSpec {
-  std::string name;         // "INST_RETIRED", "MVE_INST_RETIRED", "WALL_NS"
+  std::string name;         // "INST_RETIRED", "MVE_INST_RETIRED", "CPU_CYCLES", "WALL_NS"
   std::string group;        // "cpu", "mve", "memory"
-  std::string source;       // qemu-m55: plugin class ("total", "mve", ...) or a sum ("mve_load+mve_store"); host: "wall_ns"
-  std::string unit;         // "instructions" or "ns"
+  std::string source;       // qemu-m55: plugin class ("total", "mve", ..., "cycles") or a sum ("mve_load+mve_store"); host: "wall_ns"
+  std::string unit;         // "instructions", "estimated cycles" or "ns"
   std::string description;  // one line: what exactly it counts
   bool is_default = false;  // part of the group's `default` selection
 };
+
+// The board profiler's cycle counter. On qemu-m55 it holds the plugin's
+// estimate (qemu_plugin/cycle_model.h), in kEstimatedCyclesUnit: never a
+// measurement, and never an instruction count.
+inline constexpr const char* kCycleCounter = "CPU_CYCLES";
+inline constexpr const char* kEstimatedCyclesUnit = "estimated cycles";
 
 // The counters `target` ("qemu-m55" or "host") offers, in catalogue order.
 // Throws Failure for an unknown target.

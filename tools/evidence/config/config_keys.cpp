@@ -174,7 +174,7 @@ std::vector<KeySpec> target_keys() {
   return {
       section("target", "where the program runs"),
       choice("target.board", "qemu-m55", {"qemu-m55", "host"},
-             "qemu-m55: executed instructions under QEMU; host: wall-clock time")
+             "qemu-m55: executed instructions and estimated cycles under QEMU; host: wall-clock time")
           .kind("a board name")
           .other("no etns port for '{}' yet (supported: qemu-m55, host; see docs/porting.md)"),
       choice("target.toolchain", "arm-none-eabi-gcc", {"arm-none-eabi-gcc", "gcc", "armclang", "atfe"},

@@ -39,7 +39,7 @@ TEST_F(ProfileConfigTest, MinimalConfigTakesTheDefaults) {
   EXPECT_EQ(config.run_timeout_s, 900);
   EXPECT_EQ(config.groups, std::vector<std::string>({"cpu"}));
   EXPECT_EQ(names_of(config.counters),
-            std::vector<std::string>({"INST_RETIRED", "BR_RETIRED", "LE_RETIRED", "FP_RETIRED"}));
+            std::vector<std::string>({"INST_RETIRED", "BR_RETIRED", "LE_RETIRED", "FP_RETIRED", "CPU_CYCLES"}));
   EXPECT_TRUE(config.per_layer);
   EXPECT_EQ(config.iterations, 100);
   EXPECT_EQ(config.warmup, 5);
@@ -74,7 +74,7 @@ TEST_F(ProfileConfigTest, ResolvedHoldsEveryKeyWithItsDefault) {
       "psram": {"clock_hz": 48000000}, "custom_socs": null, "custom_boards": null,
       "ensure_board_powered": false})"));
   EXPECT_EQ(resolved["profiling"], nlohmann::ordered_json::parse(R"({
-      "pmu_counters": {"cpu": ["INST_RETIRED", "BR_RETIRED", "LE_RETIRED", "FP_RETIRED"]},
+      "pmu_counters": {"cpu": ["INST_RETIRED", "BR_RETIRED", "LE_RETIRED", "FP_RETIRED", "CPU_CYCLES"]},
       "per_layer": true, "iterations": 100, "warmup": 5, "aggregation": "median", "input": null,
       "window_mode": "auto",
       "window_target_ms": 1000, "window_min": 10, "window_max": 500000, "clean_window_probe": "infer",
@@ -294,10 +294,11 @@ TEST_F(ProfileConfigTest, EveryProblemIsReportedNotOnlyTheFirst) {
             }));
   // Rules across keys and the files they name are checked too, each once.
   EXPECT_EQ(errors("model: {path: none.pte}\nprofiling: {window_min: 20, window_max: 10, pmu_counters: {cpu: "
-                   "[CPU_CYCLES, NOPE]}}\n"),
+                   "[STALL, NOPE]}}\n"),
             std::vector<std::string>({
-                in_file() + "profiling.pmu_counters.cpu[0]: CPU_CYCLES cannot be counted on qemu-m55: QEMU counts "
-                            "instructions, not cycles (valid: " + kQemuCounters + ")",
+                in_file() + "profiling.pmu_counters.cpu[0]: STALL cannot be counted on qemu-m55: the cycle estimate "
+                            "gives total core cycles only (CPU_CYCLES), no stall, predication or bus cycles (valid: " +
+                    kQemuCounters + ")",
                 in_file() + "profiling.pmu_counters.cpu[1]: unknown counter 'NOPE' on qemu-m55 (valid: " +
                     kQemuCounters + ")",
                 in_file() + "profiling.window_max: must be >= window_min (20), got 10",

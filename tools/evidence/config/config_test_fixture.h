@@ -27,7 +27,8 @@ namespace fs = std::filesystem;
 inline const std::string kModelBytes = "xxxxET12 not really a flatbuffer";
 inline const std::string kMinimal = "model:\n  path: model.pte\n";
 inline const std::string kQemuCounters =
-    "INST_RETIRED, BR_RETIRED, LE_RETIRED, FP_RETIRED, INST_WEIGHTED_RETIRED, MVE_INST_RETIRED, MVE_LD_RETIRED, "
+    "INST_RETIRED, BR_RETIRED, LE_RETIRED, FP_RETIRED, CPU_CYCLES, INST_WEIGHTED_RETIRED, MVE_INST_RETIRED, "
+    "MVE_LD_RETIRED, "
     "MVE_ST_RETIRED, MVE_LD_NONCONTIG_RETIRED, MVE_ST_NONCONTIG_RETIRED, MVE_LDST_RETIRED, MVE_LDST_NONCONTIG_RETIRED, "
     "LD_RETIRED, ST_RETIRED";
 

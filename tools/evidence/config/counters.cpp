@@ -99,9 +99,12 @@ bool is_cycle_event(const std::string& name) {
 bool has(const std::string& name, const char* part) { return name.find(part) != std::string::npos; }
 
 // Why the QEMU plugin cannot give an Armv8-M event it lacks: each refusal
-// names what is missing, not a generic category.
+// names what is missing, not a generic category. CPU_CYCLES is in the
+// catalogue (the estimate); the other cycle events split cycles it does not.
 std::string qemu_refusal_reason(const std::string& name) {
-  if (is_cycle_event(name)) return "QEMU counts instructions, not cycles";
+  if (is_cycle_event(name)) {
+    return "the cycle estimate gives total core cycles only (CPU_CYCLES), no stall, predication or bus cycles";
+  }
   if (has(name, "CACHE") || has(name, "BUS_") || has(name, "TCM_") || name == "MEM_ACCESS" ||
       name == "MEMORY_ERROR") {
     return "QEMU models no caches, buses or TCM timing, so it has no memory-system events";
@@ -246,7 +249,8 @@ Json select_counters(const Json& selection, ProfileConfig& config, Problems& pro
 }  // namespace config_detail
 
 const std::vector<CounterSpec>& counter_catalogue(const std::string& target) {
-  // The etns QEMU plugin's instruction classes (qemu_plugin/insn_class.h).
+  // The etns QEMU plugin's instruction classes (qemu_plugin/insn_class.h) and
+  // its cycle estimate.
   // Sources are the plugin's class names (protocol/counter_classes.h), never retyped.
   const auto cls = [](EtnsInsnClass c) { return std::string(kEtnsClassNames[c]); };
   const auto sum = [&](EtnsInsnClass a, EtnsInsnClass b) { return cls(a) + "+" + cls(b); };
@@ -267,6 +271,14 @@ const std::vector<CounterSpec>& counter_catalogue(const std::string& target) {
       qemu("LE_RETIRED", "cpu", cls(kEtnsClassLoop),
            "low-overhead-loop instructions (DLS, WLS, LE, LETP, LCTP, BF*); LE/LETP once per iteration"),
       qemu("FP_RETIRED", "cpu", cls(kEtnsClassFp), "scalar floating-point instructions, their loads and stores included"),
+      // Not a count: the plugin's estimate (qemu_plugin/cycle_model.h), the
+      // class QemuRun::classes calls "cycles". The run's bundle names the model.
+      CounterSpec{kCycleCounter, "cpu", "cycles", kEstimatedCyclesUnit,
+                  "Cortex-M55 core cycles estimated from the executed instructions by LLVM 19's Cortex-M55 scheduling "
+                  "model (MCA), taken branches 3 cycles, memory as the board profile says (an547: no wait states): an "
+                  "estimate, not a measurement (no caches, bus contention or interrupts; run_metadata.json "
+                  "cycles.model names model and board)",
+                  true},
       qemu_extra("INST_WEIGHTED_RETIRED", "cpu", ETNS_WEIGHTED_NAME,
                  "instructions, gathers and scatters counted once per lane (128 bits / lane size: VLDRB.U8 16, "
                  "VLDRW 4, VLDRD 2), predicated lanes included"),

@@ -196,6 +196,7 @@ void record_qemu(const QemuRun& run, const ProfileConfig& config, ProfileResult&
     }
   }
   result.load = value(run.load, result.primary.source);
+  result.cycle_model = run.cycle_model;
   result.output_crc32 = run.per_instruction_crc32;
   result.output_crc32.insert(result.output_crc32.end(), run.clean_crc32.begin(), run.clean_crc32.end());
   result.method_arena_bytes = run.method_arena_bytes;
@@ -212,7 +213,8 @@ void run_on_qemu_target(const ProfileConfig& config, const std::vector<std::vect
                            {"firmware_sha256", sha256_hex_file(tools.firmware)},
                            {"firmware_provider", protocol::to_string(config.backend)},
                            {"plugin", tools.plugin},
-                           {"counts", "instructions executed by the guest, counted by the etns QEMU plugin; not cycles"}};
+                           {"counts", "instructions executed by the guest, counted by the etns QEMU plugin; "
+                                      "CPU_CYCLES: Cortex-M55 cycles the plugin estimates from them, not measured"}};
   QemuJob job;
   job.program = read_file(config.model_path);
   job.inputs = inputs;

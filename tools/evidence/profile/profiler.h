@@ -20,8 +20,9 @@ using ProgressFn = std::function<void(const std::string& status)>;
 // Every input is all zeros, as the reference profiler's (profiler.md §5.2),
 // unless profiling.input names a file per input (checked by the config
 // reader); result.inputs records each one's SHA-256 or "zeros".
-// On qemu-m55 the counters are the QEMU plugin's executed-instruction counts;
-// on host the steady clock's nanoseconds. A run that cannot complete (a
+// On qemu-m55 the counters are the QEMU plugin's executed-instruction counts,
+// and CPU_CYCLES its estimate of the Cortex-M55's cycles (result.cycle_model
+// names the model); on host the steady clock's nanoseconds. A run that cannot complete (a
 // missing operator, a fault, a kernel error) returns with `failure` set and
 // an error issue, so that the bundle still records what happened.
 ProfileResult run_profile(const ProfileConfig& config, const ProgressFn& progress);
