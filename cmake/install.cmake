@@ -52,8 +52,10 @@ install(FILES ${PROJECT_BINARY_DIR}/generated/kernels/portable/portable.h DESTIN
 install(FILES ${PROJECT_SOURCE_DIR}/protocol/provider.h DESTINATION include/protocol)
 # The board interface: platform.h (log line, abort; every port implements it)
 # is installed with the runtime; firmware/port.h is the runner's board
-# interface, for a port that wants to serve the etns runner too.
-install(FILES ${PROJECT_SOURCE_DIR}/firmware/port.h DESTINATION include/firmware)
+# interface, for a port that wants to serve the etns runner too;
+# firmware/regions.h marks a firmware's own regions for `etns time`.
+install(FILES ${PROJECT_SOURCE_DIR}/firmware/port.h ${PROJECT_SOURCE_DIR}/firmware/regions.h
+        DESTINATION include/firmware)
 
 # The Cortex-M55 toolchain file the libraries were built with: a consumer
 # compiles with the same CPU, float ABI and C++ flags.
