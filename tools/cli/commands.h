@@ -20,6 +20,7 @@ CommandAction add_compare_programs_command(CLI::App& app);
 CommandAction add_reproduce_command(CLI::App& app);
 CommandAction add_verify_kernels_command(CLI::App& app);
 CommandAction add_size_command(CLI::App& app);
+CommandAction add_time_command(CLI::App& app);
 CommandAction add_kernels_command(CLI::App& app);
 CommandAction add_bench_command(CLI::App& app);
 CommandAction add_export_command(CLI::App& app);

@@ -106,6 +106,7 @@ constexpr CommandEntry kCommands[] = {
     {"compare-programs", etns::tools::add_compare_programs_command},
     {"verify-kernels", etns::tools::add_verify_kernels_command},
     {"size", etns::tools::add_size_command},
+    {"time", etns::tools::add_time_command},
     {"kernels", etns::tools::add_kernels_command},
     {"reproduce", etns::tools::add_reproduce_command},
     {"bench", etns::tools::add_bench_command},
