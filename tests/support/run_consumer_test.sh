@@ -8,7 +8,14 @@
 #     CRC-32 that `etns run` gives on the host for the same program and input;
 #   - checks with `etns verify-kernels --programs` that the image links the
 #     kernels of exactly the program's operators;
-#   - prints its flash by component (`etns size`).
+#   - prints its flash by component (`etns size`);
+#   - times it per region with `etns time` (the regions it marks with the
+#     installed firmware/regions.h): the rows load, input, inference, output
+#     check and whole run exist, inference counts instructions and estimated
+#     cycles, and, for the first program, a second run gives the same counts.
+# Then `etns time`'s refusals, one line each: an x86-64 ELF, an image without
+# regions (etns's own firmware), a missing QEMU, a timeout, and kws_app
+# exiting non-zero (built with an input of the wrong size).
 # The programs: kws.tflite imported (else etns export's dscnn), the other
 # MLPerf Tiny models imported when ../shared has them, and etns export's
 # tier1 (arm and ns) and dscnn_ns; with `all` as the last argument, every
@@ -36,6 +43,57 @@ fail() {
 command -v arm-none-eabi-gcc >/dev/null 2>&1 || skip "arm-none-eabi-gcc not found (scripts/install-deps.sh installs it)"
 { [ -n "$qemu" ] && [ -x "$qemu" ]; } || skip "qemu-system-arm not found (scripts/install-deps.sh installs it)"
 [ -f "$build/firmware-m55/cmake_install.cmake" ] || skip "no nested firmware build in $build/firmware-m55"
+
+# etns time on IMAGE into PREFIX.txt (the table), .err (console, warnings)
+# and .json; checks its rows and sets inference_counts to the inference
+# row's instructions and estimated cycles.
+#   time_regions LABEL IMAGE PREFIX
+time_regions() {
+  if ! "$etns" time "$2" --qemu "$qemu" --json "$3.json" >"$3.txt" 2>"$3.err"; then
+    cat "$3.err" "$3.txt"
+    echo "FAIL: $1: etns time $2"
+    return 1
+  fi
+  cat "$3.txt"
+  status=0
+  for region in load input inference "output check" "whole run"; do
+    grep -Eq "^[0-9]* +$region +([0-9,]+|-) " "$3.txt" || { echo "FAIL: $1: etns time prints no row '$region'"; status=1; }
+  done
+  grep -q "^est. cycles: estimated (LLVM 19 Cortex-M55 model), not measured" "$3.txt" ||
+    { echo "FAIL: $1: etns time has no estimated cycles"; status=1; }
+  grep -q "^etns: warning" "$3.err" && { echo "FAIL: $1: etns time warns:"; cat "$3.err"; status=1; }
+  # The inference row: id, name, visits, per visit, instructions, est. cycles per visit, est. cycles.
+  inference_counts=$(awk '$2 == "inference" { gsub(",", ""); print $5 " instructions, " $7 " est. cycles" }' "$3.txt")
+  case $inference_counts in
+    "0 "* | "" | *" - "* | *" 0 est."*)
+      echo "FAIL: $1: the inference row counts nothing: '$inference_counts'"
+      status=1
+      ;;
+  esac
+  return $status
+}
+# etns time ARGS... must exit with STATUS, print nothing on stdout and end
+# stderr with one "etns:" line starting with EXPECTED.
+#   refuse LABEL STATUS EXPECTED ARGS...
+refuse() {
+  label=$1 expected_status=$2 expected=$3
+  shift 3
+  "$etns" time "$@" >"$work/refusal.out" 2>"$work/refusal.err"
+  status=$?
+  lines=$(grep -c "^etns:" "$work/refusal.err")
+  last=$(tail -n 1 "$work/refusal.err")
+  if [ "$status" -eq "$expected_status" ] && [ "$lines" -eq 1 ] && [ ! -s "$work/refusal.out" ] &&
+    [ "${last#"$expected"}" != "$last" ]; then
+    echo "PASS: etns time refuses $label: $last"
+  else
+    echo "FAIL: etns time on $label: exit $status (expected $expected_status), $lines etns: lines, stdout:"
+    cat "$work/refusal.out"
+    echo "stderr:"
+    cat "$work/refusal.err"
+    failures=$((failures + 1))
+  fi
+}
+first_elf=
 
 rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
 echo "[1/3] install the device half (M55) to a staging prefix"
@@ -139,6 +197,40 @@ while read -r name program input provider <&3; do
     echo "FAIL: $name: etns size puts ${data:-no} bytes under application data, the program and input are $embedded"
     failures=$((failures + 1))
   fi
+
+  if time_regions "$name" "$out/kws_app.elf" "$out/time"; then
+    echo "PASS: $name: etns time: every region, inference $inference_counts"
+    if [ -z "$first_elf" ]; then
+      first_elf=$out/kws_app.elf
+      first_counts=$inference_counts
+      if time_regions "$name (second run)" "$first_elf" "$out/time2" && [ "$inference_counts" = "$first_counts" ]; then
+        echo "PASS: $name: etns time gives the same inference counts twice ($inference_counts)"
+      else
+        echo "FAIL: $name: etns time's inference counts differ between runs: $first_counts, then $inference_counts"
+        failures=$((failures + 1))
+      fi
+    fi
+  else
+    failures=$((failures + 1))
+  fi
 done 3<"$list"
+
+echo "--- etns time's refusals"
+[ -n "$first_elf" ] || fail "no image to time"
+refuse "an x86-64 ELF" 2 "etns: $etns: machine x86-64, expected ARM" "$etns"
+if [ -f "$build/firmware/etns_m55_arm.elf" ]; then
+  refuse "an image without regions" 2 "etns: $build/firmware/etns_m55_arm.elf: no region marker table" \
+    "$build/firmware/etns_m55_arm.elf"
+fi
+refuse "a missing QEMU" 1 "etns: $work/no-qemu: QEMU not found" "$first_elf" --qemu "$work/no-qemu"
+refuse "a timeout" 1 "etns: $first_elf: the firmware did not exit within 0.001 s under QEMU" "$first_elf" \
+  --timeout-s 0.001
+# kws_app refuses an input of the wrong size and exits 1.
+printf x >"$work/one_byte.bin"
+"$cmake" -S "$source/examples/kws-app" -B "$work/app" -DKWS_INPUT="$work/one_byte.bin" >"$work/bad_input.log" 2>&1 &&
+  "$cmake" --build "$work/app" -j 1 >>"$work/bad_input.log" 2>&1 ||
+  { cat "$work/bad_input.log"; fail "building kws_app with a one-byte input"; }
+refuse "a firmware exiting 1" 1 "etns: $work/app/kws_app.elf: the firmware exited with status 1; its last line: kws-app: input failed" \
+  "$work/app/kws_app.elf"
 [ "$failures" -eq 0 ] || fail "$failures failed checks (above)"
-echo "PASS: every selective image runs its program as the host does and links exactly its kernels"
+echo "PASS: every selective image runs its program as the host does, links exactly its kernels and is timed per region"

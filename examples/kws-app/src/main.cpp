@@ -6,11 +6,17 @@
 //   kws-app: ok
 // Returns 0 on success, 1 when the program does not load, run or give a
 // score vector (the runtime's log line says why).
+//
+// Its four steps are regions of firmware/regions.h (installed with the
+// package), so that `etns time build/kws_app.elf` prints each one's
+// executed instructions and estimated Cortex-M55 cycles under QEMU. On a
+// board the markers are a call and a return each.
 
 #include <cstddef>
 #include <cstdint>
 
 #include "board/board.h"
+#include "firmware/regions.h"
 #include "kernels/registry_selected.h"
 #include "runtime/core/arena.h"
 #include "runtime/core/crc32.h"
@@ -24,6 +30,21 @@ extern const size_t kws_input_bytes;
 namespace {
 
 using etns::runtime::Error;
+
+// The regions `etns time` reports, named below. Program::load, the memory
+// plan, kernel binding and prepare are one call (load_within_budget), so
+// binding has no region of its own.
+enum Region : uint32_t { kRegionLoad = 0, kRegionInput = 1, kRegionInference = 2, kRegionCheck = 3 };
+
+}  // namespace
+
+ETNS_REGIONS_DEFINE_TABLE();
+ETNS_REGION_NAME(kRegionLoad, "load");
+ETNS_REGION_NAME(kRegionInput, "input");
+ETNS_REGION_NAME(kRegionInference, "inference");
+ETNS_REGION_NAME(kRegionCheck, "output check");
+
+namespace {
 
 // Where the memory goes (board/mps3_an547.ld): the method arena (values,
 // instruction table, kernel state) and the temporary arena (kernel scratch)
@@ -86,6 +107,40 @@ class Line {
   size_t used_ = 0;
 };
 
+// The top class of a score vector and the CRC-32 of its bytes.
+struct TopClass {
+  size_t index = 0;
+  bool is_float = false;
+  int32_t int8_score = 0;
+  float float_score = 0.0f;
+  uint32_t crc32 = 0;
+};
+
+// The keyword scores: int8 (a quantized softmax) or float (dequantized).
+// Returns false for any other type.
+bool top_class(const etns::runtime::Tensor& scores, TopClass* top) {
+  size_t best = 0;
+  if (scores.dtype == etns::runtime::ScalarType::Char) {
+    const auto* values = static_cast<const int8_t*>(scores.data);
+    for (size_t i = 1; i < scores.numel; ++i) {
+      if (values[i] > values[best]) best = i;
+    }
+    top->int8_score = values[best];
+  } else if (scores.dtype == etns::runtime::ScalarType::Float) {
+    const auto* values = static_cast<const float*>(scores.data);
+    for (size_t i = 1; i < scores.numel; ++i) {
+      if (values[i] > values[best]) best = i;
+    }
+    top->float_score = values[best];
+    top->is_float = true;
+  } else {
+    return false;
+  }
+  top->index = best;
+  top->crc32 = etns::runtime::crc32(scores.data, scores.nbytes);
+  return true;
+}
+
 int fail(const char* what, Error error) {
   Line().text("kws-app: ").text(what).text(" failed: ").text(etns::runtime::to_string(error)).text("\n").print();
   return 1;
@@ -111,8 +166,10 @@ int run() {
   // the selected kernels and prepare them: a missing operator or an arena
   // too small fails here, naming it.
   const etns::runtime::Span<const uint8_t> file(kws_program, kws_program_bytes);
+  etns_region_begin(kRegionLoad);
   etns::runtime::Result<etns::runtime::BudgetedMethod> loaded =
       etns::runtime::load_within_budget(file, "forward", &etns::kernels::registry_selected(), budget, memory);
+  etns_region_end(kRegionLoad);
   if (!loaded.ok()) return fail("load", loaded.error());
   etns::runtime::Method& method = loaded->method;
   if (method.input_count() != 1 || method.output_count() != 1) {
@@ -126,33 +183,30 @@ int run() {
     return 1;
   }
 
+  etns_region_begin(kRegionInput);
   Error error = method.set_input(0, etns::runtime::Span<const uint8_t>(kws_input, kws_input_bytes));
+  etns_region_end(kRegionInput);
   if (error != Error::Ok) return fail("input", error);
+  etns_region_begin(kRegionInference);
   error = method.execute();
+  etns_region_end(kRegionInference);
   if (error != Error::Ok) return fail("execute", error);
 
-  // The keyword scores: int8 (a quantized softmax) or float (dequantized).
   const etns::runtime::Tensor& scores = method.output(0);
   if (scores.numel == 0) return fail("output", Error::InvalidProgram);
-  size_t best = 0;
+  TopClass top;
+  etns_region_begin(kRegionCheck);
+  const bool known_type = top_class(scores, &top);
+  etns_region_end(kRegionCheck);
+  if (!known_type) return fail("output (int8 or float scores expected)", Error::NotSupported);
   Line line;
-  line.text("kws-app: class=");
-  if (scores.dtype == etns::runtime::ScalarType::Char) {
-    const auto* values = static_cast<const int8_t*>(scores.data);
-    for (size_t i = 1; i < scores.numel; ++i) {
-      if (values[i] > values[best]) best = i;
-    }
-    line.number(static_cast<int32_t>(best)).text(" score=").number(values[best]);
-  } else if (scores.dtype == etns::runtime::ScalarType::Float) {
-    const auto* values = static_cast<const float*>(scores.data);
-    for (size_t i = 1; i < scores.numel; ++i) {
-      if (values[i] > values[best]) best = i;
-    }
-    line.number(static_cast<int32_t>(best)).text(" score=").fixed5(values[best]);
+  line.text("kws-app: class=").number(static_cast<int32_t>(top.index)).text(" score=");
+  if (top.is_float) {
+    line.fixed5(top.float_score);
   } else {
-    return fail("output (int8 or float scores expected)", Error::NotSupported);
+    line.number(top.int8_score);
   }
-  line.text(" crc32=").hex32(etns::runtime::crc32(scores.data, scores.nbytes)).text("\n").print();
+  line.text(" crc32=").hex32(top.crc32).text("\n").print();
   Line().text("kws-app: ok\n").print();
   return 0;
 }
