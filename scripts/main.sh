@@ -5,10 +5,12 @@
 # per-instruction instruction counts); does the same for the upstream programs
 # when ../shared is there, checking the arm outputs against the upstream
 # goldens; then rebuilds the evidence page with one `etns reproduce`
-# (out/main/evidence/report.md): etns's own programs and, when ../shared is
-# there, the upstream ones beside them (--upstream), every golden tensor
-# checked (--golden) and the MLPerf Tiny and real-tflite models imported beside
-# TFLite Micro (+ CMSIS-NN where its counts exist) (--tflite). Results go to out/main/.
+# (out/main/evidence/report.md, led by executed instructions and estimated
+# Cortex-M55 cycles beside TFLite Micro + CMSIS-NN and the board's own table):
+# etns's own programs and, when ../shared is there, the upstream ones beside
+# them (--upstream), every golden tensor checked (--golden) and the MLPerf Tiny
+# and real-tflite models imported beside TFLite Micro (+ CMSIS-NN where its
+# counts exist) (--tflite). Results go to out/main/.
 # Needs nothing outside this repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -209,6 +209,28 @@ TEST(ImportMlperfTiny, EvidenceSectionPutsEachModelBesideTflm) {
                           "| anomaly_detection_mltk | 17 → 14 | 17 of 17 |"}) {
     EXPECT_NE(section.markdown.find(row), std::string::npos) << row << "\n" << section.markdown;
   }
+  // The figures the first screen leads with: executed instructions and estimated cycles of
+  // the same execute(), the convolutions' MACs from the program's shapes.
+  ASSERT_EQ(section.figures.size(), 10u);
+  for (const tools::CycleFigures& f : section.figures) {
+    SCOPED_TRACE(f.name);
+    EXPECT_EQ(f.refused, "");
+    EXPECT_GT(f.instructions, 0u);
+    // A cycles-per-instruction outside [0.5, 3] would be a broken estimate or a count taken for one.
+    EXPECT_GT(f.cycles, f.instructions / 2);
+    EXPECT_LT(f.cycles, f.instructions * 3);
+    EXPECT_EQ(f.cycle_model.rfind("LLVM 19 MCA, Cortex-M55 scheduling model, cortex-m55", 0), 0u) << f.cycle_model;
+    const double use = tools::conv_pipe_use(f);
+    if (f.operators.count(tools::kConvOperator)) {
+      EXPECT_GT(use, 0.05);
+      EXPECT_LT(use, 1.0) << "at most 8 MACs per cycle";
+    } else {
+      EXPECT_LT(use, 0.0);
+    }
+  }
+  EXPECT_EQ(section.figures.front().origin, "imported from `mlperf-tiny`");
+  EXPECT_EQ(section.markdown.find("| person_detect | CONV_2D |"), std::string::npos)
+      << "per-type rows of models TFLM's anchors do not cover live in imported/operator_types.md";
 }
 
 }  // namespace

@@ -19,16 +19,23 @@ int run_reproduce(const ReproduceOptions& options) {
 }  // namespace
 
 CommandAction add_reproduce_command(CLI::App& app) {
-  CLI::App* command = app.add_subcommand("reproduce", "rebuild the whole evidence page (QEMU counts, host times)");
+  CLI::App* command = app.add_subcommand(
+      "reproduce", "rebuild the whole evidence page (QEMU counts and estimated cycles, host times)");
   command->footer(
       "Profiles every <model>_arm.pte / <model>_ns.pte pair on qemu-m55 and on host: etns's own\n"
       "programs (exported into <out>/programs, or those of --models) and, with --upstream, the\n"
       "upstream ones beside them. Checks both firmware images' kernels, compares each pair and\n"
-      "writes one report.md, which opens with the answer (tier1 and dscnn, arm -> ns: one execute(),\n"
-      "the Tier-1 region, memory, image sizes, host time, ns's error in LSBs), then the details,\n"
-      "folded; <source>_<model>.svg; bundles go to <out>/<target>/<source>/<program>. With --golden,\n"
-      "also checks every upstream golden tensor on qemu-m55; with --tflite, imports every .tflite of\n"
-      "the folder and runs it on qemu-m55 beside TFLite Micro + CMSIS-NN's counts for the same model.\n"
+      "writes one report.md (at most 400 lines). Its first screen is the answer: tier1_arm, tier1_ns\n"
+      "and, with --tflite, the MLPerf Tiny models, input A, each in executed instructions (exact),\n"
+      "estimated Cortex-M55 cycles (LLVM 19's M55 model: an estimate, not a measurement), CPI,\n"
+      "milliseconds at Apollo510's 96 MHz lp clock and the convolutions' multiply-pipe use, beside\n"
+      "TFLite Micro + CMSIS-NN's figures (bench/anchors, made outside this repository), then the\n"
+      "cycles an Apollo510 board measured for other stacks. Then arm -> ns (tier1 and dscnn: one\n"
+      "execute(), the Tier-1 region, memory, image sizes, host time, ns's error in LSBs) and the\n"
+      "details, folded; the long tables go beside the page (bench.md, verify_kernels.txt,\n"
+      "imported/operator_types.md); <source>_<model>.svg; bundles go to <out>/<target>/<source>/<program>.\n"
+      "With --golden, also checks every upstream golden tensor on qemu-m55 and runs tier1 on golden\n"
+      "input A; with --tflite, imports every .tflite of the folder and runs it on qemu-m55.\n"
       "Exit 1 when a run is not valid or a check fails; 2 for a bad folder, before anything runs.\n"
       "Examples: etns reproduce --out out/evidence\n"
       "          etns reproduce --out out/evidence --upstream ../shared/models/tier1\n"

@@ -7,13 +7,14 @@
 
 #include "tools/common/failure.h"
 #include "tools/common/files.h"
+#include "kernels/common/isa.h"
 #include "tools/common/text.h"
 #include "tools/writers/lower/lower.h"
 #include "tools/evidence/profile/reproduce_page.h"
 
 // The evidence page's first screen, one function per block: the title, the
-// answer paragraph, the headline table, the goldens, the host and the
-// counting note.
+// cycles tables (reproduce_cycles.h), then arm → ns: its paragraph, the
+// headline table, the goldens, the host and the counting note.
 namespace etns::tools::reproduce_detail {
 namespace {
 
@@ -22,6 +23,22 @@ namespace fs = std::filesystem;
 // A host figure with its spread: "3,884.1 µs (min 3,241.3, MAD 239.8)".
 std::string host_spread(const StatsDoc& stats) {
   return micros_text(stats.median) + " µs (min " + micros_text(stats.min) + ", MAD " + micros_text(stats.mad) + ")";
+}
+
+// What the host build runs: each kernel's fastest variant compiled (kernels/common/variant.h).
+constexpr const char* kHostKernels =
+#if ETNS_HAVE_HWY
+    "the host build's Highway SIMD variant of each kernel that has one, else its scalar reference; no Helium";
+#else
+    "every kernel's scalar variant (this host build has no SIMD variants); no Helium";
+#endif
+
+// Whether two host timings differ beyond their noise: the ranges of the
+// iterations do not overlap and the medians differ by more than three times
+// the larger median absolute deviation.
+bool beyond_noise(const StatsDoc& a, const StatsDoc& b) {
+  const bool apart = a.max < b.min || b.max < a.min;
+  return apart && std::abs(a.median - b.median) > 3.0 * std::max(a.mad, b.mad);
 }
 
 // The pairs the first screen leads with: the Tier-1 model and dscnn, of every source.
@@ -101,6 +118,7 @@ struct Column {
   const Bundle* host_ns = nullptr;
   std::optional<OutputDifference> lsb;
   std::string lsb_input;
+  bool same_program = false;  // arm and ns are byte-identical
 };
 
 Column headline_column(const ReproduceOptions& options, const std::vector<Source>& sources, Bundles& bundles,
@@ -110,6 +128,7 @@ Column headline_column(const ReproduceOptions& options, const std::vector<Source
   const std::string& first = options.targets.front();
   c.arm = &bundles.get(first, source, pair.arm);
   c.ns = &bundles.get(first, source, pair.ns);
+  c.same_program = read_file(pair.arm) == read_file(pair.ns);
   if (runs_on(options, "qemu-m55")) {
     c.qemu_arm_bundle = &bundles.get("qemu-m55", source, pair.arm);
     c.qemu_ns_bundle = &bundles.get("qemu-m55", source, pair.ns);
@@ -134,8 +153,7 @@ Column headline_column(const ReproduceOptions& options, const std::vector<Source
 void write_answer(std::ostringstream& md, const std::vector<Column>& columns, const std::optional<GoldenCheck>& goldens) {
   if (columns.empty() || !columns.front().qemu_arm || !columns.front().qemu_ns) return;
   const Column& t = columns.front();
-  md << "**The answer.** On the Cortex-M55 (the firmware under QEMU `mps3-an547`; executed instructions counted "
-        "by the etns plugin, not cycles), one inference of **"
+  md << "On the Cortex-M55 (executed instructions, exact), one inference of **"
      << t.title << "** executes " << format_count(*t.qemu_ns) << " instructions with the `cortex_m_ns::` kernels (ns) "
      << "against " << format_count(*t.qemu_arm) << " with the stock lowering (arm): " << change_text(*t.qemu_arm, *t.qemu_ns)
      << ".";
@@ -147,7 +165,8 @@ void write_answer(std::ostringstream& md, const std::vector<Column>& columns, co
     const Column& c = columns[i];
     if (!c.qemu_arm || !c.qemu_ns) continue;
     md << " " << c.title << ": " << format_count(*c.qemu_arm) << " → " << format_count(*c.qemu_ns) << " ("
-       << change_text(*c.qemu_arm, *c.qemu_ns) << ")" << (c.region.found ? "" : ", no Tier-1 operator in it") << ".";
+       << change_text(*c.qemu_arm, *c.qemu_ns) << ")" << (c.region.found ? "" : ", no Tier-1 operator in it")
+       << (c.same_program ? ", the same program" : "") << ".";
   }
   if (goldens) {
     md << " The arm programs reproduce " << goldens->equal << " of " << goldens->tensors
@@ -213,11 +232,16 @@ void write_memory_rows(HeadlineTable& table, bool on_qemu) {
             [](const Column& c) { return image_sizes(c, false); });
 }
 
+// Host time, with its verdict: a difference is stated only beyond the noise.
 void write_host_row(HeadlineTable& table) {
-  table.row("host `execute()` (this machine, reference kernels)", [](const Column& c) {
+  table.row("host `execute()` (this machine, wall time; SIMD variants, see below)", [](const Column& c) {
     const auto& a = c.host_arm->summary.clean_end_to_end;
     const auto& n = c.host_ns->summary.clean_end_to_end;
-    return a && n ? host_spread(*a) + " → " + host_spread(*n) : std::string(kAbsent);
+    if (!a || !n) return std::string(kAbsent);
+    const std::string times = host_spread(*a) + " → " + host_spread(*n);
+    if (c.same_program) return times + ": the same program, so any difference is noise";
+    if (!beyond_noise(*a, *n)) return times + ": inside the noise";
+    return times + " (" + change_text(a->median, n->median) + ")";
   });
 }
 
@@ -257,26 +281,66 @@ void write_host_note(std::ostringstream& md, const Column& t) {
   const auto& a = t.host_arm->summary.clean_end_to_end;
   const auto& n = t.host_ns->summary.clean_end_to_end;
   if (!a || !n) return;
-  const bool faster = n->median < a->median;
-  md << "- **On the host** " << t.title << "'s ns program is " << (faster ? "faster" : "slower") << " than arm ("
-     << micros_text(n->median) << " against " << micros_text(a->median)
-     << " µs, medians). The host runs every kernel's scalar reference (no Helium there), so host time says "
-        "little about the M55; the counts above do.";
-  const double spread = std::max(a->mad / std::max(a->median, 1.0), n->mad / std::max(n->median, 1.0));
-  if (spread > 0.05) {
-    md << " The spread is wide (MAD up to " << fixed(spread * 100.0, 0) << " % of the median): treat host "
-          "differences below that as noise.";
+  md << "- **On the host** (x86-64 wall time; " << kHostKernels << "), " << t.title << "'s ns program takes "
+     << micros_text(n->median) << " µs against arm's " << micros_text(a->median) << " (medians): ";
+  if (t.same_program) {
+    md << "the same program, so the difference is noise.";
+  } else if (beyond_noise(*a, *n)) {
+    md << (n->median < a->median ? "faster" : "slower")
+       << " beyond the noise (the iterations' ranges do not overlap).";
+  } else {
+    md << "a difference inside the noise, not a finding.";
   }
-  md << "\n";
+  md << " A difference is stated only when the ranges do not overlap and the medians differ by more than three "
+        "MADs. Host time says little about the M55; the counts do.\n";
 }
 
 }  // namespace
 
+std::vector<CycleFigures> measure_tier1_cycles(const ReproduceOptions& options, const std::vector<Source>& sources,
+                                               const ProgressFn& progress) {
+  for (const char* label : {"upstream", "etns"}) {
+    for (const Source& source : sources) {
+      if (source.label != label) continue;
+      for (const ProgramPair& pair : source.pairs) {
+        if (pair.model != "tier1") continue;
+        std::string described;
+        std::vector<uint8_t> input;
+        try {
+          input = comparison_input(source, pair, options.golden_dir, &described);
+        } catch (const Failure& failure) {
+          described = std::string("zeros (") + failure.what() + ")";
+        }
+        std::vector<CycleFigures> figures;
+        for (const auto& [program, provider] :
+             {std::pair{pair.arm, protocol::Provider::Arm}, std::pair{pair.ns, protocol::Provider::Ns}}) {
+          CycleFigures f;
+          f.name = "tier1_" + std::string(protocol::to_string(provider));
+          f.origin = source.title;
+          f.input = described;
+          if (progress) progress("cycles: " + f.name + " (" + source.title + ") on qemu-m55");
+          figures.push_back(measure_cycles(f, program, provider, input));
+        }
+        return figures;
+      }
+    }
+  }
+  return {};
+}
+
 void write_first_screen(std::ostringstream& md, const ReproduceOptions& options, const std::vector<Source>& sources,
-                        Bundles& bundles, const std::optional<GoldenCheck>& goldens) {
-  md << "# etns evidence: int8 Tier-1 operators on Cortex-M55\n\n";
+                        Bundles& bundles, const std::optional<GoldenCheck>& goldens,
+                        const std::vector<CycleFigures>& cycles) {
+  md << "# etns evidence: int8 models on the Cortex-M55, in estimated cycles and executed instructions\n\n";
   const bool on_qemu = runs_on(options, "qemu-m55");
   const bool on_host = runs_on(options, "host");
+  if (on_qemu) {
+    md << cycles_first_screen(cycles);
+  } else {
+    md << "qemu-m55 is not among the targets (`--target`): no executed instructions and no cycle estimates; the "
+          "host's wall time only.\n";
+  }
+  md << "\n## arm → ns: the Tier-1 operators on the same runtime\n\n";
   std::vector<Column> columns;
   for (const auto& [source, pair] : headline_pairs(sources)) {
     columns.push_back(headline_column(options, sources, bundles, *source, *pair));
@@ -285,7 +349,7 @@ void write_first_screen(std::ostringstream& md, const ReproduceOptions& options,
   write_headline_table(md, columns, on_qemu, on_host);
   if (goldens) write_goldens(md, *goldens);
   if (on_host && !columns.empty() && columns.front().host_arm != nullptr) write_host_note(md, columns.front());
-  md << "- Counts are executed instructions, deterministic for a build; not cycles. Each figure is the median of "
+  md << "- Executed instructions are exact, deterministic for a build. Each figure in this table is the median of "
      << iterations_text(options.iterations) << " after " << options.warmup << " warm-up runs, all-zero input.\n";
 }
 

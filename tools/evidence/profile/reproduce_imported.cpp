@@ -14,6 +14,7 @@
 #include "tools/common/text.h"
 #include "tools/writers/import/import_program.h"
 #include "tools/writers/import/tensor_compare.h"
+#include "tools/evidence/profile/reproduce_cycles.h"
 #include "tools/evidence/runner/qemu_session.h"
 #include "tools/tflm_anchors.h"
 
@@ -30,9 +31,11 @@ struct ModelResult {
   size_t method_arena = 0;
   size_t scratch = 0;
   uint64_t weighted = 0;  // one clean execute()
+  CycleFigures figures;   // executed instructions and estimated cycles of the same execute()
   struct TypeTotals {
     size_t operators = 0;
-    uint64_t weighted = 0;
+    uint64_t executed = 0;
+    uint64_t cycles = 0;  // estimated
     uint64_t macs = 0;
     uint64_t elements = 0;  // output elements
   };
@@ -141,11 +144,14 @@ ModelResult run_model(const fs::path& dir, const std::string& model, const fs::p
                       const QemuTools& qemu_ns) {
   ModelResult r;
   r.name = model;
+  r.figures.name = model;
+  r.figures.origin = "imported from `" + dir.lexically_normal().filename().string() + "`";
   try {
     const fs::path tflite = dir / (model + ".tflite");
     const std::vector<uint8_t> bytes = read_file(tflite.string());
     const ImportedProgram p = import_program(bytes, tflite.filename().string());
-    write_file_atomic((out / (model + ".pte")).string(), p.pte.data(), p.pte.size());
+    const std::string pte = (out / (model + ".pte")).string();
+    write_file_atomic(pte, p.pte.data(), p.pte.size());
     r.operators = p.imported.operators.size();
     r.instructions = p.program.model.instructions.size();
     r.planned = p.program.plan.arena_bytes;
@@ -159,39 +165,46 @@ ModelResult run_model(const fs::path& dir, const std::string& model, const fs::p
     r.method_arena = run.method_arena_bytes;
     r.scratch = run.scratch_bytes;
     r.weighted = run.clean_visits.at(0).get(run.classes, "weighted");
+    r.figures.input = r.input;
+    fill_cycle_figures(pte, run, r.figures);
     for (const ImportedOperator& op : p.imported.operators) {
       ModelResult::TypeTotals& totals = r.by_type[op.builtin];
       ++totals.operators;
       totals.macs += op.macs;
       totals.elements += op.output_elements;
       for (int32_t i = first_instruction(op); i <= op.instruction; ++i) {
-        totals.weighted += run.instructions.at(static_cast<size_t>(i)).visits.at(0).get(run.classes, "weighted");
+        const ClassCounts& visit = run.instructions.at(static_cast<size_t>(i)).visits.at(0);
+        totals.executed += visit.get(run.classes, "total");
+        totals.cycles += visit.get(run.classes, "cycles");
       }
     }
     if (job.dump_instructions) check_tensors(dir / (model + ".A.tensors"), p, run, r);
     run_ns(bytes, tflite.filename().string(), p, job, qemu_ns, model, r);
   } catch (const Failure& failure) {
     r.refused = failure.what();
+    r.figures.refused = r.refused;
   }
   return r;
 }
 
-void write_tables(std::ostringstream& md, const std::vector<ModelResult>& results, const nlohmann::json& anchors) {
-  md << "| model | TFLite operators → program instructions | bit-exact with TFLM (input A) | weighted "
-        "instructions, one `execute()` | TFLM + CMSIS-NN | etns ÷ TFLM | planned + method arena + scratch | "
-        "TFLM arena (reference kernels) | `--provider ns` |\n|---|---|---|---:|---:|---:|---:|---:|---|\n";
+void write_models_table(std::ostringstream& md, const std::vector<ModelResult>& results, const nlohmann::json& anchors) {
+  md << "| model | TFLite operators → program instructions | bit-exact with TFLM (input A) | executed "
+        "instructions, one `execute()` | weighted | estimated cycles | TFLM + CMSIS-NN: executed | etns ÷ TFLM "
+        "(executed) | planned + method arena + scratch | TFLM arena (reference kernels) | `--provider ns` "
+        "(weighted) |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
   for (const ModelResult& r : results) {
     if (!r.refused.empty()) {
-      md << "| " << r.name << " | not run: " << r.refused << " | | | | | | | |\n";
+      md << "| " << r.name << " | not run: " << r.refused << " | | | | | | | | | |\n";
       continue;
     }
     const nlohmann::json* a = anchors["models"].contains(r.name) ? &anchors["models"][r.name] : nullptr;
     const uint64_t tflm = a != nullptr ? (*a)["tflm_cmsis_nn_instructions"].get<uint64_t>() : 0;
     const uint64_t memory = r.planned + r.method_arena + r.scratch;
     md << "| " << r.name << " | " << r.operators << " → " << r.instructions << " | "
-       << (r.exact.empty() ? "not checked" : r.exact) << " | " << count(r.weighted) << " | "
-       << (a != nullptr ? count(tflm) : "–") << " | " << ratio(r.weighted, tflm) << " | " << count(r.planned) << " + "
-       << count(r.method_arena) << " + " << count(r.scratch) << " = " << count(memory) << " B | "
+       << (r.exact.empty() ? "not checked" : r.exact) << " | " << count(r.figures.instructions) << " | "
+       << count(r.weighted) << " | " << count(r.figures.cycles) << " | " << (a != nullptr ? count(tflm) : "–")
+       << " | " << ratio(r.figures.instructions, tflm) << " | " << count(r.planned) << " + " << count(r.method_arena)
+       << " + " << count(r.scratch) << " = " << count(memory) << " B | "
        << (r.tflm_arena != 0 ? count(r.tflm_arena) + " B" : "–") << " | "
        << (r.ns_weighted != 0 ? count(r.ns_weighted) + " (" + ratio(r.ns_weighted, r.weighted) + " arm)"
                               : std::string("the arm program")) << " |\n";
@@ -201,14 +214,18 @@ void write_tables(std::ostringstream& md, const std::vector<ModelResult>& result
     for (const std::string& line : r.ns_kept) kept += "- " + r.name + ": " + line + "\n";
   }
   if (!kept.empty()) md << "\nKept on arm's operators in the ns import:\n\n" << kept;
-  md << "\nPer TFLite operator type: weighted instructions summed over the model's operators of that type, "
-        "and per multiply-accumulate (per output element for operators without MACs); TFLM + CMSIS-NN's on "
-        "the same model and input, the same work:\n\n"
-        "| model | operator type | operators | work | etns | per unit | TFLM + CMSIS-NN | per unit | etns ÷ TFLM |\n"
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+}
+
+// Per TFLite operator type, the models `anchored_only` selects (those TFLM's
+// anchors list, or every model).
+std::string per_type_table(const std::vector<ModelResult>& results, const nlohmann::json& anchors, bool anchored_only) {
+  std::ostringstream md;
+  md << "| model | operator type | operators | work | etns: executed | per unit | etns: est. cycles | per unit | "
+        "TFLM + CMSIS-NN: executed | per unit | etns ÷ TFLM (executed) |\n"
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const ModelResult& r : results) {
-    if (!r.refused.empty()) continue;
     const nlohmann::json* a = anchors["models"].contains(r.name) ? &anchors["models"][r.name] : nullptr;
+    if (!r.refused.empty() || (anchored_only && a == nullptr)) continue;
     for (const auto& [type, totals] : r.by_type) {
       const bool has_macs = totals.macs > 0;
       const uint64_t work = has_macs ? totals.macs : totals.elements;
@@ -216,11 +233,13 @@ void write_tables(std::ostringstream& md, const std::vector<ModelResult>& result
                                   ? (*a)["by_operator_type"][type].get<uint64_t>()
                                   : 0;
       md << "| " << r.name << " | " << type << " | " << totals.operators << " | " << count(work)
-         << (has_macs ? " MACs" : " elements") << " | " << count(totals.weighted) << " | "
-         << per_unit(totals.weighted, work) << " | " << (theirs != 0 ? count(theirs) : "–") << " | "
-         << (theirs != 0 ? per_unit(theirs, work) : "–") << " | " << ratio(totals.weighted, theirs) << " |\n";
+         << (has_macs ? " MACs" : " elements") << " | " << count(totals.executed) << " | "
+         << per_unit(totals.executed, work) << " | " << count(totals.cycles) << " | " << per_unit(totals.cycles, work)
+         << " | " << (theirs != 0 ? count(theirs) : "–") << " | " << (theirs != 0 ? per_unit(theirs, work) : "–")
+         << " | " << ratio(totals.executed, theirs) << " |\n";
     }
   }
+  return md.str();
 }
 
 }  // namespace
@@ -255,20 +274,29 @@ ImportedSection imported_models_section(const std::vector<std::string>& tflite_d
     results.back().tflm_arena = tflm_arena_bytes(dir, model, anchors);
     section.ok = section.ok && results.back().refused.empty() && results.back().exact_ok;
   }
+  for (const ModelResult& r : results) section.figures.push_back(r.figures);
+  // Every model's operator types beside the page; the page keeps those TFLM's anchors compare.
+  write_file_atomic((out / "operator_types.md").string(),
+                    "# Imported models: executed instructions and estimated cycles per TFLite operator type\n\n" +
+                        per_type_table(results, anchors, false));
   std::ostringstream md;
   md << "\n## Imported TFLite models (Cortex-M55 under QEMU)\n\n"
      << "Each `.tflite` of " << folders << " imported by `etns import` (programs in `imported/`) and run once "
-     << "after a warm-up on the arm firmware, on its `<model>.A.input.bin` where the folder has one. Counts are "
-        "executed instructions (etns QEMU plugin; *weighted* counts each gather or scatter once per lane), not "
-        "cycles. TFLM + CMSIS-NN: TensorFlow Lite Micro with CMSIS-NN's Helium kernels on the same emulated "
-        "board, counted the same way (`bench/anchors/mlperf_tiny_tflm.json`, with its provenance; MLPerf Tiny "
-        "only). Memory: the program's planned arena, the method arena the firmware's load used and the largest "
-        "kernel scratch, beside the arena TFLM needs with its reference kernels (the anchors, or the folder's "
-        "`index.json`). *Bit-exact*: operators whose output equals TFLM's tensor in `<model>.A.tensors/`. "
-        "`--provider ns`: the same model imported for the ns firmware, its activations on `cortex_m_ns::` "
-        "kernels wherever they give TFLM's bytes on every input, run on the ns firmware, where that program "
+     << "after a warm-up on the arm firmware, on its `<model>.A.input.bin` where the folder has one. *Executed "
+        "instructions* are exact counts (*weighted* counts each gather or scatter once per lane); *estimated "
+        "cycles* are the plugin's Cortex-M55 estimate from them, not a measurement. TFLM + CMSIS-NN: TensorFlow "
+        "Lite Micro with CMSIS-NN's Helium kernels, counted on QEMU outside this repository "
+        "(`bench/anchors/mlperf_tiny_tflm.json`; MLPerf Tiny only). Memory: the program's planned arena, the "
+        "method arena the firmware's load used and the largest kernel scratch, beside the arena TFLM needs with "
+        "its reference kernels (the anchors, or the folder's `index.json`). *Bit-exact*: operators whose output "
+        "equals TFLM's tensor in `<model>.A.tensors/`. `--provider ns`: the same model imported for the ns "
+        "firmware (`cortex_m_ns::` kernels wherever they give TFLM's bytes on every input), where that program "
         "differs from arm's.\n\n";
-  write_tables(md, results, anchors);
+  write_models_table(md, results, anchors);
+  md << "\nPer TFLite operator type, the models TFLM's anchors cover (every model's: `imported/operator_types.md`): "
+        "summed over the model's operators of that type, and per MAC (per output element for operators without "
+        "MACs):\n\n"
+     << per_type_table(results, anchors, true);
   section.markdown = md.str();
   return section;
 }

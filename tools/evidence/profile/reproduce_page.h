@@ -15,6 +15,7 @@
 #include "tools/evidence/compare/compare.h"
 #include "tools/evidence/profile/golden_check.h"
 #include "tools/evidence/profile/reproduce.h"
+#include "tools/evidence/profile/reproduce_cycles.h"
 
 namespace etns::tools::reproduce_detail {
 
@@ -68,9 +69,30 @@ std::string change_text(double arm, double ns);
 // "1,000 → 700 B (−30.0 %, 0.70×)".
 std::string arm_to_ns(double arm, double ns, const std::string& unit = "");
 
-// The first screen: the answer in one paragraph and one table, for the
-// Tier-1 pair and dscnn; the goldens; the host, said plainly.
+// tier1_arm and tier1_ns for the first screen, one run each on qemu-m55
+// (reproduce_cycles.h): upstream's pair when --upstream gives one, else
+// etns's own, on golden input A (--golden) or the export's example input.
+// Empty when no source has a tier1 pair.
+std::vector<CycleFigures> measure_tier1_cycles(const ReproduceOptions& options, const std::vector<Source>& sources,
+                                               const ProgressFn& progress);
+
+// The first screen: the title and, on qemu-m55, the cycles tables of
+// `cycles` (tier1's and the imported models'); then arm → ns for the Tier-1
+// pair and dscnn in one paragraph and one table, the goldens, the host said
+// plainly (a difference stated only beyond its noise).
 void write_first_screen(std::ostringstream& md, const ReproduceOptions& options, const std::vector<Source>& sources,
-                        Bundles& bundles, const std::optional<GoldenCheck>& goldens);
+                        Bundles& bundles, const std::optional<GoldenCheck>& goldens,
+                        const std::vector<CycleFigures>& cycles);
+
+// One row per (source, model): the figures of a whole run, from the bundles'
+// summaries (reproduce_sections.cpp).
+void write_summary_table(std::ostringstream& md, const ReproduceOptions& options, const std::vector<Source>& sources,
+                         Bundles& bundles);
+
+// "About this page": what the numbers count, which programs are on the page,
+// what arm and ns are (our portable kernels beside upstream's, from the
+// qemu-m55 tier1_arm bundle when there is one).
+void write_introduction(std::ostringstream& md, const ReproduceOptions& options, const std::vector<Source>& sources,
+                        Bundles& bundles);
 
 }  // namespace etns::tools::reproduce_detail
