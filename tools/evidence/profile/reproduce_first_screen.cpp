@@ -67,7 +67,7 @@ RegionFigures tier1_region(const Bundle& arm, const Bundle& ns, const Source& so
     const ComparisonReport report = compare_programs(arm, ns, source.manifest.manifest);
     for (const nlohmann::json& metric : report.document.value("metrics", nlohmann::json::array())) {
       const std::string name = metric.value("name", "");
-      if (name.rfind("Tier-1 region", 0) != 0) continue;
+      if (name.rfind("Tier-1 region (", 0) != 0) continue;  // not "Tier-1 regions together", their sum
       r.arm += metric.value("baseline", 0.0);
       r.ns += metric.value("candidate", 0.0);
       const size_t open = name.find('('), close = name.rfind(')');
