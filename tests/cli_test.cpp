@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -31,8 +32,132 @@ TEST(Cli, MissingProgramFileIsOneLine) {
   write_bytes(dir.path() + "/in.bin", 16);
   const testing::CliResult result = testing::run_cli("run " + dir.path() + "/nope.pte --provider arm --input " +
                                                      dir.path() + "/in.bin --output " + dir.path() + "/out.bin");
-  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.exit_code, 2) << "a missing input is a usage error";
   EXPECT_EQ(result.stderr_text, "etns: cannot read " + dir.path() + "/nope.pte: no such file\n");
+}
+
+// A missing program (model, image) is what a command names, whatever else its
+// command line holds, other missing files among them: one line, exit 2, and
+// nothing written. `etns run nope.pte --input x.bin` once said "cannot read x.bin".
+TEST(Cli, AMissingProgramIsNamedWhateverElseIsGiven) {
+  testing::TempDir dir;
+  const std::string d = dir.path();
+  write_bytes(d + "/in.bin", 16);
+  const std::string pte = d + "/nope.pte";
+  const std::string tflite = d + "/nope.tflite";
+  const std::string absent = d + "/x.bin";  // also missing: never the one named
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"run " + pte + " --provider arm --input " + absent + " --output " + d + "/out.bin", pte},
+      {"run " + pte + " --provider arm --input " + d + "/in.bin --output " + d + "/out.bin", pte},
+      {"run " + pte + " --provider ns --input " + absent + " --input " + d + "/y.bin --output " + d +
+           "/out.bin --dump-dir " + d + "/dump",
+       pte},
+      {"run " + pte + " --target qemu-m55 --provider arm --input " + absent + " --output " + d + "/out.bin --firmware " +
+           d + "/none.elf --counts " + d + "/counts.json",
+       pte},
+      {"run " + pte + " --provider arm --inputs " + d + "/clips --outputs " + d + "/scores --labels " + d + "/l.txt", pte},
+      {"import " + tflite + " -o " + d + "/out.pte --report " + d + "/r.md", tflite},
+      {"import " + tflite + " -o " + d + "/out.pte --provider ns --json", tflite},
+      {"inspect " + pte, pte},
+      {"inspect " + pte + " --provider ns --json", pte},
+      {"lower " + pte + " -o " + d + "/out.pte --report " + d + "/r.md --input " + absent, pte},
+      {"kernels " + pte + " " + d + "/other.pte --cmake " + d + "/s.cmake --header " + d + "/s.h", pte},
+      {"compare-tensors " + tflite + " " + d + "/dump " + d + "/reference", tflite},
+      {"verify-kernels --provider arm --programs " + pte + " -- " + ETNS_CLI_PATH, pte},
+      {"verify-kernels --provider arm --programs " + d + "/in.bin -- " + d + "/nope.elf", d + "/nope.elf"},
+      {"size " + d + "/nope.elf", d + "/nope.elf"},
+  };
+  for (const auto& [arguments, missing] : cases) {
+    SCOPED_TRACE(arguments);
+    const testing::CliResult result = testing::run_cli(arguments);
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(result.stderr_text, "etns: cannot read " + missing + ": no such file\n");
+    EXPECT_EQ(result.stdout_text, "");
+  }
+  for (const char* written : {"out.bin", "out.pte", "r.md", "s.cmake", "s.h", "counts.json", "dump", "scores"}) {
+    EXPECT_FALSE(std::filesystem::exists(d + "/" + written)) << written;
+  }
+
+  // profile's program is model.path, in the configuration's own words (exit 2 as for every key).
+  std::ofstream(d + "/profile.yaml") << "model:\n  path: nope.pte\n";
+  for (const std::string& arguments :
+       {"profile --config " + d + "/profile.yaml --input " + absent + " --out " + d + "/bundle",
+        "profile --config " + d + "/profile.yaml --set model.path=" + pte + " --input " + absent + " --out " + d +
+            "/bundle"}) {
+    SCOPED_TRACE(arguments);
+    const testing::CliResult result = testing::run_cli(arguments);
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(line_count(result.stderr_text), 1u) << result.stderr_text;
+    EXPECT_NE(result.stderr_text.find("model.path: " + pte + ": no such file\n"), std::string::npos)
+        << result.stderr_text;
+    EXPECT_EQ(result.stderr_text.find(absent), std::string::npos) << result.stderr_text;
+    EXPECT_FALSE(std::filesystem::exists(d + "/bundle"));
+  }
+
+  // compare-programs (and compare) read two bundles, then the manifest (policy).
+  for (const std::string command : {"compare-programs", "compare"}) {
+    const testing::CliResult result = testing::run_cli(command + " " + d + "/tier1_arm " + d + "/tier1_ns " +
+                                                       (command == "compare" ? "--policy " : "--manifest ") + absent);
+    EXPECT_EQ(result.exit_code, 2) << command;
+    EXPECT_EQ(result.stderr_text, "etns: " + d + "/tier1_arm: no such folder (the baseline bundle)\n") << command;
+  }
+}
+
+// Every command that reads a file or folder gives exit 2 when one is missing,
+// in one line naming it (README.md, "Exit codes").
+TEST(Cli, EveryCommandGivesExitTwoForAMissingInput) {
+  testing::TempDir dir;
+  const std::string d = dir.path();
+  // Files that exist: a program's bytes are not read before every file named is checked.
+  write_bytes(d + "/some.pte", 64);
+  write_bytes(d + "/in.bin", 16);
+  std::filesystem::create_directories(d + "/empty_a");
+  std::filesystem::create_directories(d + "/empty_b");
+  // A program of one input, for a list of inputs that names a missing file.
+  const std::vector<uint8_t> model = tools::tflite::write_tflite(tools::tflite::example_classifier());
+  tools::write_file_atomic(d + "/m.tflite", model.data(), model.size());
+  ASSERT_EQ(testing::run_cli("import " + d + "/m.tflite -o " + d + "/m.pte").exit_code, 0);
+  std::ofstream(d + "/list.txt") << "gone.bin\n";
+  std::ofstream(d + "/profile.yaml") << "model:\n  path: some.pte\n";
+  const std::string gone = d + "/gone";  // each case's missing file or folder starts so
+  const std::vector<std::string> cases = {
+      "inspect " + gone + ".pte",
+      "run " + d + "/some.pte --provider arm --input " + gone + ".bin --output " + d + "/o.bin",
+      "run " + d + "/some.pte --provider arm --target qemu-m55 --input " + d + "/in.bin --output " + d +
+          "/o.bin --firmware " + gone + ".elf",
+      "run " + d + "/m.pte --provider arm --inputs " + d + "/list.txt --outputs " + d + "/scores",
+      "run " + d + "/m.pte --provider arm --inputs " + gone + " --outputs " + d + "/scores",
+      "run " + d + "/m.pte --provider arm --inputs " + d + "/empty_a --labels " + gone + ".txt",
+      "profile --config " + gone + ".yaml",
+      "profile --config " + d + "/profile.yaml --set model.path=" + gone + ".pte",
+      "compare " + gone + " " + d + "/empty_b",
+      "compare " + d + "/empty_a " + d + "/empty_b --policy " + gone + ".yaml",
+      "compare-programs " + d + "/empty_a " + gone,
+      "compare-programs " + d + "/empty_a " + d + "/empty_b --manifest " + gone + ".json",
+      "verify-kernels --provider arm " + gone + ".elf",
+      "verify-kernels --provider arm --programs " + gone + ".pte -- " + ETNS_CLI_PATH,
+      "size " + gone + ".elf",
+      "kernels " + d + "/some.pte " + gone + ".pte",
+      "reproduce --target host --models " + gone + " --out " + d + "/evidence",
+      "reproduce --target host --golden " + gone + " --out " + d + "/evidence",
+      "bench " + gone + ".pte --out " + d + "/bench",
+      "bench --baseline " + gone + ".json --out " + d + "/bench",
+      "lower " + gone + ".pte -o " + d + "/o.pte",
+      "lower " + d + "/some.pte -o " + d + "/o.pte --report " + d + "/r.md --input " + gone + ".bin",
+      "import " + gone + ".tflite -o " + d + "/o.pte",
+      "compare-tensors " + gone + ".tflite " + d + "/empty_a " + d + "/empty_b",
+      "compare-tensors " + d + "/m.tflite " + gone + " " + d + "/empty_b",
+  };
+  for (const std::string& arguments : cases) {
+    SCOPED_TRACE(arguments);
+    const testing::CliResult result = testing::run_cli(arguments);
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(line_count(result.stderr_text), 1u) << result.stderr_text;
+    EXPECT_NE(result.stderr_text.find(gone), std::string::npos) << result.stderr_text;
+  }
+  for (const char* written : {"o.bin", "o.pte", "r.md", "scores", "evidence", "bench"}) {
+    EXPECT_FALSE(std::filesystem::exists(d + "/" + written)) << written;
+  }
 }
 
 TEST(Cli, UnknownProviderIsAUsageError) {

@@ -21,7 +21,16 @@ struct CompareOptions {
 
 void print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
+// The two bundle folders, then the other files named: a missing one is a
+// usage error (exit 2) naming it.
+void require_inputs(const CompareOptions& options, const std::string& other_file) {
+  require_folder(options.baseline, "the baseline bundle");
+  require_folder(options.candidate, "the candidate bundle");
+  if (!other_file.empty()) require_readable(other_file);
+}
+
 int compare(const CompareOptions& options) {
+  require_inputs(options, options.policy);
   // The gate is read first: a bad policy is a usage error, whatever the bundles hold.
   const RegressionPolicy policy =
       !options.policy.empty() ? load_regression_policy(options.policy)
@@ -42,6 +51,7 @@ int compare(const CompareOptions& options) {
 }
 
 int compare_programs_command(const CompareOptions& options) {
+  require_inputs(options, options.manifest);
   const Bundle baseline = read_bundle(options.baseline);
   const Bundle candidate = read_bundle(options.candidate);
   std::optional<ExportManifest> manifest;

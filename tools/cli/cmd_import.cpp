@@ -118,6 +118,7 @@ nlohmann::json json_summary(const ImportCommand& c, const ImportedProgram& p) {
 }
 
 int run_import_command(const ImportCommand& c) {
+  require_readable(c.model);
   const ImportedProgram p = import_program(read_file(c.model), c.model, c.provider);
   // The report is made before anything is written, so a failure leaves no
   // half of the output behind.
@@ -146,6 +147,9 @@ struct CompareTensorsCommand {
 };
 
 int run_compare_tensors_command(const CompareTensorsCommand& c) {
+  require_readable(c.model);
+  require_folder(c.dump_dir, "the dump folder");
+  require_folder(c.reference_dir, "the reference folder");
   const tflite::Model model = tflite::read_tflite(read_file(c.model), c.model);
   const ImportedModel imported = import_tflite(model, c.model);
   size_t exact = 0;
@@ -173,7 +177,7 @@ CommandAction add_import_command(CLI::App& app) {
       "once, one line each; what TFLM tolerates in a file is accepted and listed in the report.\n"
       "Example: etns import kws.tflite -o kws.pte --report kws_import.md");
   auto c = std::make_shared<ImportCommand>();
-  command->add_option("model", c->model, "the TFLite model (.tflite)")->required()->check(CLI::ExistingFile);
+  command->add_option("model", c->model, "the TFLite model (.tflite)")->required();
   command->add_option("-o,--output", c->output, "where to write the program (.pte)")->required();
   command->add_option("--report", c->report, "write a Markdown table of what became what here");
   command->add_flag("--json", c->json, "print the import's summary and trace as JSON");
@@ -195,11 +199,9 @@ CommandAction add_compare_tensors_command(CLI::App& app) {
       "unless every operator is bit-exact.\n"
       "Example: etns compare-tensors kws.tflite dump/ kws.A.tensors/");
   auto c = std::make_shared<CompareTensorsCommand>();
-  command->add_option("model", c->model, "the TFLite model the program was imported from")
-      ->required()
-      ->check(CLI::ExistingFile);
-  command->add_option("dump", c->dump_dir, "the --dump-dir folder of the run")->required()->check(CLI::ExistingDirectory);
-  command->add_option("reference", c->reference_dir, "the reference tensors")->required()->check(CLI::ExistingDirectory);
+  command->add_option("model", c->model, "the TFLite model the program was imported from")->required();
+  command->add_option("dump", c->dump_dir, "the --dump-dir folder of the run")->required();
+  command->add_option("reference", c->reference_dir, "the reference tensors")->required();
   return [c]() { return run_compare_tensors_command(*c); };
 }
 

@@ -22,6 +22,7 @@ CommandAction add_inspect_command(CLI::App& app) {
                       "also bind the kernels of arm or ns and report the kernel scratch and the method arena "
                       "a Cortex-M55 must reserve (32-bit layout) beside this host's");
   return [path, json, provider, provider_option]() {
+    require_readable(*path);
     const runtime::KernelRegistry* registry = provider_option->count() > 0 ? &kernels::registry_of(*provider) : nullptr;
     HostSession session(*path, registry);
     const nlohmann::json description = describe_program(session);

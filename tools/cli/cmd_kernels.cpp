@@ -42,6 +42,7 @@ CommandAction add_kernels_command(CLI::App& app) {
   command->add_option("--header", *header, "write etns_kernel_selection.h here");
   command->add_flag("--json", *json, "print JSON (schema etns.kernels)");
   return [programs, provider, cmake, header, json]() {
+    require_readable(*programs);
     const KernelSelection selection = select_kernels(*programs, *provider);
     // Both files are written only once every program has been checked.
     if (!header->empty()) write_file_atomic(*header, selection_header(selection));

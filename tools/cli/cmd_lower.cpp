@@ -21,6 +21,8 @@ struct LowerCommand {
 };
 
 int run_lower_command(const LowerCommand& command) {
+  require_readable(command.input);
+  if (!command.input_bytes.empty()) require_readable(command.input_bytes);
   ProgramModel model = read_program(read_file(command.input), command.input);
   const LoweringResult result = lower_to_ns(model);
   const std::vector<uint8_t> bytes = write_program(model);
@@ -63,11 +65,10 @@ CommandAction add_lower_command(CLI::App& app) {
       "runs both programs on the host (original on arm, lowered on ns) and reports the output difference.\n"
       "Example: etns lower tier1_arm.pte -o tier1_lowered.pte --report lower.md");
   auto c = std::make_shared<LowerCommand>();
-  command->add_option("program", c->input, "the arm program (.pte)")->required()->check(CLI::ExistingFile);
+  command->add_option("program", c->input, "the arm program (.pte)")->required();
   command->add_option("-o,--output", c->output, "where to write the lowered program")->required();
   command->add_option("--report", c->report, "write a Markdown report here");
-  command->add_option("--input", c->input_bytes, "raw bytes of input 0 for the report's comparison (default zeros)")
-      ->check(CLI::ExistingFile);
+  command->add_option("--input", c->input_bytes, "raw bytes of input 0 for the report's comparison (default zeros)");
   return [c]() { return run_lower_command(*c); };
 }
 

@@ -278,17 +278,28 @@ int run_batch_command(const RunOptions& options) {
   return 0;
 }
 
-int run(const RunOptions& options) {
-  // The program first: a missing one is named, whatever else is missing.
+// The files a run reads, the program first, so that a missing program is
+// named whatever else is missing (exit 2); after the checks of the options.
+void require_files(const RunOptions& options) {
   require_readable(options.program);
-  check_batch_options(options);
   require_readable(options.inputs);
   if (!options.labels.empty()) require_readable(options.labels);
   if (options.target == "qemu-m55" && !options.qemu.firmware.empty()) require_readable(options.qemu.firmware);
-  if (!options.batch_inputs.empty()) return run_batch_command(options);
-  if (options.target == "qemu-m55") return run_on_qemu_target(options);
+}
+
+int run(const RunOptions& options) {
+  check_batch_options(options);
+  if (!options.batch_inputs.empty()) {
+    require_files(options);
+    return run_batch_command(options);
+  }
+  if (options.target == "qemu-m55") {
+    require_files(options);
+    return run_on_qemu_target(options);
+  }
   if (!options.counts.empty()) throw Failure("--counts needs --target qemu-m55", 2);
   if (!options.board.empty()) throw Failure("--board needs --target qemu-m55 (it shapes the cycle estimate)", 2);
+  require_files(options);
   const runtime::KernelRegistry* registry = &kernels::registry_of(options.provider);
   std::vector<std::vector<uint8_t>> inputs;
   for (const std::string& input : options.inputs) inputs.push_back(read_file(input));

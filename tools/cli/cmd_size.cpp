@@ -29,6 +29,7 @@ CommandAction add_size_command(CLI::App& app) {
   command->add_option("elf", *path, "the firmware image (unstripped) to measure")->required();
   command->add_flag("--json", *json, "print JSON (schema etns.size) with every component, section and variant");
   return [path, json]() {
+    require_readable(*path);
     // A missing or unreadable ELF is a usage error, as for verify-kernels.
     const ElfImage image = [&] {
       try {

@@ -39,6 +39,8 @@ CommandAction add_verify_kernels_command(CLI::App& app) {
   command->add_option("--programs", *programs,
                       "a selective build's programs: link exactly the kernels of their operators");
   return [path, provider, ns_ops, expect_portable, programs]() {
+    require_readable(*path);  // the image first, then the programs
+    require_readable(*programs);
     KernelFlavor flavor;
     flavor.provider = *provider;
     flavor.ns_ops = *ns_ops;

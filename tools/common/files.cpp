@@ -109,6 +109,8 @@ AlignedBytes read_file_aligned(const std::string& path) {
   return bytes;
 }
 
+void check_readable(const std::string& path) { ReadableFile file(path); }
+
 std::string read_text_file(const std::string& path, size_t max_bytes) {
   ReadableFile file(path);
   file.check_size(max_bytes);

@@ -66,6 +66,9 @@ void read_file_into(const std::string& path, std::vector<uint8_t>& bytes);
 AlignedBytes read_file_aligned(const std::string& path);
 // The same as text, refusing a file larger than `max_bytes` before reading it.
 std::string read_text_file(const std::string& path, size_t max_bytes = std::numeric_limits<size_t>::max());
+// Opens `path` as read_file would and reads nothing: throws the ReadFailure
+// read_file would (missing, unreadable, not a regular file).
+void check_readable(const std::string& path);
 // A whole JSON file. Throws Failure "<path>: not valid JSON (<parser's reason>)".
 nlohmann::json read_json_file(const std::string& path);
 

@@ -53,9 +53,15 @@ std::vector<std::pair<size_t, std::string_view>> content_lines(std::string_view 
   return lines;
 }
 
+// A list or labels file; one that cannot be read is a usage error (exit 2), as
+// any input named on the command line.
 std::string text_of_file(const std::string& path) {
-  const std::vector<uint8_t> bytes = read_file(path);
-  return std::string(bytes.begin(), bytes.end());
+  try {
+    const std::vector<uint8_t> bytes = read_file(path);
+    return std::string(bytes.begin(), bytes.end());
+  } catch (const ReadFailure& failure) {
+    throw Failure(failure.what(), 2);
+  }
 }
 
 // std::filesystem's filename() and stem(), on the string: a path object
@@ -82,21 +88,31 @@ std::string count_of(size_t count, const char* what) {
 }
 
 // The first input of [begin, end) whose file does not have the method
-// input's size, as (index, message); (end, "") when all have it.
-std::pair<size_t, std::string> first_wrong_size(const std::vector<BatchInput>& inputs, size_t begin, size_t end,
-                                                const runtime::Tensor& input) {
+// input's size: its index, the message and the exit code (2 for a file that
+// cannot be read, a usage error as for any input; 1 for a wrong size);
+// {end, "", 0} when all have it.
+struct WrongSize {
+  size_t at;
+  std::string message;
+  int exit_code;
+};
+
+WrongSize first_wrong_size(const std::vector<BatchInput>& inputs, size_t begin, size_t end,
+                           const runtime::Tensor& input) {
   for (size_t i = begin; i < end; ++i) {
     const BatchInput& each = inputs[i];
     std::error_code error;
     const uintmax_t size = fs::file_size(each.path, error);
-    if (error) return {i, "cannot read " + each.path + ": " + error.message() + " (--inputs)"};
+    if (error) return {i, "cannot read " + each.path + ": " + error.message() + " (--inputs)", 2};
     if (size != input.nbytes) {
-      return {i, each.path + ": " + std::to_string(size) + " bytes given, expected " + std::to_string(input.nbytes) +
-                     " (the method's input: " + runtime::to_string(input.dtype) + ", " +
-                     std::to_string(input.numel) + " elements)"};
+      return {i,
+              each.path + ": " + std::to_string(size) + " bytes given, expected " + std::to_string(input.nbytes) +
+                  " (the method's input: " + runtime::to_string(input.dtype) + ", " + std::to_string(input.numel) +
+                  " elements)",
+              1};
     }
   }
-  return {end, ""};
+  return {end, "", 0};
 }
 
 // What the worker threads share: the set-up's outcome, the next input to
@@ -195,8 +211,8 @@ void check_sizes(size_t thread, size_t threads, const HostSession& session, cons
   const size_t begin = count * thread / threads;
   const size_t end = count * (thread + 1) / threads;
   try {
-    const auto [at, message] = first_wrong_size(job.inputs, begin, end, session.method().input(0));
-    if (at != end) record_setup_failure(shared, at, message, 1);
+    const WrongSize wrong = first_wrong_size(job.inputs, begin, end, session.method().input(0));
+    if (wrong.at != end) record_setup_failure(shared, wrong.at, wrong.message, wrong.exit_code);
   } catch (const std::exception& error) {
     record_setup_failure(shared, begin, error.what(), exit_code_of(error));
   }
@@ -219,6 +235,8 @@ void take_inputs(HostSession& session, const BatchJob& job, std::vector<size_t>&
       try {
         read_file_into(input.path, bytes);
         session.set_input(0, bytes);
+      } catch (const ReadFailure& failure) {
+        throw Failure(std::string(failure.what()) + " (--inputs " + input.path + ")", 2);  // as first_wrong_size's
       } catch (const Failure& failure) {
         throw Failure(std::string(failure.what()) + " (--inputs " + input.path + ")", failure.exit_code());
       }
