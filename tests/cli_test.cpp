@@ -142,6 +142,7 @@ TEST(Cli, EveryCommandGivesExitTwoForAMissingInput) {
       "reproduce --target host --golden " + gone + " --out " + d + "/evidence",
       "bench " + gone + ".pte --out " + d + "/bench",
       "bench --baseline " + gone + ".json --out " + d + "/bench",
+      "bench --image " + gone + ".elf --out " + d + "/bench",
       "lower " + gone + ".pte -o " + d + "/o.pte",
       "lower " + d + "/some.pte -o " + d + "/o.pte --report " + d + "/r.md --input " + gone + ".bin",
       "import " + gone + ".tflite -o " + d + "/o.pte",
@@ -308,7 +309,10 @@ TEST(Cli, QemuRunSummaryLeadsWithOneExecute) {
                                                 "/out.bin --summary always");
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.stdout_text.rfind(summary_prefix(dir.path() + "/out.bin"), 0), 0u) << r.stdout_text;
-  EXPECT_NE(r.stdout_text.find(" instructions for one execute() on qemu-m55 (weighted "), std::string::npos)
+  EXPECT_NE(r.stdout_text.find(" instructions and "), std::string::npos) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find(" estimated cycles (LLVM 19 MCA, Cortex-M55 scheduling model, cortex-m55; board profile "
+                               "an547: no wait states) for one execute() on qemu-m55 (weighted "),
+            std::string::npos)
       << r.stdout_text;
   EXPECT_NE(r.stdout_text.find("; the whole QEMU run, with boot, load, checks and every pass: "), std::string::npos)
       << r.stdout_text;
