@@ -76,10 +76,19 @@ function(etns_hwy_sources name)
   endif()
 endfunction()
 
-# A test binary for one area, linked against the given libraries and GoogleTest.
+# Test code is compiled without optimisation in every build type: it is half
+# of the build's compile time and almost none of the tests' run time, which is
+# spent in the code under test (that keeps the build type's flags).
+function(etns_test_code target)
+  target_compile_options(${target} PRIVATE $<$<CONFIG:RelWithDebInfo,Release,MinSizeRel>:-O0>)
+endfunction()
+
+# A test binary for one area, linked against the given libraries and GoogleTest;
+# TEST_ARGS are the CTest entry's arguments (a --gtest_filter, say).
 function(etns_test name)
-  cmake_parse_arguments(arg "" "" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(arg "" "" "SOURCES;LIBS;TEST_ARGS" ${ARGN})
   add_executable(${name} ${arg_SOURCES})
   target_link_libraries(${name} PRIVATE ${arg_LIBS} etns_test_support)
-  add_test(NAME ${name} COMMAND ${name})
+  etns_test_code(${name})
+  add_test(NAME ${name} COMMAND ${name} ${arg_TEST_ARGS})
 endfunction()
