@@ -3,11 +3,11 @@
 // model (ARMScheduleM55.td) in the context of the block before it.
 
 #include "qemu_plugin/cycle_model.h"
+#include "qemu_plugin/insn_class.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -50,15 +50,6 @@ constexpr unsigned kCallLatency = 2;
 constexpr unsigned kShortRun = 4;
 constexpr unsigned kLongRun = 12;
 constexpr uint32_t kNoBlock = UINT32_MAX;
-
-// The Thumb instruction at bytes is 4 bytes long when its first halfword's
-// top five bits are 0b11101, 0b11110 or 0b11111.
-size_t thumb_length(const uint8_t* bytes, size_t available) {
-  if (available < 2) return available;
-  const unsigned top = bytes[1] >> 3;
-  const size_t length = (top == 0x1D || top == 0x1E || top == 0x1F) ? 4 : 2;
-  return std::min(length, available);
-}
 
 bool starts_with(llvm::StringRef name, const char* prefix) { return name.starts_with(prefix); }
 
@@ -164,7 +155,11 @@ struct EtnsCycleModel {
     size_t offset = 0;
     while (offset < block->bytes.size()) {
       const uint8_t* at = block->bytes.data() + offset;
-      const size_t length = thumb_length(at, block->bytes.size() - offset);
+      const size_t left = block->bytes.size() - offset;
+      // A truncated last instruction (0: too few bytes) takes the rest; the
+      // decoder then fails on it and it is costed as unmodelled.
+      const size_t whole = etns_thumb_length(at, left);
+      const size_t length = whole != 0 ? whole : left;
       llvm::MCInst inst;
       uint64_t decoded = 0;
       const auto status = decoder->getInstruction(inst, decoded, llvm::ArrayRef<uint8_t>(at, length),

@@ -444,7 +444,8 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
   write_file_atomic(files.job, blob.data(), blob.size());
 
   QemuCommand command = job_command(files, layout, job);
-  const BoardProfile an547 = load_board_profile("an547");
+  // The built-in profile is parsed once per process, not once per run.
+  static const BoardProfile an547 = load_board_profile("an547");
   const BoardProfile& board = job.board != nullptr ? *job.board : an547;
   const std::string memory = board_memory_file(board, image);
   if (!memory.empty()) {
