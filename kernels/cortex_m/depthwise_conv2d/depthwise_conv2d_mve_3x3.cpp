@@ -10,6 +10,8 @@
 #include <arm_mve.h>
 #endif
 
+#include <cstddef>
+
 #include "kernels/common/requantize_mve.h"
 
 namespace etns::cortex_m {
@@ -85,7 +87,8 @@ void fill_group_scalar(const DepthwiseConv2dParams& p, const int8_t* weight,
 // there (|sum| <= 9 * 128) and VMULLB/VMULLT by the input offset give the
 // even and odd channels' folds exactly; VLD2 splits the per-channel tensors
 // into even and odd channels.
-// Returns whether every channel's shift is negative (requantize_half's kRight).
+// Returns whether every channel's shift is negative and every multiplier
+// non-negative (requantize_half's and pixel_pair_right's kRight).
 bool fill_constants(const DepthwiseConv2dParams& p, const int8_t* weight, const int32_t* bias,
                     int32_t* constants, int8_t* weights) {
   const int32_t full = p.input_c / kGroup;
@@ -93,6 +96,7 @@ bool fill_constants(const DepthwiseConv2dParams& p, const int8_t* weight, const 
   const int16x8_t input_offset = vdupq_n_s16(static_cast<int16_t>(p.input_offset));
   const int32x4_t zero = vdupq_n_s32(0);
   int32x4_t largest_shift = vdupq_n_s32(-1);
+  int32x4_t smallest_multiplier = vdupq_n_s32(0);
   for (int32_t g = 0; g < full; ++g) {
     int32_t* q = constants + g * 4 * kGroup;
     int8_t* w = weights + g * kTaps * kGroup;
@@ -113,6 +117,7 @@ bool fill_constants(const DepthwiseConv2dParams& p, const int8_t* weight, const 
     vst1q_s32(q, even);
     vst1q_s32(q + 4, odd);
     const int32x4x2_t m = vld2q_s32(p.multipliers + g * kGroup);
+    smallest_multiplier = vminq_s32(smallest_multiplier, vminq_s32(m.val[0], m.val[1]));
     vst1q_s32(q + kGroup, m.val[0]);
     vst1q_s32(q + kGroup + 4, m.val[1]);
     const int32x4x2_t shift = vld2q_s32(p.shifts + g * kGroup);
@@ -122,11 +127,14 @@ bool fill_constants(const DepthwiseConv2dParams& p, const int8_t* weight, const 
     vst1q_s32(q + 3 * kGroup + 4, vminq_s32(shift.val[1], zero));
     largest_shift = vmaxq_s32(largest_shift, vmaxq_s32(shift.val[0], shift.val[1]));
   }
-  bool right = vmaxvq_s32(INT32_MIN, largest_shift) < 0;
+  bool right = vmaxvq_s32(INT32_MIN, largest_shift) < 0 &&
+               vminvq_s32(INT32_MAX, smallest_multiplier) >= 0;
   if (full < groups(p)) {
     fill_group_scalar(p, weight, bias, full, constants + full * 4 * kGroup,
                       weights + full * kTaps * kGroup);
-    for (int32_t c = full * kGroup; c < p.input_c; ++c) right = right && p.shifts[c] < 0;
+    for (int32_t c = full * kGroup; c < p.input_c; ++c) {
+      right = right && p.shifts[c] < 0 && p.multipliers[c] >= 0;
+    }
   }
   return right;
 }
@@ -186,54 +194,67 @@ void fill_slot(const DepthwiseConv2dParams& p, const int8_t* row, int8_t* slot) 
   for (int32_t j = last; j < width; ++j) pad_column(j);
 }
 
-// acc_even += x * w on the even channels and acc_odd on the odd ones, for
-// the 8 int16 lanes in xv and wv: the products of two int8 values are exact
-// in VMULL's int32 lanes (|x * w| <= 2^14).
-#define ETNS_DW3_MAC(even, odd)                 \
-  "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"        \
-  "vadd.i32 %q[" even "], %q[" even "], %q[t]\n\t" \
-  "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"        \
-  "vadd.i32 %q[" odd "], %q[" odd "], %q[t]\n\t"
+// The multiply-accumulate of one tap, software-pipelined: VMULLB/VMULLT
+// (multiply pipe) write two temporaries in turn, and each product's VADD
+// (integer pipe) comes one multiply later, so the two pipes overlap instead
+// of each VADD waiting out its VMULL's latency. The products of two int8
+// values are exact in VMULL's int32 lanes (|x * w| <= 2^14); even channels
+// go to the *0 accumulators, odd ones to the *1.
 #define ETNS_DW3_LOAD(reg, base, at) "vldrb.s16 %q[" reg "], [%[" base "], #" at "]\n\t"
+#define ETNS_DW3_ADD(acc, tmp) "vadd.i32 %q[" acc "], %q[" acc "], %q[" tmp "]\n\t"
+// A pair's last product still owed to b1 by the tap before.
+#define ETNS_DW3_OWED ETNS_DW3_ADD("b1", "t1")
 
-// One filter row of one output pixel: x the pixel's first column in a padded
-// row, w the row's three taps.
-#define ETNS_DW3_ROW1(x, w0, w1, w2)                                            \
-  ETNS_DW3_LOAD("xv", x, "0") ETNS_DW3_LOAD("wv", "w", w0) ETNS_DW3_MAC("a0", "a1") \
-  ETNS_DW3_LOAD("xv", x, "8") ETNS_DW3_LOAD("wv", "w", w1) ETNS_DW3_MAC("a0", "a1") \
-  ETNS_DW3_LOAD("xv", x, "16") ETNS_DW3_LOAD("wv", "w", w2) ETNS_DW3_MAC("a0", "a1")
+// One tap of two output pixels a and b: `load_a` (possibly nothing) puts a's
+// input in xv, then b's is loaded from `xb_at`; `owed` is the previous tap's
+// b1 product or nothing.
+#define ETNS_DW3_TAP2(owed, load_a, x, xb_at, w_at)                                      \
+  load_a ETNS_DW3_LOAD("wv", "w", w_at)                                                  \
+  "vmullb.s16 %q[t0], %q[xv], %q[wv]\n\t" owed "vmullt.s16 %q[t1], %q[xv], %q[wv]\n\t"   \
+  ETNS_DW3_ADD("a0", "t0") ETNS_DW3_LOAD("xv", x, xb_at)                                 \
+  "vmullb.s16 %q[t0], %q[xv], %q[wv]\n\t" ETNS_DW3_ADD("a1", "t1")                       \
+  "vmullt.s16 %q[t1], %q[xv], %q[wv]\n\t" ETNS_DW3_ADD("b0", "t0")
 
-// One filter row of two adjacent output pixels (a and b), each weight loaded
-// once. At stride 1 b's taps start where a's second one is, so four input
-// loads serve both; at stride 2 a's third tap is b's first, loaded twice for
-// want of a register.
-#define ETNS_DW3_ROW2_S1(x, w0, w1, w2)                                  \
-  ETNS_DW3_LOAD("wv", "w", w0) ETNS_DW3_LOAD("xv", x, "0") ETNS_DW3_MAC("a0", "a1") \
-  ETNS_DW3_LOAD("xv", x, "8") ETNS_DW3_MAC("b0", "b1")                     \
-  ETNS_DW3_LOAD("wv", "w", w1) ETNS_DW3_MAC("a0", "a1")                    \
-  ETNS_DW3_LOAD("xv", x, "16") ETNS_DW3_MAC("b0", "b1")                    \
-  ETNS_DW3_LOAD("wv", "w", w2) ETNS_DW3_MAC("a0", "a1")                    \
-  ETNS_DW3_LOAD("xv", x, "24") ETNS_DW3_MAC("b0", "b1")
-#define ETNS_DW3_ROW2_S2(x, w0, w1, w2)                                  \
-  ETNS_DW3_LOAD("wv", "w", w0) ETNS_DW3_LOAD("xv", x, "0") ETNS_DW3_MAC("a0", "a1") \
-  ETNS_DW3_LOAD("xv", x, "16") ETNS_DW3_MAC("b0", "b1")                    \
-  ETNS_DW3_LOAD("wv", "w", w1) ETNS_DW3_LOAD("xv", x, "8") ETNS_DW3_MAC("a0", "a1") \
-  ETNS_DW3_LOAD("xv", x, "24") ETNS_DW3_MAC("b0", "b1")                    \
-  ETNS_DW3_LOAD("wv", "w", w2) ETNS_DW3_LOAD("xv", x, "16") ETNS_DW3_MAC("a0", "a1") \
-  ETNS_DW3_LOAD("xv", x, "32") ETNS_DW3_MAC("b0", "b1")
+// One filter row of the pair, the row's weights at w0..w2. At stride 1 b's
+// tap k is a's tap k + 1, so the input loaded for b serves a's next tap and
+// four loads serve the row; at stride 2 each tap loads both.
+#define ETNS_DW3_ROW2_S1(owed, x, w0, w1, w2)                                 \
+  ETNS_DW3_TAP2(owed, ETNS_DW3_LOAD("xv", x, "0"), x, "8", w0)                 \
+  ETNS_DW3_TAP2(ETNS_DW3_OWED, "", x, "16", w1)                                \
+  ETNS_DW3_TAP2(ETNS_DW3_OWED, "", x, "24", w2)
+#define ETNS_DW3_ROW2_S2(owed, x, w0, w1, w2)                                 \
+  ETNS_DW3_TAP2(owed, ETNS_DW3_LOAD("xv", x, "0"), x, "16", w0)                \
+  ETNS_DW3_TAP2(ETNS_DW3_OWED, ETNS_DW3_LOAD("xv", x, "8"), x, "24", w1)       \
+  ETNS_DW3_TAP2(ETNS_DW3_OWED, ETNS_DW3_LOAD("xv", x, "16"), x, "32", w2)
+// The 9 taps of a pair: x0..x2 are a's first columns in the three padded
+// rows, w the group's tap-major weights.
+#define ETNS_DW3_PAIR(ROW)                                                    \
+  ROW("", "x0", "0", "8", "16") ROW(ETNS_DW3_OWED, "x1", "24", "32", "40")     \
+  ROW(ETNS_DW3_OWED, "x2", "48", "56", "64") ETNS_DW3_OWED
 
-// The 9 taps of one output pixel: x0..x2 the pixel's first column in the
-// three padded rows, w the group's tap-major weights. Written out because
-// GCC 12 hoists the loop-invariant weight loads out of the pixel loop and
-// spills them to the stack; "l": widening loads take r0-r7 as the base.
+// One tap of a single pixel, its odd product owed to the next tap.
+#define ETNS_DW3_TAP1(owed, x, x_at, w_at)                                      \
+  ETNS_DW3_LOAD("xv", x, x_at) ETNS_DW3_LOAD("wv", "w", w_at)                   \
+  "vmullb.s16 %q[t0], %q[xv], %q[wv]\n\t" owed "vmullt.s16 %q[t1], %q[xv], %q[wv]\n\t" \
+  ETNS_DW3_ADD("a0", "t0")
+#define ETNS_DW3_ROW1(owed, x, w0, w1, w2)                                    \
+  ETNS_DW3_TAP1(owed, x, "0", w0) ETNS_DW3_TAP1(ETNS_DW3_ADD("a1", "t1"), x, "8", w1) \
+  ETNS_DW3_TAP1(ETNS_DW3_ADD("a1", "t1"), x, "16", w2)
+
+// The 9 taps of one output pixel. Written out because GCC 12 hoists the
+// loop-invariant weight loads out of the pixel loop and spills them to the
+// stack; "l": widening loads take r0-r7 as the base.
 inline __attribute__((always_inline)) void mac_taps(int32x4_t& a0, int32x4_t& a1,
                                                     const int8_t* x0, const int8_t* x1,
                                                     const int8_t* x2, const int8_t* w) {
   int16x8_t xv, wv;
-  int32x4_t t;
-  asm volatile(ETNS_DW3_ROW1("x0", "0", "8", "16") ETNS_DW3_ROW1("x1", "24", "32", "40")
-                   ETNS_DW3_ROW1("x2", "48", "56", "64")
-               : [a0] "+w"(a0), [a1] "+w"(a1), [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)
+  int32x4_t t0, t1;
+  asm volatile(ETNS_DW3_ROW1("", "x0", "0", "8", "16")
+                   ETNS_DW3_ROW1(ETNS_DW3_ADD("a1", "t1"), "x1", "24", "32", "40")
+                       ETNS_DW3_ROW1(ETNS_DW3_ADD("a1", "t1"), "x2", "48", "56", "64")
+                           ETNS_DW3_ADD("a1", "t1")
+               : [a0] "+w"(a0), [a1] "+w"(a1), [xv] "=&w"(xv), [wv] "=&w"(wv),
+                 [t0] "=&w"(t0), [t1] "=&w"(t1)
                : [x0] "l"(x0), [x1] "l"(x1), [x2] "l"(x2), [w] "l"(w)
                : "memory");
 }
@@ -245,32 +266,26 @@ inline __attribute__((always_inline)) void mac_taps2(int32x4_t& a0, int32x4_t& a
                                                      const int8_t* x0, const int8_t* x1,
                                                      const int8_t* x2, const int8_t* w) {
   int16x8_t xv, wv;
-  int32x4_t t;
+  int32x4_t t0, t1;
   if constexpr (kStride == 1) {
-    asm volatile(ETNS_DW3_ROW2_S1("x0", "0", "8", "16") ETNS_DW3_ROW2_S1("x1", "24", "32", "40")
-                     ETNS_DW3_ROW2_S1("x2", "48", "56", "64")
+    asm volatile(ETNS_DW3_PAIR(ETNS_DW3_ROW2_S1)
                  : [a0] "+w"(a0), [a1] "+w"(a1), [b0] "+w"(b0), [b1] "+w"(b1),
-                   [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)
+                   [xv] "=&w"(xv), [wv] "=&w"(wv), [t0] "=&w"(t0), [t1] "=&w"(t1)
                  : [x0] "l"(x0), [x1] "l"(x1), [x2] "l"(x2), [w] "l"(w)
                  : "memory");
   } else {
-    asm volatile(ETNS_DW3_ROW2_S2("x0", "0", "8", "16") ETNS_DW3_ROW2_S2("x1", "24", "32", "40")
-                     ETNS_DW3_ROW2_S2("x2", "48", "56", "64")
+    asm volatile(ETNS_DW3_PAIR(ETNS_DW3_ROW2_S2)
                  : [a0] "+w"(a0), [a1] "+w"(a1), [b0] "+w"(b0), [b1] "+w"(b1),
-                   [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)
+                   [xv] "=&w"(xv), [wv] "=&w"(wv), [t0] "=&w"(t0), [t1] "=&w"(t1)
                  : [x0] "l"(x0), [x1] "l"(x1), [x2] "l"(x2), [w] "l"(w)
                  : "memory");
   }
 }
-#undef ETNS_DW3_ROW2_S2
-#undef ETNS_DW3_ROW2_S1
-#undef ETNS_DW3_ROW1
-#undef ETNS_DW3_LOAD
-#undef ETNS_DW3_MAC
 
 // RQ of the even (j = 0) or odd (j = 1) channels of a group plus the output
 // offset, added mod 2^32 as the reference's (kernels/common/requantize_mve.h).
-// kRight: every channel's shift is negative (the exporters' scales below 1),
+// kRight: every channel's shift is negative (the exporters' scales below 1;
+// kRight also asks multipliers >= 0, which only pixel_pair_right needs),
 // so the left shift is 0 and every lane rounds right: the general form's
 // step down for negative values (v & neg_right) >> 31 is v >> 31, and the
 // VSHL by 0 is left out. Same values, three instructions fewer.
@@ -310,12 +325,104 @@ inline __attribute__((always_inline)) void store_group(int8_t* out, int32x4_t ev
   }
 }
 
-// What every pixel's requantisation shares, kept in registers across a row.
+// What every pixel's requantisation shares, kept in registers across a row
+// (pixel_pair_right reads lo and hi from memory, one after the other).
 struct Output {
   int32_t offset;
   int16x8_t lo, hi;
   mve_pred16_t live;  // the channels of a last group of 4
 };
+static_assert(offsetof(Output, hi) == offsetof(Output, lo) + 16, "lo, hi adjacent");
+
+// A full group of two pixels when every shift is negative and every
+// multiplier non-negative: the 9 taps and the requantisation in one block, so
+// that all eight vector registers serve it and the multiply and integer pipes
+// alternate (about a quarter fewer estimated cycles than the pieces above).
+// Two exact rewrites of requantize_half<true> move work off the integer pipe:
+//  - the step down for negative values is taken from the accumulator's sign,
+//    VQDMULH by 1 (multiply pipe), instead of the product's: they differ only
+//    where the product DHM(acc, M) is 0 with acc negative (M >= 0), and there
+//    RDIV(-1, R >= 1) is 0 as well;
+//  - the output offset is added after the narrowing, saturating in int16
+//    (8 lanes at once): |RQ| <= 2^30 when R >= 1, so the reference's int32
+//    sum never wraps, and clamping to [lo, hi] (within int8) after int16
+//    saturation gives what clamping the exact sum gives.
+template <int32_t kStride>
+inline __attribute__((always_inline)) void pixel_pair_right(const int32_t* q, const int8_t* w,
+                                                            const int8_t* x0, const int8_t* x1,
+                                                            const int8_t* x2, int8_t* out,
+                                                            ptrdiff_t out_step, const Output& o) {
+  int32x4_t a0, a1, b0, b1, t0, t1;
+  int16x8_t xv, wv;
+  int8_t* out_b = out + out_step;
+  const int32_t one = 1;
+#define ETNS_DW3_RQ                                                                  \
+  "vldrw.u32 %q[t0], [%[q], #32]\n\t"     /* even channels' multipliers */          \
+  "vldrw.u32 %q[wv], [%[q], #48]\n\t"     /* odd channels' */                       \
+  "vqdmulh.s32 %q[xv], %q[a0], %[one]\n\t" /* -1 where a0 < 0, else 0 */             \
+  "vqrdmulh.s32 %q[a0], %q[a0], %q[t0]\n\t"                                          \
+  "vqdmulh.s32 %q[t1], %q[b0], %[one]\n\t"                                           \
+  "vqrdmulh.s32 %q[b0], %q[b0], %q[t0]\n\t"                                          \
+  "vqadd.s32 %q[a0], %q[a0], %q[xv]\n\t"                                             \
+  "vldrw.u32 %q[xv], [%[q], #96]\n\t"     /* even channels' -R */                    \
+  "vqdmulh.s32 %q[t0], %q[a1], %[one]\n\t"                                           \
+  "vqadd.s32 %q[b0], %q[b0], %q[t1]\n\t"                                             \
+  "vqrdmulh.s32 %q[a1], %q[a1], %q[wv]\n\t"                                          \
+  "vrshl.s32 %q[a0], %q[a0], %q[xv]\n\t"                                             \
+  "vqdmulh.s32 %q[t1], %q[b1], %[one]\n\t"                                           \
+  "vrshl.s32 %q[b0], %q[b0], %q[xv]\n\t"                                             \
+  "vqrdmulh.s32 %q[b1], %q[b1], %q[wv]\n\t"                                          \
+  "vqadd.s32 %q[a1], %q[a1], %q[t0]\n\t"                                             \
+  "vldrw.u32 %q[xv], [%[q], #112]\n\t"    /* odd channels' -R */                     \
+  "vqadd.s32 %q[b1], %q[b1], %q[t1]\n\t"                                             \
+  "vrshl.s32 %q[a1], %q[a1], %q[xv]\n\t"                                             \
+  "vqmovnb.s32 %q[t0], %q[a0]\n\t"       /* even channels into even int16 lanes */  \
+  "vrshl.s32 %q[b1], %q[b1], %q[xv]\n\t"                                             \
+  "vqmovnb.s32 %q[wv], %q[b0]\n\t"                                                   \
+  "vqmovnt.s32 %q[t0], %q[a1]\n\t"       /* odd ones into odd lanes */              \
+  "vldrw.u32 %q[xv], [%[clamp]]\n\t"                                                 \
+  "vqmovnt.s32 %q[wv], %q[b1]\n\t"                                                   \
+  "vldrw.u32 %q[t1], [%[clamp], #16]\n\t"                                            \
+  "vqadd.s16 %q[t0], %q[t0], %[offset]\n\t"                                          \
+  "vqadd.s16 %q[wv], %q[wv], %[offset]\n\t"                                          \
+  "vmax.s16 %q[t0], %q[t0], %q[xv]\n\t"                                              \
+  "vmax.s16 %q[wv], %q[wv], %q[xv]\n\t"                                              \
+  "vmin.s16 %q[t0], %q[t0], %q[t1]\n\t"                                              \
+  "vmin.s16 %q[wv], %q[wv], %q[t1]\n\t"                                              \
+  "vstrb.16 %q[t0], [%[out_a]]\n\t"                                                  \
+  "vstrb.16 %q[wv], [%[out_b]]\n\t"
+#define ETNS_DW3_BIAS                                                   \
+  "vldrw.u32 %q[a0], [%[q]]\n\t" "vldrw.u32 %q[a1], [%[q], #16]\n\t" \
+  "vldrw.u32 %q[b0], [%[q]]\n\t" "vldrw.u32 %q[b1], [%[q], #16]\n\t"
+  if constexpr (kStride == 1) {
+    asm volatile(ETNS_DW3_BIAS ETNS_DW3_PAIR(ETNS_DW3_ROW2_S1) ETNS_DW3_RQ
+                 : [a0] "=&w"(a0), [a1] "=&w"(a1), [b0] "=&w"(b0), [b1] "=&w"(b1),
+                   [xv] "=&w"(xv), [wv] "=&w"(wv), [t0] "=&w"(t0), [t1] "=&w"(t1)
+                 : [x0] "l"(x0), [x1] "l"(x1), [x2] "l"(x2), [w] "l"(w), [q] "r"(q),
+                   [one] "r"(one), [offset] "r"(o.offset), [clamp] "r"(&o.lo),
+                   [out_a] "l"(out), [out_b] "l"(out_b)
+                 : "memory");
+  } else {
+    asm volatile(ETNS_DW3_BIAS ETNS_DW3_PAIR(ETNS_DW3_ROW2_S2) ETNS_DW3_RQ
+                 : [a0] "=&w"(a0), [a1] "=&w"(a1), [b0] "=&w"(b0), [b1] "=&w"(b1),
+                   [xv] "=&w"(xv), [wv] "=&w"(wv), [t0] "=&w"(t0), [t1] "=&w"(t1)
+                 : [x0] "l"(x0), [x1] "l"(x1), [x2] "l"(x2), [w] "l"(w), [q] "r"(q),
+                   [one] "r"(one), [offset] "r"(o.offset), [clamp] "r"(&o.lo),
+                   [out_a] "l"(out), [out_b] "l"(out_b)
+                 : "memory");
+  }
+#undef ETNS_DW3_BIAS
+#undef ETNS_DW3_RQ
+}
+#undef ETNS_DW3_TAP1
+#undef ETNS_DW3_ROW1
+#undef ETNS_DW3_PAIR
+#undef ETNS_DW3_ROW2_S2
+#undef ETNS_DW3_ROW2_S1
+#undef ETNS_DW3_TAP2
+#undef ETNS_DW3_OWED
+#undef ETNS_DW3_ADD
+#undef ETNS_DW3_LOAD
 
 // Two adjacent output pixels (a, then b one stride on), one group of 8
 // channels: x0..x2 are a's first columns in the group's three padded rows.
@@ -325,6 +432,10 @@ inline __attribute__((always_inline)) void pixel_pair(const int32_t* q, const in
                                                       const int8_t* x0, const int8_t* x1,
                                                       const int8_t* x2, int8_t* out,
                                                       ptrdiff_t out_step, const Output& o) {
+  if constexpr (kRight && !kTail) {
+    pixel_pair_right<kStride>(q, w, x0, x1, x2, out, out_step, o);
+    return;
+  }
   // Opaque to the compiler, so that it loads the per-channel constants where
   // they are used instead of hoisting them into stack spills.
   asm volatile("" : "+r"(q));

@@ -149,6 +149,54 @@ ETNS_KERNEL_TEST(DepthwiseConv2dVariants, ThreeByThree) {
   }
 }
 
+// The 3x3 variant's pixel-pair block for all-negative shifts and
+// non-negative multipliers (its requantisation rewritten exactly: the step
+// down from the accumulator's sign, the output offset added in int16):
+// multipliers 0, 1 and INT32_MAX, shifts -1 and -31, biases near the int32
+// limits so accumulators wrap, offsets and activation bounds at their ends,
+// int8 extremes; one case in four has a negative multiplier, which must take
+// the general path.
+ETNS_KERNEL_TEST(DepthwiseConv2dVariants, ThreeByThreeRightShiftCorners) {
+  Rng rng(kSeed + 7);
+  const int32_t channels[] = {8, 12, 16, 24, 64};
+  for (int i = 0; i < 60; ++i) {
+    kernels::testing::TestMemoryScope scope;
+    Case c;
+    DepthwiseConv2dParams& p = c.p;
+    p.batches = 1;
+    p.input_c = p.output_c = channels[i % 5];
+    p.filter_h = p.filter_w = 3;
+    p.stride_h = rng.uniform32(1, 2);
+    p.stride_w = i % 2 + 1;
+    p.pad_h = p.pad_w = 1;
+    p.input_h = rng.uniform32(1, 6);
+    p.input_w = rng.uniform32(2, 9);
+    p.output_h = random_out_extent(rng, p.input_h, 3, p.stride_h, p.pad_h, 1);
+    p.output_w = random_out_extent(rng, p.input_w, 3, p.stride_w, p.pad_w, 1);
+    const int32_t input_offsets[] = {-127, 128, rng.uniform32(-127, 128)};
+    const int32_t output_offsets[] = {-128, 127, rng.uniform32(-128, 127)};
+    p.input_offset = rng.pick(input_offsets);
+    p.output_offset = rng.pick(output_offsets);
+    p.activation_min = rng.coin() ? -128 : rng.uniform32(-128, 127);
+    p.activation_max = rng.coin() ? 127 : rng.uniform32(p.activation_min, 127);
+    fill_conv_case(rng, c, rng.uniform(0, 3) != 0, weight_bytes(c.p));
+    if (i % 3 == 0) fill_conv_int8_extremes(rng, c, weight_bytes(c.p));
+    for (int32_t oc = 0; oc < p.output_c; ++oc) {
+      const int32_t multipliers[] = {0, 1, INT32_MAX, rng.uniform32(1 << 30, INT32_MAX)};
+      const int32_t shifts[] = {-31, -1, rng.uniform32(-12, -1)};
+      c.multipliers[oc] = rng.pick(multipliers);
+      c.shifts[oc] = rng.pick(shifts);
+      if (c.bias != nullptr && rng.uniform(0, 3) == 0) {
+        const int32_t biases[] = {INT32_MAX, INT32_MIN, INT32_MAX - 1000, INT32_MIN + 1000};
+        c.bias[oc] = rng.pick(biases);
+      }
+    }
+    if (i % 4 == 3) c.multipliers[rng.uniform32(0, p.output_c - 1)] = -rng.uniform32(1, INT32_MAX);
+    check_case(c, "3x3 right shifts");
+    ETNS_RETURN_IF_FAILED();
+  }
+}
+
 // DS-CNN's depthwise layer: 1x64x25x5, 3x3, stride 1, padding 1.
 ETNS_KERNEL_TEST(DepthwiseConv2dVariants, DsCnnShape) {
   Rng rng(kSeed + 2);
