@@ -414,6 +414,48 @@ inline __attribute__((always_inline)) void pixel_pair_right(const int32_t* q, co
 #undef ETNS_DW3_BIAS
 #undef ETNS_DW3_RQ
 }
+
+// One pixel of a full group, the same way (a row's odd last pixel).
+inline __attribute__((always_inline)) void pixel_one_right(const int32_t* q, const int8_t* w,
+                                                           const int8_t* x0, const int8_t* x1,
+                                                           const int8_t* x2, int8_t* out,
+                                                           const Output& o) {
+  int32x4_t a0, a1, t0, t1;
+  int16x8_t xv, wv;
+  const int32_t one = 1;
+  asm volatile(
+      "vldrw.u32 %q[a0], [%[q]]\n\t"
+      "vldrw.u32 %q[a1], [%[q], #16]\n\t"
+      ETNS_DW3_ROW1("", "x0", "0", "8", "16")
+      ETNS_DW3_ROW1(ETNS_DW3_ADD("a1", "t1"), "x1", "24", "32", "40")
+      ETNS_DW3_ROW1(ETNS_DW3_ADD("a1", "t1"), "x2", "48", "56", "64")
+      ETNS_DW3_ADD("a1", "t1")
+      "vldrw.u32 %q[t0], [%[q], #32]\n\t"
+      "vqdmulh.s32 %q[xv], %q[a0], %[one]\n\t"
+      "vldrw.u32 %q[wv], [%[q], #48]\n\t"
+      "vqrdmulh.s32 %q[a0], %q[a0], %q[t0]\n\t"
+      "vqdmulh.s32 %q[t1], %q[a1], %[one]\n\t"
+      "vqrdmulh.s32 %q[a1], %q[a1], %q[wv]\n\t"
+      "vldrw.u32 %q[t0], [%[q], #96]\n\t"
+      "vqadd.s32 %q[a0], %q[a0], %q[xv]\n\t"
+      "vldrw.u32 %q[wv], [%[q], #112]\n\t"
+      "vqadd.s32 %q[a1], %q[a1], %q[t1]\n\t"
+      "vrshl.s32 %q[a0], %q[a0], %q[t0]\n\t"
+      "vrshl.s32 %q[a1], %q[a1], %q[wv]\n\t"
+      "vqmovnb.s32 %q[t0], %q[a0]\n\t"
+      "vldrw.u32 %q[xv], [%[clamp]]\n\t"
+      "vqmovnt.s32 %q[t0], %q[a1]\n\t"
+      "vldrw.u32 %q[t1], [%[clamp], #16]\n\t"
+      "vqadd.s16 %q[t0], %q[t0], %[offset]\n\t"
+      "vmax.s16 %q[t0], %q[t0], %q[xv]\n\t"
+      "vmin.s16 %q[t0], %q[t0], %q[t1]\n\t"
+      "vstrb.16 %q[t0], [%[out]]\n\t"
+      : [a0] "=&w"(a0), [a1] "=&w"(a1), [xv] "=&w"(xv), [wv] "=&w"(wv), [t0] "=&w"(t0),
+        [t1] "=&w"(t1)
+      : [x0] "l"(x0), [x1] "l"(x1), [x2] "l"(x2), [w] "l"(w), [q] "r"(q), [one] "r"(one),
+        [offset] "r"(o.offset), [clamp] "r"(&o.lo), [out] "l"(out)
+      : "memory");
+}
 #undef ETNS_DW3_TAP1
 #undef ETNS_DW3_ROW1
 #undef ETNS_DW3_PAIR
@@ -456,6 +498,10 @@ inline __attribute__((always_inline)) void pixel_one(const int32_t* q, const int
                                                      const int8_t* x0, const int8_t* x1,
                                                      const int8_t* x2, int8_t* out,
                                                      const Output& o) {
+  if constexpr (kRight && !kTail) {
+    pixel_one_right(q, w, x0, x1, x2, out, o);
+    return;
+  }
   asm volatile("" : "+r"(q));
   int32x4_t a0 = vld1q_s32(q), a1 = vld1q_s32(q + 4);
   mac_taps(a0, a1, x0, x1, x2, w);
