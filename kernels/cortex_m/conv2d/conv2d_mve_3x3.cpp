@@ -9,7 +9,8 @@
 // r0, r2, ..., r12 and lr) across all 9 taps and every 16-channel slice. Per
 // filter row and slice the six input columns the four pixels' taps cover are
 // loaded once and each serves up to three (pixel, tap) pairs of both channels:
-// 6 input loads + 6 weight loads + 24 VMLADAVA, and a channel pair's first
+// 6 input loads + 6 weight loads + 24 VMLADAVA, each load placed between two
+// VMLADAVA so the multiply pipe never waits, and a channel pair's first
 // step reuses the previous pair's last columns (pairs alternate direction).
 // Input rows are copied into three zero-point-padded row slots, so the inner
 // loop has no bounds checks; accumulators go through a small int32 buffer
@@ -94,103 +95,178 @@ size_t conv2d_s8_mve_3x3_scratch_bytes(const Conv2dParams& p) {
 #if ETNS_HAVE_MVE
 namespace {
 
-// The eight accumulators' VMLADAVA for one filter row and one 16-channel
-// slice (a step): q0..q5 the six input columns the four pixels' taps cover,
-// q6 one weight vector. Per 16 MACs of both channels: 1/4 input load, 1/4
-// weight load. A channel's three taps load with writeback, so the weight
-// pointers walk the filter without separate adds. Forward (pair P): taps 0,
-// 1, 2, the first stepping T0 (16 bytes at a row's first slice, back from
-// the previous slice's third tap at a later one), then IC each; after a
-// row's last slice the pointer is 16 bytes before the next row. Backward
-// (pair Q, the steps in reverse order): taps 2, 1, 0, the first stepping T2
-// (0 at the start, the filter's last byte; back 16 bytes to the previous
-// row's last slice; on 2 * IC - 16 to the previous slice), then -IC each.
-#define ETNS_C3_MAC4(op, w0, w1, w2, w3, x0, x1, x2, x3)  \
-  op " %[" w0 "], " x0 ", q6\n\t"                         \
-  op " %[" w1 "], " x1 ", q6\n\t"                         \
-  op " %[" w2 "], " x2 ", q6\n\t"                         \
-  op " %[" w3 "], " x3 ", q6\n\t"
-#define ETNS_C3_FORWARD(first_op, ptr, T0, r0, r1, r2, r3)                        \
-  "vldrb.8 q6, [%[" ptr "], " T0 "]!\n\t"                                      \
-  ETNS_C3_MAC4(first_op, r0, r1, r2, r3, "q0", "q1", "q2", "q3")                  \
-  "vldrb.8 q6, [%[" ptr "], %[ic]]!\n\t"                                       \
-  ETNS_C3_MAC4("vmladava.s8", r0, r1, r2, r3, "q1", "q2", "q3", "q4")            \
-  "vldrb.8 q6, [%[" ptr "], %[ic]]!\n\t"                                       \
-  ETNS_C3_MAC4("vmladava.s8", r0, r1, r2, r3, "q2", "q3", "q4", "q5")
-#define ETNS_C3_BACKWARD(first_op, ptr, T2, r0, r1, r2, r3)                       \
-  "vldrb.8 q6, [%[" ptr "], " T2 "]!\n\t"                                      \
-  ETNS_C3_MAC4(first_op, r0, r1, r2, r3, "q2", "q3", "q4", "q5")                  \
-  "vldrb.8 q6, [%[" ptr "], #(-%c[ic])]!\n\t"                                  \
-  ETNS_C3_MAC4("vmladava.s8", r0, r1, r2, r3, "q1", "q2", "q3", "q4")            \
-  "vldrb.8 q6, [%[" ptr "], #(-%c[ic])]!\n\t"                                  \
-  ETNS_C3_MAC4("vmladava.s8", r0, r1, r2, r3, "q0", "q1", "q2", "q3")
+// One step: one filter row and one 16-channel slice for both channels of a
+// pair, 24 VMLADAVA over q0..q5, the six input columns the four pixels' taps
+// cover. The multiply pipe is kept busy by interleaving every load with the
+// VMLADAVAs (one load per two), which two things allow:
+//  - the taps go tap-major (tap 0 of channel a, of b, tap 1 ...), so a
+//    column is free once its last tap is done: the step loads its own later
+//    columns while its first taps run and the next step's first two columns
+//    while its last taps run (forward: q2..q5 own, q0 q1 next; backward,
+//    the mirror: q3..q0 own, q5 q4 next);
+//  - the weights alternate between q6 (channel a) and q7 (channel b), each
+//    loaded one group of four VMLADAVA before it is used; the next step's
+//    first weight of channel a is loaded during this step's last group.
+// A channel's three taps load with writeback, so the weight pointers walk
+// the filter without separate adds. Forward (pair P): taps 0, 1, 2, the
+// first stepping T0 (16 bytes at a row's first slice, back from the
+// previous slice's third tap at a later one), then IC each; after a row's
+// last slice the pointer is 16 bytes before the next row. Backward (pair Q,
+// the steps in reverse order): taps 2, 1, 0, the first stepping T2 (0 at the
+// start, the filter's last byte; back 16 bytes to the previous row's last
+// slice; on 2 * IC - 16 to the previous slice), then -IC each.
 // The six columns are IC bytes apart in an NHWC row slot: VLDRW reaches
 // 5 * 64 + 48 bytes with an immediate (its offsets scale by 4; the slots are
 // 16-byte aligned, and the little-endian words hold the bytes in order), so
 // XR, the filter row's slot pointer, never moves; SLICE is the 16-channel
-// slice. PA and PB name the pointers to the pair's first and second
-// channel's weights.
+// slice. A and B name the pointers to the pair's first and second channel's
+// weights.
 #define ETNS_C3_X(q, j, XR, SLICE) \
   "vldrw.u32 " q ", [%[" XR "], #(" j "*%c[ic]+16*" SLICE ")]\n\t"
 #define ETNS_C3_LOAD(XR, SLICE)                                                  \
   ETNS_C3_X("q0", "0", XR, SLICE) ETNS_C3_X("q1", "1", XR, SLICE)                 \
   ETNS_C3_X("q2", "2", XR, SLICE) ETNS_C3_X("q3", "3", XR, SLICE)                 \
   ETNS_C3_X("q4", "4", XR, SLICE) ETNS_C3_X("q5", "5", XR, SLICE)
-#define ETNS_C3_F(T0, XR, SLICE, PA, PB)                                          \
-  ETNS_C3_LOAD(XR, SLICE)                                                         \
-  ETNS_C3_FORWARD("vmladava.s8", PA, T0, "a0", "a1", "a2", "a3")                  \
-  ETNS_C3_FORWARD("vmladava.s8", PB, T0, "b0", "b1", "b2", "b3")
-#define ETNS_C3_B(T2, XR, SLICE, PA, PB)                                          \
-  ETNS_C3_LOAD(XR, SLICE)                                                         \
-  ETNS_C3_BACKWARD("vmladava.s8", PA, T2, "a0", "a1", "a2", "a3")                 \
-  ETNS_C3_BACKWARD("vmladava.s8", PB, T2, "b0", "b1", "b2", "b3")
+#define ETNS_C3_W(q, PTR, STEP) "vldrb.8 " q ", [%[" PTR "], " STEP "]!\n\t"
+#define ETNS_C3_MAC(op, acc, x, w) op " %[" acc "], " x ", " w "\n\t"
+#define ETNS_C3_MLA(acc, x, w) ETNS_C3_MAC("vmladava.s8", acc, x, w)
+#define ETNS_C3_NEG_IC "#(-%c[ic])"
+
+// A forward step. OP starts (VMLADAV) or continues (VMLADAVA) the
+// accumulators at tap 0; W0 loads channel a's tap-0 weight when the previous
+// step did not; L2..L5 load this step's columns q2..q5 (nothing when they
+// are loaded); N0, N1 and NW load the next step's q0, q1 and channel a's
+// weight (nothing at the pair's last step).
+#define ETNS_C3_STEP_F(OP, W0, L2, L3, L4, L5, N0, N1, NW, T0, A, B)                           \
+  W0                                                                                          \
+  ETNS_C3_MAC(OP, "a0", "q0", "q6") L2 ETNS_C3_MAC(OP, "a1", "q1", "q6") L3                    \
+  ETNS_C3_MAC(OP, "a2", "q2", "q6") ETNS_C3_W("q7", B, T0) ETNS_C3_MAC(OP, "a3", "q3", "q6")   \
+  ETNS_C3_MAC(OP, "b0", "q0", "q7") L4 ETNS_C3_MAC(OP, "b1", "q1", "q7")                       \
+  ETNS_C3_W("q6", A, "%[ic]") ETNS_C3_MAC(OP, "b2", "q2", "q7") ETNS_C3_MAC(OP, "b3", "q3", "q7") \
+  ETNS_C3_MLA("a0", "q1", "q6") L5 ETNS_C3_MLA("a1", "q2", "q6") ETNS_C3_W("q7", B, "%[ic]")   \
+  ETNS_C3_MLA("a2", "q3", "q6") ETNS_C3_MLA("a3", "q4", "q6")                                 \
+  ETNS_C3_MLA("b0", "q1", "q7") ETNS_C3_W("q6", A, "%[ic]") ETNS_C3_MLA("b1", "q2", "q7")      \
+  ETNS_C3_MLA("b2", "q3", "q7") ETNS_C3_MLA("b3", "q4", "q7")                                 \
+  ETNS_C3_MLA("a0", "q2", "q6") N0 ETNS_C3_MLA("a1", "q3", "q6") ETNS_C3_W("q7", B, "%[ic]")   \
+  ETNS_C3_MLA("a2", "q4", "q6") ETNS_C3_MLA("a3", "q5", "q6")                                 \
+  ETNS_C3_MLA("b0", "q2", "q7") N1 ETNS_C3_MLA("b1", "q3", "q7") NW                           \
+  ETNS_C3_MLA("b2", "q4", "q7") ETNS_C3_MLA("b3", "q5", "q7")
+// A backward step, the mirror: taps 2, 1, 0; L3..L0 this step's columns
+// q3..q0, N5 and N4 the next step's q5 and q4.
+#define ETNS_C3_STEP_B(OP, W0, L3, L2, L1, L0, N5, N4, NW, T2, A, B)                           \
+  W0                                                                                          \
+  ETNS_C3_MAC(OP, "a3", "q5", "q6") L3 ETNS_C3_MAC(OP, "a2", "q4", "q6") L2                    \
+  ETNS_C3_MAC(OP, "a1", "q3", "q6") ETNS_C3_W("q7", B, T2) ETNS_C3_MAC(OP, "a0", "q2", "q6")   \
+  ETNS_C3_MAC(OP, "b3", "q5", "q7") L1 ETNS_C3_MAC(OP, "b2", "q4", "q7")                       \
+  ETNS_C3_W("q6", A, ETNS_C3_NEG_IC) ETNS_C3_MAC(OP, "b1", "q3", "q7")                        \
+  ETNS_C3_MAC(OP, "b0", "q2", "q7")                                                           \
+  ETNS_C3_MLA("a3", "q4", "q6") L0 ETNS_C3_MLA("a2", "q3", "q6")                              \
+  ETNS_C3_W("q7", B, ETNS_C3_NEG_IC) ETNS_C3_MLA("a1", "q2", "q6") ETNS_C3_MLA("a0", "q1", "q6") \
+  ETNS_C3_MLA("b3", "q4", "q7") ETNS_C3_W("q6", A, ETNS_C3_NEG_IC)                            \
+  ETNS_C3_MLA("b2", "q3", "q7") ETNS_C3_MLA("b1", "q2", "q7") ETNS_C3_MLA("b0", "q1", "q7")    \
+  ETNS_C3_MLA("a3", "q3", "q6") N5 ETNS_C3_MLA("a2", "q2", "q6")                              \
+  ETNS_C3_W("q7", B, ETNS_C3_NEG_IC) ETNS_C3_MLA("a1", "q1", "q6") ETNS_C3_MLA("a0", "q0", "q6") \
+  ETNS_C3_MLA("b3", "q3", "q7") N4 ETNS_C3_MLA("b2", "q2", "q7") NW                           \
+  ETNS_C3_MLA("b1", "q1", "q7") ETNS_C3_MLA("b0", "q0", "q7")
+
 // A pair's first step finds its columns loaded (the other pair's last step,
-// or the block's start) and starts the accumulators (VMLADAV; the bias is
-// added when requantising).
-#define ETNS_C3_F_FIRST(PA, PB)                                                   \
-  ETNS_C3_FORWARD("vmladav.s8", PA, "#16", "a0", "a1", "a2", "a3")                \
-  ETNS_C3_FORWARD("vmladav.s8", PB, "#16", "b0", "b1", "b2", "b3")
-#define ETNS_C3_B_FIRST(PA, PB)                                                   \
-  ETNS_C3_BACKWARD("vmladav.s8", PA, "#0", "a0", "a1", "a2", "a3")                \
-  ETNS_C3_BACKWARD("vmladav.s8", PB, "#0", "b0", "b1", "b2", "b3")
-#define ETNS_C3_F_ROW(XR, A, B) ETNS_C3_F("#16", XR, "0", A, B)
-#define ETNS_C3_F_SLICE(XR, SLICE, A, B) ETNS_C3_F("%[back]", XR, SLICE, A, B)
-#define ETNS_C3_B_ROW(XR, SLICE, A, B) ETNS_C3_B("#-16", XR, SLICE, A, B)
-#define ETNS_C3_B_SLICE(XR, SLICE, A, B) ETNS_C3_B("#(2*%c[ic]-16)", XR, SLICE, A, B)
+// or the block's start), loads its first weight and starts the accumulators
+// (VMLADAV; the bias is added when requantising). Then the middle steps, and
+// the last, which leaves the columns for the next pair. NXR, NS and NT: the
+// next step's row, slice and first weight step.
+#define ETNS_C3_F_FIRST(T0, NXR, NS, NT, A, B)                                          \
+  ETNS_C3_STEP_F("vmladav.s8", ETNS_C3_W("q6", A, T0), "", "", "", "",                  \
+                 ETNS_C3_X("q0", "0", NXR, NS), ETNS_C3_X("q1", "1", NXR, NS),           \
+                 ETNS_C3_W("q6", A, NT), T0, A, B)
+#define ETNS_C3_F_MID(XR, S, T0, NXR, NS, NT, A, B)                                     \
+  ETNS_C3_STEP_F("vmladava.s8", "", ETNS_C3_X("q2", "2", XR, S), ETNS_C3_X("q3", "3", XR, S), \
+                 ETNS_C3_X("q4", "4", XR, S), ETNS_C3_X("q5", "5", XR, S),               \
+                 ETNS_C3_X("q0", "0", NXR, NS), ETNS_C3_X("q1", "1", NXR, NS),           \
+                 ETNS_C3_W("q6", A, NT), T0, A, B)
+#define ETNS_C3_F_LAST(XR, S, T0, A, B)                                                 \
+  ETNS_C3_STEP_F("vmladava.s8", "", ETNS_C3_X("q2", "2", XR, S), ETNS_C3_X("q3", "3", XR, S), \
+                 ETNS_C3_X("q4", "4", XR, S), ETNS_C3_X("q5", "5", XR, S), "", "", "", T0, A, B)
+#define ETNS_C3_B_FIRST(T2, NXR, NS, NT, A, B)                                          \
+  ETNS_C3_STEP_B("vmladav.s8", ETNS_C3_W("q6", A, T2), "", "", "", "",                  \
+                 ETNS_C3_X("q5", "5", NXR, NS), ETNS_C3_X("q4", "4", NXR, NS),           \
+                 ETNS_C3_W("q6", A, NT), T2, A, B)
+#define ETNS_C3_B_MID(XR, S, T2, NXR, NS, NT, A, B)                                     \
+  ETNS_C3_STEP_B("vmladava.s8", "", ETNS_C3_X("q3", "3", XR, S), ETNS_C3_X("q2", "2", XR, S), \
+                 ETNS_C3_X("q1", "1", XR, S), ETNS_C3_X("q0", "0", XR, S),               \
+                 ETNS_C3_X("q5", "5", NXR, NS), ETNS_C3_X("q4", "4", NXR, NS),           \
+                 ETNS_C3_W("q6", A, NT), T2, A, B)
+#define ETNS_C3_B_LAST(XR, S, T2, A, B)                                                 \
+  ETNS_C3_STEP_B("vmladava.s8", "", ETNS_C3_X("q3", "3", XR, S), ETNS_C3_X("q2", "2", XR, S), \
+                 ETNS_C3_X("q1", "1", XR, S), ETNS_C3_X("q0", "0", XR, S), "", "", "", T2, A, B)
 // Pair P forward: (row 0, slice 0) ... (row 2, last slice); pair Q backward.
-#define ETNS_C3_P1(A, B) ETNS_C3_F_FIRST(A, B) ETNS_C3_F_ROW("x1", A, B) ETNS_C3_F_ROW("x2", A, B)
+#define ETNS_C3_P1(A, B) \
+  ETNS_C3_F_FIRST("#16", "x1", "0", "#16", A, B) \
+  ETNS_C3_F_MID("x1", "0", "#16", "x2", "0", "#16", A, B) \
+  ETNS_C3_F_LAST("x2", "0", "#16", A, B)
 #define ETNS_C3_Q1(A, B) \
-  ETNS_C3_B_FIRST(A, B) ETNS_C3_B_ROW("x1", "0", A, B) ETNS_C3_B_ROW("x0", "0", A, B)
-#define ETNS_C3_P2(A, B)                                                          \
-  ETNS_C3_F_FIRST(A, B) ETNS_C3_F_SLICE("x0", "1", A, B) ETNS_C3_F_ROW("x1", A, B) \
-  ETNS_C3_F_SLICE("x1", "1", A, B) ETNS_C3_F_ROW("x2", A, B) ETNS_C3_F_SLICE("x2", "1", A, B)
-#define ETNS_C3_Q2(A, B)                                                          \
-  ETNS_C3_B_FIRST(A, B) ETNS_C3_B_SLICE("x2", "0", A, B)                          \
-  ETNS_C3_B_ROW("x1", "1", A, B) ETNS_C3_B_SLICE("x1", "0", A, B)                 \
-  ETNS_C3_B_ROW("x0", "1", A, B) ETNS_C3_B_SLICE("x0", "0", A, B)
-#define ETNS_C3_P3(A, B)                                                          \
-  ETNS_C3_F_FIRST(A, B) ETNS_C3_F_SLICE("x0", "1", A, B) ETNS_C3_F_SLICE("x0", "2", A, B) \
-  ETNS_C3_F_ROW("x1", A, B) ETNS_C3_F_SLICE("x1", "1", A, B) ETNS_C3_F_SLICE("x1", "2", A, B) \
-  ETNS_C3_F_ROW("x2", A, B) ETNS_C3_F_SLICE("x2", "1", A, B) ETNS_C3_F_SLICE("x2", "2", A, B)
-#define ETNS_C3_Q3(A, B)                                                          \
-  ETNS_C3_B_FIRST(A, B) ETNS_C3_B_SLICE("x2", "1", A, B) ETNS_C3_B_SLICE("x2", "0", A, B) \
-  ETNS_C3_B_ROW("x1", "2", A, B) ETNS_C3_B_SLICE("x1", "1", A, B)                 \
-  ETNS_C3_B_SLICE("x1", "0", A, B) ETNS_C3_B_ROW("x0", "2", A, B)                 \
-  ETNS_C3_B_SLICE("x0", "1", A, B) ETNS_C3_B_SLICE("x0", "0", A, B)
-#define ETNS_C3_P4(A, B)                                                          \
-  ETNS_C3_F_FIRST(A, B) ETNS_C3_F_SLICE("x0", "1", A, B) ETNS_C3_F_SLICE("x0", "2", A, B) \
-  ETNS_C3_F_SLICE("x0", "3", A, B) ETNS_C3_F_ROW("x1", A, B)                      \
-  ETNS_C3_F_SLICE("x1", "1", A, B) ETNS_C3_F_SLICE("x1", "2", A, B)               \
-  ETNS_C3_F_SLICE("x1", "3", A, B) ETNS_C3_F_ROW("x2", A, B)                      \
-  ETNS_C3_F_SLICE("x2", "1", A, B) ETNS_C3_F_SLICE("x2", "2", A, B)               \
-  ETNS_C3_F_SLICE("x2", "3", A, B)
-#define ETNS_C3_Q4(A, B)                                                          \
-  ETNS_C3_B_FIRST(A, B) ETNS_C3_B_SLICE("x2", "2", A, B) ETNS_C3_B_SLICE("x2", "1", A, B) \
-  ETNS_C3_B_SLICE("x2", "0", A, B) ETNS_C3_B_ROW("x1", "3", A, B)                 \
-  ETNS_C3_B_SLICE("x1", "2", A, B) ETNS_C3_B_SLICE("x1", "1", A, B)               \
-  ETNS_C3_B_SLICE("x1", "0", A, B) ETNS_C3_B_ROW("x0", "3", A, B)                 \
-  ETNS_C3_B_SLICE("x0", "2", A, B) ETNS_C3_B_SLICE("x0", "1", A, B)               \
-  ETNS_C3_B_SLICE("x0", "0", A, B)
+  ETNS_C3_B_FIRST("#0", "x1", "0", "#-16", A, B) \
+  ETNS_C3_B_MID("x1", "0", "#-16", "x0", "0", "#-16", A, B) \
+  ETNS_C3_B_LAST("x0", "0", "#-16", A, B)
+#define ETNS_C3_P2(A, B) \
+  ETNS_C3_F_FIRST("#16", "x0", "1", "%[back]", A, B) \
+  ETNS_C3_F_MID("x0", "1", "%[back]", "x1", "0", "#16", A, B) \
+  ETNS_C3_F_MID("x1", "0", "#16", "x1", "1", "%[back]", A, B) \
+  ETNS_C3_F_MID("x1", "1", "%[back]", "x2", "0", "#16", A, B) \
+  ETNS_C3_F_MID("x2", "0", "#16", "x2", "1", "%[back]", A, B) \
+  ETNS_C3_F_LAST("x2", "1", "%[back]", A, B)
+#define ETNS_C3_Q2(A, B) \
+  ETNS_C3_B_FIRST("#0", "x2", "0", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x2", "0", "#(2*%c[ic]-16)", "x1", "1", "#-16", A, B) \
+  ETNS_C3_B_MID("x1", "1", "#-16", "x1", "0", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x1", "0", "#(2*%c[ic]-16)", "x0", "1", "#-16", A, B) \
+  ETNS_C3_B_MID("x0", "1", "#-16", "x0", "0", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_LAST("x0", "0", "#(2*%c[ic]-16)", A, B)
+#define ETNS_C3_P3(A, B) \
+  ETNS_C3_F_FIRST("#16", "x0", "1", "%[back]", A, B) \
+  ETNS_C3_F_MID("x0", "1", "%[back]", "x0", "2", "%[back]", A, B) \
+  ETNS_C3_F_MID("x0", "2", "%[back]", "x1", "0", "#16", A, B) \
+  ETNS_C3_F_MID("x1", "0", "#16", "x1", "1", "%[back]", A, B) \
+  ETNS_C3_F_MID("x1", "1", "%[back]", "x1", "2", "%[back]", A, B) \
+  ETNS_C3_F_MID("x1", "2", "%[back]", "x2", "0", "#16", A, B) \
+  ETNS_C3_F_MID("x2", "0", "#16", "x2", "1", "%[back]", A, B) \
+  ETNS_C3_F_MID("x2", "1", "%[back]", "x2", "2", "%[back]", A, B) \
+  ETNS_C3_F_LAST("x2", "2", "%[back]", A, B)
+#define ETNS_C3_Q3(A, B) \
+  ETNS_C3_B_FIRST("#0", "x2", "1", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x2", "1", "#(2*%c[ic]-16)", "x2", "0", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x2", "0", "#(2*%c[ic]-16)", "x1", "2", "#-16", A, B) \
+  ETNS_C3_B_MID("x1", "2", "#-16", "x1", "1", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x1", "1", "#(2*%c[ic]-16)", "x1", "0", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x1", "0", "#(2*%c[ic]-16)", "x0", "2", "#-16", A, B) \
+  ETNS_C3_B_MID("x0", "2", "#-16", "x0", "1", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x0", "1", "#(2*%c[ic]-16)", "x0", "0", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_LAST("x0", "0", "#(2*%c[ic]-16)", A, B)
+#define ETNS_C3_P4(A, B) \
+  ETNS_C3_F_FIRST("#16", "x0", "1", "%[back]", A, B) \
+  ETNS_C3_F_MID("x0", "1", "%[back]", "x0", "2", "%[back]", A, B) \
+  ETNS_C3_F_MID("x0", "2", "%[back]", "x0", "3", "%[back]", A, B) \
+  ETNS_C3_F_MID("x0", "3", "%[back]", "x1", "0", "#16", A, B) \
+  ETNS_C3_F_MID("x1", "0", "#16", "x1", "1", "%[back]", A, B) \
+  ETNS_C3_F_MID("x1", "1", "%[back]", "x1", "2", "%[back]", A, B) \
+  ETNS_C3_F_MID("x1", "2", "%[back]", "x1", "3", "%[back]", A, B) \
+  ETNS_C3_F_MID("x1", "3", "%[back]", "x2", "0", "#16", A, B) \
+  ETNS_C3_F_MID("x2", "0", "#16", "x2", "1", "%[back]", A, B) \
+  ETNS_C3_F_MID("x2", "1", "%[back]", "x2", "2", "%[back]", A, B) \
+  ETNS_C3_F_MID("x2", "2", "%[back]", "x2", "3", "%[back]", A, B) \
+  ETNS_C3_F_LAST("x2", "3", "%[back]", A, B)
+#define ETNS_C3_Q4(A, B) \
+  ETNS_C3_B_FIRST("#0", "x2", "2", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x2", "2", "#(2*%c[ic]-16)", "x2", "1", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x2", "1", "#(2*%c[ic]-16)", "x2", "0", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x2", "0", "#(2*%c[ic]-16)", "x1", "3", "#-16", A, B) \
+  ETNS_C3_B_MID("x1", "3", "#-16", "x1", "2", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x1", "2", "#(2*%c[ic]-16)", "x1", "1", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x1", "1", "#(2*%c[ic]-16)", "x1", "0", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x1", "0", "#(2*%c[ic]-16)", "x0", "3", "#-16", A, B) \
+  ETNS_C3_B_MID("x0", "3", "#-16", "x0", "2", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x0", "2", "#(2*%c[ic]-16)", "x0", "1", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_MID("x0", "1", "#(2*%c[ic]-16)", "x0", "0", "#(2*%c[ic]-16)", A, B) \
+  ETNS_C3_B_LAST("x0", "0", "#(2*%c[ic]-16)", A, B)
 // The pair's accumulators to acc[pixel][c], c the pair's first channel,
 // pixels kStride bytes apart; acc then steps to the next pair.
 #define ETNS_C3_STORE                                                              \
@@ -246,7 +322,7 @@ namespace {
         [acc_step] "m"(acc_step), [ic] "n"(16 * kSlices),                         \
         [back] "n"(16 - 32 * kSlices), [o1] "n"(kStride), [o2] "n"(2 * kStride),  \
         [o3] "n"(3 * kStride)                                                     \
-      : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "cc", "memory")
+      : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "cc", "memory")
 
 // `blocks` >= 1 blocks of four pixels times `count` >= 1 channel pairs: x0
 // the first block's first column in the filter's first row's slot, x1 and
@@ -340,19 +416,20 @@ void mac_blocks(const int8_t* const rows[3], ptrdiff_t first, const int8_t* weig
 #undef ETNS_C3_P2
 #undef ETNS_C3_Q1
 #undef ETNS_C3_P1
-#undef ETNS_C3_B_SLICE
-#undef ETNS_C3_B_ROW
-#undef ETNS_C3_F_SLICE
-#undef ETNS_C3_F_ROW
+#undef ETNS_C3_B_LAST
+#undef ETNS_C3_B_MID
 #undef ETNS_C3_B_FIRST
+#undef ETNS_C3_F_LAST
+#undef ETNS_C3_F_MID
 #undef ETNS_C3_F_FIRST
-#undef ETNS_C3_B
-#undef ETNS_C3_F
+#undef ETNS_C3_STEP_B
+#undef ETNS_C3_STEP_F
+#undef ETNS_C3_NEG_IC
+#undef ETNS_C3_MLA
+#undef ETNS_C3_MAC
+#undef ETNS_C3_W
 #undef ETNS_C3_LOAD
 #undef ETNS_C3_X
-#undef ETNS_C3_BACKWARD
-#undef ETNS_C3_FORWARD
-#undef ETNS_C3_MAC4
 
 // Per-call tables: bias + input_offset * sum(w) (mod 2^32, like the
 // reference's int32 sum: sum((x + io) * w) = sum(x * w) + io * sum(w)), so
