@@ -50,8 +50,9 @@ using AddFn = void (*)(const AddParams& p, const int8_t* a, const int8_t* b, int
 
 void add_s8_ref(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
 #if ETNS_HAVE_MVE
-// Helium: 16 elements a pass as four int32x4 quarters (the tail predicated),
-// each requantisation computed exactly.
+// Helium: four int32 lanes a step (the tail predicated), each requantisation
+// computed exactly; the exporters' shifts take a form that keeps the multiply
+// pipe as busy as the integer one (docs/numerics.md#add).
 void add_s8_mve(const AddParams& p, const int8_t* a, const int8_t* b, int8_t* out, size_t n);
 #endif
 #if ETNS_HAVE_HWY
