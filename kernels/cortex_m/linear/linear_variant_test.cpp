@@ -184,19 +184,70 @@ ETNS_KERNEL_TEST(LinearVariants, ExtremeValuesEveryShift) {
   }
 }
 
-// The benches' shapes: DS-CNN's classifier head and a 256 -> 64 layer.
+// Rows of 16 bytes or fewer (a variant may keep the whole input in one
+// register) and just above, with several four-row blocks and a partial one,
+// every shift (both signs of S) and every way of giving the sums: half the
+// cases with realistic multipliers on random data (outputs inside the clamp,
+// so rounding shows), half at the int8 extremes with kernel sums near the
+// int32 ends (the sums wrap).
+ETNS_KERNEL_TEST(LinearVariants, ShortRowsEveryShift) {
+  Rng rng(kSeed + 4);
+  const int32_t ins[] = {1, 8, 16, 17};
+  for (int32_t in : ins) {
+    for (int32_t shift = -31; shift <= 30; ++shift) {
+      for (bool extremes : {false, true}) {
+        TestMemoryScope scope;
+        Case c;
+        c.p.batches = 1 + (shift & 1);
+        c.p.in_features = in;
+        c.p.out_features = 4 * (1 + (shift + 31) % 5) + (shift + 31) % 4;
+        random_params(rng, c.p);
+        c.p.out.shift = shift;
+        if (!extremes) c.p.out.multiplier = rng.uniform32(1 << 30, INT32_MAX);
+        const Sums sums[] = {Sums::KernelSum, Sums::Bias, Sums::Neither, Sums::Both};
+        fill_case(rng, c, sums[(shift + 31) % 4]);
+        if (extremes) {
+          const int8_t ends[] = {-128, 127};
+          for (int32_t i = 0; i < c.p.batches * in; ++i) c.input[i] = rng.pick(ends);
+          for (int32_t i = 0; i < c.p.out_features * in; ++i) c.weight[i] = rng.pick(ends);
+          const int32_t near_ends[] = {INT32_MAX, INT32_MIN, INT32_MAX - 1000,
+                                       INT32_MIN + 1000};
+          for (int32_t r = 0; r < c.p.out_features; ++r) {
+            if (c.kernel_sum != nullptr) c.kernel_sum[r] = rng.pick(near_ends);
+            if (c.bias != nullptr) c.bias[r] = rng.pick(near_ends);
+          }
+        }
+        check_case(c, extremes ? "short rows, extremes" : "short rows");
+        ETNS_RETURN_IF_FAILED();
+      }
+    }
+  }
+}
+
+// The benches' shapes: DS-CNN's classifier head, a 256 -> 64 layer and the
+// MLPerf Tiny autoencoder's (ad) layers; each as the exporter calls it
+// (filter_offset 0, realistic factors, so that most outputs land inside the
+// clamp) and with random parameters.
 ETNS_KERNEL_TEST(LinearVariants, BenchShapes) {
   Rng rng(kSeed + 3);
-  const int32_t shapes[][2] = {{512, 12}, {256, 64}};
+  const int32_t shapes[][2] = {{512, 12}, {256, 64}, {640, 128}, {128, 128},
+                               {128, 8},  {8, 128},  {128, 640}};
   for (const auto& shape : shapes) {
-    TestMemoryScope scope;
-    Case c;
-    c.p.batches = 1;
-    c.p.in_features = shape[0];
-    c.p.out_features = shape[1];
-    random_params(rng, c.p);
-    fill_case(rng, c, Sums::KernelSum);
-    check_case(c, "bench shape");
+    for (bool exporter : {true, false}) {
+      TestMemoryScope scope;
+      Case c;
+      c.p.batches = 1;
+      c.p.in_features = shape[0];
+      c.p.out_features = shape[1];
+      random_params(rng, c.p);
+      if (exporter) {
+        c.p.filter_offset = 0;
+        c.p.out = {rng.uniform32(1 << 30, INT32_MAX), rng.uniform32(-14, -6)};
+      }
+      fill_case(rng, c, Sums::KernelSum);
+      check_case(c, exporter ? "bench shape, as exported" : "bench shape");
+      ETNS_RETURN_IF_FAILED();
+    }
   }
 }
 
