@@ -477,6 +477,80 @@ TEST_F(QemuCounterTest, BadMemoryFilesStopQemu) {
   EXPECT_NE(missing.output.find("needs cycles="), std::string::npos) << missing.output;
 }
 
+// A blocks= file's lines: "0x<vaddr> <instructions> <executions> <est_cycles>".
+struct BlockLine {
+  uint64_t vaddr = 0;
+  uint64_t instructions = 0;
+  uint64_t executions = 0;
+  uint64_t cycles = 0;
+};
+
+std::vector<BlockLine> parse_blocks(const std::string& text) {
+  std::vector<BlockLine> blocks;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string vaddr;
+    BlockLine block;
+    fields >> vaddr >> block.instructions >> block.executions >> block.cycles;
+    EXPECT_FALSE(fields.fail()) << "not a block line: " << line;
+    EXPECT_EQ(vaddr.rfind("0x", 0), 0u) << line;
+    block.vaddr = std::stoull(vaddr, nullptr, 16);
+    blocks.push_back(block);
+  }
+  return blocks;
+}
+
+// blocks=: the executed blocks account for every instruction of the run and,
+// within rounding (each line rounded once), for all of its estimated cycles,
+// wait states included.
+TEST_F(QemuCounterTest, BlocksAccountForTheWholeProgram) {
+  ASSERT_EQ(symbols_.count("g_source"), 1u);
+  const std::string memory = out_prefix_ + "blocks_memory.txt";
+  {
+    std::ofstream out(memory);
+    out << std::hex << symbols_.at("g_source") << " " << symbols_.at("g_source") + 0x10000 << std::dec
+        << " 3 test_buffers\n";
+  }
+  for (const std::string& extra : {std::string(), ",memory=" + memory}) {
+    SCOPED_TRACE(extra.empty() ? "no wait states" : "with wait states");
+    const std::string blocks_path = out_prefix_ + "blocks.txt";
+    std::remove(blocks_path.c_str());
+    const json counts = json::parse(run_counter("blocks.json", ",cycles=cortex-m55,blocks=" + blocks_path + extra));
+    const std::string text = read_file(blocks_path);
+    std::remove(blocks_path.c_str());
+    ASSERT_EQ(text.rfind("# etns_qemu_counter blocks, cortex-m55 (", 0), 0u) << text.substr(0, 200);
+    const std::vector<BlockLine> blocks = parse_blocks(text);
+    ASSERT_GT(blocks.size(), 10u);
+    uint64_t instructions = 0, cycles = 0;
+    bool saw_marker_table = false;
+    for (const BlockLine& block : blocks) {
+      EXPECT_GT(block.executions, 0u) << "a block never executed is left out";
+      EXPECT_GT(block.instructions, 0u);
+      instructions += block.instructions * block.executions;
+      cycles += block.cycles;
+      saw_marker_table = saw_marker_table || (block.vaddr >= markers_ && block.vaddr < markers_ + uint64_t{ETNS_TEST_MARKER_COUNT} * ETNS_TEST_MARKER_STRIDE);
+    }
+    EXPECT_TRUE(saw_marker_table) << "the marker blocks execute, and count their instructions";
+    EXPECT_EQ(instructions, counts.at("program").at("total").get<uint64_t>());
+    const double program_cycles = counts.at("program").at("cycles").get<double>();
+    EXPECT_GT(program_cycles, 0);
+    EXPECT_NEAR(static_cast<double>(cycles), program_cycles, 0.5 * static_cast<double>(blocks.size()) + 0.5);
+  }
+  std::remove(memory.c_str());
+}
+
+TEST_F(QemuCounterTest, BlocksWithoutCyclesStopQemu) {
+  const std::string blocks_path = out_prefix_ + "refused_blocks.txt";
+  const RunResult result = run(qemu_command(marker_args() + ",blocks=" + blocks_path));
+  EXPECT_NE(result.exit_status, 0);
+  EXPECT_NE(result.output.find("etns_qemu_counter: blocks=" + blocks_path + ": needs cycles="), std::string::npos)
+      << result.output;
+  EXPECT_NE(access(blocks_path.c_str(), F_OK), 0) << "nothing written";
+}
+
 TEST_F(QemuCounterTest, AnUnknownCpuStopsQemu) {
   const RunResult result = run(qemu_command(marker_args() + ",cycles=cortex-m99"));
   EXPECT_NE(result.exit_status, 0);

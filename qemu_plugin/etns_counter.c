@@ -30,6 +30,15 @@
 //               once; a contiguous Helium load or store once per 64-bit
 //               beat (QEMU accesses its lanes one by one; the M55 moves 64
 //               bits a beat), so a VLDRW pays twice
+//   blocks      with cycles=: a text file, written at exit through FILE.tmp
+//               and a rename, of where the estimated cycles went: a '#'
+//               header line, then per executed translated block
+//               "0x<vaddr> <instructions> <executions> <est_cycles>" (the
+//               block's share of "program": its estimated cycles and the wait
+//               states its accesses paid, summed in thousandths and rounded
+//               once per line). A block QEMU translated again at the same
+//               address has a line per translation; blocks never executed
+//               have none
 //
 // Markers. Marker i is the function at markers + i * stride. Marker 2r begins
 // region r and marker 2r+1 ends it; region ids are the firmware's to assign
@@ -76,7 +85,9 @@
 // cycle model for the block's cost after the block executed before it. A
 // block holding a marker adds no cycles (it is the marker's `bx lr`, whose
 // cost and the branch into it belong to no region), but it is the context
-// of the block after it, which pays the taken branch of the return.
+// of the block after it, which pays the taken branch of the return. The
+// same callback counts the block's executions and keeps the cycles it adds,
+// with the wait states of its accesses, for blocks=.
 //
 // How it counts. At translation each instruction is classified from its
 // encoding and each translation block (TB) gets one inline 64-bit add per
@@ -154,11 +165,16 @@ typedef struct WaitRegion {
   uint64_t accesses;
 } WaitRegion;
 
-// What the execution callback of one translated block needs.
+// What the execution callback of one translated block needs, and what it
+// accumulates for blocks=.
 typedef struct BlockCycles {
   struct BlockCycles* next;  // every one ever created, freed at exit
   EtnsCycleBlock* block;
   int holds_marker;
+  uint64_t vaddr;
+  uint32_t n_insns;
+  uint64_t executions;
+  uint64_t cycles_milli;  // the part of g_counters' cycles this block added
 } BlockCycles;
 
 static struct {
@@ -177,6 +193,8 @@ static struct {
   EtnsCycleModel* cycle_model;
   BlockCycles* block_cycles;
   const char* memory_path;
+  const char* blocks_path;  // NULL: no per-block profile
+  BlockCycles* executing_block;  // the block whose accesses pay wait states now
   WaitRegion wait_regions[kMaxWaitRegions];
   uint32_t n_wait_regions;
 } g_plugin = {.stride = kDefaultStride, .max_visits = kDefaultMaxVisits, .cycle_cache = 1};
@@ -246,9 +264,14 @@ static void on_marker(unsigned int vcpu_index, void* userdata) {
 
 static void on_block_exec(unsigned int vcpu_index, void* userdata) {
   (void)vcpu_index;
-  const BlockCycles* info = userdata;
+  BlockCycles* info = userdata;
   const uint64_t milli = etns_cycle_execute(g_plugin.cycle_model, info->block);
-  if (!info->holds_marker) g_counters.n[kCyclesMilli] += milli;
+  g_plugin.executing_block = info;
+  ++info->executions;
+  if (!info->holds_marker) {
+    g_counters.n[kCyclesMilli] += milli;
+    info->cycles_milli += milli;
+  }
 }
 
 // The block's code for the cycle model; the execution callback is registered
@@ -271,9 +294,10 @@ static void add_block_cycles(struct qemu_plugin_tb* tb, size_t n_insns) {
     fprintf(stderr, "etns_qemu_counter: out of memory at a block\n");
     abort();
   }
-  info->block = etns_cycle_block(g_plugin.cycle_model,
-                                 qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0)), code, used);
+  info->vaddr = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0));
+  info->block = etns_cycle_block(g_plugin.cycle_model, info->vaddr, code, used);
   info->holds_marker = holds_marker;
+  info->n_insns = (uint32_t)n_insns;
   info->next = g_plugin.block_cycles;
   g_plugin.block_cycles = info;
   qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block_exec, QEMU_PLUGIN_CB_NO_REGS, info);
@@ -293,6 +317,8 @@ static void on_memory_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info
       uint64_t milli = (uint64_t)region->wait_states * kEtnsMilliCycles;
       if ((uintptr_t)userdata == kPayPerBeat) milli = milli * (1u << qemu_plugin_mem_size_shift(info)) / 8;
       g_counters.n[kCyclesMilli] += milli;
+      // Accesses come only from executing blocks, after their block callback.
+      if (g_plugin.executing_block != NULL) g_plugin.executing_block->cycles_milli += milli;
       return;
     }
   }
@@ -363,6 +389,9 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
   }
 }
 
+// Thousandths to whole cycles, rounded once, when written.
+static uint64_t rounded_cycles(uint64_t milli) { return (milli + kEtnsMilliCycles / 2) / kEtnsMilliCycles; }
+
 static void write_counts(FILE* out, const Counts* counts) {
   fputc('{', out);
   for (int c = 0; c < kEtnsClassCount; ++c) {
@@ -370,7 +399,7 @@ static void write_counts(FILE* out, const Counts* counts) {
   }
   fprintf(out, ", \"" ETNS_WEIGHTED_NAME "\": %" PRIu64, counts->n[kWeighted]);
   if (g_plugin.cycle_model != NULL) {
-    fprintf(out, ", \"cycles\": %" PRIu64, (counts->n[kCyclesMilli] + kEtnsMilliCycles / 2) / kEtnsMilliCycles);
+    fprintf(out, ", \"cycles\": %" PRIu64, rounded_cycles(counts->n[kCyclesMilli]));
   }
   fputc('}', out);
 }
@@ -425,8 +454,20 @@ static void write_json(FILE* out) {
           g_plugin.overflow ? "true" : "false");
 }
 
+// blocks=: one line per executed translated block.
+static void write_blocks(FILE* out) {
+  fprintf(out, "# etns_qemu_counter blocks, %s (" ETNS_CYCLE_MODEL_NAME
+          ", estimated): vaddr instructions executions est_cycles\n",
+          g_plugin.cycles_cpu);
+  for (const BlockCycles* info = g_plugin.block_cycles; info != NULL; info = info->next) {
+    if (info->executions == 0) continue;
+    fprintf(out, "0x%08" PRIx64 " %" PRIu32 " %" PRIu64 " %" PRIu64 "\n", info->vaddr, info->n_insns,
+            info->executions, rounded_cycles(info->cycles_milli));
+  }
+}
+
 // Writes through a temporary file so a reader never sees half a document.
-static int write_json_file(const char* path) {
+static int write_file_atomically(const char* path, void (*write_document)(FILE* out)) {
   const size_t tmp_size = strlen(path) + sizeof(".tmp");
   char* tmp_path = malloc(tmp_size);
   if (tmp_path == NULL) return -1;
@@ -434,7 +475,7 @@ static int write_json_file(const char* path) {
   FILE* out = fopen(tmp_path, "w");
   int ok = out != NULL;
   if (ok) {
-    write_json(out);
+    write_document(out);
     ok = !ferror(out);
     ok = (fclose(out) == 0) && ok;
   }
@@ -453,8 +494,9 @@ static void on_exit_qemu(qemu_plugin_id_t id, void* userdata) {
   for (uint32_t r = 0; r < g_plugin.n_regions; ++r) {
     if (g_plugin.regions[r].is_open) ++g_plugin.regions[r].unbalanced;
   }
+  if (g_plugin.blocks_path != NULL) write_file_atomically(g_plugin.blocks_path, write_blocks);
   if (g_plugin.out_path != NULL) {
-    write_json_file(g_plugin.out_path);
+    write_file_atomically(g_plugin.out_path, write_json);
   } else {
     char* text = NULL;
     size_t text_size = 0;
@@ -585,13 +627,19 @@ static int parse_arguments(int argc, char** argv) {
         return -1;
       }
       g_plugin.memory_path = value;
+    } else if (ETNS_KEY_IS("blocks")) {
+      if (*value == '\0') {
+        fprintf(stderr, "etns_qemu_counter: blocks=: expected a file name\n");
+        return -1;
+      }
+      g_plugin.blocks_path = value;
     } else if (ETNS_KEY_IS("cycle_cache")) {
       if (parse_u64("cycle_cache", value, 0, 1, &number)) return -1;
       g_plugin.cycle_cache = (int)number;
     } else {
       fprintf(stderr,
               "etns_qemu_counter: unknown argument '%s' (expected markers, stride, count, out, "
-              "max_visits, cycles, cycle_cache, memory)\n",
+              "max_visits, cycles, cycle_cache, memory, blocks)\n",
               arg);
       return -1;
     }
@@ -635,6 +683,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
       return -1;
     }
     if (read_wait_regions(g_plugin.memory_path) != 0) return -1;
+  }
+  if (g_plugin.blocks_path != NULL && g_plugin.cycles_cpu == NULL) {
+    fprintf(stderr, "etns_qemu_counter: blocks=%s: needs cycles= (the profile is of estimated cycles)\n",
+            g_plugin.blocks_path);
+    return -1;
   }
   if (g_plugin.cycles_cpu != NULL) {
     char error[256];

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -223,6 +225,105 @@ TEST(QemuTarget, MissingOrForeignFirmwareIsNamed) {
   EXPECT_EQ(foreign.exit_code, 1);
   EXPECT_EQ(foreign.stderr_text,
             std::string("etns: ") + ETNS_CLI_PATH + ": a x86-64 ELF, expected an Arm firmware image\n");
+}
+
+// "1,234" -> 1234: the report's grouped figures.
+uint64_t grouped_number(std::string text) {
+  text.erase(std::remove(text.begin(), text.end(), ','), text.end());
+  return std::stoull(text);
+}
+
+// The cells of a Markdown table row ("| a | b |" -> {"a", "b"}); an escaped
+// '|' in a C++ name never has a space before it.
+std::vector<std::string> table_cells(const std::string& row) {
+  std::vector<std::string> cells;
+  const std::string inner = row.substr(2, row.size() - 4);
+  size_t from = 0;
+  for (size_t bar = inner.find(" | "); bar != std::string::npos; bar = inner.find(" | ", from)) {
+    cells.push_back(inner.substr(from, bar - from));
+    from = bar + 3;
+  }
+  cells.push_back(inner.substr(from));
+  return cells;
+}
+
+// --blocks: the whole run's estimated cycles by function and hot block. The
+// functions add up to the blocks' total, which is the run's own whole-run
+// figure (within each block's rounding), over exactly its instructions.
+TEST(QemuTarget, BlockProfileSaysWhereTheEstimatedCyclesGo) {
+  ETNS_REQUIRE_SHARED(shared);
+  ETNS_REQUIRE_QEMU();
+  testing::TempDir dir;
+  const std::string report_path = dir.path() + "/blocks.md";
+  const testing::CliResult result = testing::run_cli(
+      "run " + model(shared, "tier1_arm") + kQemu + " --provider arm --input " + input_a(shared, "tier1_arm") +
+      " --output " + dir.path() + "/out.bin --counts " + dir.path() + "/counts.json --blocks " + report_path);
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  const std::vector<uint8_t> bytes = testing::read_file(report_path);
+  const std::string report(bytes.begin(), bytes.end());
+  EXPECT_NE(report.find("**estimated**, never measured: LLVM 19 MCA's Cortex-M55 scheduling model"), std::string::npos)
+      << report.substr(0, 600);
+  EXPECT_NE(report.find("**whole QEMU run**"), std::string::npos);
+  EXPECT_EQ(report.find("# etns_qemu_counter blocks"), std::string::npos) << "the plugin's raw lines are replaced";
+
+  const size_t functions_at = report.find("## Functions by estimated cycles");
+  const size_t blocks_at = report.find("## The 40 hottest blocks");
+  ASSERT_NE(functions_at, std::string::npos);
+  ASSERT_NE(blocks_at, std::string::npos);
+  std::istringstream function_rows(report.substr(functions_at, blocks_at - functions_at));
+  uint64_t function_cycles = 0, function_instructions = 0, all_cycles = 0, all_instructions = 0;
+  uint64_t previous_cycles = UINT64_MAX;
+  bool names_a_conv_kernel = false;
+  for (std::string row; std::getline(function_rows, row);) {
+    if (row.rfind("| `", 0) == 0) {
+      const std::vector<std::string> cells = table_cells(row);
+      ASSERT_EQ(cells.size(), 5u) << row;
+      const uint64_t cycles = grouped_number(cells[1]);
+      EXPECT_LE(cycles, previous_cycles) << "sorted by estimated cycles: " << row;
+      previous_cycles = cycles;
+      names_a_conv_kernel = names_a_conv_kernel || cells[0].find("etns::cortex_m::conv2d") != std::string::npos;
+      function_cycles += cycles;
+      function_instructions += grouped_number(cells[3]);
+    } else if (row.rfind("| **all** |", 0) == 0) {
+      const std::vector<std::string> cells = table_cells(row);
+      ASSERT_EQ(cells.size(), 5u) << row;
+      all_cycles = grouped_number(cells[1]);
+      all_instructions = grouped_number(cells[3]);
+    }
+  }
+  EXPECT_TRUE(names_a_conv_kernel) << report;
+  EXPECT_GT(all_cycles, 0u);
+  EXPECT_EQ(function_cycles, all_cycles);
+  EXPECT_EQ(function_instructions, all_instructions);
+
+  const nlohmann::json counts = read_json(dir.path() + "/counts.json");
+  EXPECT_EQ(all_instructions, counts["whole_run"]["total"].get<uint64_t>());
+  std::smatch blocks_named;
+  ASSERT_TRUE(std::regex_search(report, blocks_named, std::regex("([0-9,]+) blocks\\."))) << "the header counts the blocks";
+  const uint64_t block_count = grouped_number(blocks_named[1]);
+  EXPECT_NEAR(static_cast<double>(all_cycles), counts["whole_run"]["cycles"].get<double>(),
+              0.5 * static_cast<double>(block_count) + 0.5);
+
+  std::istringstream block_rows(report.substr(blocks_at));
+  size_t hot_blocks = 0;
+  for (std::string row; std::getline(block_rows, row);) hot_blocks += row.rfind("| 0x", 0) == 0 ? 1 : 0;
+  EXPECT_EQ(hot_blocks, 40u);
+}
+
+TEST(QemuTarget, BlockProfileRefusesWhatItCannotDo) {
+  const testing::CliResult host = testing::run_cli("run x.pte --provider arm --input a --output b --blocks c.md");
+  EXPECT_EQ(host.exit_code, 2);
+  EXPECT_EQ(host.stderr_text, "etns: --blocks needs --target qemu-m55\n");
+  ETNS_REQUIRE_SHARED(shared);
+  testing::TempDir dir;
+  const std::string nowhere = dir.path() + "/no-such-folder/blocks.md";
+  const testing::CliResult unwritable = testing::run_cli(
+      "run " + model(shared, "tier1mean_arm") + kQemu + " --provider arm --input " + input_a(shared, "tier1mean_arm") +
+      " --output " + dir.path() + "/out.bin --blocks " + nowhere);
+  EXPECT_EQ(unwritable.exit_code, 2);
+  EXPECT_EQ(unwritable.stderr_text, "etns: run: --blocks " + nowhere + ": cannot write: no folder " + dir.path() +
+                                        "/no-such-folder\n");
+  EXPECT_FALSE(std::ifstream(dir.path() + "/out.bin").good()) << "refused before the run";
 }
 
 TEST(QemuTarget, CountsNeedTheQemuTarget) {

@@ -1,9 +1,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -16,6 +19,7 @@
 #include "tools/common/runtime_errors.h"
 #include "tools/common/sha256.h"
 #include "tools/common/text.h"
+#include "tools/evidence/elf/elf_image.h"
 #include "tools/evidence/runner/batch.h"
 #include "tools/evidence/runner/host_session.h"
 #include "tools/evidence/runner/qemu_session.h"
@@ -31,6 +35,7 @@ struct RunOptions {
   std::string dump_dir;
   std::string target = "host";
   std::string counts;
+  std::string blocks;  // qemu-m55: where the estimated cycles went, per function and block (Markdown)
   std::string board;  // qemu-m55: the board profile of the cycle estimate (default an547)
   QemuTools qemu;
   double timeout_seconds = 900;
@@ -67,6 +72,7 @@ void print_summary(const RunOptions& options, const RunFacts& facts) {
     line += " and " + std::to_string(facts.dumps) + " instruction outputs in " + options.dump_dir;
   }
   if (!options.counts.empty()) line += " and the counts in " + options.counts;
+  if (!options.blocks.empty()) line += " and the cycle profile in " + options.blocks;
   line += std::string("; provider ") + protocol::to_string(options.provider);
   if (!facts.cost.empty()) line += ", " + facts.cost;
   std::printf("%s\n", line.c_str());
@@ -142,6 +148,158 @@ std::string render_counts(const RunOptions& options, const std::string& sha256, 
   return doc.dump(2) + "\n";
 }
 
+// A function of the firmware image, its Thumb bit cleared.
+struct FunctionSpan {
+  uint64_t start = 0;
+  uint64_t end = 0;  // excluded
+  std::string name;  // demangled
+};
+
+// The image's defined functions by start address; an alias of a start
+// already seen is left out.
+std::vector<FunctionSpan> function_spans(const ElfImage& image) {
+  std::vector<FunctionSpan> spans;
+  for (const ElfSymbol& symbol : image.symbols()) {
+    if (symbol.kind != ElfSymbol::Kind::Function || !symbol.defined || symbol.size == 0) continue;
+    const uint64_t start = symbol.address & ~uint64_t{1};
+    spans.push_back({start, start + symbol.size, without_anonymous_namespaces(demangle(symbol.name))});
+  }
+  std::stable_sort(spans.begin(), spans.end(),
+                   [](const FunctionSpan& a, const FunctionSpan& b) { return a.start < b.start; });
+  spans.erase(std::unique(spans.begin(), spans.end(),
+                          [](const FunctionSpan& a, const FunctionSpan& b) { return a.start == b.start; }),
+              spans.end());
+  return spans;
+}
+
+// The function holding `address`, or null.
+const FunctionSpan* function_at(const std::vector<FunctionSpan>& spans, uint64_t address) {
+  auto after = std::upper_bound(spans.begin(), spans.end(), address,
+                                [](uint64_t value, const FunctionSpan& span) { return value < span.start; });
+  if (after == spans.begin()) return nullptr;
+  const FunctionSpan& span = *std::prev(after);
+  return address < span.end ? &span : nullptr;
+}
+
+// A Markdown table cell: C++ names may hold '|' (operator|).
+std::string table_cell(const std::string& text) {
+  std::string cell;
+  for (const char c : text) cell += c == '|' ? std::string("\\|") : std::string(1, c);
+  return cell;
+}
+
+std::string share_text(uint64_t part, uint64_t whole) {
+  return fmt::format("{:.1f} %", whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+constexpr size_t kHottestBlocks = 40;
+
+// --blocks: the whole run's estimated cycles per function and per hot block.
+// Each block counts toward the function its first instruction is in.
+std::string render_block_profile(const RunOptions& options, const QemuRun& run) {
+  // One row per block: a block QEMU translated again appears once per translation.
+  std::map<std::pair<uint64_t, uint64_t>, ExecutedBlock> merged;
+  for (const ExecutedBlock& block : run.blocks) {
+    ExecutedBlock& row = merged[{block.address, block.instructions}];
+    row.address = block.address;
+    row.instructions = block.instructions;
+    row.executions += block.executions;
+    row.cycles += block.cycles;
+  }
+  std::vector<ExecutedBlock> blocks;
+  for (const auto& [key, block] : merged) blocks.push_back(block);
+
+  const std::vector<FunctionSpan> spans = function_spans(ElfImage::load(options.qemu.firmware));
+  struct FunctionCost {
+    std::string name;
+    uint64_t cycles = 0;
+    uint64_t instructions = 0;
+  };
+  const std::string kNoSymbol = "(no function symbol)";
+  std::map<std::string, FunctionCost> by_name;
+  uint64_t total_cycles = 0;
+  uint64_t total_instructions = 0;
+  for (const ExecutedBlock& block : blocks) {
+    const FunctionSpan* span = function_at(spans, block.address);
+    FunctionCost& cost = by_name[span != nullptr ? span->name : kNoSymbol];
+    cost.name = span != nullptr ? span->name : kNoSymbol;
+    cost.cycles += block.cycles;
+    cost.instructions += block.instructions * block.executions;
+    total_cycles += block.cycles;
+    total_instructions += block.instructions * block.executions;
+  }
+  std::vector<FunctionCost> functions;
+  for (const auto& [name, cost] : by_name) functions.push_back(cost);
+  std::stable_sort(functions.begin(), functions.end(), [](const FunctionCost& a, const FunctionCost& b) {
+    return a.cycles != b.cycles ? a.cycles > b.cycles : a.instructions > b.instructions;
+  });
+
+  std::string text = "# Where the estimated cycles go: " + printable(options.program) + " on qemu-m55\n\n";
+  text += std::string("Provider ") + protocol::to_string(run.provider) + ", firmware " + options.qemu.firmware + ".\n\n";
+  text += "Cycles are **estimated**, never measured: LLVM 19 MCA's Cortex-M55 scheduling model times each executed "
+          "block in the context of the block before it (" + run.cycle_model + "; docs/cycles.md). Instructions and "
+          "executions are counted exactly by the etns QEMU plugin.\n\n";
+  text += "The profile covers the **whole QEMU run** (boot, program load and checks, any warm-up and every measured "
+          "pass), not one execute(): " + grouped(total_instructions) + " instructions, " + grouped(total_cycles) +
+          " estimated cycles, " + grouped(blocks.size()) + " blocks.";
+  if (!run.clean_visits.empty()) {
+    text += " One execute() alone: " + grouped(run.clean_visits.front().get(run.classes, "total")) +
+            " instructions, " + grouped(run.clean_visits.front().get(run.classes, "cycles")) + " estimated cycles.";
+  }
+  text += "\nA block counts toward the function its first instruction is in.\n\n";
+
+  text += "## Functions by estimated cycles\n\n";
+  text += "| function | est. cycles | share | instructions | cycles/instruction |\n";
+  text += "|---|---:|---:|---:|---:|\n";
+  for (const FunctionCost& function : functions) {
+    const double per_instruction =
+        function.instructions == 0 ? 0.0
+                                   : static_cast<double>(function.cycles) / static_cast<double>(function.instructions);
+    text += "| `" + table_cell(function.name) + "` | " + grouped(function.cycles) + " | " +
+            share_text(function.cycles, total_cycles) + " | " + grouped(function.instructions) + " | " +
+            fmt::format("{:.2f}", per_instruction) + " |\n";
+  }
+  text += "| **all** | " + grouped(total_cycles) + " | 100.0 % | " + grouped(total_instructions) + " | " +
+          fmt::format("{:.2f}", total_instructions == 0 ? 0.0
+                                                        : static_cast<double>(total_cycles) /
+                                                              static_cast<double>(total_instructions)) +
+          " |\n\n";
+
+  std::stable_sort(blocks.begin(), blocks.end(),
+                   [](const ExecutedBlock& a, const ExecutedBlock& b) { return a.cycles > b.cycles; });
+  const size_t hottest = std::min(blocks.size(), kHottestBlocks);
+  text += "## The " + std::to_string(hottest) + " hottest blocks\n\n";
+  text += "| address | function+offset | instructions | executions | est. cycles | share |\n";
+  text += "|---|---|---:|---:|---:|---:|\n";
+  for (size_t i = 0; i < hottest; ++i) {
+    const ExecutedBlock& block = blocks[i];
+    const FunctionSpan* span = function_at(spans, block.address);
+    const std::string where =
+        span != nullptr ? fmt::format("{}+0x{:x}", span->name, block.address - span->start) : kNoSymbol;
+    text += "| " + hex_address(block.address) + " | `" + table_cell(where) + "` | " + grouped(block.instructions) +
+            " | " + grouped(block.executions) + " | " + grouped(block.cycles) + " | " +
+            share_text(block.cycles, total_cycles) + " |\n";
+  }
+  return text;
+}
+
+// --blocks FILE is written after the run: a place it cannot go is refused
+// before QEMU starts.
+void require_writable_report(const std::string& path) {
+  const std::filesystem::path file(path);
+  const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+  std::error_code error;
+  if (std::filesystem::is_directory(file, error)) {
+    throw Failure("run: --blocks " + path + ": a folder, expected a file name", 2);
+  }
+  if (!std::filesystem::is_directory(folder, error)) {
+    throw Failure("run: --blocks " + path + ": cannot write: no folder " + folder.string(), 2);
+  }
+  if (access(folder.c_str(), W_OK) != 0) {
+    throw Failure("run: --blocks " + path + ": cannot write: " + std::strerror(errno), 2);
+  }
+}
+
 int run_on_qemu_target(RunOptions options) {
   QemuJob job;
   job.program = read_file(options.program);
@@ -156,6 +314,7 @@ int run_on_qemu_target(RunOptions options) {
   job.clean_pass = true;
   job.timeout_seconds = options.timeout_seconds;
   job.self_test_fault = options.self_test_fault;
+  job.block_profile = !options.blocks.empty();
   const BoardProfile board = load_board_profile(options.board.empty() ? "an547" : options.board);
   job.board = &board;
   const QemuRun run = run_on_qemu(options.qemu, job, options.program);
@@ -168,6 +327,7 @@ int run_on_qemu_target(RunOptions options) {
   if (!options.counts.empty()) {
     write_file_atomic(options.counts, render_counts(options, sha256_hex(job.program.data(), job.program.size()), run));
   }
+  if (!options.blocks.empty()) write_file_atomic(options.blocks, render_block_profile(options, run));
   RunFacts facts;
   write_outputs(options, run.outputs, facts);
   facts.dumps = run.dumps.size();
@@ -232,6 +392,7 @@ void check_batch_options(const RunOptions& options) {
   }
   if (!options.dump_dir.empty()) throw Failure("run: --dump-dir takes one input, not --inputs", 2);
   if (!options.counts.empty()) throw Failure("--counts needs --target qemu-m55", 2);
+  if (!options.blocks.empty()) throw Failure("--blocks needs --target qemu-m55", 2);
   if (options.threads < 1) {
     throw Failure("run: --threads " + std::to_string(options.threads) + ": expected 1 or more", 2);
   }
@@ -295,9 +456,11 @@ int run(const RunOptions& options) {
   }
   if (options.target == "qemu-m55") {
     require_files(options);
+    if (!options.blocks.empty()) require_writable_report(options.blocks);
     return run_on_qemu_target(options);
   }
   if (!options.counts.empty()) throw Failure("--counts needs --target qemu-m55", 2);
+  if (!options.blocks.empty()) throw Failure("--blocks needs --target qemu-m55", 2);
   if (!options.board.empty()) throw Failure("--board needs --target qemu-m55 (it shapes the cycle estimate)", 2);
   require_files(options);
   const runtime::KernelRegistry* registry = &kernels::registry_of(options.provider);
@@ -352,7 +515,9 @@ CommandAction add_run_command(CLI::App& app) {
       "qemu-system-arm -M mps3-an547; --counts then writes the instructions each\n"
       "program instruction executed (counted by the etns QEMU plugin) and the\n"
       "Cortex-M55 cycles estimated from them (LLVM 19's scheduling model; an\n"
-      "estimate, not a measurement: docs/profiling.md).\n"
+      "estimate, not a measurement: docs/profiling.md). --blocks FILE writes where\n"
+      "the whole QEMU run's estimated cycles went (Markdown): per function of the\n"
+      "firmware, then its 40 hottest blocks (docs/cycles.md).\n"
       "On success, one summary line goes to stdout when it is a terminal (the\n"
       "output file and its size, the host time of execute() or, on QEMU, the\n"
       "instructions of one execute() and then the whole QEMU run's); nothing when\n"
@@ -374,6 +539,7 @@ CommandAction add_run_command(CLI::App& app) {
       "  etns run tier1_ns.pte --provider ns --input in.bin --output out.bin --dump-dir dump/\n"
       "  etns run add.pte --provider arm --input a.bin --input b.bin --output sum.bin\n"
       "  etns run tier1_ns.pte --target qemu-m55 --provider ns --input in.bin --output out.bin --counts counts.json\n"
+      "  etns run kws.pte --target qemu-m55 --provider arm --input in.bin --output out.bin --blocks cycles.md\n"
       "  etns run dscnn_arm.pte --provider arm --inputs clips/ --outputs scores/ --threads 2\n"
       "  etns run dscnn_arm.pte --provider arm --inputs clips.txt --labels labels.txt --predictions pred.csv");
   auto options = std::make_shared<RunOptions>();
@@ -399,6 +565,8 @@ CommandAction add_run_command(CLI::App& app) {
       ->check(one_of({"auto", "always", "never"}));
   command->add_option("--counts", options->counts,
                       "qemu-m55: write each instruction's executed instructions and estimated cycles (JSON)");
+  command->add_option("--blocks", options->blocks,
+                      "qemu-m55: write the whole run's estimated cycles per function and hottest block (Markdown)");
   command->add_option("--firmware", options->qemu.firmware, "qemu-m55: firmware image (default: the build's)");
   command->add_option("--qemu", options->qemu.qemu, "qemu-m55: qemu-system-arm to use (default: $ETNS_QEMU or PATH)");
   command->add_option("--board", options->board,

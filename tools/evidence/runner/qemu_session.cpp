@@ -1,6 +1,7 @@
 #include "tools/evidence/runner/qemu_session.h"
 
 #include <algorithm>
+#include <cinttypes>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -355,6 +356,31 @@ void read_counts(const std::string& counts_path, const std::string& label, QemuR
   }
 }
 
+// The plugin's blocks= file: a '#' header, then "0x<vaddr> <instructions>
+// <executions> <est_cycles>" per executed block.
+std::vector<ExecutedBlock> read_blocks(const std::string& blocks_path, const std::string& label) {
+  std::string text;
+  try {
+    text = read_text_file(blocks_path);
+  } catch (const Failure& failure) {
+    throw Failure(label + ": the counting plugin's block profile: " + failure.what());
+  }
+  std::vector<ExecutedBlock> blocks;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    ExecutedBlock block;
+    char extra = 0;
+    if (std::sscanf(line.c_str(), "%" SCNx64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %c", &block.address,
+                    &block.instructions, &block.executions, &block.cycles, &extra) != 4) {
+      throw Failure(label + ": the counting plugin's block profile has a bad line '" + line +
+                    "' (plugin from another etns version?)");
+    }
+    blocks.push_back(block);
+  }
+  return blocks;
+}
+
 // The outputs the firmware wrote, and each instruction's dump when asked for.
 void read_outputs(const std::string& output_dir, bool dump_instructions, QemuRun& run) {
   for (size_t i = 0;; ++i) {
@@ -395,7 +421,8 @@ std::vector<std::string> qemu_argv(const QemuTools& tools, const QemuCommand& co
   argv.push_back(tools.plugin + ",markers=" + hex_address(command.marker_table) +
                  ",stride=" + std::to_string(protocol::kMarkerStride) + ",count=" + std::to_string(command.marker_count) +
                  ",out=" + command.counts_path + ",max_visits=" + std::to_string(command.max_visits) +
-                 ",cycles=" + kCycleModelCpu + (command.memory_path.empty() ? "" : ",memory=" + command.memory_path));
+                 ",cycles=" + kCycleModelCpu + (command.memory_path.empty() ? "" : ",memory=" + command.memory_path) +
+                 (command.blocks_path.empty() ? "" : ",blocks=" + command.blocks_path));
   return argv;
 }
 
@@ -452,6 +479,7 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
     command.memory_path = scratch.path() + "/memory.txt";
     write_file_atomic(command.memory_path, memory);
   }
+  if (job.block_profile) command.blocks_path = scratch.path() + "/blocks.txt";
   const std::vector<std::string> argv = qemu_argv(tools, command);
   ConsoleFollower follower(files.console, job.on_line);
   const ProcessResult process =
@@ -465,6 +493,7 @@ QemuRun run_on_qemu(const QemuTools& tools, const QemuJob& job, const std::strin
   read_counts(files.counts, label, run);
   run.cycle_model += "; " + board.describe();
   read_outputs(files.output_dir, job.dump_instructions, run);
+  if (job.block_profile) run.blocks = read_blocks(command.blocks_path, label);
   return run;
 }
 

@@ -35,8 +35,9 @@ std::string qemu_version(const std::string& qemu);
 
 // The one QEMU command line etns runs an image with: mps3-an547, no display,
 // the firmware's console (semihosting) into `console_path`, the counting
-// plugin on `marker_count` markers from `marker_table` writing `counts_path`,
-// and `extra` arguments (a job loader) before the plugin.
+// plugin on `marker_count` markers from `marker_table` writing `counts_path`
+// (and, with `blocks_path`, its per-block profile there), and `extra`
+// arguments (a job loader) before the plugin.
 struct QemuCommand {
   std::string console_path;
   std::string counts_path;
@@ -45,6 +46,7 @@ struct QemuCommand {
   uint32_t max_visits = 1;
   std::vector<std::string> extra;
   std::string memory_path;  // the plugin's memory= (wait states), or none
+  std::string blocks_path;  // the plugin's blocks= (per-block profile), or none
 };
 std::vector<std::string> qemu_argv(const QemuTools& tools, const QemuCommand& command);
 
@@ -61,6 +63,8 @@ struct QemuJob {
   // Where the run's memory would live on a board, and its wait states, for
   // the cycle estimate; null: an547 (no wait states).
   const BoardProfile* board = nullptr;
+  // Fill QemuRun::blocks: every executed translated block of the whole run.
+  bool block_profile = false;
   // Called with each firmware console line (prefix removed) while QEMU runs.
   std::function<void(const std::string& line)> on_line;
 };
@@ -73,6 +77,17 @@ struct ClassCounts {
   std::vector<uint64_t> values;  // in QemuRun::classes order
   // One class by name, or "a+b" for the sum of two. Throws Failure for an unknown class.
   uint64_t get(const std::vector<std::string>& classes, const std::string& name) const;
+};
+
+// One translated block of the whole QEMU run, as the plugin's blocks= file
+// gives it: where it starts, its instructions, how often it ran and the
+// cycles estimated for those runs (wait states included; rounded once).
+// QEMU may translate a block again: the same address can appear twice.
+struct ExecutedBlock {
+  uint64_t address = 0;
+  uint64_t instructions = 0;  // per execution
+  uint64_t executions = 0;
+  uint64_t cycles = 0;  // estimated, over every execution
 };
 
 struct QemuInstruction {
@@ -100,6 +115,7 @@ struct QemuRun {
   std::vector<std::vector<uint8_t>> outputs;
   std::vector<std::vector<uint8_t>> dumps;  // per instruction, with dump_instructions
   std::string console;                      // everything the firmware printed
+  std::vector<ExecutedBlock> blocks;        // with QemuJob::block_profile
 };
 
 // The firmware stopped the run and said where: the program did not load
