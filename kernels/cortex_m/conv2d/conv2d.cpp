@@ -35,8 +35,10 @@ size_t conv2d_scratch_bytes(const Conv2dParams& p) {
   size_t bytes = conv2d_s8_mve_scratch_bytes(p);
   const size_t gemm = conv2d_s8_mve_gemm_scratch_bytes(p);
   const size_t three_by_three = conv2d_s8_mve_3x3_scratch_bytes(p);
+  const size_t rows = conv2d_s8_mve_rows_scratch_bytes(p);
   if (gemm > bytes) bytes = gemm;
   if (three_by_three > bytes) bytes = three_by_three;
+  if (rows > bytes) bytes = rows;
   return bytes;
 }
 

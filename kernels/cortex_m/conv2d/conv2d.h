@@ -97,6 +97,17 @@ void conv2d_s8_mve_3x3(const Conv2dParams& p, const int8_t* input, const int8_t*
 #endif
 size_t conv2d_s8_mve_3x3_scratch_bytes(const Conv2dParams& p);
 
+// 3 filter rows, each one run of 8 to 16 bytes (filter_w * input_c: a 3x3
+// filter over 3 channels), one group, no dilation, strides up to 4, at most
+// 64 output channels and 4 KiB of scratch: the first layers of image models.
+bool conv2d_rows_handles(const Conv2dParams& p);
+#if ETNS_HAVE_MVE
+// Helium for those shapes (any other goes to conv2d_s8_mve_3x3).
+void conv2d_s8_mve_rows(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
+                        const int32_t* bias, int8_t* out, uint8_t* scratch);
+#endif
+size_t conv2d_s8_mve_rows_scratch_bytes(const Conv2dParams& p);
+
 // The implementation this build uses: the last Helium variant when compiled,
 // else the reference; and the most scratch any compiled variant needs.
 void conv2d_s8(const Conv2dParams& p, const int8_t* input, const int8_t* weight,
@@ -155,6 +166,7 @@ inline constexpr Variant<cortex_m::Conv2dFn> kConv2dVariants[] = {
     {"mve_gemm", &cortex_m::conv2d_s8_mve_gemm},
 #if !defined(ETNS_NO_SHAPE_VARIANTS)
     {"mve_3x3", &cortex_m::conv2d_s8_mve_3x3},
+    {"mve_rows", &cortex_m::conv2d_s8_mve_rows},
 #endif
 #endif
     ETNS_HWY_VARIANT(&cortex_m::conv2d_s8_hwy)
