@@ -114,13 +114,14 @@ struct RoundingAdd {
   }
 };
 
-// The common case (both input shifts below 0) over `quarters` >= 2 whole
-// steps of four: one step's output and the next step's sum interleaved, so
+// The common cases (a's input shift below 0; b's below 0 too, or not, as in
+// ResNet's residual adds) over `quarters` >= 2 whole steps of four: one step's output and the next step's sum interleaved, so
 // that neighbouring instructions use different pipes and do not wait on each
 // other: 18 cycles a step by LLVM's Cortex-M55 model, where GCC 12, which does
 // not model the pipes, orders the same intrinsics into 21. The arithmetic is
 // RoundingAdd's, instruction for instruction. Advances a, b and out.
-void add_steps_interleaved(const RoundingAdd<true, true>& add, const int8_t*& a,
+template <bool kRoundB>
+void add_steps_interleaved(const RoundingAdd<true, kRoundB>& add, const int8_t*& a,
                            const int8_t*& b, int8_t*& out, size_t quarters) {
   // Locals, so that they stay in registers across the asm's memory clobber.
   const int32x4_t headroom = add.headroom, lowest = add.lowest, highest = add.highest;
@@ -136,32 +137,60 @@ void add_steps_interleaved(const RoundingAdd<true, true>& add, const int8_t*& a,
   for (size_t step = 1; step < quarters; ++step) {
     int32x4_t o, x, y;
     // Pointers in r0-r7: the widening load and narrowing store take no other.
-    __asm__ volatile(
-        "vldrb.s32    %q[x], [%[a]], #4\n"
-        "vmlas.s32    %q[x], %q[headroom], %[a_offset]\n"  // x = (a - zp) * 2^20
-        "vshr.s32     %q[o], %q[s], #31\n"
-        "vldrb.s32    %q[y], [%[b]], #4\n"
-        "vqrdmlah.s32 %q[o], %q[s], %[out_multiplier]\n"  // o = -[s < 0] + DHM(s)
-        "vshr.s32     %q[s], %q[x], #31\n"
-        "vmlas.s32    %q[y], %q[headroom], %[b_offset]\n"  // y = (b - zp) * 2^20
-        "vrshl.s32    %q[o], %[out_neg_right]\n"
-        "vqrdmlah.s32 %q[s], %q[x], %[a_multiplier]\n"  // s = -[x < 0] + DHM(x)
-        "vshr.s32     %q[x], %q[y], #31\n"
-        "vqrdmlah.s32 %q[x], %q[y], %[b_multiplier]\n"  // x = -[y < 0] + DHM(y)
-        "vadd.i32     %q[o], %q[o], %[out_zero_point]\n"
-        "vqrdmulh.s32 %q[s], %q[s], %[a_rounding]\n"  // s = a'
-        "vmax.s32     %q[o], %q[o], %q[lowest]\n"
-        "vqrdmlah.s32 %q[s], %q[x], %[b_rounding]\n"  // s = a' + b'
-        "vmin.s32     %q[o], %q[o], %q[highest]\n"
-        "vstrb.32     %q[o], [%[out]], #4\n"
-        : [s] "+w"(s), [o] "=&w"(o), [x] "=&w"(x), [y] "=&w"(y), [a] "+l"(qa), [b] "+l"(qb),
-          [out] "+l"(qout)
-        : [headroom] "w"(headroom), [lowest] "w"(lowest), [highest] "w"(highest),
-          [a_offset] "r"(a_offset), [b_offset] "r"(b_offset), [a_multiplier] "r"(a_multiplier),
-          [b_multiplier] "r"(b_multiplier), [a_rounding] "r"(a_rounding),
-          [b_rounding] "r"(b_rounding), [out_multiplier] "r"(out_multiplier),
-          [out_neg_right] "r"(out_neg_right), [out_zero_point] "r"(out_zero_point)
-        : "memory");
+    if constexpr (kRoundB) {
+      __asm__ volatile(
+          "vldrb.s32    %q[x], [%[a]], #4\n"
+          "vmlas.s32    %q[x], %q[headroom], %[a_offset]\n"  // x = (a - zp) * 2^20
+          "vshr.s32     %q[o], %q[s], #31\n"
+          "vldrb.s32    %q[y], [%[b]], #4\n"
+          "vqrdmlah.s32 %q[o], %q[s], %[out_multiplier]\n"  // o = -[s < 0] + DHM(s)
+          "vshr.s32     %q[s], %q[x], #31\n"
+          "vmlas.s32    %q[y], %q[headroom], %[b_offset]\n"  // y = (b - zp) * 2^20
+          "vrshl.s32    %q[o], %[out_neg_right]\n"
+          "vqrdmlah.s32 %q[s], %q[x], %[a_multiplier]\n"  // s = -[x < 0] + DHM(x)
+          "vshr.s32     %q[x], %q[y], #31\n"
+          "vqrdmlah.s32 %q[x], %q[y], %[b_multiplier]\n"  // x = -[y < 0] + DHM(y)
+          "vadd.i32     %q[o], %q[o], %[out_zero_point]\n"
+          "vqrdmulh.s32 %q[s], %q[s], %[a_rounding]\n"  // s = a'
+          "vmax.s32     %q[o], %q[o], %q[lowest]\n"
+          "vqrdmlah.s32 %q[s], %q[x], %[b_rounding]\n"  // s = a' + b'
+          "vmin.s32     %q[o], %q[o], %q[highest]\n"
+          "vstrb.32     %q[o], [%[out]], #4\n"
+          : [s] "+w"(s), [o] "=&w"(o), [x] "=&w"(x), [y] "=&w"(y), [a] "+l"(qa), [b] "+l"(qb),
+            [out] "+l"(qout)
+          : [headroom] "w"(headroom), [lowest] "w"(lowest), [highest] "w"(highest),
+            [a_offset] "r"(a_offset), [b_offset] "r"(b_offset), [a_multiplier] "r"(a_multiplier),
+            [b_multiplier] "r"(b_multiplier), [a_rounding] "r"(a_rounding),
+            [b_rounding] "r"(b_rounding), [out_multiplier] "r"(out_multiplier),
+            [out_neg_right] "r"(out_neg_right), [out_zero_point] "r"(out_zero_point)
+          : "memory");
+    } else {
+      __asm__ volatile(
+          "vldrb.s32    %q[x], [%[a]], #4\n"
+          "vmlas.s32    %q[x], %q[headroom], %[a_offset]\n"  // x = (a - zp) * 2^20
+          "vshr.s32     %q[o], %q[s], #31\n"
+          "vldrb.s32    %q[y], [%[b]], #4\n"
+          "vqrdmlah.s32 %q[o], %q[s], %[out_multiplier]\n"  // o = -[s < 0] + DHM(s)
+          "vshr.s32     %q[s], %q[x], #31\n"
+          "vmlas.s32    %q[y], %q[headroom], %[b_offset]\n"  // y = (b - zp) * 2^20
+          "vrshl.s32    %q[o], %[out_neg_right]\n"
+          "vqrdmlah.s32 %q[s], %q[x], %[a_multiplier]\n"  // s = -[x < 0] + DHM(x)
+          "vadd.i32     %q[o], %q[o], %[out_zero_point]\n"
+          "vqrdmulh.s32 %q[s], %q[s], %[a_rounding]\n"  // s = a'
+          "vmax.s32     %q[o], %q[o], %q[lowest]\n"
+          "vqrdmlah.s32 %q[s], %q[y], %[b_multiplier]\n"  // s = a' + b' (b' = DHM(y))
+          "vmin.s32     %q[o], %q[o], %q[highest]\n"
+          "vstrb.32     %q[o], [%[out]], #4\n"
+          : [s] "+w"(s), [o] "=&w"(o), [x] "=&w"(x), [y] "=&w"(y), [a] "+l"(qa), [b] "+l"(qb),
+            [out] "+l"(qout)
+          : [headroom] "w"(headroom), [lowest] "w"(lowest), [highest] "w"(highest),
+            [a_offset] "r"(a_offset), [b_offset] "r"(b_offset), [a_multiplier] "r"(a_multiplier),
+            [b_multiplier] "r"(b_multiplier), [a_rounding] "r"(a_rounding),
+            [out_multiplier] "r"(out_multiplier), [out_neg_right] "r"(out_neg_right),
+            [out_zero_point] "r"(out_zero_point)
+          : "memory");
+      static_cast<void>(b_rounding);
+    }
   }
   vstrbq_s32(qout, add.output(s));
   a += 4 * quarters;
@@ -174,7 +203,7 @@ void add_lanes_rounding(const AddParams& p, const int8_t* a, const int8_t* b, in
                         size_t n) {
   const RoundingAdd<kRoundA, kRoundB> add(p);
   size_t quarters = n / 4;
-  if constexpr (kRoundA && kRoundB) {
+  if constexpr (kRoundA) {
     if (quarters >= 2) {
       add_steps_interleaved(add, a, b, out, quarters);
       quarters = 0;
