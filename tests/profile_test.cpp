@@ -1045,7 +1045,7 @@ TEST(Reproduce, RebuildsTheEvidencePageEndToEnd) {
                            "## Imported TFLite models (Cortex-M55 under QEMU)", "| kws | 13 → 13 | 13 of 13 | ",
                            "| kws | CONV_2D | 5 | 2,368,000 MACs | ", "## What the fast kernels change (Cortex-M55 under QEMU)",
                            "### Kernels: one call, the reference against the build's choice",
-                           "| `quantized_conv2d` | tier1 | 18,887,020 | mve_3x3 ",
+                           "| `quantized_conv2d` | tier1 | 18,887,020 | mve_rows ",
                            "### Programs: one clean `execute()`, all-zero input", "| upstream/tier1_ns.pte | ns |",
                            "| etns/tier1_ns.pte | ns |", "[bench.md](bench.md)", "**What arm and ns are here.**",
                            "tier1_arm's `aten::sub.out` executes "}) {
