@@ -137,60 +137,43 @@ void add_steps_interleaved(const RoundingAdd<true, kRoundB>& add, const int8_t*&
   for (size_t step = 1; step < quarters; ++step) {
     int32x4_t o, x, y;
     // Pointers in r0-r7: the widening load and narrowing store take no other.
+    // B_SUM leaves a' + b' in s (s holds a' then).
+#define ETNS_ADD_STEP(B_PART, B_SUM, B_ROUNDING)                                                        \
+  __asm__ volatile(                                                                         \
+      "vldrb.s32    %q[x], [%[a]], #4\n"                                                    \
+      "vmlas.s32    %q[x], %q[headroom], %[a_offset]\n" /* x = (a - zp) * 2^20 */           \
+      "vshr.s32     %q[o], %q[s], #31\n"                                                    \
+      "vldrb.s32    %q[y], [%[b]], #4\n"                                                    \
+      "vqrdmlah.s32 %q[o], %q[s], %[out_multiplier]\n" /* o = -[s < 0] + DHM(s) */          \
+      "vshr.s32     %q[s], %q[x], #31\n"                                                    \
+      "vmlas.s32    %q[y], %q[headroom], %[b_offset]\n" /* y = (b - zp) * 2^20 */           \
+      "vrshl.s32    %q[o], %[out_neg_right]\n"                                              \
+      "vqrdmlah.s32 %q[s], %q[x], %[a_multiplier]\n" /* s = -[x < 0] + DHM(x) */            \
+      B_PART                                                                                \
+      "vadd.i32     %q[o], %q[o], %[out_zero_point]\n"                                      \
+      "vqrdmulh.s32 %q[s], %q[s], %[a_rounding]\n" /* s = a' */                              \
+      "vmax.s32     %q[o], %q[o], %q[lowest]\n"                                             \
+      B_SUM                                                                                 \
+      "vmin.s32     %q[o], %q[o], %q[highest]\n"                                            \
+      "vstrb.32     %q[o], [%[out]], #4\n"                                                  \
+      : [s] "+w"(s), [o] "=&w"(o), [x] "=&w"(x), [y] "=&w"(y), [a] "+l"(qa), [b] "+l"(qb),    \
+        [out] "+l"(qout)                                                                    \
+      : [headroom] "w"(headroom), [lowest] "w"(lowest), [highest] "w"(highest),              \
+        [a_offset] "r"(a_offset), [b_offset] "r"(b_offset), [a_multiplier] "r"(a_multiplier), \
+        [b_multiplier] "r"(b_multiplier), [a_rounding] "r"(a_rounding),                      \
+        [b_rounding] "r"(B_ROUNDING), [out_multiplier] "r"(out_multiplier),                  \
+        [out_neg_right] "r"(out_neg_right), [out_zero_point] "r"(out_zero_point)             \
+      : "memory")
     if constexpr (kRoundB) {
-      __asm__ volatile(
-          "vldrb.s32    %q[x], [%[a]], #4\n"
-          "vmlas.s32    %q[x], %q[headroom], %[a_offset]\n"  // x = (a - zp) * 2^20
-          "vshr.s32     %q[o], %q[s], #31\n"
-          "vldrb.s32    %q[y], [%[b]], #4\n"
-          "vqrdmlah.s32 %q[o], %q[s], %[out_multiplier]\n"  // o = -[s < 0] + DHM(s)
-          "vshr.s32     %q[s], %q[x], #31\n"
-          "vmlas.s32    %q[y], %q[headroom], %[b_offset]\n"  // y = (b - zp) * 2^20
-          "vrshl.s32    %q[o], %[out_neg_right]\n"
-          "vqrdmlah.s32 %q[s], %q[x], %[a_multiplier]\n"  // s = -[x < 0] + DHM(x)
-          "vshr.s32     %q[x], %q[y], #31\n"
-          "vqrdmlah.s32 %q[x], %q[y], %[b_multiplier]\n"  // x = -[y < 0] + DHM(y)
-          "vadd.i32     %q[o], %q[o], %[out_zero_point]\n"
-          "vqrdmulh.s32 %q[s], %q[s], %[a_rounding]\n"  // s = a'
-          "vmax.s32     %q[o], %q[o], %q[lowest]\n"
-          "vqrdmlah.s32 %q[s], %q[x], %[b_rounding]\n"  // s = a' + b'
-          "vmin.s32     %q[o], %q[o], %q[highest]\n"
-          "vstrb.32     %q[o], [%[out]], #4\n"
-          : [s] "+w"(s), [o] "=&w"(o), [x] "=&w"(x), [y] "=&w"(y), [a] "+l"(qa), [b] "+l"(qb),
-            [out] "+l"(qout)
-          : [headroom] "w"(headroom), [lowest] "w"(lowest), [highest] "w"(highest),
-            [a_offset] "r"(a_offset), [b_offset] "r"(b_offset), [a_multiplier] "r"(a_multiplier),
-            [b_multiplier] "r"(b_multiplier), [a_rounding] "r"(a_rounding),
-            [b_rounding] "r"(b_rounding), [out_multiplier] "r"(out_multiplier),
-            [out_neg_right] "r"(out_neg_right), [out_zero_point] "r"(out_zero_point)
-          : "memory");
+      ETNS_ADD_STEP("vshr.s32     %q[x], %q[y], #31\n"
+                    "vqrdmlah.s32 %q[x], %q[y], %[b_multiplier]\n",  // x = -[y < 0] + DHM(y)
+                    "vqrdmlah.s32 %q[s], %q[x], %[b_rounding]\n",    // s = a' + b'
+                    b_rounding);
     } else {
-      __asm__ volatile(
-          "vldrb.s32    %q[x], [%[a]], #4\n"
-          "vmlas.s32    %q[x], %q[headroom], %[a_offset]\n"  // x = (a - zp) * 2^20
-          "vshr.s32     %q[o], %q[s], #31\n"
-          "vldrb.s32    %q[y], [%[b]], #4\n"
-          "vqrdmlah.s32 %q[o], %q[s], %[out_multiplier]\n"  // o = -[s < 0] + DHM(s)
-          "vshr.s32     %q[s], %q[x], #31\n"
-          "vmlas.s32    %q[y], %q[headroom], %[b_offset]\n"  // y = (b - zp) * 2^20
-          "vrshl.s32    %q[o], %[out_neg_right]\n"
-          "vqrdmlah.s32 %q[s], %q[x], %[a_multiplier]\n"  // s = -[x < 0] + DHM(x)
-          "vadd.i32     %q[o], %q[o], %[out_zero_point]\n"
-          "vqrdmulh.s32 %q[s], %q[s], %[a_rounding]\n"  // s = a'
-          "vmax.s32     %q[o], %q[o], %q[lowest]\n"
-          "vqrdmlah.s32 %q[s], %q[y], %[b_multiplier]\n"  // s = a' + b' (b' = DHM(y))
-          "vmin.s32     %q[o], %q[o], %q[highest]\n"
-          "vstrb.32     %q[o], [%[out]], #4\n"
-          : [s] "+w"(s), [o] "=&w"(o), [x] "=&w"(x), [y] "=&w"(y), [a] "+l"(qa), [b] "+l"(qb),
-            [out] "+l"(qout)
-          : [headroom] "w"(headroom), [lowest] "w"(lowest), [highest] "w"(highest),
-            [a_offset] "r"(a_offset), [b_offset] "r"(b_offset), [a_multiplier] "r"(a_multiplier),
-            [b_multiplier] "r"(b_multiplier), [a_rounding] "r"(a_rounding),
-            [out_multiplier] "r"(out_multiplier), [out_neg_right] "r"(out_neg_right),
-            [out_zero_point] "r"(out_zero_point)
-          : "memory");
-      static_cast<void>(b_rounding);
+      // b' = DHM(y); b_rounding is unused: a_rounding's register stands in.
+      ETNS_ADD_STEP("", "vqrdmlah.s32 %q[s], %q[y], %[b_multiplier]\n", a_rounding);
     }
+#undef ETNS_ADD_STEP
   }
   vstrbq_s32(qout, add.output(s));
   a += 4 * quarters;

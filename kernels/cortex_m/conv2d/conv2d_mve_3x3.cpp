@@ -198,75 +198,84 @@ namespace {
 #define ETNS_C3_B_LAST(XR, S, T2, A, B)                                                 \
   ETNS_C3_STEP_B("vmladava.s8", "", ETNS_C3_X("q3", "3", XR, S), ETNS_C3_X("q2", "2", XR, S), \
                  ETNS_C3_X("q1", "1", XR, S), ETNS_C3_X("q0", "0", XR, S), "", "", "", T2, A, B)
+// A step's first weight load: forward 16 bytes on at a row's first slice
+// (the pair's first step included), back from the previous slice's third tap
+// at a later one; backward from the filter's last byte at the start, 16 bytes
+// back to the previous row's last slice, 2 * IC - 16 on to the previous slice.
+#define ETNS_C3_ROW_ON "#16"
+#define ETNS_C3_SLICE_ON "%[back]"
+#define ETNS_C3_START_BACK "#0"
+#define ETNS_C3_ROW_BACK "#-16"
+#define ETNS_C3_SLICE_BACK "#(2*%c[ic]-16)"
 // Pair P forward: (row 0, slice 0) ... (row 2, last slice); pair Q backward.
 #define ETNS_C3_P1(A, B) \
-  ETNS_C3_F_FIRST("#16", "x1", "0", "#16", A, B) \
-  ETNS_C3_F_MID("x1", "0", "#16", "x2", "0", "#16", A, B) \
-  ETNS_C3_F_LAST("x2", "0", "#16", A, B)
+  ETNS_C3_F_FIRST(ETNS_C3_ROW_ON, "x1", "0", ETNS_C3_ROW_ON, A, B) \
+  ETNS_C3_F_MID("x1", "0", ETNS_C3_ROW_ON, "x2", "0", ETNS_C3_ROW_ON, A, B) \
+  ETNS_C3_F_LAST("x2", "0", ETNS_C3_ROW_ON, A, B)
 #define ETNS_C3_Q1(A, B) \
-  ETNS_C3_B_FIRST("#0", "x1", "0", "#-16", A, B) \
-  ETNS_C3_B_MID("x1", "0", "#-16", "x0", "0", "#-16", A, B) \
-  ETNS_C3_B_LAST("x0", "0", "#-16", A, B)
+  ETNS_C3_B_FIRST(ETNS_C3_START_BACK, "x1", "0", ETNS_C3_ROW_BACK, A, B) \
+  ETNS_C3_B_MID("x1", "0", ETNS_C3_ROW_BACK, "x0", "0", ETNS_C3_ROW_BACK, A, B) \
+  ETNS_C3_B_LAST("x0", "0", ETNS_C3_ROW_BACK, A, B)
 #define ETNS_C3_P2(A, B) \
-  ETNS_C3_F_FIRST("#16", "x0", "1", "%[back]", A, B) \
-  ETNS_C3_F_MID("x0", "1", "%[back]", "x1", "0", "#16", A, B) \
-  ETNS_C3_F_MID("x1", "0", "#16", "x1", "1", "%[back]", A, B) \
-  ETNS_C3_F_MID("x1", "1", "%[back]", "x2", "0", "#16", A, B) \
-  ETNS_C3_F_MID("x2", "0", "#16", "x2", "1", "%[back]", A, B) \
-  ETNS_C3_F_LAST("x2", "1", "%[back]", A, B)
+  ETNS_C3_F_FIRST(ETNS_C3_ROW_ON, "x0", "1", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x0", "1", ETNS_C3_SLICE_ON, "x1", "0", ETNS_C3_ROW_ON, A, B) \
+  ETNS_C3_F_MID("x1", "0", ETNS_C3_ROW_ON, "x1", "1", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x1", "1", ETNS_C3_SLICE_ON, "x2", "0", ETNS_C3_ROW_ON, A, B) \
+  ETNS_C3_F_MID("x2", "0", ETNS_C3_ROW_ON, "x2", "1", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_LAST("x2", "1", ETNS_C3_SLICE_ON, A, B)
 #define ETNS_C3_Q2(A, B) \
-  ETNS_C3_B_FIRST("#0", "x2", "0", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x2", "0", "#(2*%c[ic]-16)", "x1", "1", "#-16", A, B) \
-  ETNS_C3_B_MID("x1", "1", "#-16", "x1", "0", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x1", "0", "#(2*%c[ic]-16)", "x0", "1", "#-16", A, B) \
-  ETNS_C3_B_MID("x0", "1", "#-16", "x0", "0", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_LAST("x0", "0", "#(2*%c[ic]-16)", A, B)
+  ETNS_C3_B_FIRST(ETNS_C3_START_BACK, "x2", "0", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x2", "0", ETNS_C3_SLICE_BACK, "x1", "1", ETNS_C3_ROW_BACK, A, B) \
+  ETNS_C3_B_MID("x1", "1", ETNS_C3_ROW_BACK, "x1", "0", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x1", "0", ETNS_C3_SLICE_BACK, "x0", "1", ETNS_C3_ROW_BACK, A, B) \
+  ETNS_C3_B_MID("x0", "1", ETNS_C3_ROW_BACK, "x0", "0", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_LAST("x0", "0", ETNS_C3_SLICE_BACK, A, B)
 #define ETNS_C3_P3(A, B) \
-  ETNS_C3_F_FIRST("#16", "x0", "1", "%[back]", A, B) \
-  ETNS_C3_F_MID("x0", "1", "%[back]", "x0", "2", "%[back]", A, B) \
-  ETNS_C3_F_MID("x0", "2", "%[back]", "x1", "0", "#16", A, B) \
-  ETNS_C3_F_MID("x1", "0", "#16", "x1", "1", "%[back]", A, B) \
-  ETNS_C3_F_MID("x1", "1", "%[back]", "x1", "2", "%[back]", A, B) \
-  ETNS_C3_F_MID("x1", "2", "%[back]", "x2", "0", "#16", A, B) \
-  ETNS_C3_F_MID("x2", "0", "#16", "x2", "1", "%[back]", A, B) \
-  ETNS_C3_F_MID("x2", "1", "%[back]", "x2", "2", "%[back]", A, B) \
-  ETNS_C3_F_LAST("x2", "2", "%[back]", A, B)
+  ETNS_C3_F_FIRST(ETNS_C3_ROW_ON, "x0", "1", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x0", "1", ETNS_C3_SLICE_ON, "x0", "2", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x0", "2", ETNS_C3_SLICE_ON, "x1", "0", ETNS_C3_ROW_ON, A, B) \
+  ETNS_C3_F_MID("x1", "0", ETNS_C3_ROW_ON, "x1", "1", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x1", "1", ETNS_C3_SLICE_ON, "x1", "2", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x1", "2", ETNS_C3_SLICE_ON, "x2", "0", ETNS_C3_ROW_ON, A, B) \
+  ETNS_C3_F_MID("x2", "0", ETNS_C3_ROW_ON, "x2", "1", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x2", "1", ETNS_C3_SLICE_ON, "x2", "2", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_LAST("x2", "2", ETNS_C3_SLICE_ON, A, B)
 #define ETNS_C3_Q3(A, B) \
-  ETNS_C3_B_FIRST("#0", "x2", "1", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x2", "1", "#(2*%c[ic]-16)", "x2", "0", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x2", "0", "#(2*%c[ic]-16)", "x1", "2", "#-16", A, B) \
-  ETNS_C3_B_MID("x1", "2", "#-16", "x1", "1", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x1", "1", "#(2*%c[ic]-16)", "x1", "0", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x1", "0", "#(2*%c[ic]-16)", "x0", "2", "#-16", A, B) \
-  ETNS_C3_B_MID("x0", "2", "#-16", "x0", "1", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x0", "1", "#(2*%c[ic]-16)", "x0", "0", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_LAST("x0", "0", "#(2*%c[ic]-16)", A, B)
+  ETNS_C3_B_FIRST(ETNS_C3_START_BACK, "x2", "1", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x2", "1", ETNS_C3_SLICE_BACK, "x2", "0", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x2", "0", ETNS_C3_SLICE_BACK, "x1", "2", ETNS_C3_ROW_BACK, A, B) \
+  ETNS_C3_B_MID("x1", "2", ETNS_C3_ROW_BACK, "x1", "1", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x1", "1", ETNS_C3_SLICE_BACK, "x1", "0", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x1", "0", ETNS_C3_SLICE_BACK, "x0", "2", ETNS_C3_ROW_BACK, A, B) \
+  ETNS_C3_B_MID("x0", "2", ETNS_C3_ROW_BACK, "x0", "1", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x0", "1", ETNS_C3_SLICE_BACK, "x0", "0", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_LAST("x0", "0", ETNS_C3_SLICE_BACK, A, B)
 #define ETNS_C3_P4(A, B) \
-  ETNS_C3_F_FIRST("#16", "x0", "1", "%[back]", A, B) \
-  ETNS_C3_F_MID("x0", "1", "%[back]", "x0", "2", "%[back]", A, B) \
-  ETNS_C3_F_MID("x0", "2", "%[back]", "x0", "3", "%[back]", A, B) \
-  ETNS_C3_F_MID("x0", "3", "%[back]", "x1", "0", "#16", A, B) \
-  ETNS_C3_F_MID("x1", "0", "#16", "x1", "1", "%[back]", A, B) \
-  ETNS_C3_F_MID("x1", "1", "%[back]", "x1", "2", "%[back]", A, B) \
-  ETNS_C3_F_MID("x1", "2", "%[back]", "x1", "3", "%[back]", A, B) \
-  ETNS_C3_F_MID("x1", "3", "%[back]", "x2", "0", "#16", A, B) \
-  ETNS_C3_F_MID("x2", "0", "#16", "x2", "1", "%[back]", A, B) \
-  ETNS_C3_F_MID("x2", "1", "%[back]", "x2", "2", "%[back]", A, B) \
-  ETNS_C3_F_MID("x2", "2", "%[back]", "x2", "3", "%[back]", A, B) \
-  ETNS_C3_F_LAST("x2", "3", "%[back]", A, B)
+  ETNS_C3_F_FIRST(ETNS_C3_ROW_ON, "x0", "1", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x0", "1", ETNS_C3_SLICE_ON, "x0", "2", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x0", "2", ETNS_C3_SLICE_ON, "x0", "3", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x0", "3", ETNS_C3_SLICE_ON, "x1", "0", ETNS_C3_ROW_ON, A, B) \
+  ETNS_C3_F_MID("x1", "0", ETNS_C3_ROW_ON, "x1", "1", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x1", "1", ETNS_C3_SLICE_ON, "x1", "2", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x1", "2", ETNS_C3_SLICE_ON, "x1", "3", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x1", "3", ETNS_C3_SLICE_ON, "x2", "0", ETNS_C3_ROW_ON, A, B) \
+  ETNS_C3_F_MID("x2", "0", ETNS_C3_ROW_ON, "x2", "1", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x2", "1", ETNS_C3_SLICE_ON, "x2", "2", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_MID("x2", "2", ETNS_C3_SLICE_ON, "x2", "3", ETNS_C3_SLICE_ON, A, B) \
+  ETNS_C3_F_LAST("x2", "3", ETNS_C3_SLICE_ON, A, B)
 #define ETNS_C3_Q4(A, B) \
-  ETNS_C3_B_FIRST("#0", "x2", "2", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x2", "2", "#(2*%c[ic]-16)", "x2", "1", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x2", "1", "#(2*%c[ic]-16)", "x2", "0", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x2", "0", "#(2*%c[ic]-16)", "x1", "3", "#-16", A, B) \
-  ETNS_C3_B_MID("x1", "3", "#-16", "x1", "2", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x1", "2", "#(2*%c[ic]-16)", "x1", "1", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x1", "1", "#(2*%c[ic]-16)", "x1", "0", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x1", "0", "#(2*%c[ic]-16)", "x0", "3", "#-16", A, B) \
-  ETNS_C3_B_MID("x0", "3", "#-16", "x0", "2", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x0", "2", "#(2*%c[ic]-16)", "x0", "1", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_MID("x0", "1", "#(2*%c[ic]-16)", "x0", "0", "#(2*%c[ic]-16)", A, B) \
-  ETNS_C3_B_LAST("x0", "0", "#(2*%c[ic]-16)", A, B)
+  ETNS_C3_B_FIRST(ETNS_C3_START_BACK, "x2", "2", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x2", "2", ETNS_C3_SLICE_BACK, "x2", "1", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x2", "1", ETNS_C3_SLICE_BACK, "x2", "0", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x2", "0", ETNS_C3_SLICE_BACK, "x1", "3", ETNS_C3_ROW_BACK, A, B) \
+  ETNS_C3_B_MID("x1", "3", ETNS_C3_ROW_BACK, "x1", "2", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x1", "2", ETNS_C3_SLICE_BACK, "x1", "1", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x1", "1", ETNS_C3_SLICE_BACK, "x1", "0", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x1", "0", ETNS_C3_SLICE_BACK, "x0", "3", ETNS_C3_ROW_BACK, A, B) \
+  ETNS_C3_B_MID("x0", "3", ETNS_C3_ROW_BACK, "x0", "2", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x0", "2", ETNS_C3_SLICE_BACK, "x0", "1", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_MID("x0", "1", ETNS_C3_SLICE_BACK, "x0", "0", ETNS_C3_SLICE_BACK, A, B) \
+  ETNS_C3_B_LAST("x0", "0", ETNS_C3_SLICE_BACK, A, B)
 // The pair's accumulators to acc[pixel][c], c the pair's first channel,
 // pixels kStride bytes apart; acc then steps to the next pair.
 #define ETNS_C3_STORE                                                              \
@@ -416,6 +425,11 @@ void mac_blocks(const int8_t* const rows[3], ptrdiff_t first, const int8_t* weig
 #undef ETNS_C3_P2
 #undef ETNS_C3_Q1
 #undef ETNS_C3_P1
+#undef ETNS_C3_SLICE_BACK
+#undef ETNS_C3_ROW_BACK
+#undef ETNS_C3_START_BACK
+#undef ETNS_C3_SLICE_ON
+#undef ETNS_C3_ROW_ON
 #undef ETNS_C3_B_LAST
 #undef ETNS_C3_B_MID
 #undef ETNS_C3_B_FIRST

@@ -267,19 +267,18 @@ inline __attribute__((always_inline)) void mac_taps2(int32x4_t& a0, int32x4_t& a
                                                      const int8_t* x2, const int8_t* w) {
   int16x8_t xv, wv;
   int32x4_t t0, t1;
+#define ETNS_DW3_TAPS2(ROW)                                                          \
+  asm volatile(ETNS_DW3_PAIR(ROW)                                                     \
+               : [a0] "+w"(a0), [a1] "+w"(a1), [b0] "+w"(b0), [b1] "+w"(b1),          \
+                 [xv] "=&w"(xv), [wv] "=&w"(wv), [t0] "=&w"(t0), [t1] "=&w"(t1)       \
+               : [x0] "l"(x0), [x1] "l"(x1), [x2] "l"(x2), [w] "l"(w)                 \
+               : "memory")
   if constexpr (kStride == 1) {
-    asm volatile(ETNS_DW3_PAIR(ETNS_DW3_ROW2_S1)
-                 : [a0] "+w"(a0), [a1] "+w"(a1), [b0] "+w"(b0), [b1] "+w"(b1),
-                   [xv] "=&w"(xv), [wv] "=&w"(wv), [t0] "=&w"(t0), [t1] "=&w"(t1)
-                 : [x0] "l"(x0), [x1] "l"(x1), [x2] "l"(x2), [w] "l"(w)
-                 : "memory");
+    ETNS_DW3_TAPS2(ETNS_DW3_ROW2_S1);
   } else {
-    asm volatile(ETNS_DW3_PAIR(ETNS_DW3_ROW2_S2)
-                 : [a0] "+w"(a0), [a1] "+w"(a1), [b0] "+w"(b0), [b1] "+w"(b1),
-                   [xv] "=&w"(xv), [wv] "=&w"(wv), [t0] "=&w"(t0), [t1] "=&w"(t1)
-                 : [x0] "l"(x0), [x1] "l"(x1), [x2] "l"(x2), [w] "l"(w)
-                 : "memory");
+    ETNS_DW3_TAPS2(ETNS_DW3_ROW2_S2);
   }
+#undef ETNS_DW3_TAPS2
 }
 
 // RQ of the even (j = 0) or odd (j = 1) channels of a group plus the output
@@ -394,23 +393,21 @@ inline __attribute__((always_inline)) void pixel_pair_right(const int32_t* q, co
 #define ETNS_DW3_BIAS                                                   \
   "vldrw.u32 %q[a0], [%[q]]\n\t" "vldrw.u32 %q[a1], [%[q], #16]\n\t" \
   "vldrw.u32 %q[b0], [%[q]]\n\t" "vldrw.u32 %q[b1], [%[q], #16]\n\t"
+  // One block, its taps written for the stride (ROW).
+#define ETNS_DW3_PAIR_RIGHT(ROW)                                                      \
+  asm volatile(ETNS_DW3_BIAS ETNS_DW3_PAIR(ROW) ETNS_DW3_RQ                           \
+               : [a0] "=&w"(a0), [a1] "=&w"(a1), [b0] "=&w"(b0), [b1] "=&w"(b1),      \
+                 [xv] "=&w"(xv), [wv] "=&w"(wv), [t0] "=&w"(t0), [t1] "=&w"(t1)       \
+               : [x0] "l"(x0), [x1] "l"(x1), [x2] "l"(x2), [w] "l"(w), [q] "r"(q),     \
+                 [one] "r"(one), [offset] "r"(o.offset), [clamp] "r"(&o.lo),          \
+                 [out_a] "l"(out), [out_b] "l"(out_b)                                 \
+               : "memory")
   if constexpr (kStride == 1) {
-    asm volatile(ETNS_DW3_BIAS ETNS_DW3_PAIR(ETNS_DW3_ROW2_S1) ETNS_DW3_RQ
-                 : [a0] "=&w"(a0), [a1] "=&w"(a1), [b0] "=&w"(b0), [b1] "=&w"(b1),
-                   [xv] "=&w"(xv), [wv] "=&w"(wv), [t0] "=&w"(t0), [t1] "=&w"(t1)
-                 : [x0] "l"(x0), [x1] "l"(x1), [x2] "l"(x2), [w] "l"(w), [q] "r"(q),
-                   [one] "r"(one), [offset] "r"(o.offset), [clamp] "r"(&o.lo),
-                   [out_a] "l"(out), [out_b] "l"(out_b)
-                 : "memory");
+    ETNS_DW3_PAIR_RIGHT(ETNS_DW3_ROW2_S1);
   } else {
-    asm volatile(ETNS_DW3_BIAS ETNS_DW3_PAIR(ETNS_DW3_ROW2_S2) ETNS_DW3_RQ
-                 : [a0] "=&w"(a0), [a1] "=&w"(a1), [b0] "=&w"(b0), [b1] "=&w"(b1),
-                   [xv] "=&w"(xv), [wv] "=&w"(wv), [t0] "=&w"(t0), [t1] "=&w"(t1)
-                 : [x0] "l"(x0), [x1] "l"(x1), [x2] "l"(x2), [w] "l"(w), [q] "r"(q),
-                   [one] "r"(one), [offset] "r"(o.offset), [clamp] "r"(&o.lo),
-                   [out_a] "l"(out), [out_b] "l"(out_b)
-                 : "memory");
+    ETNS_DW3_PAIR_RIGHT(ETNS_DW3_ROW2_S2);
   }
+#undef ETNS_DW3_PAIR_RIGHT
 #undef ETNS_DW3_BIAS
 #undef ETNS_DW3_RQ
 }
